@@ -1,0 +1,95 @@
+// The typed, validated campaign configuration. Produced only by load_campaign_config(); YAML never
+// travels past the config module. Every value here has been range- and cross-checked; paths are
+// absolute (resolved against the config file's directory). Key names follow Trails-MD's schema.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace trails::config {
+
+enum class Potential { DoubleWell, MullerBrown, ThreeWell, Harmonic, BiasedWalk };
+enum class Integrator { Overdamped, Langevin };
+enum class SpawnType { Hard, Soft };
+enum class SearchMode { Explore, Target };
+
+struct BuiltinEngineConfig {
+  Potential potential = Potential::MullerBrown;
+  Integrator integrator = Integrator::Overdamped;
+  double kT = 1.0;
+  double dt = 0.002;        // engine.dt: shared with OpenMM's key; the template sets a potential-fit value
+  double friction = 1.0;    // gamma (1/time), Langevin only; overdamped uses mobility 1/friction
+  double mass = 1.0;
+  double synthetic_cost_ms = 0.0;  // each segment also sleeps this long (orchestration benchmarks)
+  int dimension = 2;               // harmonic only: n-D (engine.dimension); others fixed by potential
+};
+
+struct EngineConfig {
+  std::string md_engine = "builtin";
+  std::optional<std::uint64_t> seed;  // engine.seed; None -> random_seed
+  BuiltinEngineConfig builtin;
+};
+
+struct SystemConfig {
+  // system.start: one point (all walkers) or one point per walker. Empty -> potential's default.
+  std::vector<std::vector<double>> start;
+};
+
+struct SpawningConfig {
+  int walker = 10;
+  int step = 10000;
+  int stride = 100;
+  int max_workers = 4;
+  std::string spawn_scheme = "density";
+  SpawnType spawn_type = SpawnType::Hard;
+  int recent_density_window = 5;
+  SearchMode search_mode = SearchMode::Explore;
+  std::vector<double> target;            // required when search_mode == Target
+  std::optional<int> history_window;     // None: all history; k: last k iterations; 0: current only
+  int convergence_patience = 0;          // 0 = occupancy convergence off
+  int resolution_check_patience = 5;
+  int resolution_max_bins = 150;
+  int voronoi_max_clusters = 5000;
+
+  int frames_per_walker() const { return step / stride; }
+};
+
+struct CampaignConfig {
+  std::filesystem::path config_file;  // absolute path of the YAML file
+  std::filesystem::path outdir;       // absolute
+  std::uint64_t random_seed = 42;
+  std::optional<int> iterations;      // Trails extension: default total iteration target
+  std::vector<int> n_bins = {30, 30};
+  std::vector<double> min_values;
+  std::vector<double> max_values;
+  std::string space_mode = "fixed";
+  int checkpoint_freq = 1;
+  double min_success_fraction = 1.0;
+  std::string binning_scheme = "uniform";
+
+  SystemConfig system;
+  EngineConfig engine;
+  SpawningConfig spawning;
+
+  std::uint64_t engine_seed_base() const { return engine.seed.value_or(random_seed); }
+  int cv_dimension() const { return static_cast<int>(n_bins.size()); }
+
+  // Canonical JSON of every key that changes results (not outdir, not max_workers, not
+  // iterations). Its digest guards --resume; keys_changed() lists what differs.
+  nlohmann::json result_relevant_json() const;
+  // The full effective configuration (all keys with their values), for the ledger and banner.
+  nlohmann::json effective_json() const;
+};
+
+// Keys (dotted paths) whose result-relevant values differ between two canonical JSONs.
+std::vector<std::string> keys_changed(const nlohmann::json& before, const nlohmann::json& after);
+
+// Hex SHA-256-free stable digest (FNV-1a 64 over canonical dump); enough to detect edits.
+std::string digest_of(const nlohmann::json& canonical);
+
+}  // namespace trails::config

@@ -1,0 +1,33 @@
+// The built-in engine (`engine.md_engine: builtin`): one particle in an analytic potential,
+// integrated by overdamped Euler–Maruyama or Langevin BAOAB. All noise comes from the task's
+// seed alone, so a segment is a pure function of its task: bitwise reproducible on any thread.
+// A walker whose coordinates become non-finite fails with a readable error.
+#pragma once
+
+#include <memory>
+
+#include "trails/config/campaign_config.h"
+#include "trails/engines/builtin/potential.h"
+#include "trails/engines/engine.h"
+
+namespace trails::engines::builtin {
+
+class BuiltinEngine final : public Engine {
+ public:
+  explicit BuiltinEngine(const config::BuiltinEngineConfig& config);
+
+  std::string name() const override { return "builtin"; }
+  std::unique_ptr<EngineInstance> make_instance() const override;
+  Configuration default_start() const override;
+  int n_atoms() const override { return 1; }
+  int spatial_dim() const override;
+
+  const Potential& potential() const { return *potential_; }
+  const config::BuiltinEngineConfig& config() const { return config_; }
+
+ private:
+  config::BuiltinEngineConfig config_;
+  std::shared_ptr<const Potential> potential_;
+};
+
+}  // namespace trails::engines::builtin

@@ -1,0 +1,32 @@
+// Engine: a registry entry that makes per-worker EngineInstances. An instance holds warm state
+// (a loaded potential, later an OpenMM Context) and runs one SegmentTask at a time; it is used by
+// one thread at a time. Re-arming a warm instance with a new task gives bitwise the same result
+// as a fresh instance (tested). run() never throws for a walker failure: it returns Failed.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "trails/engines/segment.h"
+
+namespace trails::engines {
+
+class EngineInstance {
+ public:
+  virtual ~EngineInstance() = default;
+  virtual SegmentResult run(const SegmentTask& task) = 0;
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  virtual std::string name() const = 0;
+  virtual std::unique_ptr<EngineInstance> make_instance() const = 0;
+  // Configuration the campaign starts from when the config gives no start point.
+  virtual Configuration default_start() const = 0;
+  // Spatial layout of configurations this engine produces.
+  virtual int n_atoms() const = 0;
+  virtual int spatial_dim() const = 0;
+};
+
+}  // namespace trails::engines

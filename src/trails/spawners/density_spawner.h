@@ -1,0 +1,63 @@
+// Density spawner (Trails-MD reference §3.1, §3.10): favours sparsely populated bins.
+// Soft: occupied bins weighted 1/population (× target closeness), W bins drawn without
+// replacement when possible, then one uniform member frame per bin. Hard: bins by ascending
+// population; within a tier, fresh bins (not picked in the last recent_window hard draws) before
+// stale, each group shuffled; in target mode each group is then ordered by closeness (the
+// Trails-MD bug §8.2-9, where the shuffle destroyed that order, is fixed). Target closeness:
+// 1/‖centre_b − centre_target‖ min–max normalised, the target bin itself gets 1 (fixing
+// Trails-MD's 0). State (recent selections) is serialisable.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "trails/binning/bin_table.h"
+#include "trails/binning/uniform_grid.h"
+#include "trails/core/rng.h"
+
+namespace trails::spawners {
+
+struct DensityOptions {
+  bool hard = true;
+  int recent_window = 5;
+  std::optional<std::vector<double>> target;
+};
+
+struct BinStat {
+  std::int64_t bin;
+  std::int64_t population;
+  double closeness = 1.0;  // 1 when there is no target
+};
+
+class DensitySpawner {
+ public:
+  explicit DensitySpawner(DensityOptions options);
+
+  // n global frame indices chosen from `table` (bins defined by `grid`).
+  std::vector<std::int64_t> choose(const binning::BinTable& table, const binning::UniformGrid& grid,
+                                   int n, core::Rng& rng);
+
+  // The two bin-selection rules on a hand-made histogram (exposed for tests).
+  std::vector<double> soft_weights(const std::vector<BinStat>& bins) const;
+  std::vector<std::int64_t> hard_order(const std::vector<BinStat>& bins, int n, core::Rng& rng) const;
+
+  // Forget recent selections (after the grid is refined, old bin ids mean nothing).
+  void reset_memory() { recent_.clear(); }
+
+  nlohmann::json state() const;
+  void restore(const nlohmann::json& state);
+
+ private:
+  DensityOptions options_;
+  std::deque<std::vector<std::int64_t>> recent_;  // bin ids of the last hard selections
+};
+
+// Trails-MD _weighted_choice: non-finite -> 0; all zero -> uniform; normalise; n draws without
+// replacement unless fewer rows or nonzero weights than n (then with replacement).
+std::vector<std::int64_t> weighted_choice(std::vector<double> weights, int n, core::Rng& rng);
+
+}  // namespace trails::spawners

@@ -1,0 +1,85 @@
+// The campaign's run store: an SQLite ledger (WAL) plus one HDF5/H5MD coordinate shard per
+// iteration. Commit protocol: shard written as shards/iter_N.h5.tmp, fsync, rename, fsync dir;
+// then ONE ledger transaction inserts the iteration's rows and marks it committed (the commit
+// point). Opening for writing discards anything above the last committed iteration (rows,
+// shards, temporaries). Read-only opens work while another process writes.
+// Errors: InputError (exit 2) for a directory that is not a run store, a newer schema, or a
+// damaged ledger; StoreError for I/O failures while running; CorruptionError for a bad shard.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "trails/store/records.h"
+
+namespace trails::store {
+
+inline constexpr int kSchemaVersion = 1;
+
+struct RunMeta {
+  int schema_version = kSchemaVersion;
+  std::string trails_version;
+  std::string config_digest;        // digest of the result-relevant configuration
+  nlohmann::json config;            // result-relevant canonical configuration
+  nlohmann::json effective_config;  // every key with its value
+  std::string created_at;           // ISO 8601 UTC
+};
+
+// One committed iteration without its bulk arrays (cheap: for status and output.log).
+struct IterationSummary {
+  std::int64_t iteration = 0;
+  std::int64_t successful_walkers = 0;
+  std::int64_t failed_walkers = 0;
+  std::int64_t frames = 0;
+  std::int64_t cumulative_frames = 0;
+  std::int64_t occupied_bins = 0;
+  std::int64_t total_bins = 0;
+  std::vector<int> n_bins;
+  double runner_s = 0.0;
+  double analysis_s = 0.0;
+  std::vector<std::int64_t> spawn_pool_indices;
+  std::string committed_at;
+  nlohmann::json state;
+};
+
+class RunStore {
+ public:
+  enum class Mode { ReadOnly, ReadWrite };
+
+  // Creates a new store in `dir` (created if missing; must hold no store yet).
+  static RunStore create(const std::filesystem::path& dir, const RunMeta& meta);
+  // Opens an existing store. ReadWrite sweeps uncommitted leftovers.
+  static RunStore open(const std::filesystem::path& dir, Mode mode);
+  // True when dir holds a Trails ledger file.
+  static bool exists(const std::filesystem::path& dir);
+  static std::filesystem::path ledger_path(const std::filesystem::path& dir);
+
+  RunStore(RunStore&&) noexcept;
+  RunStore& operator=(RunStore&&) noexcept;
+  ~RunStore();
+
+  const RunMeta& meta() const;
+  std::optional<std::int64_t> last_committed() const;
+
+  // Durably commits one iteration (protocol above). Iterations must be committed in order.
+  void commit(const IterationRecord& record);
+
+  std::vector<IterationSummary> summaries() const;
+  // Full records of committed iterations (walkers, cvs, spawns, state); positions left empty.
+  std::vector<IterationRecord> load_iterations() const;
+  // Positions of the given frames, read from their shards (checksum-verified), in order.
+  std::vector<std::vector<double>> load_positions(std::span<const core::FrameKey> keys) const;
+  std::filesystem::path shard_path(std::int64_t iteration) const;
+
+ private:
+  struct Impl;
+  explicit RunStore(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace trails::store
