@@ -39,6 +39,8 @@ struct IterationRecord {
   int n_atoms = 0;
   int spatial_dim = 0;
   std::vector<double> positions;      // same frames × n_atoms × spatial_dim (in the shard only)
+  std::int64_t stride = 1;            // MD steps between frames (H5MD step = (frame+1)*stride)
+  double dt = 0.0;                    // time step (H5MD time = step*dt)
   std::vector<SpawnChoice> spawns;    // restart frames chosen for iteration+1
   double runner_s = 0.0;
   double analysis_s = 0.0;
