@@ -1,2 +1,165 @@
-// Entry point of the `trails` command. Filled in by the CLI module.
-int main() { return 0; }
+// The `trails` command: parses arguments, loads the configuration, calls one driver, and maps
+// errors to exit codes (0 success, 2 bad configuration/input/usage, 1 runtime failure).
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "console_progress.h"
+#include "trails/campaign/campaign.h"
+#include "trails/campaign/preflight.h"
+#include "trails/config/load.h"
+#include "trails/config/template.h"
+#include "trails/core/error.h"
+#include "trails/engines/registry.h"
+#include "trails/report/export.h"
+#include "trails/report/plot.h"
+#include "trails/report/status.h"
+
+namespace fs = std::filesystem;
+using namespace trails;
+
+namespace {
+
+void set_log_level(const std::string& level) {
+  auto logger = spdlog::stderr_color_mt("trails");
+  logger->set_pattern("[%l] %v");
+  spdlog::set_default_logger(logger);
+  spdlog::set_level(spdlog::level::from_str(level == "warning" ? "warn" : level));
+}
+
+int cmd_run(const fs::path& config_file, std::optional<std::int64_t> iterations, bool resume) {
+  const auto config = config::load_campaign_config(config_file);
+  campaign::RunOptions options;
+  options.resume = resume;
+  options.target_iterations = iterations.value_or(config.iterations.value_or(1));
+  app::ConsoleProgress progress(stdout);
+  const auto outcome = campaign::run_campaign(config, options, progress);
+  fmt::print("Output: {}\n", config.outdir.string());
+  (void)outcome;
+  return 0;
+}
+
+int cmd_check(const fs::path& config_file, bool resume) {
+  const auto config = config::load_campaign_config(config_file);
+  campaign::preflight(config, resume);
+  const auto engine = engines::make_engine(config.engine);
+  fmt::print("Preflight checks passed. Output directory: {}\n", config.outdir.string());
+  return 0;
+}
+
+int cmd_init(const fs::path& output, bool force) {
+  if (fs::exists(output) && !force) {
+    throw core::UsageError(output.string() + " already exists; use --force to overwrite it");
+  }
+  std::ofstream out(output, std::ios::binary | std::ios::trunc);
+  const auto text = config::campaign_template();
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  if (!out) throw core::InputError("cannot write " + output.string());
+  fmt::print("Wrote {}. Next: trails check {} && trails run {}\n", output.string(),
+             output.string(), output.string());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Trails: adaptive molecular-dynamics sampling"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("trails ") + TRAILS_VERSION);
+  std::string log_level = "warning";
+
+  auto* run = app.add_subcommand("run", "Run (or continue) an adaptive campaign");
+  fs::path run_config;
+  std::optional<std::int64_t> iterations;
+  bool resume = false;
+  run->add_option("CONFIG", run_config, "Campaign configuration (YAML)")->required();
+  run->add_option("--iterations", iterations, "Total iteration target of the campaign")
+      ->check(CLI::NonNegativeNumber);
+  run->add_flag("--resume", resume, "Continue the campaign from its last committed iteration");
+  run->add_option("--log-level", log_level, "trace|debug|info|warning|error|off")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warning", "error", "off"}));
+
+  auto* check = app.add_subcommand("check", "Validate a configuration and run preflight checks; writes nothing");
+  fs::path check_config;
+  bool check_resume = false;
+  check->add_option("CONFIG", check_config, "Campaign configuration (YAML)")->required();
+  check->add_flag("--resume", check_resume, "Check as for `trails run --resume`");
+
+  auto* init = app.add_subcommand("init", "Write an annotated template configuration");
+  fs::path init_output = "config.yaml";
+  bool force = false;
+  init->add_option("-o,--output", init_output, "File to write");
+  init->add_flag("--force", force, "Overwrite an existing file");
+
+  auto* status = app.add_subcommand("status", "Show the state of a run directory");
+  fs::path status_dir;
+  bool as_json = false;
+  status->add_option("RUN_DIR", status_dir, "Run directory")->required();
+  status->add_flag("--json", as_json, "Machine-readable output");
+
+  auto* exporter = app.add_subcommand("export", "Export CV points and lineage as CSV");
+  report::ExportRequest export_request;
+  std::optional<fs::path> cvs_out, lineage_out;
+  exporter->add_option("RUN_DIR", export_request.run_dir, "Run directory")->required();
+  exporter->add_option("--cvs", cvs_out, "CSV of CV points: iteration,walker,frame,cv_0,...");
+  exporter->add_option("--lineage", lineage_out, "CSV of frame lineage: key,parent");
+
+  auto* plot = app.add_subcommand("plot", "Draw coverage.png and occupancy.png");
+  fs::path plot_dir;
+  std::optional<fs::path> plot_out;
+  plot->add_option("RUN_DIR", plot_dir, "Run directory")->required();
+  plot->add_option("-o,--output", plot_out, "Directory for the pictures (default RUN_DIR/plots)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+
+  set_log_level(log_level);
+  try {
+    if (*run) return cmd_run(run_config, iterations, resume);
+    if (*check) return cmd_check(check_config, check_resume);
+    if (*init) return cmd_init(init_output, force);
+    if (*status) {
+      const auto s = report::run_status(status_dir);
+      std::cout << (as_json ? s.dump(2) + "\n" : report::format_status(s));
+      return 0;
+    }
+    if (*exporter) {
+      if (!cvs_out && !lineage_out) throw core::UsageError("export: give --cvs FILE and/or --lineage FILE");
+      export_request.cvs_csv = cvs_out;
+      export_request.lineage_csv = lineage_out;
+      report::export_run(export_request);
+      return 0;
+    }
+    if (*plot) {
+      for (const auto& p : report::plot_run(plot_dir, plot_out.value_or(plot_dir / "plots"))) {
+        fmt::print("wrote {}\n", p.string());
+      }
+      return 0;
+    }
+  } catch (const core::Error& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "error: {}\n", e.describe());
+    return e.exit_code();
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 1;
+  }
+  return 0;
+}

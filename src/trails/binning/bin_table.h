@@ -7,8 +7,9 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <map>
+#include <set>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 namespace trails::binning {
@@ -16,6 +17,7 @@ namespace trails::binning {
 class BinTable {
  public:
   // Appends one block: frames first_frame, first_frame+1, ... fall in bins[0], bins[1], ...
+  // Blocks must be chronological (first_frame >= end of the previous block); bin ids >= 0.
   void add_block(std::int64_t first_frame, std::span<const std::int64_t> bins);
   void drop_oldest_block();
   void clear();
@@ -30,12 +32,23 @@ class BinTable {
   void for_each_occupied(const std::function<void(std::int64_t bin, std::int64_t pop)>& fn) const;
 
  private:
+  // A bin's members in chronological order. Dropping the oldest block removes a prefix of every
+  // touched bin, so a head offset into a flat vector replaces std::deque (no per-frame nodes);
+  // the dead prefix is compacted once it is at least half the vector (amortised O(1)).
+  struct Members {
+    std::vector<std::int64_t> frames;
+    std::size_t head = 0;
+    std::int64_t size() const { return static_cast<std::int64_t>(frames.size() - head); }
+  };
   struct Block {
     std::int64_t first_frame;
     std::vector<std::int64_t> bins;
   };
+  const Members* find(std::int64_t bin) const;
+
   std::deque<Block> blocks_;
-  std::map<std::int64_t, std::deque<std::int64_t>> bins_;  // bin id -> member frames
+  std::unordered_map<std::int64_t, Members> bins_;  // O(1) per-frame lookup; only occupied bins
+  std::set<std::int64_t> order_;  // occupied ids, ascending; touched only when a bin (dis)appears
   std::int64_t n_frames_ = 0;
 };
 

@@ -29,6 +29,12 @@ std::unique_ptr<Executor> make_thread_pool_executor(const engines::Engine& engin
 // max_workers <= 1 -> serial, else a thread pool.
 std::unique_ptr<Executor> make_local_executor(const engines::Engine& engine, int max_workers);
 
+// Runs one task on an instance, turning any exception from run() into a Failed result that
+// carries the task_id and the exception text. Every executor (and a future worker process)
+// runs tasks through this, so "exceptions never escape" holds everywhere.
+engines::SegmentResult run_guarded(engines::EngineInstance& instance,
+                                   const engines::SegmentTask& task);
+
 // Runs a batch and returns the results ordered by task_id.
 std::vector<engines::SegmentResult> run_ordered(Executor& executor,
                                                 const std::vector<engines::SegmentTask>& tasks);

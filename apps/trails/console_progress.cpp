@@ -1,0 +1,53 @@
+#include "console_progress.h"
+
+#include <unistd.h>
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace trails::app {
+namespace {
+
+std::string duration(double s) {
+  if (s < 60) return fmt::format("{:.0f} s", s);
+  if (s < 3600) return fmt::format("{:.0f} min {:02.0f} s", s / 60, std::fmod(s, 60.0));
+  return fmt::format("{:.0f} h {:02.0f} min", s / 3600, std::fmod(s / 60, 60.0));
+}
+
+}  // namespace
+
+ConsoleProgress::ConsoleProgress(std::FILE* out) : out_(out), tty_(::isatty(::fileno(out)) != 0) {}
+
+void ConsoleProgress::started(const std::vector<std::string>& banner) {
+  for (const auto& line : banner) fmt::print(out_, "{}\n", line);
+  std::fflush(out_);
+}
+
+void ConsoleProgress::iteration(const campaign::IterationReport& r) {
+  const double pct = r.total_bins > 0 ? 100.0 * static_cast<double>(r.occupied_bins) /
+                                            static_cast<double>(r.total_bins)
+                                      : 0.0;
+  const std::string line = fmt::format(
+      "iteration {}/{}  walkers {}/{}  frames {}  occupied {}/{} ({:.1f} %)  MD {:.3f} s  "
+      "analysis {:.3f} s  ETA {}",
+      r.iteration + 1, r.target_iterations, r.ok_walkers, r.walkers, r.cumulative_frames,
+      r.occupied_bins, r.total_bins, pct, r.runner_s, r.analysis_s, duration(r.eta_s));
+  if (tty_) {
+    fmt::print(out_, "\r\033[K{}", line);
+    line_open_ = true;
+  } else {
+    fmt::print(out_, "{}\n", line);
+  }
+  std::fflush(out_);
+}
+
+void ConsoleProgress::finished(const campaign::CampaignOutcome& o) {
+  if (line_open_) fmt::print(out_, "\n");
+  fmt::print(out_, "Completed {} iteration(s) ({} committed in total).\n", o.ran_now,
+             o.completed_iterations);
+  if (o.converged) fmt::print(out_, "Converged: {}\n", o.reason);
+  std::fflush(out_);
+}
+
+}  // namespace trails::app

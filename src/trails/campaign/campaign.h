@@ -1,0 +1,56 @@
+// The adaptive-campaign driver (Trails-MD's loop, reference §1): per iteration, run every walker
+// through the executor, project frames into the fixed CV space, update the incremental bin
+// tables, spawn restart frames, update coverage/resolution/convergence, and commit the iteration
+// atomically to the run store. Resumes bitwise from the last committed iteration.
+// Throws ConfigError/InputError/UsageError (exit 2) before touching anything; EngineError when
+// too many walkers fail; StoreError on I/O failure.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "trails/config/campaign_config.h"
+
+namespace trails::campaign {
+
+struct RunOptions {
+  std::int64_t target_iterations = 1;  // total iterations the campaign should have
+  bool resume = false;
+};
+
+struct IterationReport {
+  std::int64_t iteration = 0;
+  std::int64_t target_iterations = 0;
+  std::int64_t ok_walkers = 0;
+  std::int64_t walkers = 0;
+  std::int64_t frames = 0;
+  std::int64_t cumulative_frames = 0;
+  std::int64_t occupied_bins = 0;
+  std::int64_t total_bins = 0;
+  std::vector<int> n_bins;
+  double runner_s = 0.0;
+  double analysis_s = 0.0;
+  double eta_s = 0.0;
+};
+
+struct CampaignOutcome {
+  bool converged = false;
+  std::string reason;
+  std::int64_t completed_iterations = 0;  // committed in the run directory
+  std::int64_t requested_iterations = 0;
+  std::int64_t ran_now = 0;               // iterations run by this invocation
+};
+
+class ProgressSink {
+ public:
+  virtual ~ProgressSink() = default;
+  virtual void started(const std::vector<std::string>& banner) = 0;
+  virtual void iteration(const IterationReport& report) = 0;
+  virtual void finished(const CampaignOutcome& outcome) = 0;
+};
+
+CampaignOutcome run_campaign(const config::CampaignConfig& config, const RunOptions& options,
+                             ProgressSink& progress);
+
+}  // namespace trails::campaign

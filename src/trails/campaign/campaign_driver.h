@@ -1,0 +1,69 @@
+// Private to the campaign module: the state one run_campaign() call holds. Setup (new run or
+// resume) lives in campaign_setup.cpp, one iteration in campaign_iteration.cpp. Every element
+// that carries state across iterations (spawner, resolution) is restored from the ledger's last
+// committed state, so a resumed driver is indistinguishable from an uninterrupted one.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "trails/binning/resolution.h"
+#include "trails/campaign/campaign.h"
+#include "trails/campaign/coverage_tracker.h"
+#include "trails/campaign/frame_history.h"
+#include "trails/campaign/run_log.h"
+#include "trails/engines/engine.h"
+#include "trails/exec/executor.h"
+#include "trails/spawners/density_spawner.h"
+#include "trails/store/run_store.h"
+
+namespace trails::campaign {
+
+class CampaignDriver {
+ public:
+  CampaignDriver(const config::CampaignConfig& config, const RunOptions& options,
+                 ProgressSink& progress);
+  ~CampaignDriver();
+  CampaignOutcome run();
+
+ private:
+  // campaign_setup.cpp
+  void start_new();
+  void resume();
+  void set_initial_walkers();
+  void restore_state(const nlohmann::json& state);
+  std::vector<std::string> banner() const;
+  void write_outcome(const CampaignOutcome& outcome) const;
+
+  // campaign_iteration.cpp
+  IterationReport run_iteration(std::int64_t iteration);
+  std::vector<engines::SegmentTask> make_tasks(std::int64_t iteration) const;
+  void check_failures(std::int64_t iteration, const std::vector<engines::SegmentResult>& results) const;
+  std::vector<engines::Configuration> restart_configurations(
+      std::int64_t iteration, const std::vector<store::SpawnChoice>& spawns,
+      const std::vector<engines::SegmentResult>& results) const;
+  nlohmann::json state_json() const;
+
+  const config::CampaignConfig& config_;
+  RunOptions options_;
+  ProgressSink& progress_;
+  std::unique_ptr<engines::Engine> engine_;
+  std::unique_ptr<exec::Executor> executor_;
+  std::optional<store::RunStore> store_;
+  std::unique_ptr<RunLog> log_;
+  int lock_fd_ = -1;
+
+  FrameHistory history_;
+  std::optional<CoverageTracker> tracker_;
+  spawners::DensitySpawner spawner_;
+  binning::ResolutionController resolution_;
+
+  std::int64_t next_iteration_ = 0;
+  std::vector<engines::Configuration> next_starts_;
+  std::vector<std::optional<core::FrameKey>> next_parents_;
+  std::vector<double> iteration_seconds_;  // wall time of each iteration run now (for the ETA)
+};
+
+}  // namespace trails::campaign

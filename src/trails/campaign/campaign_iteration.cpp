@@ -1,0 +1,207 @@
+// One iteration of the campaign driver, in Trails-MD's order (reference §1): segments → fixed-CV
+// projection → incremental bins → spawn → coverage and resolution → atomic commit → log.
+#include <algorithm>
+#include <chrono>
+#include <numeric>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "trails/campaign/campaign_driver.h"
+#include "trails/core/crash_point.h"
+#include "trails/core/error.h"
+#include "trails/core/rng.h"
+#include "trails/core/seeds.h"
+
+namespace trails::campaign {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+}  // namespace
+
+std::vector<engines::SegmentTask> CampaignDriver::make_tasks(std::int64_t iteration) const {
+  std::vector<engines::SegmentTask> tasks;
+  tasks.reserve(next_starts_.size());
+  for (std::size_t w = 0; w < next_starts_.size(); ++w) {
+    engines::SegmentTask t;
+    t.task_id = static_cast<std::int64_t>(w);
+    t.iteration = iteration;
+    t.walker = static_cast<std::int64_t>(w);
+    t.start = next_starts_[w];
+    t.steps = config_.spawning.step;
+    t.stride = config_.spawning.stride;
+    t.seed = core::walker_seed(config_.engine_seed_base(), iteration, w);
+    tasks.push_back(std::move(t));
+  }
+  return tasks;
+}
+
+void CampaignDriver::check_failures(std::int64_t iteration,
+                                    const std::vector<engines::SegmentResult>& results) const {
+  const auto n = static_cast<std::int64_t>(results.size());
+  const auto ok = std::count_if(results.begin(), results.end(), [](auto& r) { return r.ok(); });
+  if (ok == n) return;
+  std::string detail;
+  int shown = 0;
+  for (const auto& r : results) {
+    if (r.ok()) continue;
+    if (shown++ < 5) detail += "\n  walker " + std::to_string(r.task_id) + ": " + r.error;
+  }
+  if (ok == 0 || static_cast<double>(ok) < config_.min_success_fraction * static_cast<double>(n)) {
+    std::string msg = fmt::format(
+        "iteration {}: only {} of {} walkers succeeded (min_success_fraction {}); the iteration "
+        "was not committed{}",
+        iteration, ok, n, config_.min_success_fraction, detail);
+    if (iteration == 0 && ok == 0) {
+      msg += "\nevery walker failed in the first iteration: check system.start and reduce engine.dt";
+    }
+    throw core::EngineError(msg);
+  }
+  spdlog::warn("iteration {}: {} of {} walkers failed; continuing with the survivors{}", iteration,
+               n - ok, n, detail);
+}
+
+std::vector<engines::Configuration> CampaignDriver::restart_configurations(
+    std::int64_t iteration, const std::vector<store::SpawnChoice>& spawns,
+    const std::vector<engines::SegmentResult>& results) const {
+  // Frames of the iteration just run are still in memory; older ones come from their shards.
+  std::vector<engines::Configuration> starts(spawns.size());
+  std::vector<core::FrameKey> stored;
+  std::vector<std::size_t> stored_slot;
+  for (std::size_t k = 0; k < spawns.size(); ++k) {
+    const auto& key = spawns[k].source;
+    auto& c = starts[k];
+    c.n_atoms = engine_->n_atoms();
+    c.spatial_dim = engine_->spatial_dim();
+    if (key.iteration == iteration && !results.empty()) {
+      const auto& r = results[static_cast<std::size_t>(key.walker)];
+      const auto width = static_cast<std::size_t>(r.n_atoms * r.spatial_dim);
+      const auto first = r.frames.begin() + static_cast<std::ptrdiff_t>(key.frame * width);
+      c.positions.assign(first, first + static_cast<std::ptrdiff_t>(width));
+    } else {
+      stored.push_back(key);
+      stored_slot.push_back(k);
+    }
+  }
+  if (!stored.empty()) {
+    auto positions = store_->load_positions(stored);
+    for (std::size_t i = 0; i < stored.size(); ++i) {
+      starts[stored_slot[i]].positions = std::move(positions[i]);
+    }
+  }
+  return starts;
+}
+
+IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
+  const auto t_start = Clock::now();
+  const auto tasks = make_tasks(iteration);
+  std::vector<engines::SegmentResult> results(tasks.size());
+  executor_->run_batch(tasks, [&](engines::SegmentResult&& r) {
+    core::crash_point("md", iteration);  // tests: SIGKILL while walkers are still running
+    const auto id = static_cast<std::size_t>(r.task_id);
+    results[id] = std::move(r);
+  });
+  const double runner_s = seconds_since(t_start);
+  const auto t_analysis = Clock::now();
+  check_failures(iteration, results);
+
+  store::IterationRecord rec;
+  rec.iteration = iteration;
+  rec.cv_dim = history_.cv_dim();
+  rec.n_atoms = engine_->n_atoms();
+  rec.spatial_dim = engine_->spatial_dim();
+  rec.stride = config_.spawning.stride;
+  rec.dt = config_.engine.builtin.dt;
+  std::vector<FrameHistory::WalkerSpan> spans;
+  for (std::size_t w = 0; w < results.size(); ++w) {
+    const auto& r = results[w];
+    store::WalkerRecord wr;
+    wr.walker = static_cast<std::int64_t>(w);
+    wr.seed = tasks[w].seed;
+    wr.ok = r.ok();
+    wr.error = r.error;
+    wr.n_frames = r.ok() ? r.n_frames : 0;
+    wr.parent = next_parents_[w];
+    wr.startup_s = r.startup_s;
+    wr.integrate_s = r.integrate_s;
+    wr.platform = r.platform;
+    wr.host = r.host;
+    rec.walkers.push_back(wr);
+    if (!r.ok()) continue;
+    spans.push_back({wr.walker, r.n_frames});
+    // Fixed CV space of a built-in run: the particle coordinates themselves.
+    rec.positions.insert(rec.positions.end(), r.frames.begin(), r.frames.end());
+  }
+  rec.cvs = rec.positions;
+  history_.append(iteration, spans, rec.cvs);
+  tracker_->add_latest(history_);
+
+  // Spawn from the candidate pool with this iteration's own random stream.
+  core::Rng rng = core::Rng::stream(config_.random_seed, "spawn", static_cast<std::uint64_t>(iteration));
+  const auto chosen =
+      spawner_.choose(tracker_->pool(), tracker_->grid(), config_.spawning.walker, rng);
+  for (std::size_t k = 0; k < chosen.size(); ++k) {
+    rec.spawns.push_back({static_cast<std::int64_t>(k), chosen[k] - tracker_->pool_first_frame(),
+                          history_.key_of(chosen[k])});
+  }
+  next_starts_ = restart_configurations(iteration, rec.spawns, results);
+  next_parents_.clear();
+  for (const auto& s : rec.spawns) next_parents_.emplace_back(s.source);
+
+  // Coverage on the grid the spawner used, then the resolution ladder (which may refine it).
+  rec.cumulative_frames = tracker_->coverage().frames();
+  rec.occupied_bins = tracker_->coverage().occupied();
+  rec.total_bins = tracker_->grid().total_bins();
+  rec.n_bins = tracker_->grid().n_bins();
+  if (resolution_.observe(rec.occupied_bins).bumped) {
+    tracker_->regrid(resolution_.n_bins(), history_);
+    spawner_.reset_memory();
+  }
+  rec.state = state_json();
+  rec.runner_s = runner_s;
+  rec.analysis_s = seconds_since(t_analysis);
+  store_->commit(rec);
+  core::crash_point("after-commit", iteration);
+
+  store::IterationSummary summary;
+  summary.iteration = iteration;
+  summary.successful_walkers = static_cast<std::int64_t>(spans.size());
+  summary.failed_walkers = static_cast<std::int64_t>(results.size() - spans.size());
+  summary.frames = rec.n_frames();
+  summary.cumulative_frames = rec.cumulative_frames;
+  summary.occupied_bins = rec.occupied_bins;
+  summary.total_bins = rec.total_bins;
+  summary.n_bins = rec.n_bins;
+  summary.runner_s = runner_s;
+  summary.analysis_s = seconds_since(t_analysis);  // output.log includes the commit itself
+  for (const auto& s : rec.spawns) summary.spawn_pool_indices.push_back(s.pool_index);
+  log_->append(summary);
+
+  iteration_seconds_.push_back(seconds_since(t_start));
+  const std::size_t recent = std::min<std::size_t>(iteration_seconds_.size(), 5);
+  const double mean = std::accumulate(iteration_seconds_.end() - static_cast<std::ptrdiff_t>(recent),
+                                      iteration_seconds_.end(), 0.0) /
+                      static_cast<double>(recent);
+
+  IterationReport report;
+  report.iteration = iteration;
+  report.target_iterations = options_.target_iterations;
+  report.ok_walkers = summary.successful_walkers;
+  report.walkers = static_cast<std::int64_t>(results.size());
+  report.frames = summary.frames;
+  report.cumulative_frames = summary.cumulative_frames;
+  report.occupied_bins = summary.occupied_bins;
+  report.total_bins = summary.total_bins;
+  report.n_bins = resolution_.n_bins();
+  report.runner_s = runner_s;
+  report.analysis_s = summary.analysis_s;
+  report.eta_s = mean * static_cast<double>(options_.target_iterations - iteration - 1);
+  return report;
+}
+
+}  // namespace trails::campaign

@@ -1,0 +1,223 @@
+// Setup half of the campaign driver: new run, resume, state restore, banner, outcome file.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+
+#include <fmt/format.h>
+
+#include "trails/campaign/campaign_driver.h"
+#include "trails/campaign/preflight.h"
+#include "trails/core/error.h"
+#include "trails/core/fs.h"
+#include "trails/engines/registry.h"
+
+namespace trails::campaign {
+namespace {
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+spawners::DensityOptions density_options(const config::CampaignConfig& c) {
+  spawners::DensityOptions o;
+  o.hard = c.spawning.spawn_type == config::SpawnType::Hard;
+  o.recent_window = c.spawning.recent_density_window;
+  if (c.spawning.search_mode == config::SearchMode::Target) o.target = c.spawning.target;
+  return o;
+}
+
+// One exclusive run per directory: flock on the ledger (SQLite uses fcntl locks, which are
+// independent of flock, so this never interferes with the database).
+int lock_run_directory(const std::filesystem::path& outdir) {
+  const auto ledger = store::RunStore::ledger_path(outdir);
+  int fd = ::open(ledger.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw core::StoreError("cannot open " + ledger.string() + " to lock it");
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd);
+    throw core::UsageError("another trails process is running a campaign in " + outdir.string() +
+                           "; wait for it to finish (nothing was changed)");
+  }
+  return fd;
+}
+
+std::string describe_change(const nlohmann::json& before, const nlohmann::json& after,
+                            const std::string& key) {
+  nlohmann::json::json_pointer ptr("/" + [&] {
+    std::string p = key;
+    for (auto& ch : p) if (ch == '.') ch = '/';
+    return p;
+  }());
+  const auto show = [&](const nlohmann::json& j) {
+    return j.contains(ptr) ? j.at(ptr).dump() : std::string("(absent)");
+  };
+  return fmt::format("{}: {} -> {}", key, show(before), show(after));
+}
+
+}  // namespace
+
+CampaignDriver::CampaignDriver(const config::CampaignConfig& config, const RunOptions& options,
+                               ProgressSink& progress)
+    : config_(config),
+      options_(options),
+      progress_(progress),
+      history_(config.cv_dimension()),
+      spawner_(density_options(config)),
+      resolution_(config.n_bins, config.spawning.resolution_max_bins,
+                  config.spawning.resolution_check_patience, config.spawning.convergence_patience) {}
+
+CampaignDriver::~CampaignDriver() {
+  if (lock_fd_ >= 0) ::close(lock_fd_);
+}
+
+CampaignOutcome CampaignDriver::run() {
+  preflight(config_, options_.resume);
+  engine_ = engines::make_engine(config_.engine);
+  TRAILS_CHECK(engine_->n_atoms() * engine_->spatial_dim() == config_.cv_dimension(),
+               "the fixed CV space of a built-in run is the particle coordinates");
+  if (options_.resume) {
+    resume();
+  } else {
+    start_new();
+  }
+  executor_ = exec::make_local_executor(*engine_, config_.spawning.max_workers);
+  progress_.started(banner());
+
+  CampaignOutcome outcome;
+  outcome.requested_iterations = options_.target_iterations;
+  for (std::int64_t n = next_iteration_;
+       n < options_.target_iterations && !resolution_.converged(); ++n) {
+    progress_.iteration(run_iteration(n));
+    ++outcome.ran_now;
+  }
+  outcome.converged = resolution_.converged();
+  outcome.reason = resolution_.reason();
+  const auto last = store_->last_committed();
+  outcome.completed_iterations = last ? *last + 1 : 0;
+  write_outcome(outcome);
+  progress_.finished(outcome);
+  return outcome;
+}
+
+void CampaignDriver::start_new() {
+  store::RunMeta meta;
+  meta.trails_version = TRAILS_VERSION;
+  meta.config = config_.result_relevant_json();
+  meta.config_digest = config::digest_of(meta.config);
+  meta.effective_config = config_.effective_json();
+  meta.created_at = utc_now();
+  store_.emplace(store::RunStore::create(config_.outdir, meta));
+  lock_fd_ = lock_run_directory(config_.outdir);
+  tracker_.emplace(binning::UniformGrid(config_.n_bins, config_.min_values, config_.max_values),
+                   config_.spawning.history_window);
+
+  set_initial_walkers();
+  log_ = std::make_unique<RunLog>(config_.outdir / "output.log", config_);
+  log_->rewrite({});
+}
+
+void CampaignDriver::set_initial_walkers() {
+  const int walkers = config_.spawning.walker;
+  const auto& start = config_.system.start;
+  next_starts_.clear();
+  for (int w = 0; w < walkers; ++w) {
+    engines::Configuration c = engine_->default_start();
+    if (!start.empty()) c.positions = start.size() == 1 ? start[0] : start[w];
+    next_starts_.push_back(std::move(c));
+  }
+  next_parents_.assign(walkers, std::nullopt);
+  next_iteration_ = 0;
+}
+
+void CampaignDriver::resume() {
+  lock_fd_ = lock_run_directory(config_.outdir);
+  store_.emplace(store::RunStore::open(config_.outdir, store::RunStore::Mode::ReadWrite));
+  const auto before = store_->meta().config;
+  const auto after = config_.result_relevant_json();
+  if (const auto changed = config::keys_changed(before, after); !changed.empty()) {
+    std::string msg = "--resume: the configuration changed in ways that alter results:";
+    for (const auto& key : changed) msg += "\n  " + describe_change(before, after, key);
+    msg += "\nrestore these keys to continue " + config_.outdir.string() +
+           ", or start a new campaign in another outdir (nothing was changed)";
+    throw core::ConfigError(msg);
+  }
+
+  const auto records = store_->load_iterations();
+  if (records.empty()) {  // created, but stopped before iteration 0 was committed
+    tracker_.emplace(binning::UniformGrid(config_.n_bins, config_.min_values, config_.max_values),
+                     config_.spawning.history_window);
+    set_initial_walkers();
+  } else {
+    restore_state(records.back().state);
+    tracker_.emplace(
+        binning::UniformGrid(resolution_.n_bins(), config_.min_values, config_.max_values),
+        config_.spawning.history_window);
+    for (const auto& rec : records) {
+      std::vector<FrameHistory::WalkerSpan> spans;
+      for (const auto& w : rec.walkers) {
+        if (w.ok) spans.push_back({w.walker, w.n_frames});
+      }
+      history_.append(rec.iteration, spans, rec.cvs);
+      tracker_->add_latest(history_);
+    }
+    const auto& last = records.back();
+    next_starts_ = restart_configurations(last.iteration, last.spawns, {});
+    next_parents_.clear();
+    for (const auto& s : last.spawns) next_parents_.emplace_back(s.source);
+    next_iteration_ = last.iteration + 1;
+  }
+  log_ = std::make_unique<RunLog>(config_.outdir / "output.log", config_);
+  log_->rewrite(store_->summaries());
+}
+
+void CampaignDriver::restore_state(const nlohmann::json& state) {
+  resolution_.restore(state.at("resolution"));
+  spawner_.restore(state.at("spawner"));
+}
+
+nlohmann::json CampaignDriver::state_json() const {
+  return {{"spawner", spawner_.state()},
+          {"resolution", resolution_.state()},
+          {"target_iterations", options_.target_iterations}};
+}
+
+std::vector<std::string> CampaignDriver::banner() const {
+  const auto& s = config_.spawning;
+  const auto& b = config_.engine.builtin;
+  std::vector<std::string> lines;
+  lines.push_back(fmt::format("Trails {} — adaptive campaign", TRAILS_VERSION));
+  lines.push_back(fmt::format("  config      {}", config_.config_file.string()));
+  lines.push_back(fmt::format("  outdir      {}", config_.outdir.string()));
+  lines.push_back(fmt::format("  engine      {} ({}, {} integrator, kT {}, dt {})",
+                              config_.engine.md_engine, engine_->name(),
+                              b.integrator == config::Integrator::Overdamped ? "overdamped"
+                                                                             : "langevin",
+                              b.kT, b.dt));
+  lines.push_back(fmt::format("  walkers     {} × {} steps, stride {} ({} frames each), {} worker(s)",
+                              s.walker, s.step, s.stride, s.frames_per_walker(),
+                              executor_ ? executor_->workers() : s.max_workers));
+  lines.push_back(fmt::format("  spawner     {} ({}), space {}, bins {}", s.spawn_scheme,
+                              s.spawn_type == config::SpawnType::Hard ? "hard" : "soft",
+                              config_.space_mode, nlohmann::json(resolution_.n_bins()).dump()));
+  lines.push_back(fmt::format("  iterations  {} → {}{}", next_iteration_, options_.target_iterations,
+                              options_.resume ? " (resumed)" : ""));
+  return lines;
+}
+
+void CampaignDriver::write_outcome(const CampaignOutcome& outcome) const {
+  const nlohmann::json j = {{"converged", outcome.converged},
+                            {"convergence_reason", outcome.converged ? nlohmann::json(outcome.reason)
+                                                                     : nlohmann::json(nullptr)},
+                            {"completed_iterations", outcome.completed_iterations},
+                            {"requested_iterations", outcome.requested_iterations}};
+  core::write_file_atomic(config_.outdir / "convergence.json", j.dump(2) + "\n");
+}
+
+}  // namespace trails::campaign

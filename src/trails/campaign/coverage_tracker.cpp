@@ -1,0 +1,45 @@
+#include "trails/campaign/coverage_tracker.h"
+
+namespace trails::campaign {
+
+CoverageTracker::CoverageTracker(binning::UniformGrid grid, std::optional<int> history_window)
+    : grid_(std::move(grid)), window_(history_window) {}
+
+std::vector<std::int64_t> CoverageTracker::bins_of_block(const FrameHistory& history,
+                                                         std::size_t block) const {
+  const std::int64_t first = history.block_first(block);
+  const std::int64_t n = history.block_frames(block);
+  std::vector<std::int64_t> bins(static_cast<std::size_t>(n));
+  for (std::int64_t f = 0; f < n; ++f) bins[f] = grid_.bin_of(history.point(first + f));
+  return bins;
+}
+
+void CoverageTracker::add_block(const FrameHistory& history, std::size_t block) {
+  const auto bins = bins_of_block(history, block);
+  const std::int64_t first = history.block_first(block);
+  coverage_.add_block(first, bins);
+  if (!window_) {
+    pool_first_ = 0;
+    return;
+  }
+  window_table_.add_block(first, bins);
+  // The pool holds the current iteration plus the `window` iterations before it.
+  while (window_table_.n_blocks() > static_cast<std::size_t>(*window_) + 1) {
+    window_table_.drop_oldest_block();
+  }
+  const std::size_t pooled = window_table_.n_blocks();
+  pool_first_ = history.block_first(block + 1 - pooled);
+}
+
+void CoverageTracker::add_latest(const FrameHistory& history) {
+  add_block(history, history.iterations() - 1);
+}
+
+void CoverageTracker::regrid(const std::vector<int>& n_bins, const FrameHistory& history) {
+  grid_ = binning::UniformGrid(n_bins, grid_.min_values(), grid_.max_values());
+  coverage_.clear();
+  window_table_.clear();
+  for (std::size_t b = 0; b < history.iterations(); ++b) add_block(history, b);
+}
+
+}  // namespace trails::campaign

@@ -1,0 +1,67 @@
+#include "trails/campaign/preflight.h"
+
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "trails/core/error.h"
+#include "trails/store/run_store.h"
+
+namespace trails::campaign {
+namespace fs = std::filesystem;
+
+RunDirState inspect_run_dir(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) return RunDirState::Absent;
+  if (store::RunStore::exists(dir)) return RunDirState::RunStore;
+  if (fs::is_directory(dir, ec) && fs::is_empty(dir, ec)) return RunDirState::Empty;
+  return RunDirState::Foreign;
+}
+
+void check_outdir_writable(const fs::path& dir) {
+  // Walk up to the nearest existing ancestor: it must be a writable directory on a writable
+  // file system, or the run directory cannot be created.
+  fs::path probe = dir;
+  std::error_code ec;
+  while (!probe.empty() && !fs::exists(probe, ec)) {
+    if (probe == probe.parent_path()) break;
+    probe = probe.parent_path();
+  }
+  const std::string hint = "; choose another outdir (or fix the permissions)";
+  if (!fs::is_directory(probe, ec)) {
+    throw core::InputError("outdir " + dir.string() + " cannot be created: " + probe.string() +
+                           " exists and is not a directory" + hint);
+  }
+  struct statvfs info {};
+  if (::statvfs(probe.c_str(), &info) == 0 && (info.f_flag & ST_RDONLY) != 0) {
+    throw core::InputError("outdir " + dir.string() + " cannot be created: " + probe.string() +
+                           " is on a read-only file system" + hint);
+  }
+  if (::access(probe.c_str(), W_OK | X_OK) != 0) {
+    throw core::InputError("outdir " + dir.string() + " is not writable: no write permission on " +
+                           probe.string() + hint);
+  }
+}
+
+void preflight(const config::CampaignConfig& config, bool resume) {
+  check_outdir_writable(config.outdir);
+  const RunDirState state = inspect_run_dir(config.outdir);
+  const std::string dir = config.outdir.string();
+  if (!resume) {
+    if (state == RunDirState::RunStore) {
+      throw core::UsageError("run directory " + dir +
+                             " already holds a campaign; continue it with --resume, or set a "
+                             "different outdir (nothing was changed)");
+    }
+    if (state == RunDirState::Foreign) {
+      throw core::InputError("outdir " + dir +
+                             " exists and is not empty; choose a new or empty directory (nothing "
+                             "was changed)");
+    }
+  } else if (state != RunDirState::RunStore) {
+    throw core::UsageError("--resume: " + dir +
+                           " is not a Trails run directory (no ledger.sqlite); run without "
+                           "--resume to start a new campaign");
+  }
+}
+
+}  // namespace trails::campaign

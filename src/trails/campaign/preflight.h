@@ -1,0 +1,21 @@
+// Checks made before anything is written: can the run directory be created, and does its current
+// state fit the request (new run: absent or empty; resume: a Trails run store). Reads only.
+#pragma once
+
+#include <filesystem>
+
+#include "trails/config/campaign_config.h"
+
+namespace trails::campaign {
+
+enum class RunDirState { Absent, Empty, RunStore, Foreign };
+
+RunDirState inspect_run_dir(const std::filesystem::path& dir);
+
+// InputError naming the directory if it (or the path to it) cannot be created or written.
+void check_outdir_writable(const std::filesystem::path& dir);
+
+// Everything `trails run` verifies before its first write; throws InputError/UsageError.
+void preflight(const config::CampaignConfig& config, bool resume);
+
+}  // namespace trails::campaign

@@ -1,0 +1,70 @@
+#include "trails/campaign/run_log.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "trails/core/error.h"
+#include "trails/core/fs.h"
+
+namespace trails::campaign {
+
+RunLog::RunLog(std::filesystem::path path, const config::CampaignConfig& config)
+    : path_(std::move(path)), header_(header(config)) {}
+
+RunLog::~RunLog() {
+  if (file_ != nullptr) std::fclose(file_);
+}
+
+std::string RunLog::header(const config::CampaignConfig& c) {
+  const char* spawn_type = c.spawning.spawn_type == config::SpawnType::Hard ? "hard" : "soft";
+  std::string h = "# Trails-MD run log\n";
+  h += fmt::format("# written_by=trails {}\n", TRAILS_VERSION);
+  h += fmt::format("# outdir={}\n", c.outdir.string());
+  h += fmt::format("# md_engine={}\n", c.engine.md_engine);
+  h += fmt::format("# space_mode={}\n", c.space_mode);
+  h += fmt::format("# spawn_scheme={}\n", c.spawning.spawn_scheme);
+  h += fmt::format("# spawn_type={}\n", spawn_type);
+  h += fmt::format("# walker={}\n", c.spawning.walker);
+  h += fmt::format("# step={}\n", c.spawning.step);
+  h += fmt::format("# stride={}\n", c.spawning.stride);
+  h += fmt::format("# dt={}\n", c.engine.builtin.dt);
+  h += fmt::format("# n_bins={}\n", nlohmann::json(c.n_bins).dump());
+  h += fmt::format("# min_values={}\n", nlohmann::json(c.min_values).dump());
+  h += fmt::format("# max_values={}\n", nlohmann::json(c.max_values).dump());
+  h += "iteration\trunner_s\tanalysis_s\ttotal_s\tsuccessful_walkers\tfailed_walkers\t"
+       "frames_this_iteration\tcumulative_frames\toccupied_bins\ttotal_bins\t"
+       "exploration_fraction\tspawn_indices\tcvs_file\ttrajectory_dir\tcheckpoint_dir\n";
+  return h;
+}
+
+std::string RunLog::row(const store::IterationSummary& it) {
+  const std::string shard = fmt::format("shards/iter_{:06d}.h5", it.iteration);
+  const double fraction =
+      it.total_bins > 0 ? static_cast<double>(it.occupied_bins) / static_cast<double>(it.total_bins)
+                        : 0.0;
+  return fmt::format("{}\t{:.6f}\t{:.6f}\t{:.6f}\t{}\t{}\t{}\t{}\t{}\t{}\t{:.8f}\t{}\t{}\t{}\t{}\n",
+                     it.iteration, it.runner_s, it.analysis_s, it.runner_s + it.analysis_s,
+                     it.successful_walkers, it.failed_walkers, it.frames, it.cumulative_frames,
+                     it.occupied_bins, it.total_bins, fraction,
+                     nlohmann::json(it.spawn_pool_indices).dump(), shard, shard, "ledger.sqlite");
+}
+
+void RunLog::rewrite(const std::vector<store::IterationSummary>& committed) {
+  std::string text = header_;
+  for (const auto& it : committed) text += row(it);
+  core::write_file_atomic(path_, text);
+  if (file_ != nullptr) std::fclose(file_);
+  file_ = std::fopen(path_.c_str(), "a");
+  if (file_ == nullptr) throw core::StoreError("cannot open " + path_.string() + " for appending");
+}
+
+void RunLog::append(const store::IterationSummary& iteration) {
+  TRAILS_CHECK(file_ != nullptr, "RunLog::append before rewrite");
+  const std::string line = row(iteration);
+  if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() || std::fflush(file_) != 0) {
+    throw core::StoreError("cannot append to " + path_.string());
+  }
+}
+
+}  // namespace trails::campaign

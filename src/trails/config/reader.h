@@ -1,0 +1,46 @@
+// First pass over a parsed config document: walks every mapping against the key table, reports
+// unknown keys (with a suggestion), duplicate keys, malformed blocks, type/range/choice errors,
+// not-built features set away from their defaults and missing input files, and returns every
+// key of the table with its converted value (or its default). Cross-field rules come later
+// (cross_checks.h). Internal to the config module.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include "trails/config/problems.h"
+#include "trails/config/schema.h"
+
+namespace trails::config::detail {
+
+struct Entry {
+  const KeySpec* spec = nullptr;
+  nlohmann::json value;   // converted value; the default when absent or invalid
+  bool present = false;   // written in the file
+  bool valid = true;      // false: a problem was reported for it (cross-checks skip it)
+  Position key_at;        // position of the key (of its block when absent)
+  Position value_at;      // position of the value (of the key when absent or empty)
+  std::vector<Position> element_at;  // list values: position of each element
+};
+
+struct RawConfig {
+  std::map<std::string, Entry> entries;     // every key of the table, by dotted path
+  std::map<std::string, Position> blocks;   // blocks written in the file -> their key position
+
+  const Entry& at(const std::string& dotted) const { return entries.at(dotted); }
+  bool present(const std::string& dotted) const { return at(dotted).present; }
+  // Present-or-default value, usable by cross-checks only when `usable()` holds.
+  const nlohmann::json& value(const std::string& dotted) const { return at(dotted).value; }
+  bool usable(const std::string& dotted) const { return at(dotted).valid; }
+};
+
+// `root` is the document's root node (not null). Relative paths resolve against `config_dir`.
+RawConfig read_document(const YAML::Node& root, const std::filesystem::path& config_dir,
+                        Problems& problems);
+
+}  // namespace trails::config::detail

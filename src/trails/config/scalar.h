@@ -1,0 +1,37 @@
+// How a YAML scalar is read. yaml-cpp leaves plain scalars untyped, so the config module resolves
+// them itself: quoted scalars are always strings; plain ones follow the YAML core schema plus
+// PyYAML's yes/no/on/off booleans (Trails-MD reads its files with PyYAML, so `npt: yes` must mean
+// true here too). Internal to the config module.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <yaml-cpp/yaml.h>
+
+namespace trails::config::detail {
+
+enum class ScalarKind { Null, Bool, Int, Float, String };
+
+struct Scalar {
+  ScalarKind kind = ScalarKind::Null;
+  bool boolean = false;
+  std::int64_t integer = 0;
+  double number = 0.0;        // Float, and Int converted
+  bool out_of_range = false;  // an integer literal that does not fit in 64 bits
+  std::string text;           // the scalar as written
+};
+
+// `node` must be a scalar or null node.
+Scalar resolve_scalar(const YAML::Node& node);
+
+// "the string \"ten\"", "the integer 30", "the number 1.5", "the boolean true", "null",
+// "a list", "a mapping": for "must be X, got Y" messages.
+std::string describe(const YAML::Node& node);
+
+// Levenshtein edit distance (case-insensitive), for "did you mean" suggestions.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+// Whether `candidate` is close enough to `typed` to be offered as a suggestion.
+bool is_close(std::string_view typed, std::string_view candidate);
+
+}  // namespace trails::config::detail

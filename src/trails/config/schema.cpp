@@ -1,0 +1,335 @@
+// The key table. Defaults and ranges are Trails-MD 1.1.0's (trails_md/config.py and its
+// preflight checks); "not built" keys carry the feature name used in error messages.
+#include "trails/config/schema.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace trails::config::detail {
+namespace {
+
+using json = nlohmann::json;
+using T = ValueType;
+
+// Small fluent builder: the table below reads one key per line.
+struct K {
+  KeySpec s;
+  K(std::string_view block, std::string_view name, ValueType type, json def) {
+    s.block = block;
+    s.name = name;
+    s.type = type;
+    s.default_value = std::move(def);
+  }
+  K& null() { s.nullable = true; return *this; }
+  K& non_empty() { s.non_empty = true; return *this; }
+  K& wide() { s.wide = true; return *this; }
+  K& ge(double v) { s.lo = Bound{v, false}; return *this; }
+  K& gt(double v) { s.lo = Bound{v, true}; return *this; }
+  K& le(double v) { s.hi = Bound{v, false}; return *this; }
+  K& lt(double v) { s.hi = Bound{v, true}; return *this; }
+  K& one_of(std::vector<std::string_view> c) { s.choices = std::move(c); return *this; }
+  K& built_only(std::vector<std::string_view> c, std::string_view feature) {
+    s.built_choices = std::move(c);
+    s.feature = feature;
+    return *this;
+  }
+  K& not_built(std::string_view feature) {
+    s.support = Support::NotBuilt;
+    s.feature = feature;
+    return *this;
+  }
+  K& builtin_engine() { s.support = Support::BuiltinOnly; return *this; }
+};
+
+constexpr std::string_view kLearned = "learned CV spaces (space_mode other than fixed)";
+constexpr std::string_view kMdFiles = "running MD from structure files (OpenMM/GROMACS/Amber)";
+constexpr std::string_view kOpenMM = "the OpenMM engine";
+constexpr std::string_view kMdEngines = "the OpenMM/GROMACS/Amber engines";
+constexpr std::string_view kGromacs = "the GROMACS engine";
+constexpr std::string_view kAmber = "the Amber engine";
+constexpr std::string_view kVoronoi = "Voronoi spawning (spawn_scheme: voronoi)";
+constexpr std::string_view kLof = "LOF spawning (spawn_scheme: lof)";
+constexpr std::string_view kWe = "weighted-ensemble kinetics (spawn_scheme: we)";
+constexpr std::string_view kMsm = "the in-loop MSM (msm block)";
+constexpr std::string_view kBinning = "adaptive binning (binning.scheme other than uniform)";
+constexpr std::string_view kSched = "scheduler and worker-pool execution settings";
+constexpr std::string_view kFeatSel = "VAMP-2 feature selection (feature_selection block)";
+constexpr std::string_view kModel = "learned CV models (adaptive_model block)";
+
+std::vector<KeySpec> make_table() {
+  const json null_v = nullptr;
+  const json empty_list = json::array();
+  std::vector<K> k = {
+      // ---- top level ----
+      K("", "outdir", T::OutPath, "output"),
+      K("", "random_seed", T::Int, 42).ge(0).wide(),
+      K("", "iterations", T::Int, null_v).null().ge(0),
+      K("", "n_bins", T::IntList, json::array({30, 30})).non_empty().ge(1),
+      K("", "min_values", T::NumberList, null_v).null(),
+      K("", "max_values", T::NumberList, null_v).null(),
+      K("", "space_mode", T::String, "fixed")
+          .one_of({"fixed", "pca", "tica", "tvae", "vampnet", "spib", "deep-tica", "deep-lda"})
+          .built_only({"fixed"}, "the learned CV space {}"),
+      K("", "checkpoint_freq", T::Int, 1).ge(0),
+      K("", "min_success_fraction", T::Number, 1.0).gt(0).le(1),
+      K("", "adaptive_feature_type", T::String, "distances")
+          .one_of({"distances", "fitted_coords", "phi_psi"}).not_built(kLearned),
+      K("", "adaptive_angle_encoding", T::String, "raw").one_of({"raw", "sincos"})
+          .not_built(kLearned),
+      K("", "retrain_policy", T::String, "fixed").one_of({"fixed", "vamp_adaptive"})
+          .not_built(kLearned),
+      K("", "retrain_freq", T::Int, 1).ge(0).not_built(kLearned),
+      K("", "vamp_retrain_tol", T::Number, 0.1).ge(0).not_built(kLearned),
+      K("", "retrain_min_interval", T::Int, 1).ge(0).not_built(kLearned),
+      K("", "retrain_max_interval", T::Int, null_v).null().ge(0).not_built(kLearned),
+      K("", "aggregate_memory", T::Bool, true).not_built(kLearned),
+      K("", "max_adaptive_memory_frames", T::Int, 50000).gt(0).not_built(kLearned),
+      K("", "save_features", T::Bool, false).not_built(kLearned),
+      // ---- system ----
+      K("system", "conf_file", T::FilePath, null_v).null().not_built(kMdFiles),
+      K("system", "top_file", T::FilePath, null_v).null().not_built(kMdFiles),
+      K("system", "system_file", T::FilePath, null_v).null().not_built(kMdFiles),
+      K("system", "project_file", T::FilePath, null_v).null()
+          .not_built("user CV projection (system.project_file)"),
+      K("system", "trajectory_topology_file", T::FilePath, null_v).null().not_built(kMdFiles),
+      K("system", "initial_trajectory", T::FilePath, null_v).null()
+          .not_built("initial-trajectory seeding (system.initial_trajectory)"),
+      K("system", "feature_selection", T::String, "protein and not (type H)")
+          .not_built("atom-selection features (learned CV spaces)"),
+      K("system", "topology", T::String, null_v).null().not_built(kMdFiles),
+      K("system", "start", T::Points, null_v).null().non_empty(),
+      // ---- engine ----
+      K("engine", "md_engine", T::String, "openmm")
+          .one_of({"builtin", "openmm", "gromacs", "amber"}),
+      K("engine", "seed", T::Int, null_v).null().ge(0).wide(),
+      K("engine", "potential", T::String, "muller_brown")
+          .one_of({"double_well", "muller_brown", "three_well", "harmonic", "biased_walk"})
+          .builtin_engine(),
+      K("engine", "integrator", T::String, "overdamped").one_of({"overdamped", "langevin"})
+          .builtin_engine(),
+      K("engine", "kT", T::Number, 1.0).gt(0).builtin_engine(),
+      K("engine", "dt", T::Number, 0.002).gt(0),
+      K("engine", "friction", T::Number, 1.0).gt(0).builtin_engine(),
+      K("engine", "mass", T::Number, 1.0).gt(0).builtin_engine(),
+      K("engine", "synthetic_cost_ms", T::Number, 0.0).ge(0).builtin_engine(),
+      K("engine", "dimension", T::Int, 2).ge(1).builtin_engine(),
+      K("engine", "temperature", T::Number, 300.0).gt(0).not_built(kMdEngines),
+      K("engine", "pressure", T::Number, 1.0).gt(0).not_built(kMdEngines),
+      K("engine", "npt", T::Bool, false).not_built(kMdEngines),
+      K("engine", "platform_name", T::String, "CUDA")
+          .one_of({"Reference", "CPU", "CUDA", "OpenCL", "HIP"}).not_built(kOpenMM),
+      K("engine", "precision", T::String, "mixed").one_of({"single", "mixed", "double"})
+          .not_built(kOpenMM),
+      K("engine", "gpu_ids", T::IntList, null_v).null().non_empty().ge(0).not_built(kMdEngines),
+      K("engine", "equilibrate", T::Bool, false).not_built(kOpenMM),
+      K("engine", "gromacs_executable", T::String, "gmx").not_built(kGromacs),
+      K("engine", "gromacs_include_dir", T::DirPath, null_v).null().not_built(kGromacs),
+      K("engine", "gromacs_mdrun_ntmpi", T::Int, 1).gt(0).not_built(kGromacs),
+      K("engine", "gromacs_mdrun_ntomp", T::Int, null_v).null().gt(0).not_built(kGromacs),
+      K("engine", "gromacs_mdrun_nb", T::String, null_v).null().one_of({"auto", "cpu", "gpu"})
+          .not_built(kGromacs),
+      K("engine", "gromacs_mdrun_pme", T::String, null_v).null().one_of({"auto", "cpu", "gpu"})
+          .not_built(kGromacs),
+      K("engine", "gromacs_mdrun_update", T::String, null_v).null()
+          .one_of({"auto", "cpu", "gpu"}).not_built(kGromacs),
+      K("engine", "gromacs_mdrun_bonded", T::String, null_v).null()
+          .one_of({"auto", "cpu", "gpu"}).not_built(kGromacs),
+      K("engine", "gromacs_mdrun_pin", T::String, null_v).null().one_of({"auto", "on", "off"})
+          .not_built(kGromacs),
+      K("engine", "gromacs_mdrun_extra_args", T::StringList, empty_list).not_built(kGromacs),
+      K("engine", "gromacs_grompp_maxwarn", T::Int, 0).ge(0).not_built(kGromacs),
+      K("engine", "amber_executable", T::String, "pmemd").not_built(kAmber),
+      K("engine", "amber_input_file", T::FilePath, null_v).null().not_built(kAmber),
+      K("engine", "amber_extra_args", T::StringList, empty_list).not_built(kAmber),
+      K("engine", "amber_trajectory_format", T::String, "auto")
+          .one_of({"auto", "netcdf", "ascii"}).not_built(kAmber),
+      // ---- spawning ----
+      K("spawning", "walker", T::Int, 10).gt(0),
+      K("spawning", "step", T::Int, 10000).gt(0),
+      K("spawning", "stride", T::Int, 100).gt(0),
+      K("spawning", "max_workers", T::Int, 4).ge(1),
+      K("spawning", "spawn_scheme", T::String, "density")
+          .one_of({"density", "voronoi", "lof", "fps", "msm", "we"})
+          .built_only({"density"}, "the {} spawning scheme"),
+      K("spawning", "spawn_type", T::String, "hard").one_of({"hard", "soft", "probabilistic"}),
+      K("spawning", "recent_density_window", T::Int, 5).ge(0),
+      K("spawning", "search_mode", T::String, "explore").one_of({"explore", "target"}),
+      K("spawning", "target", T::NumberList, null_v).null().non_empty(),
+      K("spawning", "history_window", T::Int, null_v).null().ge(0),
+      K("spawning", "convergence_patience", T::Int, 0).ge(0),
+      K("spawning", "resolution_check_patience", T::Int, 5).ge(0),
+      K("spawning", "resolution_max_bins", T::Int, 150).gt(0),
+      K("spawning", "voronoi_max_clusters", T::Int, 5000).gt(0),
+      K("spawning", "voronoi_clusters", T::Int, 150).gt(0).not_built(kVoronoi),
+      K("spawning", "voronoi_grid_size", T::Int, 250).gt(0).not_built(kVoronoi),
+      K("spawning", "voronoi_periodic", T::Bool, false).not_built(kVoronoi),
+      K("spawning", "lof_neighbors", T::Int, 20).gt(0).not_built(kLof),
+      K("spawning", "inherit_velocities", T::Bool, false).not_built(kWe),
+      K("spawning", "recycle_target", T::Boxes, null_v).null().non_empty().not_built(kWe),
+      K("spawning", "recycle_basis_index", T::Int, 0).ge(0).not_built(kWe),
+      K("spawning", "we_target_per_bin", T::Int, 4).gt(0).not_built(kWe),
+      K("spawning", "n_bins", T::IntList, null_v).null().non_empty().ge(1),
+      // ---- msm ----
+      K("msm", "enabled", T::Bool, false).not_built(kMsm),
+      K("msm", "cadence", T::Int, 1).gt(0).not_built(kMsm),
+      K("msm", "min_frames", T::Int, 1000).ge(0).not_built(kMsm),
+      K("msm", "n_microstates", T::Int, 100).gt(0).not_built(kMsm),
+      K("msm", "cluster_method", T::String, "kmeans").not_built(kMsm),
+      K("msm", "stable_clustering", T::Bool, false).not_built(kMsm),
+      K("msm", "lagtime", T::Int, 10).gt(0).not_built(kMsm),
+      K("msm", "estimator", T::String, "mle").one_of({"mle", "bayesian"}).not_built(kMsm),
+      K("msm", "n_bayesian_samples", T::Int, 50).gt(0).not_built(kMsm),
+      K("msm", "n_timescales", T::Int, 3).gt(0).not_built(kMsm),
+      K("msm", "n_metastable", T::Int, null_v).null().gt(0).not_built(kMsm),
+      K("msm", "lagtimes", T::IntList, null_v).null().non_empty().gt(0).not_built(kMsm),
+      K("msm", "convergence_criteria", T::Mapping,
+        json{{"its", {{"tol", 0.1}, {"n", 2}}}, {"vamp2", {{"tol", 0.05}}}})
+          .not_built(kMsm),
+      K("msm", "convergence_mode", T::String, "all").one_of({"all", "any"}).not_built(kMsm),
+      K("msm", "convergence_patience", T::Int, 2).ge(0).not_built(kMsm),
+      K("msm", "spawn_alpha", T::Number, 1.0).ge(0).not_built(kMsm),
+      K("msm", "spawn_leverage", T::Number, 1.0).not_built(kMsm),
+      K("msm", "spawn_uncertainty", T::Bool, true).not_built(kMsm),
+      // ---- binning ----
+      K("binning", "scheme", T::String, "uniform")
+          .one_of({"uniform", "gradient", "mab", "eigenvector"})
+          .built_only({"uniform"}, "the {} binning scheme"),
+      K("binning", "n_fine", T::Int, 100).gt(0).not_built(kBinning),
+      K("binning", "smoothing", T::Int, 3).ge(0).not_built(kBinning),
+      // ---- execution ----
+      K("execution", "backend", T::String, "local").one_of({"local", "slurm", "pbs"})
+          .built_only({"local"}, "the {} execution backend"),
+      K("execution", "walker_timeout", T::Number, null_v).null().gt(0).not_built(kSched),
+      K("execution", "persistent_workers", T::Bool, false).not_built(kSched),
+      K("execution", "partition", T::String, null_v).null().not_built(kSched),
+      K("execution", "account", T::String, null_v).null().not_built(kSched),
+      K("execution", "walltime", T::String, "01:00:00").not_built(kSched),
+      K("execution", "cpus_per_task", T::Int, 1).gt(0).not_built(kSched),
+      K("execution", "gpus_per_task", T::Int, 0).ge(0).not_built(kSched),
+      K("execution", "gres", T::String, null_v).null().not_built(kSched),
+      K("execution", "memory", T::String, null_v).null().not_built(kSched),
+      K("execution", "extra_directives", T::StringList, empty_list).not_built(kSched),
+      K("execution", "module_loads", T::StringList, empty_list).not_built(kSched),
+      K("execution", "job_name", T::String, "trails-md").not_built(kSched),
+      K("execution", "max_array_size", T::Int, null_v).null().gt(0).not_built(kSched),
+      K("execution", "max_in_flight", T::Int, null_v).null().gt(0).not_built(kSched),
+      K("execution", "submit_retry_limit", T::Int, 20).ge(0).not_built(kSched),
+      K("execution", "submit_retry_interval", T::Number, 15.0).ge(0).not_built(kSched),
+      K("execution", "submit_timeout", T::Number, 60.0).gt(0).not_built(kSched),
+      K("execution", "poll_interval", T::Number, 30.0).gt(0).not_built(kSched),
+      K("execution", "wait_timeout", T::Number, null_v).null().gt(0).not_built(kSched),
+      K("execution", "marker_grace", T::Number, 30.0).ge(0).not_built(kSched),
+      K("execution", "max_retries", T::Int, 1).ge(0).not_built(kSched),
+      // ---- feature_selection ----
+      K("feature_selection", "enabled", T::Bool, false).not_built(kFeatSel),
+      K("feature_selection", "method", T::String, "greedy_vamp").one_of({"greedy_vamp", "all"})
+          .not_built(kFeatSel),
+      K("feature_selection", "lagtime", T::Int, 10).gt(0).not_built(kFeatSel),
+      K("feature_selection", "cadence", T::Int, 5).gt(0).not_built(kFeatSel),
+      K("feature_selection", "max_features", T::Int, null_v).null().gt(0).not_built(kFeatSel),
+      K("feature_selection", "dim", T::Int, null_v).null().gt(0).not_built(kFeatSel),
+      K("feature_selection", "min_gain", T::Number, 1e-4).ge(0).not_built(kFeatSel),
+      K("feature_selection", "candidate_feature_types", T::StringList, empty_list)
+          .not_built(kFeatSel),
+      // ---- adaptive_model ----
+      K("adaptive_model", "latent_dim", T::Int, 2).gt(0).not_built(kModel),
+      K("adaptive_model", "lagtime", T::Int, 5).gt(0).not_built(kModel),
+      K("adaptive_model", "encoder_hidden_dims", T::IntList, json::array({256, 128})).gt(0)
+          .not_built(kModel),
+      K("adaptive_model", "decoder_hidden_dims", T::IntList, json::array({128, 256})).gt(0)
+          .not_built(kModel),
+      K("adaptive_model", "dropout_rate", T::Number, 0.1).ge(0).lt(1).not_built(kModel),
+      K("adaptive_model", "learning_rate", T::Number, 5e-4).gt(0).not_built(kModel),
+      K("adaptive_model", "epochs", T::Int, 50).gt(0).not_built(kModel),
+      K("adaptive_model", "batch_size", T::IntOrAuto, "auto").gt(0).not_built(kModel),
+      K("adaptive_model", "tvae_beta", T::Number, 1.0).ge(0).not_built(kModel),
+      K("adaptive_model", "spib_n_states", T::Int, 10).gt(0).not_built(kModel),
+      K("adaptive_model", "spib_beta", T::Number, 1e-3).ge(0).not_built(kModel),
+      K("adaptive_model", "spib_refine_rounds", T::Int, 5).ge(0).not_built(kModel),
+      K("adaptive_model", "deep_tica_hidden_dims", T::IntList, json::array({256, 128})).gt(0)
+          .not_built(kModel),
+  };
+  std::vector<KeySpec> out;
+  out.reserve(k.size());
+  for (auto& e : k) out.push_back(std::move(e.s));
+  return out;
+}
+
+}  // namespace
+
+std::string KeySpec::dotted() const {
+  return block.empty() ? std::string(name) : std::string(block) + "." + std::string(name);
+}
+
+const std::vector<KeySpec>& all_keys() {
+  static const std::vector<KeySpec> table = make_table();
+  return table;
+}
+
+const std::vector<std::string_view>& block_names() {
+  static const std::vector<std::string_view> names = {
+      "system", "engine", "spawning", "msm", "binning", "execution", "feature_selection",
+      "adaptive_model"};
+  return names;
+}
+
+bool is_required_block(std::string_view block) {
+  return block == "system" || block == "engine" || block == "spawning";
+}
+
+bool is_block(std::string_view name) {
+  const auto& names = block_names();
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+const KeySpec* find_key(std::string_view block, std::string_view name) {
+  for (const auto& key : all_keys()) {
+    if (key.block == block && key.name == name) return &key;
+  }
+  return nullptr;
+}
+
+std::vector<std::string_view> blocks_with_key(std::string_view name, std::string_view except) {
+  std::vector<std::string_view> out;
+  for (const auto& key : all_keys()) {
+    if (key.name == name && key.block != except) out.push_back(key.block);
+  }
+  return out;
+}
+
+std::string yaml_repr(const nlohmann::json& value) {
+  if (value.is_null()) return "null";
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_number_float()) {
+    // Shortest text that reads back as the same double, without a spurious ".0" trail.
+    const double d = value.get<double>();
+    if (std::floor(d) == d && std::fabs(d) < 1e15) {
+      std::ostringstream os;
+      os << static_cast<long long>(d) << ".0";
+      return os.str();
+    }
+    return value.dump();
+  }
+  if (value.is_array()) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      if (i) out += ", ";
+      out += yaml_repr(value[i]);
+    }
+    return out + "]";
+  }
+  if (value.is_object()) {
+    std::string out = "{";
+    bool first = true;
+    for (const auto& [k, v] : value.items()) {
+      if (!first) out += ", ";
+      first = false;
+      out += k + ": " + yaml_repr(v);
+    }
+    return out + "}";
+  }
+  return value.dump();  // bools and integers
+}
+
+}  // namespace trails::config::detail

@@ -1,0 +1,76 @@
+// The one table of every configuration key Trails accepts (Trails-MD's schema plus Trails'
+// additions): block, name, value type, Trails-MD default, range or choices, and whether this build
+// implements it. Internal to the config module. Loading, suggestions for unknown keys,
+// effective_json() and the documentation test all read this table, so they cannot drift apart.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace trails::config::detail {
+
+enum class ValueType {
+  Bool,
+  Int,
+  Number,      // any finite number; stored as double so 1 and 1.0 are the same value
+  String,
+  FilePath,    // string, resolved against the config directory, must name an existing file
+  DirPath,     // same, must name an existing directory
+  OutPath,     // resolved, never checked (outdir is created by the run, not here)
+  IntList,
+  NumberList,
+  StringList,
+  Points,      // system.start: one point [x, ...] or one point per walker [[x, ...], ...]
+  Boxes,       // spawning.recycle_target: [[lo, hi], ...]
+  Mapping,     // msm.convergence_criteria: free-form nested mapping
+  IntOrAuto,   // adaptive_model.batch_size
+};
+
+enum class Support {
+  Built,        // implemented (possibly only some of its choices: see built_choices)
+  NotBuilt,     // accepted only at its Trails-MD default
+  BuiltinOnly,  // implemented, but only meaningful with engine.md_engine: builtin
+};
+
+struct Bound {
+  double value = 0.0;
+  bool open = false;  // true: strict inequality
+};
+
+struct KeySpec {
+  std::string_view block;  // "" for top level
+  std::string_view name;
+  ValueType type = ValueType::String;
+  nlohmann::json default_value;  // Trails-MD's code default (null where it has none)
+  bool nullable = false;
+  bool non_empty = false;               // lists: [] is rejected
+  bool wide = false;                    // integers: full 64-bit range (seeds); else int32
+  std::optional<Bound> lo, hi;          // numbers, or each element of a numeric list
+  std::vector<std::string_view> choices;        // strings: the values Trails-MD knows
+  std::vector<std::string_view> built_choices;  // subset this build implements (empty = all)
+  Support support = Support::Built;
+  // What is missing, for "not supported" messages; with built_choices, "{}" stands for the value.
+  std::string_view feature;
+
+  std::string dotted() const;  // "spawning.walker", or "n_bins" at top level
+};
+
+// Every key, in documentation order (top level first, then the blocks).
+const std::vector<KeySpec>& all_keys();
+// The block names (excluding ""), and those a config must contain.
+const std::vector<std::string_view>& block_names();
+bool is_required_block(std::string_view block);
+bool is_block(std::string_view name);
+
+const KeySpec* find_key(std::string_view block, std::string_view name);
+// Blocks (possibly "") other than `block` that have a key called `name`.
+std::vector<std::string_view> blocks_with_key(std::string_view name, std::string_view except);
+
+// A readable rendering of a JSON value in YAML flow style: "gmx", "[256, 128]", "null", "true".
+std::string yaml_repr(const nlohmann::json& value);
+
+}  // namespace trails::config::detail

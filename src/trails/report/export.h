@@ -1,0 +1,20 @@
+// `trails export`: the run's CV points and lineage as CSV, numbers at round-trip precision
+// (%.17g) so that two runs can be compared byte for byte. Reads the run store only.
+//   cvs:     iteration,walker,frame,cv_0,…,cv_{d-1}   (walker = raw walker index)
+//   lineage: key,parent   (keys "iteration:walker:frame"; parent empty for a root frame)
+#pragma once
+
+#include <filesystem>
+#include <optional>
+
+namespace trails::report {
+
+struct ExportRequest {
+  std::filesystem::path run_dir;
+  std::optional<std::filesystem::path> cvs_csv;
+  std::optional<std::filesystem::path> lineage_csv;
+};
+
+void export_run(const ExportRequest& request);
+
+}  // namespace trails::report

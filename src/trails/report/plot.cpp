@@ -1,0 +1,150 @@
+#include "trails/report/plot.h"
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "trails/core/error.h"
+#include "trails/engines/builtin/potential.h"
+#include "trails/report/potential_from_meta.h"
+#include "trails/store/run_store.h"
+
+namespace trails::report {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr std::size_t kMaxPlottedPoints = 200000;
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "trails-plot-XXXXXX").string();
+    if (::mkdtemp(tmpl.data()) == nullptr) throw core::StoreError("cannot create a temporary directory");
+    path = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+void run_gnuplot(const std::string& script) {
+  std::FILE* pipe = ::popen("gnuplot 2>&1", "w");
+  if (pipe == nullptr) throw core::InputError("cannot start gnuplot; install gnuplot-nox (make deps)");
+  std::fwrite(script.data(), 1, script.size(), pipe);
+  const int status = ::pclose(pipe);
+  if (status != 0) {
+    throw core::InputError(fmt::format(
+        "gnuplot failed (status {}); is gnuplot-nox installed (make deps)?", status));
+  }
+}
+
+std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
+
+// Energy on a regular grid in gnuplot's blank-line-separated format, for contour tracing.
+void write_energy_grid(const engines::builtin::Potential& pot, const fs::path& file) {
+  const auto box = pot.plot_box();
+  std::ofstream out(file);
+  const int n = 120;
+  for (int i = 0; i <= n; ++i) {
+    const double x = box[0] + (box[1] - box[0]) * i / n;
+    for (int j = 0; j <= n; ++j) {
+      const double y = box[2] + (box[3] - box[2]) * j / n;
+      const double p[2] = {x, y};
+      out << x << ' ' << y << ' ' << pot.energy(p) << '\n';
+    }
+    out << '\n';
+  }
+}
+
+}  // namespace
+
+std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir) {
+  const auto store = store::RunStore::open(run_dir, store::RunStore::Mode::ReadOnly);
+  const auto records = store.load_iterations();
+  if (records.empty()) {
+    throw core::InputError(run_dir.string() + " has no committed iteration yet; nothing to plot");
+  }
+  const auto potential = potential_from_meta(store.meta());
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  if (ec) throw core::InputError("cannot create " + out_dir.string() + ": " + ec.message());
+  TempDir tmp;
+
+  // CV points, thinned evenly to keep gnuplot fast on long campaigns.
+  std::size_t total = 0;
+  for (const auto& r : records) total += static_cast<std::size_t>(r.n_frames());
+  const std::size_t every = std::max<std::size_t>(1, (total + kMaxPlottedPoints - 1) / kMaxPlottedPoints);
+  const int d = records.front().cv_dim;
+  {
+    std::ofstream pts(tmp.path / "points.dat");
+    std::size_t k = 0;
+    for (const auto& r : records) {
+      for (std::int64_t f = 0; f < r.n_frames(); ++f, ++k) {
+        if (k % every != 0) continue;
+        const double* x = r.cvs.data() + f * d;
+        pts << x[0] << ' ' << (d > 1 ? x[1] : static_cast<double>(r.iteration)) << ' ' << r.iteration << '\n';
+      }
+    }
+  }
+  const fs::path coverage = out_dir / "coverage.png";
+  std::string script = "set terminal pngcairo size 900,760 enhanced font 'Sans,11'\n";
+  script += "set output " + quoted(coverage) + "\n";
+  script += "set palette defined (0 '#1b3a8a', 0.5 '#2aa198', 1 '#e8b30a')\n";
+  script += "set cblabel 'iteration'\nset key off\n";
+  const std::string title = fmt::format("Sampled CV points ({} iterations, {} frames)", records.size(), total);
+  script += "set title '" + title + "'\n";
+  if (potential && d == 2 && potential->has_energy()) {
+    const auto box = potential->plot_box();
+    write_energy_grid(*potential, tmp.path / "energy.dat");
+    // Contour levels over the low-energy region only: the walls would drown the basins.
+    double vmin = std::numeric_limits<double>::infinity();
+    std::ifstream in(tmp.path / "energy.dat");
+    double x, y, v;
+    while (in >> x >> y >> v) vmin = std::min(vmin, v);
+    const double span = potential_span(store.meta(), *potential);
+    script += fmt::format(
+        "set contour base\nunset surface\nset view map\nset cntrparam levels incremental {},{},{}\n"
+        "set table {}\nsplot {} using 1:2:3 with lines\nunset table\nunset contour\n",
+        vmin + span / 20.0, span / 20.0, vmin + span, quoted(tmp.path / "contours.dat"),
+        quoted(tmp.path / "energy.dat"));
+    script += fmt::format("set xrange [{}:{}]\nset yrange [{}:{}]\n", box[0], box[1], box[2], box[3]);
+    script += "set xlabel 'cv_0'\nset ylabel 'cv_1'\nset size ratio -1\n";
+    script += "plot " + quoted(tmp.path / "contours.dat") +
+              " using 1:2 with lines lc rgb '#9a9a9a' lw 0.8, " + quoted(tmp.path / "points.dat") +
+              " using 1:2:3 with points pt 7 ps 0.35 lc palette\n";
+  } else if (d == 1) {
+    script += "set xlabel 'cv_0'\nset ylabel 'iteration'\n";
+    script += "plot " + quoted(tmp.path / "points.dat") + " using 1:2:3 with points pt 7 ps 0.35 lc palette\n";
+  } else {
+    script += "set xlabel 'cv_0'\nset ylabel 'cv_1'\n";
+    script += "plot " + quoted(tmp.path / "points.dat") + " using 1:2:3 with points pt 7 ps 0.35 lc palette\n";
+  }
+
+  {
+    std::ofstream occ(tmp.path / "occupancy.dat");
+    for (const auto& r : records) {
+      occ << r.iteration << ' ' << r.occupied_bins << ' ' << r.total_bins << ' '
+          << (r.n_bins.empty() ? 0 : r.n_bins.front()) << '\n';
+    }
+  }
+  const fs::path occupancy = out_dir / "occupancy.png";
+  script += "reset\nset terminal pngcairo size 900,520 enhanced font 'Sans,11'\n";
+  script += "set output " + quoted(occupancy) + "\n";
+  script += "set title 'Coverage and grid resolution'\nset xlabel 'iteration'\n";
+  script += "set ylabel 'occupied bins'\nset y2label 'bins per axis'\nset ytics nomirror\nset y2tics\n";
+  script += "set key top left\nset grid\n";
+  script += "plot " + quoted(tmp.path / "occupancy.dat") +
+            " using 1:2 with linespoints pt 7 ps 0.5 lw 2 title 'occupied bins', '' using 1:4 "
+            "axes x1y2 with steps lw 2 dt 2 title 'resolution (bins per axis)'\n";
+  run_gnuplot(script);
+  return {coverage, occupancy};
+}
+
+}  // namespace trails::report

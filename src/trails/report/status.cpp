@@ -1,0 +1,111 @@
+#include "trails/report/status.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "trails/store/run_store.h"
+
+namespace trails::report {
+namespace {
+
+// A running campaign holds an exclusive flock on the ledger (see campaign_setup.cpp).
+bool campaign_running(const std::filesystem::path& run_dir) {
+  const auto ledger = store::RunStore::ledger_path(run_dir);
+  int fd = ::open(ledger.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool busy = ::flock(fd, LOCK_SH | LOCK_NB) != 0;
+  ::close(fd);
+  return busy;
+}
+
+}  // namespace
+
+nlohmann::json run_status(const std::filesystem::path& run_dir) {
+  const auto store = store::RunStore::open(run_dir, store::RunStore::Mode::ReadOnly);
+  const auto summaries = store.summaries();
+  const auto& meta = store.meta();
+  nlohmann::json s;
+  s["run_dir"] = std::filesystem::absolute(run_dir).string();
+  s["schema_version"] = meta.schema_version;
+  s["trails_version"] = meta.trails_version;
+  s["created_at"] = meta.created_at;
+  s["config_digest"] = meta.config_digest;
+  s["running"] = campaign_running(run_dir);
+  s["iterations_committed"] = summaries.size();
+  if (summaries.empty()) return s;
+
+  const auto& last = summaries.back();
+  const auto& state = last.state;
+  double runner = 0.0, analysis = 0.0;
+  for (const auto& it : summaries) {
+    runner += it.runner_s;
+    analysis += it.analysis_s;
+  }
+  const std::int64_t target = state.value("target_iterations", last.iteration + 1);
+  const std::size_t recent = std::min<std::size_t>(summaries.size(), 5);
+  double recent_s = 0.0;
+  for (std::size_t i = summaries.size() - recent; i < summaries.size(); ++i) {
+    recent_s += summaries[i].runner_s + summaries[i].analysis_s;
+  }
+  const auto& resolution = state.at("resolution");
+  const bool converged = resolution.value("converged", false);
+  const std::int64_t remaining = converged ? 0 : std::max<std::int64_t>(0, target - last.iteration - 1);
+
+  s["last_iteration"] = last.iteration;
+  s["last_committed_at"] = last.committed_at;
+  s["target_iterations"] = target;
+  s["walkers"] = {{"last_iteration", last.successful_walkers + last.failed_walkers},
+                  {"successful", last.successful_walkers},
+                  {"failed", last.failed_walkers}};
+  s["frames"] = {{"last_iteration", last.frames}, {"cumulative", last.cumulative_frames}};
+  s["occupancy"] = {{"occupied_bins", last.occupied_bins},
+                    {"total_bins", last.total_bins},
+                    {"fraction", last.total_bins > 0 ? static_cast<double>(last.occupied_bins) /
+                                                           static_cast<double>(last.total_bins)
+                                                     : 0.0}};
+  s["resolution"] = {{"n_bins", resolution.at("n_bins")}};
+  s["convergence"] = {{"converged", converged}, {"reason", resolution.value("reason", "")}};
+  s["time"] = {{"runner_s", runner},
+               {"analysis_s", analysis},
+               {"analysis_fraction", runner > 0 ? analysis / runner : 0.0},
+               {"mean_iteration_s", (runner + analysis) / static_cast<double>(summaries.size())}};
+  s["eta_s"] = recent_s / static_cast<double>(recent) * static_cast<double>(remaining);
+  return s;
+}
+
+std::string format_status(const nlohmann::json& s) {
+  std::string out = fmt::format("run directory   {}\n", s.at("run_dir").get<std::string>());
+  out += fmt::format("state           {}\n", s.at("running").get<bool>() ? "running" : "not running");
+  out += fmt::format("iterations      {} committed", s.at("iterations_committed").get<std::int64_t>());
+  if (!s.contains("last_iteration")) return out + "\n";
+  out += fmt::format(" of {} (last at {})\n", s["target_iterations"].get<std::int64_t>(),
+                     s["last_committed_at"].get<std::string>());
+  out += fmt::format("walkers         {} in the last iteration ({} failed)\n",
+                     s["walkers"]["last_iteration"].get<std::int64_t>(),
+                     s["walkers"]["failed"].get<std::int64_t>());
+  out += fmt::format("frames          {} cumulative ({} in the last iteration)\n",
+                     s["frames"]["cumulative"].get<std::int64_t>(),
+                     s["frames"]["last_iteration"].get<std::int64_t>());
+  out += fmt::format("occupancy       {}/{} bins ({:.2f} %)\n",
+                     s["occupancy"]["occupied_bins"].get<std::int64_t>(),
+                     s["occupancy"]["total_bins"].get<std::int64_t>(),
+                     100.0 * s["occupancy"]["fraction"].get<double>());
+  out += fmt::format("resolution      n_bins {}\n", s["resolution"]["n_bins"].dump());
+  const bool converged = s["convergence"]["converged"].get<bool>();
+  out += fmt::format("convergence     {}\n",
+                     converged ? "converged: " + s["convergence"]["reason"].get<std::string>()
+                               : std::string("not converged"));
+  out += fmt::format("time            MD {:.2f} s, analysis {:.2f} s ({:.2f} % of MD), {:.3f} s per iteration\n",
+                     s["time"]["runner_s"].get<double>(), s["time"]["analysis_s"].get<double>(),
+                     100.0 * s["time"]["analysis_fraction"].get<double>(),
+                     s["time"]["mean_iteration_s"].get<double>());
+  out += fmt::format("ETA             {:.1f} s\n", s["eta_s"].get<double>());
+  return out;
+}
+
+}  // namespace trails::report

@@ -1,0 +1,186 @@
+// DensitySpawner: Trails-MD §3.1/§3.10 with the §8.2-9 fixes (closeness survives the hard-mode
+// shuffle; the target bin has closeness 1). Random numbers are consumed in this order:
+//   hard: per population tier taken (ascending), shuffle(fresh) then shuffle(stale), each a
+//         Fisher–Yates pass of k-1 rng.below() calls for a group of k bins;
+//   soft: n rng.uniform() calls inside weighted_choice;
+//   then: one rng.below(population) per selected bin, in selection order, for its member frame.
+#include "trails/spawners/density_spawner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "trails/core/error.h"
+
+namespace trails::spawners {
+namespace {
+
+// c_b = 1/‖centre_b − centre_target‖ min–max normalised over the occupied bins. The target bin
+// (distance 0, c = +inf) is treated as the maximum, i.e. it gets 1; a degenerate range gives 1.
+void set_closeness(std::vector<BinStat>& bins, const binning::UniformGrid& grid,
+                   const std::vector<double>& target) {
+  const std::int64_t target_bin = grid.bin_of(target);
+  const std::vector<double> tc = grid.centre(target_bin);
+  double lo = std::numeric_limits<double>::infinity();
+  double hi = -lo;
+  for (BinStat& s : bins) {
+    if (s.bin == target_bin) continue;
+    const std::vector<double> c = grid.centre(s.bin);
+    double d2 = 0.0;
+    for (std::size_t k = 0; k < c.size(); ++k) d2 += (c[k] - tc[k]) * (c[k] - tc[k]);
+    s.closeness = 1.0 / std::sqrt(d2);
+    lo = std::min(lo, s.closeness);
+    hi = std::max(hi, s.closeness);
+  }
+  for (BinStat& s : bins) {
+    if (s.bin == target_bin || !(hi > lo)) {
+      s.closeness = 1.0;
+    } else {
+      s.closeness = (s.closeness - lo) / (hi - lo);
+    }
+  }
+}
+
+}  // namespace
+
+DensitySpawner::DensitySpawner(DensityOptions options) : options_(std::move(options)) {
+  TRAILS_CHECK(options_.recent_window >= 0, "DensitySpawner: recent_window must be >= 0");
+  TRAILS_CHECK(!options_.target || !options_.target->empty(),
+               "DensitySpawner: target mode needs a target point");
+}
+
+std::vector<double> DensitySpawner::soft_weights(const std::vector<BinStat>& bins) const {
+  std::vector<double> w;
+  w.reserve(bins.size());
+  for (const BinStat& s : bins) {
+    TRAILS_CHECK(s.population > 0, "DensitySpawner: soft weight of an empty bin");
+    w.push_back(s.closeness / static_cast<double>(s.population));
+  }
+  return w;
+}
+
+std::vector<std::int64_t> DensitySpawner::hard_order(const std::vector<BinStat>& bins, int n,
+                                                     core::Rng& rng) const {
+  TRAILS_CHECK(n >= 0, "DensitySpawner: negative walker count");
+  if (n == 0) return {};
+  TRAILS_CHECK(!bins.empty(), "DensitySpawner: no occupied bins to spawn from");
+
+  std::vector<std::int64_t> memory;  // union of the remembered selections, sorted
+  for (const auto& sel : recent_) memory.insert(memory.end(), sel.begin(), sel.end());
+  std::sort(memory.begin(), memory.end());
+  memory.erase(std::unique(memory.begin(), memory.end()), memory.end());
+
+  // Tiers of equal population, ascending; a tier keeps the input order (ascending bin id from
+  // choose()) before it is shuffled, so the result depends only on the histogram and the rng.
+  std::vector<BinStat> sorted = bins;
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const BinStat& a, const BinStat& b) { return a.population < b.population; });
+  const bool target_mode = options_.target.has_value();
+  auto order_group = [&](std::vector<BinStat>& group) {
+    core::shuffle(group.begin(), group.end(), rng);
+    // Closeness after the shuffle: the shuffle then only breaks ties (fixes Trails-MD §8.2-9).
+    if (target_mode) {
+      std::stable_sort(group.begin(), group.end(), [](const BinStat& a, const BinStat& b) {
+        return a.closeness > b.closeness;
+      });
+    }
+  };
+
+  const auto want = static_cast<std::size_t>(n);
+  std::vector<std::int64_t> collected;
+  for (std::size_t start = 0; start < sorted.size() && collected.size() < want;) {
+    std::size_t end = start;
+    while (end < sorted.size() && sorted[end].population == sorted[start].population) ++end;
+    std::vector<BinStat> fresh, stale;
+    for (std::size_t i = start; i < end; ++i) {
+      const bool seen = std::binary_search(memory.begin(), memory.end(), sorted[i].bin);
+      (seen ? stale : fresh).push_back(sorted[i]);
+    }
+    order_group(fresh);
+    order_group(stale);
+    for (const BinStat& s : fresh) collected.push_back(s.bin);
+    for (const BinStat& s : stale) collected.push_back(s.bin);
+    start = end;
+  }
+
+  if (collected.size() >= want) {
+    collected.resize(want);
+    return collected;
+  }
+  // Fewer occupied bins than walkers: repeat the whole order (Trails-MD tiles it).
+  std::vector<std::int64_t> tiled(want);
+  for (std::size_t k = 0; k < want; ++k) tiled[k] = collected[k % collected.size()];
+  return tiled;
+}
+
+std::vector<std::int64_t> DensitySpawner::choose(const binning::BinTable& table,
+                                                 const binning::UniformGrid& grid, int n,
+                                                 core::Rng& rng) {
+  TRAILS_CHECK(n >= 0, "DensitySpawner: negative walker count");
+  if (n == 0) return {};
+  std::vector<BinStat> bins;
+  bins.reserve(static_cast<std::size_t>(table.occupied()));
+  table.for_each_occupied([&](std::int64_t bin, std::int64_t pop) {
+    bins.push_back(BinStat{bin, pop, 1.0});
+  });
+  TRAILS_CHECK(!bins.empty(), "DensitySpawner: the frame pool is empty");
+  if (options_.target) {
+    if (static_cast<int>(options_.target->size()) != grid.dim()) {
+      throw core::InputError("spawning.target has " + std::to_string(options_.target->size()) +
+                             " value(s) but the CV space has " + std::to_string(grid.dim()) +
+                             " dimension(s)");
+    }
+    set_closeness(bins, grid, *options_.target);
+  }
+
+  std::vector<std::int64_t> selected;
+  if (options_.hard) {
+    selected = hard_order(bins, n, rng);
+    if (options_.recent_window > 0) {
+      std::vector<std::int64_t> ids = selected;
+      std::sort(ids.begin(), ids.end());
+      ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+      recent_.push_back(std::move(ids));
+      while (recent_.size() > static_cast<std::size_t>(options_.recent_window)) recent_.pop_front();
+    }
+  } else {
+    for (std::int64_t row : weighted_choice(soft_weights(bins), n, rng)) {
+      selected.push_back(bins[static_cast<std::size_t>(row)].bin);
+    }
+  }
+
+  std::vector<std::int64_t> frames;
+  frames.reserve(selected.size());
+  for (std::int64_t bin : selected) {
+    const auto pop = static_cast<std::uint64_t>(table.population(bin));
+    frames.push_back(table.member(bin, static_cast<std::int64_t>(rng.below(pop))));
+  }
+  return frames;
+}
+
+nlohmann::json DensitySpawner::state() const {
+  nlohmann::json recent = nlohmann::json::array();
+  for (const auto& sel : recent_) recent.push_back(sel);
+  return nlohmann::json{{"version", 1}, {"recent_bins", recent}};
+}
+
+void DensitySpawner::restore(const nlohmann::json& state) {
+  try {
+    if (state.at("version").get<int>() != 1) {
+      throw core::InputError("density spawner state has unsupported version " +
+                             state.at("version").dump());
+    }
+    std::deque<std::vector<std::int64_t>> recent;
+    for (const auto& sel : state.at("recent_bins")) {
+      recent.push_back(sel.get<std::vector<std::int64_t>>());
+    }
+    // A smaller window than at checkpoint time keeps the newest selections, like deque(maxlen).
+    while (recent.size() > static_cast<std::size_t>(options_.recent_window)) recent.pop_front();
+    recent_ = std::move(recent);
+  } catch (const nlohmann::json::exception& e) {
+    throw core::InputError(std::string("malformed density spawner state: ") + e.what());
+  }
+}
+
+}  // namespace trails::spawners

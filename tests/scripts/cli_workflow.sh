@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# The everyday commands: init (refuses to overwrite without --force), check (writes nothing),
+# run, --iterations as a total target, --resume refusing result-changing edits, status, plot.
+source "$(dirname "$0")/lib/common.bash"
+
+"$TRAILS" init -o mine.yaml > /dev/null
+cmp mine.yaml "$ROOT/examples/template.yaml" || fail "init output differs from examples/template.yaml"
+set +e; "$TRAILS" init -o mine.yaml > /dev/null 2>&1; rc=$?; set -e
+[ $rc -eq 2 ] || fail "init overwrote without --force (exit $rc)"
+echo "# edited" >> mine.yaml
+"$TRAILS" init -o mine.yaml --force > /dev/null
+cmp mine.yaml "$ROOT/examples/template.yaml" || fail "init --force did not rewrite"
+pass "init"
+
+write_config c.yaml run
+snap=$(snapshot .)
+"$TRAILS" check c.yaml | grep -q "Preflight checks passed" || fail "check output"
+[ "$(snapshot .)" = "$snap" ] || fail "check wrote something"
+pass "check writes nothing"
+
+"$TRAILS" run c.yaml --iterations 3 > run1.out
+[ "$(committed run)" -eq 3 ] || fail "3 iterations expected"
+"$TRAILS" run c.yaml --iterations 5 --resume > run2.out
+[ "$(committed run)" -eq 5 ] || fail "--iterations is a total target: 5 expected"
+"$TRAILS" run c.yaml --iterations 5 --resume > run3.out
+grep -q "Completed 0 iteration" run3.out || fail "a satisfied target should run nothing"
+pass "--iterations total target and --resume"
+
+WALKERS=6 write_config changed.yaml run "recent_density_window: 2"
+set +e; "$TRAILS" run changed.yaml --iterations 6 --resume > /dev/null 2> err.txt; rc=$?; set -e
+[ $rc -eq 2 ] || fail "resume with changed config: exit $rc"
+grep -q "spawning.walker" err.txt && grep -q "spawning.recent_density_window" err.txt ||
+  fail "changed keys not listed: $(cat err.txt)"
+SYNTHETIC_COST_MS=1 MAX_WORKERS=1 write_config harmless.yaml run
+"$TRAILS" run harmless.yaml --iterations 6 --resume > /dev/null || fail "max_workers/synthetic cost must not block resume"
+pass "--resume refuses result-changing edits and lists them"
+
+"$TRAILS" status run | grep -q "6 committed" || fail "status text"
+"$TRAILS" status run --json > status.json
+/usr/bin/python3 - <<'PY' || fail "status --json fields"
+import json
+s = json.load(open("status.json"))
+assert s["iterations_committed"] == 6 and s["running"] is False
+assert s["walkers"]["last_iteration"] == 8 and s["frames"]["cumulative"] == 6 * 8 * 20
+assert 0 < s["occupancy"]["occupied_bins"] <= s["occupancy"]["total_bins"] == 900
+assert s["resolution"]["n_bins"] == [30, 30] and s["convergence"]["converged"] is False
+assert s["time"]["runner_s"] > 0 and "eta_s" in s
+PY
+pass "status"
+
+"$TRAILS" plot run -o pics > /dev/null
+for f in coverage occupancy; do
+  [ "$(head -c 8 pics/$f.png | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] || fail "$f.png is not a PNG"
+  [ "$(stat -c %s pics/$f.png)" -gt 10000 ] || fail "$f.png is suspiciously small"
+done
+pass "plot"
+
+export_run run e
+head -1 e.cvs.csv | grep -qx "iteration,walker,frame,cv_0,cv_1" || fail "cvs header"
+head -1 e.lineage.csv | grep -qx "key,parent" || fail "lineage header"
+sed -n 2p e.lineage.csv | grep -qx "0:0:0," || fail "root frame has no parent"
+sed -n 3p e.lineage.csv | grep -qx "0:0:1,0:0:0" || fail "frame parent"
+# Every iteration>0 walker's frame 0 has a parent frame that exists in the export.
+/usr/bin/python3 - <<'PY' || fail "lineage parents point at existing frames"
+import csv
+rows = list(csv.DictReader(open("e.lineage.csv")))
+keys = {r["key"] for r in rows}
+for r in rows:
+    it, w, f = map(int, r["key"].split(":"))
+    if it > 0 and f == 0:
+        p = r["parent"]
+        assert p in keys and int(p.split(":")[0]) < it, r
+PY
+pass "export"

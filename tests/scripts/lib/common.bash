@@ -1,0 +1,55 @@
+# Shared helpers for the shell-level tests (sourced; not a test itself).
+# Each test is called as: bash TEST.sh /path/to/trails /path/to/source-root
+set -euo pipefail
+TRAILS=$(readlink -f "$1")
+ROOT=$(readlink -f "$2")
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/trails-test-XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK"
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+pass() { echo "ok: $*"; }
+
+# write_config FILE OUTDIR [extra "key: value" lines appended to the spawning block]
+# A small built-in Müller–Brown campaign that runs in well under a second per iteration.
+write_config() {
+  local file=$1 outdir=$2
+  shift 2
+  cat > "$file" <<YAML
+outdir: $outdir
+random_seed: 7
+iterations: 12
+n_bins: [30, 30]
+min_values: [-1.5, -0.5]
+max_values: [1.2, 2.0]
+space_mode: fixed
+system:
+  start: [-0.558, 1.442]
+engine:
+  md_engine: builtin
+  potential: muller_brown
+  integrator: overdamped
+  kT: 15.0
+  dt: 0.0001
+  synthetic_cost_ms: ${SYNTHETIC_COST_MS:-0}
+spawning:
+  walker: ${WALKERS:-8}
+  step: 200
+  stride: 10
+  max_workers: ${MAX_WORKERS:-2}
+  spawn_scheme: density
+  spawn_type: hard
+YAML
+  local line
+  for line in "$@"; do echo "  $line" >> "$file"; done
+}
+
+# export_run RUN_DIR PREFIX -> PREFIX.cvs.csv PREFIX.lineage.csv
+export_run() {
+  "$TRAILS" export "$1" --cvs "$2.cvs.csv" --lineage "$2.lineage.csv"
+}
+
+# Lists every file under a directory with size and mtime, for "nothing changed" checks.
+snapshot() { find "$1" -printf '%P %s %T@\n' 2>/dev/null | sort; }
+
+committed() { "$TRAILS" status "$1" --json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["iterations_committed"])'; }
