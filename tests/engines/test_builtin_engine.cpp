@@ -70,7 +70,8 @@ TEST_P(EveryIntegrator, FramesAreTakenAfterEveryStrideStepsWithoutTimeZero) {
     EXPECT_EQ(part.final_state.positions[0], full.frames[2 * k]);
     EXPECT_EQ(part.final_state.positions[1], full.frames[2 * k + 1]);
   }
-  EXPECT_EQ(full.final_state.positions, std::vector<double>(full.frames.end() - 2, full.frames.end()));
+  EXPECT_EQ(full.final_state.positions,
+            std::vector<double>(full.frames.end() - 2, full.frames.end()));
   EXPECT_EQ(full.platform, "builtin");
   EXPECT_FALSE(full.host.empty());
   EXPECT_GE(full.startup_s, 0.0);
@@ -165,15 +166,18 @@ TEST(BuiltinEngine, GivenVelocitiesAreUsedInsteadOfFreshDraws) {
 
 TEST(BuiltinEngine, NonFiniteCoordinatesFailWithAReadableError) {
   // Müller–Brown with dt = 1 overshoots into the exploding exp(0.7 x^2) term within a few steps.
-  BuiltinEngine engine(make_config(config::Potential::MullerBrown, config::Integrator::Overdamped, 1.0));
+  BuiltinEngine engine(
+      make_config(config::Potential::MullerBrown, config::Integrator::Overdamped, 1.0));
   const SegmentResult r = engine.make_instance()->run(make_task(engine, 3, 1000, 10));
   EXPECT_FALSE(r.ok());
   EXPECT_EQ(r.n_frames, 0);
   EXPECT_TRUE(r.frames.empty());
   EXPECT_NE(r.error.find("walker 5 of iteration 3: coordinates became non-finite at step "),
-            std::string::npos) << r.error;
+            std::string::npos)
+      << r.error;
   EXPECT_NE(r.error.find("reduce engine.dt (currently 1) or check the start point"),
-            std::string::npos) << r.error;
+            std::string::npos)
+      << r.error;
 }
 
 TEST(BuiltinEngine, InvalidTasksFailBeforeTheFirstStep) {
@@ -194,7 +198,8 @@ TEST(BuiltinEngine, InvalidTasksFailBeforeTheFirstStep) {
   t = make_task(engine, 1);
   t.start.positions = {1.0, 2.0, 3.0};
   EXPECT_NE(error_of(t).find("start point has 3 coordinates but the muller_brown potential is "
-                             "2-dimensional"), std::string::npos);
+                             "2-dimensional"),
+            std::string::npos);
   t = make_task(engine, 1);
   t.start.positions[1] = std::nan("");
   EXPECT_NE(error_of(t).find("non-finite"), std::string::npos);
@@ -275,7 +280,8 @@ TEST(BuiltinEngine, BiasedWalkDriftsByMinusPointThreePerStep) {
 }
 
 TEST(BuiltinEngine, BiasedWalkReflectsAtZeroAndIgnoresTheIntegrator) {
-  BuiltinEngine overdamped(make_config(config::Potential::BiasedWalk, config::Integrator::Overdamped));
+  BuiltinEngine overdamped(
+      make_config(config::Potential::BiasedWalk, config::Integrator::Overdamped));
   BuiltinEngine langevin(make_config(config::Potential::BiasedWalk, config::Integrator::Langevin));
   const SegmentTask task = make_task(overdamped, 4, 10'000, 1);
   const SegmentResult a = overdamped.make_instance()->run(task);

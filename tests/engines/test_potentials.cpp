@@ -91,11 +91,12 @@ TEST(Potentials, ThreeWellFormula) {
   const auto p = make_potential(config_for(config::Potential::ThreeWell));
   EXPECT_EQ(p->dim(), 2);
   // At the origin: 3e^{-1/9} - 3e^{-25/9} - 10e^{-1} + 0.2/81.
-  const double expected = 3.0 * std::exp(-1.0 / 9.0) - 3.0 * std::exp(-25.0 / 9.0) -
-                          10.0 * std::exp(-1.0) + 0.2 / 81.0;
+  const double expected =
+      3.0 * std::exp(-1.0 / 9.0) - 3.0 * std::exp(-25.0 / 9.0) - 10.0 * std::exp(-1.0) + 0.2 / 81.0;
   EXPECT_NEAR(p->energy(std::vector<double>{0.0, 0.0}), expected, 1e-12);
   // Mirror symmetry in x.
-  EXPECT_DOUBLE_EQ(p->energy(std::vector<double>{0.7, 0.3}), p->energy(std::vector<double>{-0.7, 0.3}));
+  EXPECT_DOUBLE_EQ(p->energy(std::vector<double>{0.7, 0.3}),
+                   p->energy(std::vector<double>{-0.7, 0.3}));
   // The default start lies in the deep left well: lower than points 0.4 away on every side.
   const double start = p->energy(std::vector<double>{-1.0, 0.0});
   for (auto [dx, dy] : {std::pair{0.4, 0.0}, {-0.4, 0.0}, {0.0, 0.4}, {0.0, -0.4}}) {

@@ -146,13 +146,14 @@ std::string BuiltinInstance::validate(const SegmentTask& task) const {
   for (double xi : task.start.positions) {
     if (!std::isfinite(xi)) return "start point has a non-finite coordinate";
   }
-  const bool langevin = potential_->has_energy() &&
-                        config_.integrator == config::Integrator::Langevin;
+  const bool langevin =
+      potential_->has_energy() && config_.integrator == config::Integrator::Langevin;
   if (langevin && !task.start.velocities.empty()) {
     if (task.start.velocities.size() != dim) {
-      return fmt::format("start velocities have {} components but the {} potential is "
-                         "{}-dimensional",
-                         task.start.velocities.size(), potential_->name(), dim);
+      return fmt::format(
+          "start velocities have {} components but the {} potential is "
+          "{}-dimensional",
+          task.start.velocities.size(), potential_->name(), dim);
     }
     for (double vi : task.start.velocities) {
       if (!std::isfinite(vi)) return "start velocities have a non-finite component";
@@ -206,7 +207,8 @@ SegmentResult BuiltinInstance::run(const SegmentTask& task) {
     bad_step = integrate_baoab(*potential_, config_, rng, x_, v_, grad_, task.steps, frames);
   }
   if (config_.synthetic_cost_ms > 0.0) {
-    std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(config_.synthetic_cost_ms));
+    std::this_thread::sleep_for(
+        std::chrono::duration<double, std::milli>(config_.synthetic_cost_ms));
   }
   result.integrate_s = seconds_since(started_at);
 
@@ -242,8 +244,8 @@ BuiltinEngine::BuiltinEngine(const config::BuiltinEngineConfig& config)
   require_positive(config_.friction, "engine.friction");
   require_positive(config_.mass, "engine.mass");
   if (!(std::isfinite(config_.synthetic_cost_ms) && config_.synthetic_cost_ms >= 0.0)) {
-    throw core::ConfigError(fmt::format("engine.synthetic_cost_ms must be >= 0 (got {})",
-                                        config_.synthetic_cost_ms));
+    throw core::ConfigError(
+        fmt::format("engine.synthetic_cost_ms must be >= 0 (got {})", config_.synthetic_cost_ms));
   }
 }
 

@@ -100,10 +100,8 @@ class ThreeWell final : public Potential {
       return std::exp(-(x - x0) * (x - x0) - (y - y0) * (y - y0));
     }
   };
-  static constexpr std::array<Gaussian, 4> kTerms{{{3.0, 0.0, 1.0 / 3.0},
-                                                   {-3.0, 0.0, 5.0 / 3.0},
-                                                   {-5.0, 1.0, 0.0},
-                                                   {-5.0, -1.0, 0.0}}};
+  static constexpr std::array<Gaussian, 4> kTerms{
+      {{3.0, 0.0, 1.0 / 3.0}, {-3.0, 0.0, 5.0 / 3.0}, {-5.0, 1.0, 0.0}, {-5.0, -1.0, 0.0}}};
 };
 
 // V(x) = |x|^2 / 2 in n dimensions: the exact oracle for per-axis variance kT.
@@ -143,9 +141,7 @@ class BiasedWalk final : public Potential {
   std::string name() const override { return "biased_walk"; }
   int dim() const override { return 1; }
   double energy(std::span<const double>) const override { return 0.0; }
-  void gradient(std::span<const double>, std::span<double> grad) const override {
-    grad[0] = 0.0;
-  }
+  void gradient(std::span<const double>, std::span<double> grad) const override { grad[0] = 0.0; }
   std::vector<double> default_start() const override { return {0.0}; }
   std::vector<double> plot_box() const override { return {0.0, 20.0}; }
   bool has_energy() const override { return false; }
