@@ -116,6 +116,17 @@ int main(int argc, char** argv) {
   plot->add_option("RUN_DIR", plot_dir, "Run directory")->required();
   plot->add_option("-o,--output", plot_out, "Directory for the pictures (default RUN_DIR/plots)");
 
+  const auto known = [&](const std::string& name) {
+    for (const auto* sub : app.get_subcommands({})) {
+      if (sub->get_name() == name) return true;
+    }
+    return false;
+  };
+  if (argc > 1 && argv[1][0] != '-' && !known(argv[1])) {
+    fmt::print(stderr, "error: unknown command '{}'; the commands are run, check, init, status, "
+               "export and plot (see trails --help)\n", argv[1]);
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -22,11 +22,11 @@ n=0
 while IFS=$'\t' read -r file needle; do
   [ -z "$file" ] && continue
   case "$file" in \#*) continue ;; esac
-  rm -rf case && mkdir case && cp -r "$BAD"/. case/
-  snap=$(snapshot case)
-  expect_exit2 "check $file" "$needle" "$TRAILS" check "case/$file"
-  expect_exit2 "run $file" "$needle" "$TRAILS" run "case/$file"
-  [ "$(snapshot case)" = "$snap" ] || fail "$file: files were created or changed"
+  rm -rf scratch && mkdir -p scratch/bad && cp -r "$BAD"/. scratch/bad/
+  snap=$(snapshot scratch)
+  expect_exit2 "check $file" "$needle" "$TRAILS" check "scratch/bad/$file"
+  expect_exit2 "run $file" "$needle" "$TRAILS" run "scratch/bad/$file"
+  [ "$(snapshot scratch)" = "$snap" ] || fail "$file: files were created or changed"
   n=$((n + 1))
 done < "$BAD/cases.tsv"
 [ "$(snapshot "$BAD")" = "$before" ] || fail "the corpus itself was modified"

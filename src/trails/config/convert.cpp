@@ -43,7 +43,7 @@ std::string kind_name(const KeySpec& spec, bool integer) {
 }
 
 // Reads one integer element. `ranged`: apply the spec's bounds to it.
-std::optional<std::int64_t> read_int(const YAML::Node& node, const KeySpec& spec,
+std::optional<json> read_int(const YAML::Node& node, const KeySpec& spec,
                                      const std::string& path, Position at, Problems& problems) {
   const std::string want = kind_name(spec, true);
   if (!node.IsScalar() && !node.IsNull()) {
@@ -63,6 +63,7 @@ std::optional<std::int64_t> read_int(const YAML::Node& node, const KeySpec& spec
     problems.add(at, path, "must be " + want + ", got " + describe(node) + hint);
     return std::nullopt;
   }
+  if (s.out_of_range && spec.wide && s.big_unsigned) return json(s.big);  // beyond int64
   constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
   if (s.out_of_range || (!spec.wide && (s.integer > kIntMax || s.integer < -kIntMax))) {
     problems.add(at, path, "integer " + s.text + " is too large");
@@ -72,7 +73,7 @@ std::optional<std::int64_t> read_int(const YAML::Node& node, const KeySpec& spec
     problems.add(at, path, "must be " + want + ", got " + s.text);
     return std::nullopt;
   }
-  return s.integer;
+  return json(s.integer);
 }
 
 std::optional<double> read_number(const YAML::Node& node, const KeySpec& spec,
@@ -147,7 +148,9 @@ bool convert_list(const YAML::Node& node, const KeySpec& spec, const ValueSite& 
                   const std::string& what, Problems& problems, json& out, ReadOne read_one) {
   if (!node.IsSequence()) {
     std::string hint;
-    if (node.IsScalar()) hint = " (write it as a list: [" + node.Scalar() + "])";
+    if (node.IsScalar() && resolve_scalar(node).kind != ScalarKind::String) {
+      hint = " (write it as a list: [" + node.Scalar() + "])";
+    }
     problems.add(site.at, site.path, "must be a list of " + what + ", got " + describe(node) + hint);
     return false;
   }
@@ -203,7 +206,10 @@ std::string format_number(double value) {
 std::filesystem::path resolve_path(const std::string& written,
                                    const std::filesystem::path& config_dir) {
   const std::filesystem::path p(written);
-  return (p.is_absolute() ? p : config_dir / p).lexically_normal();
+  std::filesystem::path out = (p.is_absolute() ? p : config_dir / p).lexically_normal();
+  // "dir/." normalises to "dir/"; drop the trailing separator so messages show a plain path.
+  if (!out.has_filename() && out.has_relative_path()) out = out.parent_path();
+  return out;
 }
 
 bool convert_value(const YAML::Node& node, const KeySpec& spec, const ValueSite& site,

@@ -71,7 +71,7 @@ class Reader {
       raw_.entries.emplace(key.dotted(), std::move(e));
     }
     if (!root.IsMap()) {
-      problems_.add(position_of(root.Mark()), "(document)",
+      problems_.add(position_of(root.Mark()), "",
                     "a config file must be a mapping of keys (key: value), got " + describe(root));
       return std::move(raw_);
     }
@@ -88,8 +88,8 @@ class Reader {
     for (auto block : block_names()) {
       if (is_required_block(block) && !raw_.blocks.count(std::string(block))) {
         problems_.add(Position{}, std::string(block),
-                      "missing required block; add a `" + std::string(block) +
-                          ":` mapping (see docs/configuration.md)");
+                      "missing required block; add the `" + std::string(block) +
+                          ":` block (see docs/configuration.md)");
       }
     }
     return std::move(raw_);

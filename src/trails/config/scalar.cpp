@@ -56,6 +56,10 @@ Scalar resolve_scalar(const YAML::Node& node) {
     auto [ptr, ec] = std::from_chars(begin, s.data() + s.size(), out.integer);
     (void)ptr;
     out.out_of_range = ec == std::errc::result_out_of_range;
+    if (out.out_of_range && s[0] != '-') {
+      auto r = std::from_chars(begin, s.data() + s.size(), out.big);
+      out.big_unsigned = r.ec == std::errc();
+    }
     out.number = static_cast<double>(out.integer);
     return out;
   }

@@ -18,7 +18,9 @@ struct Scalar {
   bool boolean = false;
   std::int64_t integer = 0;
   double number = 0.0;        // Float, and Int converted
-  bool out_of_range = false;  // an integer literal that does not fit in 64 bits
+  bool out_of_range = false;  // an integer literal that does not fit in int64_t...
+  std::uint64_t big = 0;      // ...but fits here when big_unsigned (seeds up to 2^64-1)
+  bool big_unsigned = false;
   std::string text;           // the scalar as written
 };
 

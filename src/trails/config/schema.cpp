@@ -42,10 +42,10 @@ struct K {
   K& builtin_engine() { s.support = Support::BuiltinOnly; return *this; }
 };
 
-constexpr std::string_view kLearned = "learned CV spaces (space_mode other than fixed)";
+constexpr std::string_view kLearned = "learning the CV space (space_mode other than fixed)";
 constexpr std::string_view kMdFiles = "running MD from structure files (OpenMM/GROMACS/Amber)";
 constexpr std::string_view kOpenMM = "the OpenMM engine";
-constexpr std::string_view kMdEngines = "the OpenMM/GROMACS/Amber engines";
+constexpr std::string_view kMdEngines = "running the OpenMM, GROMACS or Amber engine";
 constexpr std::string_view kGromacs = "the GROMACS engine";
 constexpr std::string_view kAmber = "the Amber engine";
 constexpr std::string_view kVoronoi = "Voronoi spawning (spawn_scheme: voronoi)";
@@ -53,9 +53,9 @@ constexpr std::string_view kLof = "LOF spawning (spawn_scheme: lof)";
 constexpr std::string_view kWe = "weighted-ensemble kinetics (spawn_scheme: we)";
 constexpr std::string_view kMsm = "the in-loop MSM (msm block)";
 constexpr std::string_view kBinning = "adaptive binning (binning.scheme other than uniform)";
-constexpr std::string_view kSched = "scheduler and worker-pool execution settings";
+constexpr std::string_view kSched = "scheduler and worker-pool execution";
 constexpr std::string_view kFeatSel = "VAMP-2 feature selection (feature_selection block)";
-constexpr std::string_view kModel = "learned CV models (adaptive_model block)";
+constexpr std::string_view kModel = "training a learned CV model (adaptive_model block)";
 
 std::vector<KeySpec> make_table() {
   const json null_v = nullptr;
@@ -96,7 +96,7 @@ std::vector<KeySpec> make_table() {
       K("system", "initial_trajectory", T::FilePath, null_v).null()
           .not_built("initial-trajectory seeding (system.initial_trajectory)"),
       K("system", "feature_selection", T::String, "protein and not (type H)")
-          .not_built("atom-selection features (learned CV spaces)"),
+          .not_built("computing atom-selection features (learned CV spaces)"),
       K("system", "topology", T::String, null_v).null().not_built(kMdFiles),
       K("system", "start", T::Points, null_v).null().non_empty(),
       // ---- engine ----

@@ -138,7 +138,7 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
   script += "reset\nset terminal pngcairo size 900,520 enhanced font 'Sans,11'\n";
   script += "set output " + quoted(occupancy) + "\n";
   script += "set title 'Coverage and grid resolution'\nset xlabel 'iteration'\n";
-  script += "set ylabel 'occupied bins'\nset y2label 'bins per axis'\nset ytics nomirror\nset y2tics\n";
+  script += "set ylabel 'occupied bins'\nset y2label 'bins per axis'\nset ytics nomirror\nset y2tics\nset yrange [0:*]\nset y2range [0:160]\n";
   script += "set key top left\nset grid\n";
   script += "plot " + quoted(tmp.path / "occupancy.dat") +
             " using 1:2 with linespoints pt 7 ps 0.5 lw 2 title 'occupied bins', '' using 1:4 "

@@ -67,6 +67,8 @@ class RunStore {
   std::optional<std::int64_t> last_committed() const;
 
   // Durably commits one iteration (protocol above). Iterations must be committed in order.
+  // Fail-stop: after a commit fails with an I/O error, further commits throw StoreError until
+  // the store is reopened (which resolves what did and did not commit).
   void commit(const IterationRecord& record);
 
   std::vector<IterationSummary> summaries() const;

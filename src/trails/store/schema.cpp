@@ -152,7 +152,7 @@ void create_ledger_file(const std::filesystem::path& file, const RunMeta& meta) 
   set("config", meta.config.dump());
   set("effective_config", meta.effective_config.dump());
   set("created_at", meta.created_at.empty() ? utc_now_iso8601() : meta.created_at);
-  set("shard_checksum", "fnv1a64");
+  set("shard_checksum", "crc32");
   txn.commit();
 }
 

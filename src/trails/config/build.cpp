@@ -1,0 +1,113 @@
+// build_config(): the typed CampaignConfig from the first pass's JSON values. Declared in
+// cross_checks.h next to the rules it relies on.
+#include <string>
+
+#include "trails/config/cross_checks.h"
+
+namespace trails::config::detail {
+namespace {
+
+using json = nlohmann::json;
+
+int as_int(const RawConfig& raw, const std::string& key, int fallback) {
+  const json& v = raw.value(key);
+  return v.is_number_integer() ? v.get<int>() : fallback;
+}
+
+double as_double(const RawConfig& raw, const std::string& key, double fallback) {
+  const json& v = raw.value(key);
+  return v.is_number() ? v.get<double>() : fallback;
+}
+
+std::string as_string(const RawConfig& raw, const std::string& key) {
+  const json& v = raw.value(key);
+  return v.is_string() ? v.get<std::string>() : raw.at(key).spec->default_value.get<std::string>();
+}
+
+std::vector<double> as_doubles(const json& v) {
+  std::vector<double> out;
+  if (v.is_array()) {
+    for (const auto& x : v) {
+      if (x.is_number()) out.push_back(x.get<double>());
+    }
+  }
+  return out;
+}
+
+Potential potential_of(const std::string& name) {
+  if (name == "double_well") return Potential::DoubleWell;
+  if (name == "three_well") return Potential::ThreeWell;
+  if (name == "harmonic") return Potential::Harmonic;
+  if (name == "biased_walk") return Potential::BiasedWalk;
+  return Potential::MullerBrown;
+}
+
+}  // namespace
+
+CampaignConfig build_config(const RawConfig& raw) {
+  CampaignConfig c;
+  c.outdir = as_string(raw, "outdir");
+  if (const json& v = raw.value("random_seed"); v.is_number_integer()) {
+    c.random_seed = v.get<std::uint64_t>();
+  }
+  if (const json& v = raw.value("iterations"); v.is_number_integer()) c.iterations = v.get<int>();
+  c.n_bins = effective_n_bins(raw);
+  c.min_values = as_doubles(raw.value("min_values"));
+  c.max_values = as_doubles(raw.value("max_values"));
+  c.space_mode = as_string(raw, "space_mode");
+  c.checkpoint_freq = as_int(raw, "checkpoint_freq", c.checkpoint_freq);
+  c.min_success_fraction = as_double(raw, "min_success_fraction", c.min_success_fraction);
+  c.binning_scheme = as_string(raw, "binning.scheme");
+
+  // system.start: one point becomes a one-element list, so consumers see a single shape.
+  if (const json& start = raw.value("system.start"); start.is_array() && !start.empty()) {
+    if (start[0].is_array()) {
+      for (const auto& point : start) c.system.start.push_back(as_doubles(point));
+    } else {
+      c.system.start.push_back(as_doubles(start));
+    }
+  }
+
+  c.engine.md_engine = as_string(raw, "engine.md_engine");
+  if (const json& v = raw.value("engine.seed"); v.is_number_integer()) {
+    c.engine.seed = v.get<std::uint64_t>();
+  }
+  BuiltinEngineConfig& b = c.engine.builtin;
+  b.potential = potential_of(as_string(raw, "engine.potential"));
+  b.integrator = as_string(raw, "engine.integrator") == "langevin" ? Integrator::Langevin
+                                                                   : Integrator::Overdamped;
+  b.kT = as_double(raw, "engine.kT", b.kT);
+  b.dt = as_double(raw, "engine.dt", b.dt);
+  b.friction = as_double(raw, "engine.friction", b.friction);
+  b.mass = as_double(raw, "engine.mass", b.mass);
+  b.synthetic_cost_ms = as_double(raw, "engine.synthetic_cost_ms", b.synthetic_cost_ms);
+  // Always the particle dimension actually simulated (fixed by the potential unless harmonic).
+  b.dimension = builtin_dimension(raw).value_or(as_int(raw, "engine.dimension", b.dimension));
+
+  SpawningConfig& s = c.spawning;
+  s.walker = as_int(raw, "spawning.walker", s.walker);
+  s.step = as_int(raw, "spawning.step", s.step);
+  s.stride = as_int(raw, "spawning.stride", s.stride);
+  s.max_workers = as_int(raw, "spawning.max_workers", s.max_workers);
+  s.spawn_scheme = as_string(raw, "spawning.spawn_scheme");
+  // Trails-MD treats every spawn_type other than "hard" as probabilistic (= soft).
+  s.spawn_type = as_string(raw, "spawning.spawn_type") == "hard" ? SpawnType::Hard
+                                                                 : SpawnType::Soft;
+  s.recent_density_window = as_int(raw, "spawning.recent_density_window", s.recent_density_window);
+  s.search_mode = as_string(raw, "spawning.search_mode") == "target" ? SearchMode::Target
+                                                                     : SearchMode::Explore;
+  // As in Trails-MD, a target only matters in target mode; dropping it otherwise keeps the
+  // result digest independent of a value that has no effect.
+  if (s.search_mode == SearchMode::Target) s.target = as_doubles(raw.value("spawning.target"));
+  if (const json& v = raw.value("spawning.history_window"); v.is_number_integer()) {
+    s.history_window = v.get<int>();
+  }
+  s.convergence_patience = as_int(raw, "spawning.convergence_patience", s.convergence_patience);
+  s.resolution_check_patience =
+      as_int(raw, "spawning.resolution_check_patience", s.resolution_check_patience);
+  s.resolution_max_bins = as_int(raw, "spawning.resolution_max_bins", s.resolution_max_bins);
+  s.voronoi_max_clusters = as_int(raw, "spawning.voronoi_max_clusters", s.voronoi_max_clusters);
+  return c;
+}
+
+}  // namespace trails::config::detail

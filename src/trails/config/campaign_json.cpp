@@ -1,0 +1,152 @@
+// JSON views of a CampaignConfig (campaign_config.h): the result-relevant subset whose digest
+// guards --resume, the full effective configuration, and the comparison helpers. nlohmann's
+// objects keep keys sorted and doubles print shortest-round-trip, so dump() is canonical.
+#include <algorithm>
+#include <cstdio>
+
+#include "trails/config/campaign_config.h"
+#include "trails/config/schema.h"
+
+namespace trails::config {
+namespace {
+
+using json = nlohmann::json;
+
+const char* name_of(Potential p) {
+  switch (p) {
+    case Potential::DoubleWell: return "double_well";
+    case Potential::MullerBrown: return "muller_brown";
+    case Potential::ThreeWell: return "three_well";
+    case Potential::Harmonic: return "harmonic";
+    case Potential::BiasedWalk: return "biased_walk";
+  }
+  return "muller_brown";
+}
+
+template <class T>
+json optional_json(const std::optional<T>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+
+template <class T>
+json list_or_null(const std::vector<T>& v) {
+  return v.empty() ? json(nullptr) : json(v);
+}
+
+// Every key this build implements, with its value; `all`: also the keys that do not change
+// results (outdir, iterations, max_workers, ...).
+json built_values(const CampaignConfig& c, bool all) {
+  json j;
+  j["random_seed"] = c.random_seed;
+  j["n_bins"] = c.n_bins;
+  j["min_values"] = c.min_values;
+  j["max_values"] = c.max_values;
+  j["space_mode"] = c.space_mode;
+  j["min_success_fraction"] = c.min_success_fraction;
+  j["binning"]["scheme"] = c.binning_scheme;
+  j["system"]["start"] = list_or_null(c.system.start);
+
+  json& e = j["engine"];
+  const BuiltinEngineConfig& b = c.engine.builtin;
+  e["md_engine"] = c.engine.md_engine;
+  e["seed"] = c.engine_seed_base();  // None means random_seed: the value that matters
+  e["potential"] = name_of(b.potential);
+  e["integrator"] = b.integrator == Integrator::Langevin ? "langevin" : "overdamped";
+  e["kT"] = b.kT;
+  e["dt"] = b.dt;
+  e["friction"] = b.friction;
+  e["mass"] = b.mass;
+  e["dimension"] = b.dimension;
+
+  json& s = j["spawning"];
+  const SpawningConfig& sp = c.spawning;
+  s["walker"] = sp.walker;
+  s["step"] = sp.step;
+  s["stride"] = sp.stride;
+  s["spawn_scheme"] = sp.spawn_scheme;
+  s["spawn_type"] = sp.spawn_type == SpawnType::Hard ? "hard" : "soft";
+  s["recent_density_window"] = sp.recent_density_window;
+  s["search_mode"] = sp.search_mode == SearchMode::Target ? "target" : "explore";
+  s["target"] = list_or_null(sp.target);
+  s["history_window"] = optional_json(sp.history_window);
+  s["convergence_patience"] = sp.convergence_patience;
+  s["resolution_check_patience"] = sp.resolution_check_patience;
+  s["resolution_max_bins"] = sp.resolution_max_bins;
+  s["voronoi_max_clusters"] = sp.voronoi_max_clusters;
+
+  if (all) {
+    j["config_file"] = c.config_file.string();
+    j["outdir"] = c.outdir.string();
+    j["iterations"] = optional_json(c.iterations);
+    j["checkpoint_freq"] = c.checkpoint_freq;
+    e["synthetic_cost_ms"] = b.synthetic_cost_ms;
+    s["max_workers"] = sp.max_workers;
+  }
+  return j;
+}
+
+void collect_changes(const json& a, const json& b, const std::string& prefix,
+                     std::vector<std::string>& out) {
+  if (a.is_object() && b.is_object()) {
+    for (const auto& [key, value] : a.items()) {
+      const std::string path = prefix.empty() ? key : prefix + "." + key;
+      if (!b.contains(key)) {
+        out.push_back(path);
+      } else {
+        collect_changes(value, b.at(key), path, out);
+      }
+    }
+    for (const auto& [key, value] : b.items()) {
+      if (!a.contains(key)) out.push_back(prefix.empty() ? key : prefix + "." + key);
+    }
+    return;
+  }
+  if (a != b) out.push_back(prefix);
+}
+
+}  // namespace
+
+json CampaignConfig::result_relevant_json() const { return built_values(*this, false); }
+
+json CampaignConfig::effective_json() const {
+  // Keys this build does not implement can only hold their Trails-MD defaults in a loaded
+  // config, so the table supplies them; the implemented keys come from the struct.
+  json j = json::object();
+  for (const auto& key : detail::all_keys()) {
+    if (key.block == "spawning" && key.name == "n_bins") continue;  // promoted to top level
+    if (key.block.empty()) {
+      j[std::string(key.name)] = key.default_value;
+    } else {
+      j[std::string(key.block)][std::string(key.name)] = key.default_value;
+    }
+  }
+  const json built = built_values(*this, true);
+  for (const auto& [key, value] : built.items()) {
+    if (value.is_object()) {
+      for (const auto& [k, v] : value.items()) j[key][k] = v;
+    } else {
+      j[key] = value;
+    }
+  }
+  return j;
+}
+
+std::vector<std::string> keys_changed(const json& before, const json& after) {
+  std::vector<std::string> out;
+  collect_changes(before, after, "", out);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string digest_of(const json& canonical) {
+  std::uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a 64 offset basis
+  for (const unsigned char byte : canonical.dump()) {
+    hash ^= byte;
+    hash *= 0x100000001b3ULL;  // FNV-1a 64 prime
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+  return hex;
+}
+
+}  // namespace trails::config

@@ -1,0 +1,86 @@
+// The run store's SQLite ledger (private to src/trails/store/; tables in docs/file-formats.md).
+// Opening validates before anything is written; a read-write ledger runs in WAL mode with
+// synchronous=FULL and goes back to rollback-journal mode on close, so a closed ledger is one
+// self-contained file that read-only openers can use without creating -wal/-shm files.
+// One thread at a time; every SQLite failure is a StoreError naming the ledger.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "trails/store/records.h"
+#include "trails/store/run_store.h"
+#include "trails/store/sqlite.h"
+
+namespace trails::store::detail {
+
+struct ShardInfo {
+  std::string file;  // relative to the run directory: "shards/iter_000007.h5"
+  std::int64_t bytes = 0;
+  std::string checksum;  // CRC-32 of the file, 8 hex digits
+};
+
+struct ShardLocation {
+  std::int64_t iteration = 0;
+  ShardInfo shard;
+  std::int64_t n_atoms = 0;
+  std::int64_t spatial_dim = 0;
+};
+
+struct WalkerRow {
+  std::int64_t walker = 0;
+  bool ok = false;
+  std::int64_t n_frames = 0;
+  std::int64_t first_row = 0;  // shard row of frame 0 (ok walkers only)
+};
+
+class Ledger {
+ public:
+  // Opens and validates (InputError on a foreign, damaged or newer ledger); reads only.
+  Ledger(const std::filesystem::path& file, RunStore::Mode mode);
+  ~Ledger();
+  Ledger(const Ledger&) = delete;
+  Ledger& operator=(const Ledger&) = delete;
+
+  // Read-write ledgers only: switches to WAL mode and prepares the inserts. Separate from
+  // opening so that the caller can take its writer lock between validation and any write.
+  void begin_writes();
+
+  const RunMeta& meta() const { return meta_; }
+  std::optional<std::int64_t> last_committed() const;
+
+  // Inserts the iteration's rows in one BEGIN IMMEDIATE transaction; `before_commit` runs
+  // right before COMMIT (the crash point). Rolls back on any failure.
+  void insert(const IterationRecord& record, const ShardInfo& shard,
+              const std::function<void()>& before_commit);
+
+  std::vector<IterationSummary> summaries() const;
+  std::vector<IterationRecord> load_iterations() const;
+  std::vector<ShardLocation> shards() const;
+  std::optional<ShardLocation> shard_of(std::int64_t iteration) const;
+  std::vector<WalkerRow> walker_rows(std::int64_t iteration) const;
+
+  // A consistent snapshot across several reads while another process commits.
+  Transaction read_snapshot() const { return Transaction(db_, "BEGIN DEFERRED"); }
+
+ private:
+  void close_writer() noexcept;
+
+  Db db_;
+  RunStore::Mode mode_;
+  bool writing_ = false;
+  RunMeta meta_;
+  // Statements are prepared once: a commit is a handful of inserts, reads are frequent.
+  mutable Stmt last_;
+  Stmt insert_iteration_;
+  Stmt insert_walker_;
+  Stmt insert_spawn_;
+  mutable Stmt shard_of_;
+  mutable Stmt walker_rows_;
+};
+
+}  // namespace trails::store::detail

@@ -1,0 +1,331 @@
+// RunStore: the commit protocol, open-time sweep and the frame lookups over the ledger and the
+// per-iteration shards. The ledger transaction is the commit point; everything on disk above
+// the last committed iteration is a leftover of a crash and is removed by read-write opens.
+#include "trails/store/run_store.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <map>
+
+#include "trails/core/crash_point.h"
+#include "trails/core/error.h"
+#include "trails/core/fs.h"
+#include "trails/store/ledger.h"
+#include "trails/store/schema.h"
+#include "trails/store/shard.h"
+#include "trails/store/shard_io.h"
+
+namespace trails::store {
+
+namespace fs = std::filesystem;
+using detail::Ledger;
+
+namespace {
+
+constexpr const char* kLedgerName = "ledger.sqlite";
+constexpr const char* kShardDir = "shards";
+
+std::string shard_name(std::int64_t iteration) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "iter_%06lld.h5", static_cast<long long>(iteration));
+  return buf;
+}
+
+// The iteration of "iter_NNNNNN.h5", if `name` is a shard file name.
+std::optional<std::int64_t> parse_shard_name(std::string_view name) {
+  if (!name.starts_with("iter_") || !name.ends_with(".h5")) return std::nullopt;
+  const std::string_view digits = name.substr(5, name.size() - 8);
+  std::int64_t it = 0;
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), it);
+  if (ec != std::errc() || end != digits.data() + digits.size() || digits.empty()) {
+    return std::nullopt;
+  }
+  return it;
+}
+
+// Checks the record's internal consistency; a violation is a driver bug, not bad input.
+void check_record(const IterationRecord& r) {
+  TRAILS_CHECK(r.cv_dim >= 0 && r.n_atoms >= 0 && r.spatial_dim >= 0, "negative dimension");
+  TRAILS_CHECK(r.stride >= 1, "stride must be at least 1");
+  std::int64_t frames = 0;
+  std::int64_t previous = -1;
+  for (const auto& w : r.walkers) {
+    TRAILS_CHECK(w.walker > previous, "walkers must be in strictly increasing walker order");
+    previous = w.walker;
+    TRAILS_CHECK(w.n_frames >= 0 && (w.ok || w.n_frames == 0),
+                 "walker " + std::to_string(w.walker) + ": a failed walker has no frames");
+    if (w.ok) frames += w.n_frames;
+  }
+  TRAILS_CHECK(static_cast<std::int64_t>(r.cvs.size()) == frames * r.cv_dim &&
+                   r.n_frames() == frames,
+               "cvs hold " + std::to_string(r.cvs.size()) + " values, the ok walkers have " +
+                   std::to_string(frames) + " frames x cv_dim " + std::to_string(r.cv_dim));
+  TRAILS_CHECK(static_cast<std::int64_t>(r.positions.size()) ==
+                   frames * r.n_atoms * r.spatial_dim,
+               "positions hold " + std::to_string(r.positions.size()) + " values, expected " +
+                   std::to_string(frames) + " frames x n_atoms x spatial_dim");
+  previous = -1;
+  for (const auto& s : r.spawns) {
+    TRAILS_CHECK(s.slot > previous, "spawns must be in strictly increasing slot order");
+    previous = s.slot;
+  }
+}
+
+}  // namespace
+
+struct RunStore::Impl {
+  fs::path dir;
+  Mode mode = Mode::ReadOnly;
+  std::unique_ptr<Ledger> ledger;
+  int lock_fd = -1;     // flock on the run directory while open for writing
+  bool failed = false;  // a commit failed: fail-stop until the store is reopened
+
+  ~Impl() {
+    ledger.reset();  // close the ledger before another writer may take the lock
+    if (lock_fd >= 0) ::close(lock_fd);
+  }
+
+  // One writer per run directory: two runs resuming the same directory would interleave.
+  void lock_for_writing() {
+    lock_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (lock_fd >= 0 && ::flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
+      const int err = errno;
+      ::close(lock_fd);
+      lock_fd = -1;
+      if (err == EWOULDBLOCK) {
+        throw core::InputError(dir.string() +
+                               " is already open for writing by another Trails run; wait for "
+                               "it to finish or stop it, then try again");
+      }
+      // Locks unsupported on this file system: proceed without the guard.
+    }
+  }
+
+  // Removes shards above the last commit and every temporary: leftovers of a crash.
+  void sweep() {
+    const fs::path shards = dir / kShardDir;
+    fs::create_directories(shards);
+    const auto last = ledger->last_committed();
+    for (const auto& entry : fs::directory_iterator(shards)) {
+      const std::string name = entry.path().filename().string();
+      const auto it = parse_shard_name(name);
+      if (name.ends_with(".tmp") || (it && (!last || *it > *last))) fs::remove(entry.path());
+    }
+    core::fsync_directory(shards);
+    fs::remove(dir / (std::string(kLedgerName) + ".tmp"));  // a create() that died midway
+  }
+
+  // Cheap (stat only) check that every committed shard is present with its recorded size;
+  // the full checksum is verified whenever positions are read.
+  void check_committed_shards() const {
+    for (const auto& loc : ledger->shards()) {
+      const fs::path path = dir / loc.shard.file;
+      std::error_code ec;
+      const auto size = fs::file_size(path, ec);
+      if (ec) {
+        throw core::CorruptionError(path.string() + " (shard of committed iteration " +
+                                    std::to_string(loc.iteration) + ") is missing: " +
+                                    ec.message() + "; restore it from a backup");
+      }
+      if (static_cast<std::int64_t>(size) != loc.shard.bytes) {
+        throw core::CorruptionError(path.string() + " has " + std::to_string(size) +
+                                    " bytes but the ledger records " +
+                                    std::to_string(loc.shard.bytes) + " (iteration " +
+                                    std::to_string(loc.iteration) +
+                                    "); the shard is damaged, restore it from a backup");
+      }
+    }
+  }
+};
+
+RunStore::RunStore(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+RunStore::RunStore(RunStore&&) noexcept = default;
+RunStore& RunStore::operator=(RunStore&&) noexcept = default;
+RunStore::~RunStore() = default;
+
+fs::path RunStore::ledger_path(const fs::path& dir) { return dir / kLedgerName; }
+
+bool RunStore::exists(const fs::path& dir) {
+  std::error_code ec;
+  return fs::is_regular_file(ledger_path(dir), ec);
+}
+
+RunStore RunStore::create(const fs::path& dir, const RunMeta& meta) try {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) {
+    throw core::InputError("cannot create the run directory " + dir.string() + ": " +
+                           ec.message());
+  }
+  if (exists(dir)) {
+    throw core::InputError(dir.string() +
+                           " already holds a Trails run (ledger.sqlite); resume it, or choose "
+                           "a new run directory");
+  }
+  // Build the ledger under a temporary name and rename it into place: a crash leaves either a
+  // complete ledger or none.
+  const fs::path tmp = dir / (std::string(kLedgerName) + ".tmp");
+  fs::remove(tmp);
+  fs::remove(tmp.string() + "-journal");
+  detail::create_ledger_file(tmp, meta);
+  fs::create_directories(dir / kShardDir);
+  core::fsync_file(tmp);
+  core::rename_durable(tmp, ledger_path(dir));
+  return open(dir, Mode::ReadWrite);
+} catch (const fs::filesystem_error& e) {
+  throw core::StoreError(e.what());  // one error hierarchy for callers
+}
+
+RunStore RunStore::open(const fs::path& dir, Mode mode) try {
+  const fs::path ledger = ledger_path(dir);
+  std::error_code ec;
+  if (!fs::is_regular_file(ledger, ec)) {
+    throw core::InputError(dir.string() +
+                           " is not a Trails run directory (no ledger.sqlite); pass the "
+                           "directory of an existing run");
+  }
+  auto impl = std::make_unique<Impl>();
+  impl->dir = dir;
+  impl->mode = mode;
+  impl->ledger = std::make_unique<Ledger>(ledger, mode);  // validates; writes nothing
+  if (mode == Mode::ReadWrite) {
+    impl->lock_for_writing();
+    impl->ledger->begin_writes();
+    impl->sweep();
+    impl->check_committed_shards();
+  }
+  return RunStore(std::move(impl));
+} catch (const fs::filesystem_error& e) {
+  throw core::StoreError(e.what());
+}
+
+const RunMeta& RunStore::meta() const { return impl_->ledger->meta(); }
+
+std::optional<std::int64_t> RunStore::last_committed() const {
+  return impl_->ledger->last_committed();
+}
+
+fs::path RunStore::shard_path(std::int64_t iteration) const {
+  return impl_->dir / kShardDir / shard_name(iteration);
+}
+
+void RunStore::commit(const IterationRecord& record) {
+  Impl& s = *impl_;
+  TRAILS_CHECK(s.mode == Mode::ReadWrite, "commit on a read-only run store");
+  if (s.failed) {
+    throw core::StoreError("an earlier commit to " + s.dir.string() +
+                           " failed; reopen the run store to resume from its last commit");
+  }
+  const auto last = s.ledger->last_committed();
+  const std::int64_t expected = last ? *last + 1 : 0;
+  TRAILS_CHECK(record.iteration == expected,
+               "iterations are committed in order: got " + std::to_string(record.iteration) +
+                   ", expected " + std::to_string(expected));
+  check_record(record);
+
+  const std::int64_t n = record.iteration;
+  const fs::path final_path = shard_path(n);
+  const fs::path tmp_path = final_path.string() + ".tmp";
+  try {
+    const auto image = detail::build_shard_image(record);
+    detail::write_file_synced(tmp_path, image);
+    core::crash_point("shard-written", n);
+    core::rename_durable(tmp_path, final_path);
+    core::crash_point("shard-renamed", n);
+    const detail::ShardInfo shard{std::string(kShardDir) + "/" + shard_name(n),
+                                  static_cast<std::int64_t>(image.size()),
+                                  detail::shard_checksum(image)};
+    s.ledger->insert(record, shard, [n] { core::crash_point("ledger-commit", n); });
+  } catch (...) {
+    // Fail-stop: the outcome of a failed COMMIT can be unknown until the ledger is reopened,
+    // so the renamed shard stays (a reopen sweeps it if the iteration did not commit).
+    s.failed = true;
+    std::error_code ec;
+    fs::remove(tmp_path, ec);
+    throw;
+  }
+}
+
+std::vector<IterationSummary> RunStore::summaries() const { return impl_->ledger->summaries(); }
+
+std::vector<IterationRecord> RunStore::load_iterations() const {
+  return impl_->ledger->load_iterations();
+}
+
+std::vector<std::vector<double>> RunStore::load_positions(
+    std::span<const core::FrameKey> keys) const {
+  const Impl& s = *impl_;
+  std::vector<std::vector<double>> out(keys.size());
+  if (keys.empty()) return out;
+  std::map<std::int64_t, std::vector<std::size_t>> by_iteration;
+  for (std::size_t i = 0; i < keys.size(); ++i) by_iteration[keys[i].iteration].push_back(i);
+
+  auto snapshot = s.ledger->read_snapshot();
+  for (const auto& [iteration, wanted] : by_iteration) {
+    auto unknown = [&](std::size_t i, const std::string& why) {
+      return core::InputError("frame " + keys[i].to_string() + " is not in the run store " +
+                              s.dir.string() + ": " + why);
+    };
+    const auto loc = s.ledger->shard_of(iteration);
+    if (!loc) {
+      const auto last = s.ledger->last_committed();
+      throw unknown(wanted.front(), "iteration " + std::to_string(iteration) +
+                                        " is not committed (last committed: " +
+                                        (last ? std::to_string(*last) : "none") + ")");
+    }
+    // Rows are the ok walkers' frames in walker order; first_row records where each starts.
+    const auto walkers = s.ledger->walker_rows(iteration);
+    std::vector<std::pair<std::int64_t, std::size_t>> rows;  // (shard row, output index)
+    for (std::size_t i : wanted) {
+      const auto& key = keys[i];
+      auto w = std::lower_bound(walkers.begin(), walkers.end(), key.walker,
+                                [](const detail::WalkerRow& r, std::int64_t v) { return r.walker < v; });
+      if (w == walkers.end() || w->walker != key.walker) throw unknown(i, "no such walker");
+      if (!w->ok) throw unknown(i, "the walker failed and has no frames");
+      if (key.frame < 0 || key.frame >= w->n_frames) {
+        throw unknown(i, "the walker has " + std::to_string(w->n_frames) + " frames");
+      }
+      rows.emplace_back(w->first_row + key.frame, i);
+    }
+
+    const fs::path path = s.dir / loc->shard.file;
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) {
+      throw core::CorruptionError(path.string() + " (shard of committed iteration " +
+                                  std::to_string(iteration) + ") is missing");
+    }
+    const auto actual = detail::checksum_file(path);
+    if (actual.checksum != loc->shard.checksum || actual.bytes != loc->shard.bytes) {
+      throw core::CorruptionError(path.string() + " is damaged: the ledger records checksum " +
+                                  loc->shard.checksum + " (" + std::to_string(loc->shard.bytes) +
+                                  " bytes), the file has " + actual.checksum + " (" +
+                                  std::to_string(actual.bytes) +
+                                  " bytes); restore it from a backup");
+    }
+    detail::ShardReader reader(path);
+    if (reader.n_atoms() != loc->n_atoms || reader.spatial_dim() != loc->spatial_dim) {
+      throw core::CorruptionError(path.string() + ": positions are " +
+                                  std::to_string(reader.n_atoms()) + " x " +
+                                  std::to_string(reader.spatial_dim()) + ", the ledger records " +
+                                  std::to_string(loc->n_atoms) + " x " +
+                                  std::to_string(loc->spatial_dim));
+    }
+    std::sort(rows.begin(), rows.end());  // forward through the chunks
+    const auto frame_size = static_cast<std::size_t>(loc->n_atoms * loc->spatial_dim);
+    for (const auto& [row, i] : rows) {
+      out[i].resize(frame_size);
+      reader.read_frame(row, out[i]);
+    }
+  }
+  snapshot.commit();
+  return out;
+}
+
+}  // namespace trails::store
