@@ -2,6 +2,7 @@
 // add/drop sequences, and misuse checks.
 #include "trails/binning/bin_table.h"
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <utility>
@@ -122,3 +123,34 @@ TEST(BinTable, MisuseIsAnInternalError) {
 
 }  // namespace
 }  // namespace trails::binning
+
+// The population-tier index agrees with a full scan after random adds and drops.
+TEST(BinTable, LowestTiersMatchAFullScan) {
+  trails::binning::BinTable table;
+  trails::core::Rng rng(11);
+  std::int64_t next = 0;
+  for (int round = 0; round < 300; ++round) {
+    if (table.n_blocks() > 4 && rng.below(3) == 0) {
+      table.drop_oldest_block();
+    } else {
+      std::vector<std::int64_t> bins(rng.below(20) + 1);
+      for (auto& b : bins) b = static_cast<std::int64_t>(rng.below(12));
+      table.add_block(next, bins);
+      next += static_cast<std::int64_t>(bins.size());
+    }
+    std::vector<std::pair<std::int64_t, std::int64_t>> all;  // (pop, bin)
+    table.for_each_occupied([&](std::int64_t b, std::int64_t p) { all.emplace_back(p, b); });
+    std::sort(all.begin(), all.end());
+    for (std::int64_t want : {1, 3, 7, 100}) {
+      std::vector<std::pair<std::int64_t, std::int64_t>> got;
+      table.for_each_in_lowest_tiers(want, [&](std::int64_t b, std::int64_t p) { got.emplace_back(p, b); });
+      // Expected: whole tiers from the bottom until `want` bins are reached.
+      std::vector<std::pair<std::int64_t, std::int64_t>> expected;
+      for (std::size_t i = 0; i < all.size(); ++i) {
+        if (static_cast<std::int64_t>(expected.size()) >= want && all[i].first != expected.back().first) break;
+        expected.push_back(all[i]);
+      }
+      ASSERT_EQ(got, expected) << "round " << round << " want " << want;
+    }
+  }
+}

@@ -43,7 +43,9 @@ TEST(CoverageTracker, WindowKeepsLastKPlusCurrent) {
     EXPECT_EQ(t.coverage().frames(), 20) << "coverage ignores the window";
     // The oldest pooled frame is from iteration 5 - pooled.
     EXPECT_EQ(t.pool().population(5 - pooled), 4);
-    if (pooled < 5) EXPECT_EQ(t.pool().population(4 - pooled), 0);
+    if (pooled < 5) {
+      EXPECT_EQ(t.pool().population(4 - pooled), 0);
+    }
   }
 }
 

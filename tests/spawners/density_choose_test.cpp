@@ -208,3 +208,38 @@ TEST(DensityChoose, EmptyPoolIsAnInternalError) {
 
 }  // namespace
 }  // namespace trails::spawners
+
+// Hard explore mode visits only the lowest population tiers; that must pick exactly what the
+// full rule (hard_order over every occupied bin, then one member draw per bin) picks.
+TEST(DensityChoose, HardExploreTierShortcutEqualsFullRule) {
+  trails::binning::UniformGrid grid({20, 20}, {0.0, 0.0}, {1.0, 1.0});
+  trails::binning::BinTable table;
+  trails::core::Rng fill(3);
+  std::int64_t next = 0;
+  for (int block = 0; block < 6; ++block) {
+    std::vector<std::int64_t> bins(200);
+    for (auto& b : bins) b = static_cast<std::int64_t>(fill.below(60) * fill.below(7) % 400);
+    table.add_block(next, bins);
+    next += 200;
+  }
+  for (int n : {1, 8, 40, 500}) {
+    trails::spawners::DensitySpawner fast({true, 3, std::nullopt});
+    trails::spawners::DensitySpawner full({true, 3, std::nullopt});
+    for (int round = 0; round < 4; ++round) {
+      trails::core::Rng r1(100 + round), r2(100 + round);
+      const auto got = fast.choose(table, grid, n, r1);
+      std::vector<trails::spawners::BinStat> all;
+      table.for_each_occupied([&](std::int64_t b, std::int64_t p) { all.push_back({b, p, 1.0}); });
+      const auto order = full.hard_order(all, n, r2);
+      std::vector<std::int64_t> expected;
+      for (auto b : order) expected.push_back(table.member(b, static_cast<std::int64_t>(r2.below(table.population(b)))));
+      ASSERT_EQ(got, expected) << "n " << n << " round " << round;
+      // Keep both spawners' recency memories in step.
+      std::vector<std::int64_t> ids(order.begin(), order.end());
+      std::sort(ids.begin(), ids.end());
+      ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+      nlohmann::json state = fast.state();
+      full.restore(state);
+    }
+  }
+}

@@ -3,8 +3,8 @@
 // the iteration in flight left nothing behind, and re-committing it gives the very same bytes
 // as an uninterrupted run. The child is this test binary re-executed, because crash_point()
 // reads TRAILS_CRASH_AT once per process.
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -89,8 +89,8 @@ TEST_P(CrashTest, KillLosesOnlyTheIterationInFlight) {
       expect_same_record(loaded[i], make_record(static_cast<std::int64_t>(i)));
     }
     const std::vector<core::FrameKey> keys = {{c.iteration, 3, 4}};
-    EXPECT_TRUE(same_bits(store.load_positions(keys)[0],
-                          frame_positions(make_record(c.iteration), 3, 4)));
+    EXPECT_TRUE(
+        same_bits(store.load_positions(keys)[0], frame_positions(make_record(c.iteration), 3, 4)));
   }
   // The resumed run's shards equal an uninterrupted run's, byte for byte.
   const fs::path reference = dir_ / "reference";

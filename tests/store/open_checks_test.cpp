@@ -29,7 +29,8 @@ std::string sql_text(const fs::path& db, const std::string& query) {
   sqlite3_stmt* st = nullptr;
   sqlite3_prepare_v2(h, query.c_str(), -1, &st, nullptr);
   std::string out;
-  if (sqlite3_step(st) == SQLITE_ROW) out = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+  if (sqlite3_step(st) == SQLITE_ROW)
+    out = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
   sqlite3_finalize(st);
   sqlite3_close(h);
   return out;

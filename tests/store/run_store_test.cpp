@@ -42,7 +42,10 @@ TEST_F(RunStoreTest, CreateWritesLayoutAndMeta) {
 TEST_F(RunStoreTest, CreateFillsCreatedAtAndRefusesAnExistingRun) {
   auto meta = test_meta();
   meta.created_at.clear();
-  { auto store = RunStore::create(dir_, meta); EXPECT_EQ(store.meta().created_at.size(), 24u); }
+  {
+    auto store = RunStore::create(dir_, meta);
+    EXPECT_EQ(store.meta().created_at.size(), 24u);
+  }
   try {
     RunStore::create(dir_, meta);
     FAIL() << "create over an existing run must fail";

@@ -110,9 +110,9 @@ TEST_F(ShardLayoutTest, FollowsH5md) {
   const auto frames = static_cast<hsize_t>(r.n_frames());
   EXPECT_EQ(dims_of(f.id, "/particles/walkers/position/value"),
             (std::vector<hsize_t>{frames, 3, 3}));
-  EXPECT_TRUE(same_bits(read_all<double>(f.id, "/particles/walkers/position/value",
-                                         H5T_NATIVE_DOUBLE, H5T_FLOAT),
-                        r.positions));
+  EXPECT_TRUE(same_bits(
+      read_all<double>(f.id, "/particles/walkers/position/value", H5T_NATIVE_DOUBLE, H5T_FLOAT),
+      r.positions));
   EXPECT_EQ(dims_of(f.id, "/observables/cvs/value"), (std::vector<hsize_t>{frames, 2}));
   EXPECT_TRUE(same_bits(
       read_all<double>(f.id, "/observables/cvs/value", H5T_NATIVE_DOUBLE, H5T_FLOAT), r.cvs));
@@ -127,16 +127,19 @@ TEST_F(ShardLayoutTest, FollowsH5md) {
       time.push_back(static_cast<double>(step.back()) * r.dt);
     }
   }
-  EXPECT_EQ(read_all<std::int64_t>(f.id, "/observables/walker/value", H5T_NATIVE_INT64,
-                                   H5T_INTEGER), walker);
-  EXPECT_EQ(read_all<std::int64_t>(f.id, "/observables/frame/value", H5T_NATIVE_INT64,
-                                   H5T_INTEGER), frame);
+  EXPECT_EQ(
+      read_all<std::int64_t>(f.id, "/observables/walker/value", H5T_NATIVE_INT64, H5T_INTEGER),
+      walker);
+  EXPECT_EQ(read_all<std::int64_t>(f.id, "/observables/frame/value", H5T_NATIVE_INT64, H5T_INTEGER),
+            frame);
   EXPECT_EQ(read_all<std::int64_t>(f.id, "/particles/walkers/position/step", H5T_NATIVE_INT64,
-                                   H5T_INTEGER), step);
-  EXPECT_TRUE(same_bits(read_all<double>(f.id, "/particles/walkers/position/time",
-                                         H5T_NATIVE_DOUBLE, H5T_FLOAT), time));
-  for (const char* obs : {"/observables/cvs/step", "/observables/walker/step",
-                          "/observables/frame/step"}) {
+                                   H5T_INTEGER),
+            step);
+  EXPECT_TRUE(same_bits(
+      read_all<double>(f.id, "/particles/walkers/position/time", H5T_NATIVE_DOUBLE, H5T_FLOAT),
+      time));
+  for (const char* obs :
+       {"/observables/cvs/step", "/observables/walker/step", "/observables/frame/step"}) {
     EXPECT_EQ(read_all<std::int64_t>(f.id, obs, H5T_NATIVE_INT64, H5T_INTEGER), step) << obs;
   }
 
@@ -148,8 +151,8 @@ TEST_F(ShardLayoutTest, FollowsH5md) {
   for (int i = 0; i < H5Pget_nfilters(dcpl); ++i) {
     unsigned flags = 0;
     std::size_t n = 0;
-    filters.push_back(H5Pget_filter2(dcpl, static_cast<unsigned>(i), &flags, &n, nullptr, 0,
-                                     nullptr, nullptr));
+    filters.push_back(
+        H5Pget_filter2(dcpl, static_cast<unsigned>(i), &flags, &n, nullptr, 0, nullptr, nullptr));
   }
   EXPECT_EQ(filters, (std::vector<H5Z_filter_t>{H5Z_FILTER_SHUFFLE, H5Z_FILTER_DEFLATE}));
   hid_t space = H5Dget_space(d);
@@ -194,9 +197,8 @@ TEST_F(ShardLayoutTest, H5dumpReadsTheShard) {
     auto store = RunStore::create(dir_, test_meta());
     store.commit(make_record(0));
   }
-  const std::string cmd =
-      "h5dump -H " + (dir_ / "shards" / "iter_000000.h5").string() + " > " +
-      (dir_ / "dump.txt").string() + " 2>&1";
+  const std::string cmd = "h5dump -H " + (dir_ / "shards" / "iter_000000.h5").string() + " > " +
+                          (dir_ / "dump.txt").string() + " 2>&1";
   ASSERT_EQ(std::system(cmd.c_str()), 0);
   const auto text = read_bytes(dir_ / "dump.txt");
   const std::string dump(text.begin(), text.end());

@@ -42,11 +42,12 @@ TEST_F(StoreTiming, DISABLED_CommitAndLoad64x100x2D) {
   t0 = std::chrono::steady_clock::now();
   const auto all = store.load_iterations();
   const double load_all_ms = ms_since(t0);
-  std::printf("scratch %s\n  commit: %.2f ms/iteration (shard %ju bytes)\n"
-              "  load_positions 64 frames, 1 shard: %.2f ms; over %d shards: %.2f ms\n"
-              "  load_iterations (%d iterations): %.2f ms\n",
-              dir_.c_str(), commit_ms, static_cast<std::uintmax_t>(fs::file_size(store.shard_path(0))),
-              load_one_ms, kIterations, load_spread_ms, kIterations, load_all_ms);
+  std::printf(
+      "scratch %s\n  commit: %.2f ms/iteration (shard %ju bytes)\n"
+      "  load_positions 64 frames, 1 shard: %.2f ms; over %d shards: %.2f ms\n"
+      "  load_iterations (%d iterations): %.2f ms\n",
+      dir_.c_str(), commit_ms, static_cast<std::uintmax_t>(fs::file_size(store.shard_path(0))),
+      load_one_ms, kIterations, load_spread_ms, kIterations, load_all_ms);
   EXPECT_EQ(all.size(), records.size());
 }
 

@@ -41,9 +41,9 @@ class CampaignDriver {
   IterationReport run_iteration(std::int64_t iteration);
   std::vector<engines::SegmentTask> make_tasks(std::int64_t iteration) const;
   void check_failures(std::int64_t iteration, const std::vector<engines::SegmentResult>& results) const;
+  // Start configurations of the chosen frames, read from their shards (used on resume).
   std::vector<engines::Configuration> restart_configurations(
-      std::int64_t iteration, const std::vector<store::SpawnChoice>& spawns,
-      const std::vector<engines::SegmentResult>& results) const;
+      const std::vector<store::SpawnChoice>& spawns) const;
   nlohmann::json state_json() const;
 
   const config::CampaignConfig& config_;

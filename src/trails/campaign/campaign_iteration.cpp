@@ -67,32 +67,15 @@ void CampaignDriver::check_failures(std::int64_t iteration,
 }
 
 std::vector<engines::Configuration> CampaignDriver::restart_configurations(
-    std::int64_t iteration, const std::vector<store::SpawnChoice>& spawns,
-    const std::vector<engines::SegmentResult>& results) const {
-  // Frames of the iteration just run are still in memory; older ones come from their shards.
+    const std::vector<store::SpawnChoice>& spawns) const {
+  std::vector<core::FrameKey> keys;
+  for (const auto& s : spawns) keys.push_back(s.source);
+  auto positions = store_->load_positions(keys);
   std::vector<engines::Configuration> starts(spawns.size());
-  std::vector<core::FrameKey> stored;
-  std::vector<std::size_t> stored_slot;
   for (std::size_t k = 0; k < spawns.size(); ++k) {
-    const auto& key = spawns[k].source;
-    auto& c = starts[k];
-    c.n_atoms = engine_->n_atoms();
-    c.spatial_dim = engine_->spatial_dim();
-    if (key.iteration == iteration && !results.empty()) {
-      const auto& r = results[static_cast<std::size_t>(key.walker)];
-      const auto width = static_cast<std::size_t>(r.n_atoms * r.spatial_dim);
-      const auto first = r.frames.begin() + static_cast<std::ptrdiff_t>(key.frame * width);
-      c.positions.assign(first, first + static_cast<std::ptrdiff_t>(width));
-    } else {
-      stored.push_back(key);
-      stored_slot.push_back(k);
-    }
-  }
-  if (!stored.empty()) {
-    auto positions = store_->load_positions(stored);
-    for (std::size_t i = 0; i < stored.size(); ++i) {
-      starts[stored_slot[i]].positions = std::move(positions[i]);
-    }
+    starts[k].n_atoms = engine_->n_atoms();
+    starts[k].spatial_dim = engine_->spatial_dim();
+    starts[k].positions = std::move(positions[k]);
   }
   return starts;
 }
@@ -149,7 +132,17 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
     rec.spawns.push_back({static_cast<std::int64_t>(k), chosen[k] - tracker_->pool_first_frame(),
                           history_.key_of(chosen[k])});
   }
-  next_starts_ = restart_configurations(iteration, rec.spawns, results);
+  // The fixed CV space of a built-in run is the coordinate space, so the chosen frames'
+  // coordinates are already in memory (bit-identical to their shards, which resume reads).
+  next_starts_.clear();
+  for (const auto g : chosen) {
+    engines::Configuration c;
+    c.n_atoms = engine_->n_atoms();
+    c.spatial_dim = engine_->spatial_dim();
+    const auto p = history_.point(g);
+    c.positions.assign(p.begin(), p.end());
+    next_starts_.push_back(std::move(c));
+  }
   next_parents_.clear();
   for (const auto& s : rec.spawns) next_parents_.emplace_back(s.source);
 

@@ -168,7 +168,7 @@ void CampaignDriver::resume() {
       tracker_->add_latest(history_);
     }
     const auto& last = records.back();
-    next_starts_ = restart_configurations(last.iteration, last.spawns, {});
+    next_starts_ = restart_configurations(last.spawns);
     next_parents_.clear();
     for (const auto& s : last.spawns) next_parents_.emplace_back(s.source);
     next_iteration_ = last.iteration + 1;

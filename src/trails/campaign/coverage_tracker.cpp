@@ -3,14 +3,14 @@
 namespace trails::campaign {
 
 CoverageTracker::CoverageTracker(binning::UniformGrid grid, std::optional<int> history_window)
-    : grid_(std::move(grid)), window_(history_window) {}
+    : grid_(std::move(grid)), window_(history_window), coverage_(/*droppable=*/false) {}
 
 std::vector<std::int64_t> CoverageTracker::bins_of_block(const FrameHistory& history,
                                                          std::size_t block) const {
-  const std::int64_t first = history.block_first(block);
-  const std::int64_t n = history.block_frames(block);
-  std::vector<std::int64_t> bins(static_cast<std::size_t>(n));
-  for (std::int64_t f = 0; f < n; ++f) bins[f] = grid_.bin_of(history.point(first + f));
+  const auto points = history.block_points(block);
+  const auto d = static_cast<std::size_t>(history.cv_dim());
+  std::vector<std::int64_t> bins(points.size() / d);
+  for (std::size_t f = 0; f < bins.size(); ++f) bins[f] = grid_.bin_of(points.subspan(f * d, d));
   return bins;
 }
 

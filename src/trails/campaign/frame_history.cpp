@@ -8,7 +8,7 @@ namespace trails::campaign {
 
 std::int64_t FrameHistory::append(std::int64_t iteration, std::span<const WalkerSpan> walkers,
                                   std::span<const double> cvs) {
-  Block block{iteration, frames(), {}, {walkers.begin(), walkers.end()}};
+  Block block{iteration, frames(), {}, {walkers.begin(), walkers.end()}, {cvs.begin(), cvs.end()}};
   std::int64_t next = block.first;
   for (const auto& w : walkers) {
     block.walker_first.push_back(next);
@@ -18,7 +18,7 @@ std::int64_t FrameHistory::append(std::int64_t iteration, std::span<const Walker
                "CV block size does not match the walkers' frame counts");
   TRAILS_CHECK(blocks_.empty() || blocks_.back().iteration < iteration,
                "iterations must be appended in order");
-  cvs_.insert(cvs_.end(), cvs.begin(), cvs.end());
+  n_frames_ = next;
   blocks_.push_back(std::move(block));
   return blocks_.back().first;
 }
@@ -28,11 +28,20 @@ std::int64_t FrameHistory::block_frames(std::size_t block) const {
   return end - blocks_[block].first;
 }
 
-core::FrameKey FrameHistory::key_of(std::int64_t global) const {
+const FrameHistory::Block& FrameHistory::block_of(std::int64_t global) const {
   TRAILS_CHECK(global >= 0 && global < frames(), "frame index out of range");
   auto it = std::upper_bound(blocks_.begin(), blocks_.end(), global,
                              [](std::int64_t g, const Block& b) { return g < b.first; });
-  const Block& block = *(it - 1);
+  return *(it - 1);
+}
+
+std::span<const double> FrameHistory::point(std::int64_t global) const {
+  const Block& block = block_of(global);
+  return {block.cvs.data() + (global - block.first) * cv_dim_, static_cast<std::size_t>(cv_dim_)};
+}
+
+core::FrameKey FrameHistory::key_of(std::int64_t global) const {
+  const Block& block = block_of(global);
   auto w = std::upper_bound(block.walker_first.begin(), block.walker_first.end(), global) - 1;
   const auto slot = static_cast<std::size_t>(w - block.walker_first.begin());
   return {block.iteration, block.walkers[slot].walker, global - *w};

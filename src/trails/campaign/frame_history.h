@@ -26,12 +26,11 @@ class FrameHistory {
                       std::span<const double> cvs);
 
   int cv_dim() const { return cv_dim_; }
-  std::int64_t frames() const { return static_cast<std::int64_t>(cvs_.size()) / cv_dim_; }
+  std::int64_t frames() const { return n_frames_; }
   std::size_t iterations() const { return blocks_.size(); }
-  std::span<const double> point(std::int64_t global) const {
-    return {cvs_.data() + global * cv_dim_, static_cast<std::size_t>(cv_dim_)};
-  }
-  std::span<const double> all_points() const { return cvs_; }
+  std::span<const double> point(std::int64_t global) const;
+  // All points of the i-th stored iteration block (frames × cv_dim).
+  std::span<const double> block_points(std::size_t block) const { return blocks_[block].cvs; }
   core::FrameKey key_of(std::int64_t global) const;
   // Global index of the first frame of the i-th stored iteration block and its frame count.
   std::int64_t block_first(std::size_t block) const { return blocks_[block].first; }
@@ -43,9 +42,11 @@ class FrameHistory {
     std::int64_t first;
     std::vector<std::int64_t> walker_first;  // global index of each walker's first frame
     std::vector<WalkerSpan> walkers;
+    std::vector<double> cvs;  // one allocation per iteration: no doubling of a giant array
   };
+  const Block& block_of(std::int64_t global) const;
   int cv_dim_;
-  std::vector<double> cvs_;
+  std::int64_t n_frames_ = 0;
   std::vector<Block> blocks_;
 };
 

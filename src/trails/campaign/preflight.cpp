@@ -9,11 +9,28 @@
 namespace trails::campaign {
 namespace fs = std::filesystem;
 
+namespace {
+
+// What RunStore::create leaves when it is killed before its ledger is renamed into place: a
+// temporary ledger and an empty shards/ directory. Such a directory counts as empty.
+bool only_interrupted_create(const fs::path& dir) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("ledger.sqlite.tmp", 0) == 0) continue;
+    if (name == "shards" && entry.is_directory() && fs::is_empty(entry.path(), ec)) continue;
+    return false;
+  }
+  return !ec;
+}
+
+}  // namespace
+
 RunDirState inspect_run_dir(const fs::path& dir) {
   std::error_code ec;
   if (!fs::exists(dir, ec)) return RunDirState::Absent;
   if (store::RunStore::exists(dir)) return RunDirState::RunStore;
-  if (fs::is_directory(dir, ec) && fs::is_empty(dir, ec)) return RunDirState::Empty;
+  if (fs::is_directory(dir, ec) && only_interrupted_create(dir)) return RunDirState::Empty;
   return RunDirState::Foreign;
 }
 

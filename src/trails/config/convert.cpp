@@ -151,7 +151,8 @@ bool convert_list(const YAML::Node& node, const KeySpec& spec, const ValueSite& 
     if (node.IsScalar() && resolve_scalar(node).kind != ScalarKind::String) {
       hint = " (write it as a list: [" + node.Scalar() + "])";
     }
-    problems.add(site.at, site.path, "must be a list of " + what + ", got " + describe(node) + hint);
+    problems.add(site.at, site.path,
+                 "must be a list of " + what + ", got " + describe(node) + hint);
     return false;
   }
   if (spec.non_empty && node.size() == 0) {

@@ -120,10 +120,18 @@ std::vector<std::int64_t> DensitySpawner::choose(const binning::BinTable& table,
   TRAILS_CHECK(n >= 0, "DensitySpawner: negative walker count");
   if (n == 0) return {};
   std::vector<BinStat> bins;
-  bins.reserve(static_cast<std::size_t>(table.occupied()));
-  table.for_each_occupied([&](std::int64_t bin, std::int64_t pop) {
+  const auto collect = [&](std::int64_t bin, std::int64_t pop) {
     bins.push_back(BinStat{bin, pop, 1.0});
-  });
+  };
+  if (options_.hard && !options_.target) {
+    // Hard explore mode only ever reaches the lowest population tiers: visit just those (in
+    // the same (population, bin id) order hard_order would sort them into), so the cost does
+    // not grow with the number of occupied bins.
+    table.for_each_in_lowest_tiers(n, collect);
+  } else {
+    bins.reserve(static_cast<std::size_t>(table.occupied()));
+    table.for_each_occupied(collect);
+  }
   TRAILS_CHECK(!bins.empty(), "DensitySpawner: the frame pool is empty");
   if (options_.target) {
     if (static_cast<int>(options_.target->size()) != grid.dim()) {

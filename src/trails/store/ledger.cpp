@@ -14,7 +14,8 @@ namespace {
 constexpr int kBusyTimeoutMs = 5000;
 
 // CV blobs are little-endian float64 whatever the host; on little-endian hosts this is a view.
-std::span<const std::byte> le_bytes(std::span<const double> values, std::vector<std::byte>& scratch) {
+std::span<const std::byte> le_bytes(std::span<const double> values,
+                                    std::vector<std::byte>& scratch) {
   const auto raw = std::as_bytes(values);
   if constexpr (std::endian::native == std::endian::little) {
     return raw;
@@ -44,8 +45,8 @@ nlohmann::json parse_json(const Db& db, const std::string& text, const char* col
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
-    corrupt(db, std::string("iterations.") + column + " of iteration " +
-                    std::to_string(iteration) + " is not valid JSON: " + e.what());
+    corrupt(db, std::string("iterations.") + column + " of iteration " + std::to_string(iteration) +
+                    " is not valid JSON: " + e.what());
   }
 }
 
@@ -64,8 +65,7 @@ int db_flags(RunStore::Mode mode) {
 
 }  // namespace
 
-Ledger::Ledger(const std::filesystem::path& file, RunStore::Mode mode)
-    : mode_(mode) {
+Ledger::Ledger(const std::filesystem::path& file, RunStore::Mode mode) : mode_(mode) {
   try {
     db_ = Db(file, db_flags(mode));
   } catch (const core::StoreError& e) {
@@ -76,10 +76,12 @@ Ledger::Ledger(const std::filesystem::path& file, RunStore::Mode mode)
   validate_ledger(db_);
   meta_ = read_meta(db_);
   last_ = Stmt(db_, "SELECT max(iteration) FROM iterations");
-  shard_of_ = Stmt(db_,
-      "SELECT iteration, shard_file, shard_bytes, shard_checksum, n_atoms, spatial_dim "
-      "FROM iterations WHERE iteration = ?1");
-  walker_rows_ = Stmt(db_,
+  shard_of_ =
+      Stmt(db_,
+           "SELECT iteration, shard_file, shard_bytes, shard_checksum, n_atoms, spatial_dim "
+           "FROM iterations WHERE iteration = ?1");
+  walker_rows_ = Stmt(
+      db_,
       "SELECT walker, ok, n_frames, first_row FROM walkers WHERE iteration = ?1 ORDER BY walker");
 }
 
@@ -92,19 +94,22 @@ void Ledger::begin_writes() {
   wal.reset();
   writing_ = true;  // from here on, closing must fold the WAL back in
   db_.exec("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON");
-  insert_iteration_ = Stmt(db_,
-      "INSERT INTO iterations (iteration, runner_s, analysis_s, successful_walkers, "
-      "failed_walkers, frames, cumulative_frames, occupied_bins, total_bins, n_bins, cv_dim, "
-      "n_atoms, spatial_dim, stride, dt, shard_file, shard_bytes, shard_checksum, state, "
-      "committed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
-      "?15, ?16, ?17, ?18, ?19, ?20)");
-  insert_walker_ = Stmt(db_,
-      "INSERT INTO walkers (iteration, walker, seed, ok, error, n_frames, first_row, "
-      "parent_key, startup_s, integrate_s, platform, host, cvs) VALUES (?1, ?2, ?3, ?4, ?5, "
-      "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
-  insert_spawn_ = Stmt(db_,
-      "INSERT INTO spawns (iteration, slot, pool_index, source_iteration, source_walker, "
-      "source_frame) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+  insert_iteration_ =
+      Stmt(db_,
+           "INSERT INTO iterations (iteration, runner_s, analysis_s, successful_walkers, "
+           "failed_walkers, frames, cumulative_frames, occupied_bins, total_bins, n_bins, cv_dim, "
+           "n_atoms, spatial_dim, stride, dt, shard_file, shard_bytes, shard_checksum, state, "
+           "committed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
+           "?15, ?16, ?17, ?18, ?19, ?20)");
+  insert_walker_ =
+      Stmt(db_,
+           "INSERT INTO walkers (iteration, walker, seed, ok, error, n_frames, first_row, "
+           "parent_key, startup_s, integrate_s, platform, host, cvs) VALUES (?1, ?2, ?3, ?4, ?5, "
+           "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
+  insert_spawn_ =
+      Stmt(db_,
+           "INSERT INTO spawns (iteration, slot, pool_index, source_iteration, source_walker, "
+           "source_frame) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
 }
 
 Ledger::~Ledger() {
@@ -283,7 +288,8 @@ std::vector<IterationRecord> Ledger::load_iterations() const {
     w.platform = walkers.text(9);
     w.host = walkers.text(10);
     const auto blob = walkers.blob(11);
-    if (blob.size() != static_cast<std::size_t>(w.n_frames * r.cv_dim) * 8 || (!w.ok && !blob.empty())) {
+    if (blob.size() != static_cast<std::size_t>(w.n_frames * r.cv_dim) * 8 ||
+        (!w.ok && !blob.empty())) {
       corrupt(db_, "cvs of walker " + std::to_string(w.walker) + " in iteration " +
                        std::to_string(r.iteration) + " has " + std::to_string(blob.size()) +
                        " bytes, expected n_frames x cv_dim x 8");
@@ -297,8 +303,9 @@ std::vector<IterationRecord> Ledger::load_iterations() const {
   at = 0;
   while (spawns.step()) {
     IterationRecord& r = find(at, spawns.int64(0));
-    r.spawns.push_back(SpawnChoice{spawns.int64(1), spawns.int64(2),
-                                   core::FrameKey{spawns.int64(3), spawns.int64(4), spawns.int64(5)}});
+    r.spawns.push_back(
+        SpawnChoice{spawns.int64(1), spawns.int64(2),
+                    core::FrameKey{spawns.int64(3), spawns.int64(4), spawns.int64(5)}});
   }
   snapshot.commit();
   return out;
@@ -321,7 +328,8 @@ std::optional<ShardLocation> Ledger::shard_of(std::int64_t iteration) const {
   if (shard_of_.step()) {
     out = ShardLocation{shard_of_.int64(0),
                         {shard_of_.text(1), shard_of_.int64(2), shard_of_.text(3)},
-                        shard_of_.int64(4), shard_of_.int64(5)};
+                        shard_of_.int64(4),
+                        shard_of_.int64(5)};
   }
   shard_of_.reset();
   return out;

@@ -63,12 +63,11 @@ void check_record(const IterationRecord& r) {
                  "walker " + std::to_string(w.walker) + ": a failed walker has no frames");
     if (w.ok) frames += w.n_frames;
   }
-  TRAILS_CHECK(static_cast<std::int64_t>(r.cvs.size()) == frames * r.cv_dim &&
-                   r.n_frames() == frames,
-               "cvs hold " + std::to_string(r.cvs.size()) + " values, the ok walkers have " +
-                   std::to_string(frames) + " frames x cv_dim " + std::to_string(r.cv_dim));
-  TRAILS_CHECK(static_cast<std::int64_t>(r.positions.size()) ==
-                   frames * r.n_atoms * r.spatial_dim,
+  TRAILS_CHECK(
+      static_cast<std::int64_t>(r.cvs.size()) == frames * r.cv_dim && r.n_frames() == frames,
+      "cvs hold " + std::to_string(r.cvs.size()) + " values, the ok walkers have " +
+          std::to_string(frames) + " frames x cv_dim " + std::to_string(r.cv_dim));
+  TRAILS_CHECK(static_cast<std::int64_t>(r.positions.size()) == frames * r.n_atoms * r.spatial_dim,
                "positions hold " + std::to_string(r.positions.size()) + " values, expected " +
                    std::to_string(frames) + " frames x n_atoms x spatial_dim");
   previous = -1;
@@ -131,15 +130,14 @@ struct RunStore::Impl {
       const auto size = fs::file_size(path, ec);
       if (ec) {
         throw core::CorruptionError(path.string() + " (shard of committed iteration " +
-                                    std::to_string(loc.iteration) + ") is missing: " +
-                                    ec.message() + "; restore it from a backup");
+                                    std::to_string(loc.iteration) +
+                                    ") is missing: " + ec.message() + "; restore it from a backup");
       }
       if (static_cast<std::int64_t>(size) != loc.shard.bytes) {
-        throw core::CorruptionError(path.string() + " has " + std::to_string(size) +
-                                    " bytes but the ledger records " +
-                                    std::to_string(loc.shard.bytes) + " (iteration " +
-                                    std::to_string(loc.iteration) +
-                                    "); the shard is damaged, restore it from a backup");
+        throw core::CorruptionError(
+            path.string() + " has " + std::to_string(size) + " bytes but the ledger records " +
+            std::to_string(loc.shard.bytes) + " (iteration " + std::to_string(loc.iteration) +
+            "); the shard is damaged, restore it from a backup");
       }
     }
   }
@@ -161,8 +159,7 @@ RunStore RunStore::create(const fs::path& dir, const RunMeta& meta) try {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) {
-    throw core::InputError("cannot create the run directory " + dir.string() + ": " +
-                           ec.message());
+    throw core::InputError("cannot create the run directory " + dir.string() + ": " + ec.message());
   }
   if (exists(dir)) {
     throw core::InputError(dir.string() +
@@ -225,9 +222,9 @@ void RunStore::commit(const IterationRecord& record) {
   }
   const auto last = s.ledger->last_committed();
   const std::int64_t expected = last ? *last + 1 : 0;
-  TRAILS_CHECK(record.iteration == expected,
-               "iterations are committed in order: got " + std::to_string(record.iteration) +
-                   ", expected " + std::to_string(expected));
+  TRAILS_CHECK(record.iteration == expected, "iterations are committed in order: got " +
+                                                 std::to_string(record.iteration) + ", expected " +
+                                                 std::to_string(expected));
   check_record(record);
 
   const std::int64_t n = record.iteration;
@@ -285,8 +282,9 @@ std::vector<std::vector<double>> RunStore::load_positions(
     std::vector<std::pair<std::int64_t, std::size_t>> rows;  // (shard row, output index)
     for (std::size_t i : wanted) {
       const auto& key = keys[i];
-      auto w = std::lower_bound(walkers.begin(), walkers.end(), key.walker,
-                                [](const detail::WalkerRow& r, std::int64_t v) { return r.walker < v; });
+      auto w =
+          std::lower_bound(walkers.begin(), walkers.end(), key.walker,
+                           [](const detail::WalkerRow& r, std::int64_t v) { return r.walker < v; });
       if (w == walkers.end() || w->walker != key.walker) throw unknown(i, "no such walker");
       if (!w->ok) throw unknown(i, "the walker failed and has no frames");
       if (key.frame < 0 || key.frame >= w->n_frames) {
@@ -303,19 +301,17 @@ std::vector<std::vector<double>> RunStore::load_positions(
     }
     const auto actual = detail::checksum_file(path);
     if (actual.checksum != loc->shard.checksum || actual.bytes != loc->shard.bytes) {
-      throw core::CorruptionError(path.string() + " is damaged: the ledger records checksum " +
-                                  loc->shard.checksum + " (" + std::to_string(loc->shard.bytes) +
-                                  " bytes), the file has " + actual.checksum + " (" +
-                                  std::to_string(actual.bytes) +
-                                  " bytes); restore it from a backup");
+      throw core::CorruptionError(
+          path.string() + " is damaged: the ledger records checksum " + loc->shard.checksum + " (" +
+          std::to_string(loc->shard.bytes) + " bytes), the file has " + actual.checksum + " (" +
+          std::to_string(actual.bytes) + " bytes); restore it from a backup");
     }
     detail::ShardReader reader(path);
     if (reader.n_atoms() != loc->n_atoms || reader.spatial_dim() != loc->spatial_dim) {
-      throw core::CorruptionError(path.string() + ": positions are " +
-                                  std::to_string(reader.n_atoms()) + " x " +
-                                  std::to_string(reader.spatial_dim()) + ", the ledger records " +
-                                  std::to_string(loc->n_atoms) + " x " +
-                                  std::to_string(loc->spatial_dim));
+      throw core::CorruptionError(
+          path.string() + ": positions are " + std::to_string(reader.n_atoms()) + " x " +
+          std::to_string(reader.spatial_dim()) + ", the ledger records " +
+          std::to_string(loc->n_atoms) + " x " + std::to_string(loc->spatial_dim));
     }
     std::sort(rows.begin(), rows.end());  // forward through the chunks
     const auto frame_size = static_cast<std::size_t>(loc->n_atoms * loc->spatial_dim);

@@ -191,12 +191,18 @@ RunMeta read_meta(const Db& db) {
     while (q.step()) {
       const std::string key = q.text(0);
       std::string value = q.text(1);
-      if (key == "schema_version") meta.schema_version = std::stoi(value);
-      else if (key == "trails_version") meta.trails_version = std::move(value);
-      else if (key == "config_digest") meta.config_digest = std::move(value);
-      else if (key == "config") meta.config = nlohmann::json::parse(value);
-      else if (key == "effective_config") meta.effective_config = nlohmann::json::parse(value);
-      else if (key == "created_at") meta.created_at = std::move(value);
+      if (key == "schema_version")
+        meta.schema_version = std::stoi(value);
+      else if (key == "trails_version")
+        meta.trails_version = std::move(value);
+      else if (key == "config_digest")
+        meta.config_digest = std::move(value);
+      else if (key == "config")
+        meta.config = nlohmann::json::parse(value);
+      else if (key == "effective_config")
+        meta.effective_config = nlohmann::json::parse(value);
+      else if (key == "created_at")
+        meta.created_at = std::move(value);
     }
   } catch (const nlohmann::json::exception& e) {
     damaged(db, std::string("meta holds invalid JSON: ") + e.what());
@@ -209,7 +215,8 @@ RunMeta read_meta(const Db& db) {
 std::string utc_now_iso8601() {
   const auto now = std::chrono::system_clock::now();
   const std::time_t secs = std::chrono::system_clock::to_time_t(now);
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()) % 1000;
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()) % 1000;
   std::tm tm{};
   gmtime_r(&secs, &tm);
   char buf[40];

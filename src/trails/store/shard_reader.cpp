@@ -30,8 +30,8 @@ void ShardReader::read_frame(std::int64_t row, std::span<double> out) const {
   const std::array<hsize_t, 3> start{static_cast<hsize_t>(row), 0, 0};
   const std::array<hsize_t, 3> count{1, static_cast<hsize_t>(n_atoms_),
                                      static_cast<hsize_t>(spatial_dim_)};
-  h_.check(H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, start.data(), nullptr,
-                               count.data(), nullptr),
+  h_.check(H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(),
+                               nullptr),
            "frame selection");
   H5Handle mspace = h_.own(H5Screate_simple(1, &count_elems, nullptr), H5Sclose, "memory space");
   h_.check(H5Dread(positions_.get(), H5T_NATIVE_DOUBLE, mspace.get(), fspace.get(), H5P_DEFAULT,

@@ -14,21 +14,20 @@ namespace trails::store::detail {
 namespace {
 
 constexpr std::size_t kChunkBytes = 32 * 1024;  // a few frames per chunk: cheap single-frame reads
-constexpr unsigned kDeflateLevel = 1;            // coordinates compress little: favour speed
+constexpr unsigned kDeflateLevel = 1;           // coordinates compress little: favour speed
 
 struct Writer {
   const H5Context& h;
   H5Handle ocpl;  // group creation list without timestamps
 
   H5Handle group(hid_t parent, const char* name) const {
-    return h.own(H5Gcreate2(parent, name, H5P_DEFAULT, ocpl.get(), H5P_DEFAULT), H5Gclose,
-                 name);
+    return h.own(H5Gcreate2(parent, name, H5P_DEFAULT, ocpl.get(), H5P_DEFAULT), H5Gclose, name);
   }
 
   void attr(hid_t obj, const char* name, hid_t file_type, hid_t mem_type, const void* data,
             hsize_t n, bool scalar) const {
-    H5Handle space = h.own(scalar ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, nullptr),
-                           H5Sclose, name);
+    H5Handle space =
+        h.own(scalar ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, nullptr), H5Sclose, name);
     H5Handle a = h.own(H5Acreate2(obj, name, file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
                        H5Aclose, name);
     h.check(H5Awrite(a.get(), mem_type, data), name);
@@ -80,9 +79,9 @@ struct Writer {
     H5Handle space =
         h.own(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), maxdims.data()),
               H5Sclose, name);
-    H5Handle d = h.own(H5Dcreate2(parent, name, file_type, space.get(), H5P_DEFAULT, dcpl.get(),
-                                  H5P_DEFAULT),
-                       H5Dclose, name);
+    H5Handle d = h.own(
+        H5Dcreate2(parent, name, file_type, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+        H5Dclose, name);
     if (dims[0] * row_elems > 0) {
       h.check(H5Dwrite(d.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), name);
     }
@@ -132,8 +131,8 @@ void write_contents(const H5Context& h, hid_t file, const IterationRecord& r) {
               sizeof(double), r.positions.data(), true);
     w.dataset(position.get(), "step", H5T_STD_I64LE, H5T_NATIVE_INT64, {frames},
               sizeof(std::int64_t), step.data(), true);
-    w.dataset(position.get(), "time", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {frames},
-              sizeof(double), time.data(), true);
+    w.dataset(position.get(), "time", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {frames}, sizeof(double),
+              time.data(), true);
   }
   {
     H5Handle observables = w.group(file, "observables");
@@ -141,18 +140,17 @@ void write_contents(const H5Context& h, hid_t file, const IterationRecord& r) {
                           std::vector<hsize_t> dims, std::size_t elem_bytes, const void* data,
                           bool compress) {
       H5Handle g = w.group(observables.get(), name);
-      w.dataset(g.get(), "value", file_type, mem_type, std::move(dims), elem_bytes, data,
-                compress);
+      w.dataset(g.get(), "value", file_type, mem_type, std::move(dims), elem_bytes, data, compress);
       // H5MD lets step/time be hard links to another element's: one copy, same rows.
-      h.check(H5Lcreate_hard(file, "/particles/walkers/position/step", g.get(), "step",
-                             H5P_DEFAULT, H5P_DEFAULT),
+      h.check(H5Lcreate_hard(file, "/particles/walkers/position/step", g.get(), "step", H5P_DEFAULT,
+                             H5P_DEFAULT),
               "step link");
-      h.check(H5Lcreate_hard(file, "/particles/walkers/position/time", g.get(), "time",
-                             H5P_DEFAULT, H5P_DEFAULT),
+      h.check(H5Lcreate_hard(file, "/particles/walkers/position/time", g.get(), "time", H5P_DEFAULT,
+                             H5P_DEFAULT),
               "time link");
     };
-    observable("cvs", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
-               {frames, static_cast<hsize_t>(r.cv_dim)}, sizeof(double), r.cvs.data(),
+    observable("cvs", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {frames, static_cast<hsize_t>(r.cv_dim)},
+               sizeof(double), r.cvs.data(),
                false);  // small, also in the ledger, and costly to deflate
     observable("walker", H5T_STD_I64LE, H5T_NATIVE_INT64, {frames}, sizeof(std::int64_t),
                walker.data(), true);
@@ -180,9 +178,9 @@ std::vector<std::byte> build_shard_image(const IterationRecord& record) {
   h.check(H5Pset_fapl_core(fapl.get(), estimate, 0), "core driver");
   H5Handle fcpl = h.own(H5Pcreate(H5P_FILE_CREATE), H5Pclose, "file creation list");
   h.check(H5Pset_obj_track_times(fcpl.get(), 0), "file creation list");
-  H5Handle file = h.own(H5Fcreate(h5_memory_name("shard").c_str(), H5F_ACC_TRUNC, fcpl.get(),
-                                  fapl.get()),
-                        H5Fclose, "cannot create the in-memory file");
+  H5Handle file =
+      h.own(H5Fcreate(h5_memory_name("shard").c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()),
+            H5Fclose, "cannot create the in-memory file");
   write_contents(h, file.get(), record);
   h.check(H5Fflush(file.get(), H5F_SCOPE_GLOBAL), "flush");
   const ssize_t size = H5Fget_file_image(file.get(), nullptr, 0);

@@ -62,8 +62,7 @@ Stmt::Stmt(const Db& db, const char* sql) : db_(&db) {
 
 Stmt::~Stmt() { sqlite3_finalize(stmt_); }
 
-Stmt::Stmt(Stmt&& other) noexcept
-    : db_(other.db_), stmt_(std::exchange(other.stmt_, nullptr)) {}
+Stmt::Stmt(Stmt&& other) noexcept : db_(other.db_), stmt_(std::exchange(other.stmt_, nullptr)) {}
 
 Stmt& Stmt::operator=(Stmt&& other) noexcept {
   if (this != &other) {
@@ -91,8 +90,7 @@ Stmt& Stmt::bind(int i, double v) {
 }
 
 Stmt& Stmt::bind_text(int i, std::string_view v) {
-  check_bind(*db_,
-             sqlite3_bind_text64(stmt_, i, v.data(), v.size(), SQLITE_TRANSIENT, SQLITE_UTF8),
+  check_bind(*db_, sqlite3_bind_text64(stmt_, i, v.data(), v.size(), SQLITE_TRANSIENT, SQLITE_UTF8),
              i);
   return *this;
 }
@@ -135,7 +133,8 @@ bool Stmt::is_null(int col) const { return sqlite3_column_type(stmt_, col) == SQ
 std::int64_t Stmt::int64(int col) const { return sqlite3_column_int64(stmt_, col); }
 double Stmt::real(int col) const {
   // SQLite stores a bound NaN as NULL; give it back as NaN rather than 0.
-  return is_null(col) ? std::numeric_limits<double>::quiet_NaN() : sqlite3_column_double(stmt_, col);
+  return is_null(col) ? std::numeric_limits<double>::quiet_NaN()
+                      : sqlite3_column_double(stmt_, col);
 }
 
 std::string Stmt::text(int col) const {
