@@ -26,7 +26,9 @@ TEST(StoreCrashChild, DISABLED_CommitUntilKilled) {
   ASSERT_NE(dir, nullptr);
   ASSERT_NE(until, nullptr);
   auto store = RunStore::create(dir, test_meta());
-  for (int i = 0; i <= std::atoi(until); ++i) store.commit(make_record(i));
+  for (int i = 0; i <= std::atoi(until); ++i) {
+    store.commit(make_record(i));
+  }
 }
 
 struct CrashCase {
@@ -46,7 +48,9 @@ class CrashTest : public StoreTest, public ::testing::WithParamInterface<CrashCa
       ::setenv(kDirEnv, dir.c_str(), 1);
       ::setenv(kUntilEnv, until.c_str(), 1);
       const int devnull = ::open("/dev/null", O_WRONLY);
-      if (devnull >= 0) ::dup2(devnull, STDOUT_FILENO);
+      if (devnull >= 0) {
+        ::dup2(devnull, STDOUT_FILENO);
+      }
       ::execl("/proc/self/exe", "test_store", "--gtest_also_run_disabled_tests",
               "--gtest_filter=StoreCrashChild.DISABLED_CommitUntilKilled", nullptr);
       ::_exit(127);
@@ -82,7 +86,9 @@ TEST_P(CrashTest, KillLosesOnlyTheIterationInFlight) {
     EXPECT_EQ(store.last_committed(), survivor);
     EXPECT_FALSE(fs::exists(tmp));
     EXPECT_FALSE(fs::exists(shard));
-    for (int i = c.iteration; i <= c.iteration + 1; ++i) store.commit(make_record(i));
+    for (int i = c.iteration; i <= c.iteration + 1; ++i) {
+      store.commit(make_record(i));
+    }
     const auto loaded = store.load_iterations();
     ASSERT_EQ(loaded.size(), static_cast<std::size_t>(c.iteration + 2));
     for (std::size_t i = 0; i < loaded.size(); ++i) {
@@ -96,7 +102,9 @@ TEST_P(CrashTest, KillLosesOnlyTheIterationInFlight) {
   const fs::path reference = dir_ / "reference";
   {
     auto store = RunStore::create(reference, test_meta());
-    for (int i = 0; i <= c.iteration + 1; ++i) store.commit(make_record(i));
+    for (int i = 0; i <= c.iteration + 1; ++i) {
+      store.commit(make_record(i));
+    }
   }
   for (int i = 0; i <= c.iteration + 1; ++i) {
     const std::string name = "iter_00000" + std::to_string(i) + ".h5";

@@ -29,8 +29,9 @@ std::string sql_text(const fs::path& db, const std::string& query) {
   sqlite3_stmt* st = nullptr;
   sqlite3_prepare_v2(h, query.c_str(), -1, &st, nullptr);
   std::string out;
-  if (sqlite3_step(st) == SQLITE_ROW)
+  if (sqlite3_step(st) == SQLITE_ROW) {
     out = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+  }
   sqlite3_finalize(st);
   sqlite3_close(h);
   return out;
@@ -106,7 +107,9 @@ TEST_F(OpenChecksTest, LedgerTruncatedToWholePagesIsRefusedUntouched) {
 TEST_F(OpenChecksTest, GarbageLedgerIsRefusedUntouched) {
   make_run_with_leftovers();
   std::vector<char> garbage(8192);
-  for (std::size_t i = 0; i < garbage.size(); ++i) garbage[i] = static_cast<char>(i * 131 + 7);
+  for (std::size_t i = 0; i < garbage.size(); ++i) {
+    garbage[i] = static_cast<char>(i * 131 + 7);
+  }
   write_bytes(RunStore::ledger_path(dir_), garbage);
   expect_refused_untouched("not a database");
 }

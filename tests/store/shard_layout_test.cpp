@@ -16,7 +16,9 @@ struct H5File {
   hid_t id;
   explicit H5File(const fs::path& p) : id(H5Fopen(p.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT)) {}
   ~H5File() {
-    if (id >= 0) H5Fclose(id);
+    if (id >= 0) {
+      H5Fclose(id);
+    }
   }
 };
 
@@ -70,7 +72,9 @@ std::vector<std::string> string_attr(hid_t file, const char* obj, const char* na
   std::vector<char> buf(width * n + 1, '\0');
   H5Aread(a, type, buf.data());
   std::vector<std::string> out;
-  for (std::size_t i = 0; i < n; ++i) out.emplace_back(buf.data() + i * width);
+  for (std::size_t i = 0; i < n; ++i) {
+    out.emplace_back(buf.data() + i * width);
+  }
   H5Sclose(s);
   H5Tclose(type);
   H5Aclose(a);
@@ -86,7 +90,9 @@ TEST_F(ShardLayoutTest, FollowsH5md) {
   fs::path path;
   {
     auto store = RunStore::create(dir_, test_meta());
-    for (int i = 0; i < 3; ++i) store.commit(make_record(i));
+    for (int i = 0; i < 3; ++i) {
+      store.commit(make_record(i));
+    }
     store.commit(r);
     path = store.shard_path(3);
   }
@@ -192,7 +198,9 @@ TEST_F(ShardLayoutTest, ShardBytesDependOnTheRecordOnly) {
 }
 
 TEST_F(ShardLayoutTest, H5dumpReadsTheShard) {
-  if (std::system("command -v h5dump >/dev/null 2>&1") != 0) GTEST_SKIP() << "no h5dump";
+  if (std::system("command -v h5dump >/dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "no h5dump";
+  }
   {
     auto store = RunStore::create(dir_, test_meta());
     store.commit(make_record(0));

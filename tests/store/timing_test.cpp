@@ -22,10 +22,15 @@ TEST_F(StoreTiming, DISABLED_CommitAndLoad64x100x2D) {
   Shape shape{64, 100, 2, 1, 2, {}};
   constexpr int kIterations = 20;
   std::vector<IterationRecord> records;
-  for (int i = 0; i < kIterations; ++i) records.push_back(make_record(i, shape));
+  records.reserve(kIterations);
+  for (int i = 0; i < kIterations; ++i) {
+    records.push_back(make_record(i, shape));
+  }
   auto store = RunStore::create(dir_, test_meta());
   auto t0 = std::chrono::steady_clock::now();
-  for (const auto& r : records) store.commit(r);
+  for (const auto& r : records) {
+    store.commit(r);
+  }
   const double commit_ms = ms_since(t0) / kIterations;
 
   std::vector<core::FrameKey> one_shard, spread;
@@ -34,10 +39,14 @@ TEST_F(StoreTiming, DISABLED_CommitAndLoad64x100x2D) {
     spread.push_back({k % kIterations, (k * 37) % 64, (k * 53) % 100});
   }
   t0 = std::chrono::steady_clock::now();
-  for (int rep = 0; rep < 10; ++rep) store.load_positions(one_shard);
+  for (int rep = 0; rep < 10; ++rep) {
+    store.load_positions(one_shard);
+  }
   const double load_one_ms = ms_since(t0) / 10;
   t0 = std::chrono::steady_clock::now();
-  for (int rep = 0; rep < 10; ++rep) store.load_positions(spread);
+  for (int rep = 0; rep < 10; ++rep) {
+    store.load_positions(spread);
+  }
   const double load_spread_ms = ms_since(t0) / 10;
   t0 = std::chrono::steady_clock::now();
   const auto all = store.load_iterations();

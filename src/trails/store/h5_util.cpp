@@ -10,7 +10,9 @@ namespace {
 herr_t collect(unsigned n, const H5E_error2_t* err, void* out) {
   auto& text = *static_cast<std::string*>(out);
   if (n < 4 && err->desc != nullptr) {  // the outermost few entries say enough
-    if (!text.empty()) text += "; ";
+    if (!text.empty()) {
+      text += "; ";
+    }
     text += err->desc;
   }
   return 0;
@@ -23,7 +25,9 @@ void H5Context::fail(const std::string& what) const {
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, collect, &detail);
   H5Eclear2(H5E_DEFAULT);
   std::string msg = file + ": " + what + (detail.empty() ? "" : ": HDF5: " + detail);
-  if (kind == core::ErrorKind::Corruption) throw core::CorruptionError(msg);
+  if (kind == core::ErrorKind::Corruption) {
+    throw core::CorruptionError(msg);
+  }
   throw core::StoreError(msg);
 }
 

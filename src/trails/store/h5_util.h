@@ -32,7 +32,9 @@ class H5Handle {
   H5Handle& operator=(const H5Handle&) = delete;
   hid_t get() const { return id_; }
   void reset() {
-    if (id_ >= 0 && closer_ != nullptr) closer_(id_);
+    if (id_ >= 0 && closer_ != nullptr) {
+      closer_(id_);
+    }
     id_ = -1;
   }
 
@@ -49,11 +51,15 @@ struct H5Context {
 
   [[noreturn]] void fail(const std::string& what) const;
   hid_t check(hid_t id, const char* what) const {
-    if (id < 0) fail(what);
+    if (id < 0) {
+      fail(what);
+    }
     return id;
   }
   void check(herr_t rc, const char* what) const {
-    if (rc < 0) fail(what);
+    if (rc < 0) {
+      fail(what);
+    }
   }
   H5Handle own(hid_t id, H5Handle::Closer closer, const char* what) const {
     return H5Handle(check(id, what), closer);

@@ -21,7 +21,9 @@ std::span<const std::byte> le_bytes(std::span<const double> values,
     return raw;
   } else {
     scratch.assign(raw.begin(), raw.end());
-    for (std::size_t i = 0; i < scratch.size(); i += 8) std::reverse(&scratch[i], &scratch[i + 8]);
+    for (std::size_t i = 0; i < scratch.size(); i += 8) {
+      std::reverse(&scratch[i], &scratch[i + 8]);
+    }
     return scratch;
   }
 }
@@ -32,7 +34,9 @@ void append_le_doubles(std::span<const std::byte> blob, std::vector<double>& out
   std::memcpy(out.data() + start, blob.data(), blob.size());
   if constexpr (std::endian::native == std::endian::big) {
     auto* bytes = reinterpret_cast<unsigned char*>(out.data() + start);
-    for (std::size_t i = 0; i < blob.size(); i += 8) std::reverse(bytes + i, bytes + i + 8);
+    for (std::size_t i = 0; i < blob.size(); i += 8) {
+      std::reverse(bytes + i, bytes + i + 8);
+    }
   }
 }
 
@@ -113,7 +117,9 @@ void Ledger::begin_writes() {
 }
 
 Ledger::~Ledger() {
-  if (writing_ && db_.get() != nullptr) close_writer();
+  if (writing_ && db_.get() != nullptr) {
+    close_writer();
+  }
 }
 
 void Ledger::close_writer() noexcept {
@@ -230,8 +236,12 @@ std::vector<IterationSummary> Ledger::summaries() const {
   std::size_t at = 0;
   while (spawns.step()) {
     const std::int64_t it = spawns.int64(0);
-    while (at < out.size() && out[at].iteration < it) ++at;
-    if (at == out.size() || out[at].iteration != it) corrupt(db_, "spawn of an unknown iteration");
+    while (at < out.size() && out[at].iteration < it) {
+      ++at;
+    }
+    if (at == out.size() || out[at].iteration != it) {
+      corrupt(db_, "spawn of an unknown iteration");
+    }
     out[at].spawn_pool_indices.push_back(spawns.int64(1));
   }
   snapshot.commit();
@@ -263,8 +273,12 @@ std::vector<IterationRecord> Ledger::load_iterations() const {
     out.push_back(std::move(r));
   }
   auto find = [&](std::size_t& at, std::int64_t it) -> IterationRecord& {
-    while (at < out.size() && out[at].iteration < it) ++at;
-    if (at == out.size() || out[at].iteration != it) corrupt(db_, "row of an unknown iteration");
+    while (at < out.size() && out[at].iteration < it) {
+      ++at;
+    }
+    if (at == out.size() || out[at].iteration != it) {
+      corrupt(db_, "row of an unknown iteration");
+    }
     return out[at];
   };
   Stmt walkers(db_,
@@ -281,7 +295,9 @@ std::vector<IterationRecord> Ledger::load_iterations() const {
     w.n_frames = walkers.int64(5);
     if (!walkers.is_null(6)) {
       w.parent = core::FrameKey::parse(walkers.text(6));
-      if (!w.parent) corrupt(db_, "bad parent_key '" + walkers.text(6) + "'");
+      if (!w.parent) {
+        corrupt(db_, "bad parent_key '" + walkers.text(6) + "'");
+      }
     }
     w.startup_s = walkers.real(7);
     w.integrate_s = walkers.real(8);
@@ -294,7 +310,9 @@ std::vector<IterationRecord> Ledger::load_iterations() const {
                        std::to_string(r.iteration) + " has " + std::to_string(blob.size()) +
                        " bytes, expected n_frames x cv_dim x 8");
     }
-    if (w.ok) append_le_doubles(blob, r.cvs);
+    if (w.ok) {
+      append_le_doubles(blob, r.cvs);
+    }
     r.walkers.push_back(std::move(w));
   }
   Stmt spawns(db_,

@@ -40,7 +40,9 @@ std::string shard_name(std::int64_t iteration) {
 
 // The iteration of "iter_NNNNNN.h5", if `name` is a shard file name.
 std::optional<std::int64_t> parse_shard_name(std::string_view name) {
-  if (!name.starts_with("iter_") || !name.ends_with(".h5")) return std::nullopt;
+  if (!name.starts_with("iter_") || !name.ends_with(".h5")) {
+    return std::nullopt;
+  }
   const std::string_view digits = name.substr(5, name.size() - 8);
   std::int64_t it = 0;
   auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), it);
@@ -88,7 +90,9 @@ struct RunStore::Impl {
 
   ~Impl() {
     ledger.reset();  // close the ledger before another writer may take the lock
-    if (lock_fd >= 0) ::close(lock_fd);
+    if (lock_fd >= 0) {
+      ::close(lock_fd);
+    }
   }
 
   // One writer per run directory: two runs resuming the same directory would interleave.
@@ -115,7 +119,9 @@ struct RunStore::Impl {
     for (const auto& entry : fs::directory_iterator(shards)) {
       const std::string name = entry.path().filename().string();
       const auto it = parse_shard_name(name);
-      if (name.ends_with(".tmp") || (it && (!last || *it > *last))) fs::remove(entry.path());
+      if (name.ends_with(".tmp") || (it && (!last || *it > *last))) {
+        fs::remove(entry.path());
+      }
     }
     core::fsync_directory(shards);
     fs::remove(dir / (std::string(kLedgerName) + ".tmp"));  // a create() that died midway

@@ -81,13 +81,17 @@ std::vector<std::string> column_or_damaged(const Db& db, const char* sql) {
   int rc = sqlite3_prepare_v2(db.get(), sql, -1, &stmt, nullptr);
   while (rc == SQLITE_OK || rc == SQLITE_ROW) {
     rc = sqlite3_step(stmt);
-    if (rc != SQLITE_ROW) break;
+    if (rc != SQLITE_ROW) {
+      break;
+    }
     const auto* text = sqlite3_column_text(stmt, 0);
     rows.emplace_back(text != nullptr ? reinterpret_cast<const char*>(text) : "");
   }
   std::string msg = db.errmsg();
   sqlite3_finalize(stmt);
-  if (rc != SQLITE_DONE) damaged(db, msg);
+  if (rc != SQLITE_DONE) {
+    damaged(db, msg);
+  }
   return rows;
 }
 
@@ -101,13 +105,23 @@ void check_header(const Db& db) {
     damaged(db, "cannot read the file");
   }
   sqlite3_int64 size = 0;
-  if (file->pMethods->xFileSize(file, &size) != SQLITE_OK) damaged(db, "cannot read its size");
-  if (size < 100) damaged(db, "it is " + std::to_string(size) + " bytes long (truncated)");
+  if (file->pMethods->xFileSize(file, &size) != SQLITE_OK) {
+    damaged(db, "cannot read its size");
+  }
+  if (size < 100) {
+    damaged(db, "it is " + std::to_string(size) + " bytes long (truncated)");
+  }
   unsigned char h[100];
-  if (file->pMethods->xRead(file, h, sizeof h, 0) != SQLITE_OK) damaged(db, "cannot read it");
-  if (std::memcmp(h, "SQLite format 3", 16) != 0) damaged(db, "file is not a database");
+  if (file->pMethods->xRead(file, h, sizeof h, 0) != SQLITE_OK) {
+    damaged(db, "cannot read it");
+  }
+  if (std::memcmp(h, "SQLite format 3", 16) != 0) {
+    damaged(db, "file is not a database");
+  }
   const std::int64_t page = h[16] == 0 && h[17] == 1 ? 65536 : (h[16] << 8 | h[17]);
-  if (page < 512 || (page & (page - 1)) != 0) damaged(db, "bad page size in the header");
+  if (page < 512 || (page & (page - 1)) != 0) {
+    damaged(db, "bad page size in the header");
+  }
   if (size % page != 0) {
     damaged(db, "it is " + std::to_string(size) + " bytes, not a whole number of " +
                     std::to_string(page) + "-byte pages (truncated)");
@@ -126,7 +140,9 @@ int parse_version(const Db& db, const std::string& text, const char* where) {
   try {
     std::size_t used = 0;
     const int v = std::stoi(text, &used);
-    if (used == text.size()) return v;
+    if (used == text.size()) {
+      return v;
+    }
   } catch (const std::exception&) {
   }
   damaged(db, std::string(where) + " is '" + text + "', not a schema version");
@@ -164,7 +180,9 @@ void validate_ledger(const Db& db) {
   }
   const auto user = column_or_damaged(db, "PRAGMA user_version");
   const auto stored = column_or_damaged(db, "SELECT value FROM meta WHERE key = 'schema_version'");
-  if (user.size() != 1 || stored.size() != 1) damaged(db, "the schema version is missing");
+  if (user.size() != 1 || stored.size() != 1) {
+    damaged(db, "the schema version is missing");
+  }
   const int v_user = parse_version(db, user[0], "PRAGMA user_version");
   const int v_meta = parse_version(db, stored[0], "meta.schema_version");
   const int version = std::max(v_user, v_meta);
@@ -179,7 +197,9 @@ void validate_ledger(const Db& db) {
   const auto check = column_or_damaged(db, "PRAGMA quick_check");
   if (check.empty() || check[0] != "ok") {
     std::string detail = "PRAGMA quick_check failed:";
-    for (std::size_t i = 0; i < check.size() && i < 3; ++i) detail += " " + check[i];
+    for (std::size_t i = 0; i < check.size() && i < 3; ++i) {
+      detail += " " + check[i];
+    }
     damaged(db, detail);
   }
 }
@@ -191,18 +211,19 @@ RunMeta read_meta(const Db& db) {
     while (q.step()) {
       const std::string key = q.text(0);
       std::string value = q.text(1);
-      if (key == "schema_version")
+      if (key == "schema_version") {
         meta.schema_version = std::stoi(value);
-      else if (key == "trails_version")
+      } else if (key == "trails_version") {
         meta.trails_version = std::move(value);
-      else if (key == "config_digest")
+      } else if (key == "config_digest") {
         meta.config_digest = std::move(value);
-      else if (key == "config")
+      } else if (key == "config") {
         meta.config = nlohmann::json::parse(value);
-      else if (key == "effective_config")
+      } else if (key == "effective_config") {
         meta.effective_config = nlohmann::json::parse(value);
-      else if (key == "created_at")
+      } else if (key == "created_at") {
         meta.created_at = std::move(value);
+      }
     }
   } catch (const nlohmann::json::exception& e) {
     damaged(db, std::string("meta holds invalid JSON: ") + e.what());

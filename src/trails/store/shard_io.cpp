@@ -23,7 +23,9 @@ namespace {
 struct Fd {
   int fd = -1;
   ~Fd() {
-    if (fd >= 0) ::close(fd);
+    if (fd >= 0) {
+      ::close(fd);
+    }
   }
 };
 
@@ -50,27 +52,37 @@ std::string shard_checksum(std::span<const std::byte> bytes) {
 
 void write_file_synced(const std::filesystem::path& path, std::span<const std::byte> bytes) {
   Fd f{::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)};
-  if (f.fd < 0) fail("cannot create", path, errno);
+  if (f.fd < 0) {
+    fail("cannot create", path, errno);
+  }
   const std::byte* p = bytes.data();
   std::size_t left = bytes.size();
   while (left > 0) {
     const ssize_t n = ::write(f.fd, p, left);
     if (n < 0) {
-      if (errno == EINTR) continue;
+      if (errno == EINTR) {
+        continue;
+      }
       fail("cannot write", path, errno);
     }
     p += n;
     left -= static_cast<std::size_t>(n);
   }
-  if (::fsync(f.fd) != 0) fail("fsync failed for", path, errno);
+  if (::fsync(f.fd) != 0) {
+    fail("fsync failed for", path, errno);
+  }
   const int fd = f.fd;
   f.fd = -1;
-  if (::close(fd) != 0) fail("cannot close", path, errno);
+  if (::close(fd) != 0) {
+    fail("cannot close", path, errno);
+  }
 }
 
 FileChecksum checksum_file(const std::filesystem::path& path) {
   Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-  if (f.fd < 0) fail("cannot open", path, errno);
+  if (f.fd < 0) {
+    fail("cannot open", path, errno);
+  }
   constexpr std::size_t kBuffer = 1 << 20;
   const std::unique_ptr<Bytef[]> buf(new Bytef[kBuffer]);  // uninitialised on purpose
   uLong crc = crc32(0L, Z_NULL, 0);
@@ -78,10 +90,14 @@ FileChecksum checksum_file(const std::filesystem::path& path) {
   for (;;) {
     const ssize_t n = ::read(f.fd, buf.get(), kBuffer);
     if (n < 0) {
-      if (errno == EINTR) continue;
+      if (errno == EINTR) {
+        continue;
+      }
       fail("cannot read", path, errno);
     }
-    if (n == 0) break;
+    if (n == 0) {
+      break;
+    }
     crc = crc32(crc, buf.get(), static_cast<uInt>(n));
     out.bytes += n;
   }

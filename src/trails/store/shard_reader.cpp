@@ -13,7 +13,9 @@ ShardReader::ShardReader(const std::filesystem::path& path)
                       H5Dclose, "no /particles/walkers/position/value");
   H5Handle space = h_.own(H5Dget_space(positions_.get()), H5Sclose, "position dataspace");
   std::array<hsize_t, 3> dims{};
-  if (H5Sget_simple_extent_ndims(space.get()) != 3) h_.fail("position/value is not 3-D");
+  if (H5Sget_simple_extent_ndims(space.get()) != 3) {
+    h_.fail("position/value is not 3-D");
+  }
   h_.check(H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr), "position dims");
   n_frames_ = static_cast<std::int64_t>(dims[0]);
   n_atoms_ = static_cast<std::int64_t>(dims[1]);
@@ -22,10 +24,16 @@ ShardReader::ShardReader(const std::filesystem::path& path)
 
 void ShardReader::read_frame(std::int64_t row, std::span<double> out) const {
   H5Quiet quiet;
-  if (row < 0 || row >= n_frames_) h_.fail("row " + std::to_string(row) + " is out of range");
-  const hsize_t count_elems = static_cast<hsize_t>(n_atoms_ * spatial_dim_);
-  if (out.size() != count_elems) h_.fail("frame size mismatch");
-  if (count_elems == 0) return;
+  if (row < 0 || row >= n_frames_) {
+    h_.fail("row " + std::to_string(row) + " is out of range");
+  }
+  const hsize_t count_elems = static_cast<hsize_t>(n_atoms_) * static_cast<hsize_t>(spatial_dim_);
+  if (out.size() != count_elems) {
+    h_.fail("frame size mismatch");
+  }
+  if (count_elems == 0) {
+    return;
+  }
   H5Handle fspace = h_.own(H5Dget_space(positions_.get()), H5Sclose, "position dataspace");
   const std::array<hsize_t, 3> start{static_cast<hsize_t>(row), 0, 0};
   const std::array<hsize_t, 3> count{1, static_cast<hsize_t>(n_atoms_),

@@ -13,8 +13,9 @@
 namespace trails::store::detail {
 namespace {
 
-constexpr std::size_t kChunkBytes = 32 * 1024;  // a few frames per chunk: cheap single-frame reads
-constexpr unsigned kDeflateLevel = 1;           // coordinates compress little: favour speed
+constexpr std::size_t kChunkBytes =
+    std::size_t{32} * 1024;            // a few frames per chunk: cheap single-frame reads
+constexpr unsigned kDeflateLevel = 1;  // coordinates compress little: favour speed
 
 struct Writer {
   const H5Context& h;
@@ -42,10 +43,12 @@ struct Writer {
   void attr_strings(hid_t obj, const char* name, const std::vector<std::string>& values,
                     bool scalar) const {
     std::size_t width = 1;
-    for (const auto& v : values) width = std::max(width, v.size() + 1);
+    for (const auto& v : values) {
+      width = std::max(width, v.size() + 1);
+    }
     std::vector<char> packed(width * values.size(), '\0');
     for (std::size_t i = 0; i < values.size(); ++i) {
-      std::copy(values[i].begin(), values[i].end(), packed.begin() + i * width);
+      std::copy(values[i].begin(), values[i].end(), packed.data() + i * width);
     }
     H5Handle type = h.own(H5Tcopy(H5T_C_S1), H5Tclose, name);
     h.check(H5Tset_size(type.get(), width), name);
@@ -60,7 +63,9 @@ struct Writer {
                std::vector<hsize_t> dims, std::size_t elem_bytes, const void* data,
                bool compress) const {
     std::size_t row_elems = 1;
-    for (std::size_t i = 1; i < dims.size(); ++i) row_elems *= dims[i];
+    for (std::size_t i = 1; i < dims.size(); ++i) {
+      row_elems *= dims[i];
+    }
     H5Handle dcpl = h.own(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, name);
     h.check(H5Pset_obj_track_times(dcpl.get(), 0), name);
     h.check(H5Pset_fill_time(dcpl.get(), H5D_FILL_TIME_NEVER), name);
@@ -98,7 +103,9 @@ void write_contents(const H5Context& h, hid_t file, const IterationRecord& r) {
   std::vector<double> time;
   walker.reserve(frames), frame.reserve(frames), step.reserve(frames), time.reserve(frames);
   for (const auto& wr : r.walkers) {
-    if (!wr.ok) continue;
+    if (!wr.ok) {
+      continue;
+    }
     for (std::int64_t f = 0; f < wr.n_frames; ++f) {
       walker.push_back(wr.walker);
       frame.push_back(f);
@@ -184,7 +191,9 @@ std::vector<std::byte> build_shard_image(const IterationRecord& record) {
   write_contents(h, file.get(), record);
   h.check(H5Fflush(file.get(), H5F_SCOPE_GLOBAL), "flush");
   const ssize_t size = H5Fget_file_image(file.get(), nullptr, 0);
-  if (size < 0) h.fail("cannot size the file image");
+  if (size < 0) {
+    h.fail("cannot size the file image");
+  }
   std::vector<std::byte> image(static_cast<std::size_t>(size));
   if (H5Fget_file_image(file.get(), image.data(), image.size()) != size) {
     h.fail("cannot copy the file image");

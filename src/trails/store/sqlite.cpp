@@ -35,7 +35,9 @@ Db& Db::operator=(Db&& other) noexcept {
 void Db::close() noexcept {
   // close_v2 defers the real close until every statement is finalized, so the order in
   // which owners are destroyed cannot leak the connection.
-  if (db_ != nullptr) sqlite3_close_v2(std::exchange(db_, nullptr));
+  if (db_ != nullptr) {
+    sqlite3_close_v2(std::exchange(db_, nullptr));
+  }
 }
 
 std::string Db::errmsg() const { return db_ != nullptr ? sqlite3_errmsg(db_) : "no connection"; }
@@ -75,7 +77,9 @@ Stmt& Stmt::operator=(Stmt&& other) noexcept {
 
 namespace {
 void check_bind(const Db& db, int rc, int i) {
-  if (rc != SQLITE_OK) db.fail("cannot bind parameter " + std::to_string(i));
+  if (rc != SQLITE_OK) {
+    db.fail("cannot bind parameter " + std::to_string(i));
+  }
 }
 }  // namespace
 
@@ -110,8 +114,12 @@ Stmt& Stmt::bind_null(int i) {
 
 bool Stmt::step() {
   const int rc = sqlite3_step(stmt_);
-  if (rc == SQLITE_ROW) return true;
-  if (rc == SQLITE_DONE) return false;
+  if (rc == SQLITE_ROW) {
+    return true;
+  }
+  if (rc == SQLITE_DONE) {
+    return false;
+  }
   std::string msg = sqlite3_errmsg(db_->get());
   const char* sql = sqlite3_sql(stmt_);
   reset();
@@ -146,14 +154,18 @@ std::string Stmt::text(int col) const {
 std::span<const std::byte> Stmt::blob(int col) const {
   const void* p = sqlite3_column_blob(stmt_, col);
   const int n = sqlite3_column_bytes(stmt_, col);
-  if (p == nullptr || n == 0) return {};
+  if (p == nullptr || n == 0) {
+    return {};
+  }
   return {static_cast<const std::byte*>(p), static_cast<std::size_t>(n)};
 }
 
 Transaction::Transaction(const Db& db, const char* begin_sql) : db_(db) { db_.exec(begin_sql); }
 
 Transaction::~Transaction() {
-  if (open_ && db_.in_transaction()) sqlite3_exec(db_.get(), "ROLLBACK", nullptr, nullptr, nullptr);
+  if (open_ && db_.in_transaction()) {
+    sqlite3_exec(db_.get(), "ROLLBACK", nullptr, nullptr, nullptr);
+  }
 }
 
 void Transaction::commit() {
