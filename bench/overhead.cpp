@@ -38,7 +38,8 @@ struct Recorder final : campaign::ProgressSink {
   std::vector<double> runner, analysis;
   std::vector<long> rss;
   void started(const std::vector<std::string>&) override {}
-  void iteration(const campaign::IterationReport& r) override {
+  void iteration(const campaign::IterationReport& report) override {
+    const auto& r = report.summary;
     runner.push_back(r.runner_s);
     analysis.push_back(r.analysis_s);
     rss.push_back(peak_rss_kib());

@@ -24,15 +24,17 @@ void ConsoleProgress::started(const std::vector<std::string>& banner) {
   std::fflush(out_);
 }
 
-void ConsoleProgress::iteration(const campaign::IterationReport& r) {
+void ConsoleProgress::iteration(const campaign::IterationReport& report) {
+  const auto& r = report.summary;
   const double pct = r.total_bins > 0 ? 100.0 * static_cast<double>(r.occupied_bins) /
                                             static_cast<double>(r.total_bins)
                                       : 0.0;
   const std::string line = fmt::format(
       "iteration {}/{}  walkers {}/{}  frames {}  occupied {}/{} ({:.1f} %)  MD {:.3f} s  "
       "analysis {:.3f} s  ETA {}",
-      r.iteration + 1, r.target_iterations, r.ok_walkers, r.walkers, r.cumulative_frames,
-      r.occupied_bins, r.total_bins, pct, r.runner_s, r.analysis_s, duration(r.eta_s));
+      r.iteration + 1, report.target_iterations, r.successful_walkers, report.walkers,
+      r.cumulative_frames, r.occupied_bins, r.total_bins, pct, r.runner_s, r.analysis_s,
+      duration(report.eta_s));
   if (tty_) {
     fmt::print(out_, "\r\033[K{}", line);
     line_open_ = true;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "trails/config/campaign_config.h"
+#include "trails/store/run_store.h"
 
 namespace trails::campaign {
 
@@ -20,17 +21,10 @@ struct RunOptions {
 };
 
 struct IterationReport {
-  std::int64_t iteration = 0;
+  store::IterationSummary summary;      // what was committed (and logged) for the iteration
   std::int64_t target_iterations = 0;
-  std::int64_t ok_walkers = 0;
-  std::int64_t walkers = 0;
-  std::int64_t frames = 0;
-  std::int64_t cumulative_frames = 0;
-  std::int64_t occupied_bins = 0;
-  std::int64_t total_bins = 0;
-  std::vector<int> n_bins;
-  double runner_s = 0.0;
-  double analysis_s = 0.0;
+  std::int64_t walkers = 0;             // walkers run, failed ones included
+  std::vector<int> n_bins;              // grid resolution after this iteration
   double eta_s = 0.0;
 };
 

@@ -182,18 +182,11 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
                       static_cast<double>(recent);
 
   IterationReport report;
-  report.iteration = iteration;
   report.target_iterations = options_.target_iterations;
-  report.ok_walkers = summary.successful_walkers;
   report.walkers = static_cast<std::int64_t>(results.size());
-  report.frames = summary.frames;
-  report.cumulative_frames = summary.cumulative_frames;
-  report.occupied_bins = summary.occupied_bins;
-  report.total_bins = summary.total_bins;
   report.n_bins = resolution_.n_bins();
-  report.runner_s = runner_s;
-  report.analysis_s = summary.analysis_s;
   report.eta_s = mean * static_cast<double>(options_.target_iterations - iteration - 1);
+  report.summary = std::move(summary);
   return report;
 }
 
