@@ -72,3 +72,14 @@ for r in rows:
         assert p in keys and int(p.split(":")[0]) < it, r
 PY
 pass "export"
+
+# Progress: a terminal gets one line rewritten in place (\r + erase), a pipe gets plain lines.
+write_config tty.yaml tty
+script -qec "$TRAILS run tty.yaml --iterations 3" /dev/null > tty.out
+grep -q $'\r\e\[Kiteration 3/3' tty.out || fail "no in-place progress line on a terminal"
+grep -q "ETA" tty.out || fail "progress line lacks the ETA"
+write_config pipe.yaml pipe
+"$TRAILS" run pipe.yaml --iterations 3 | cat > pipe.out
+[ "$(grep -c '^iteration [0-9]*/3  walkers 8/8' pipe.out)" -eq 3 ] || fail "non-terminal output should have one line per iteration"
+grep -q $'\e' pipe.out && fail "escape codes in non-terminal output"
+pass "progress output on a terminal and on a pipe"
