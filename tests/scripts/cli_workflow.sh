@@ -83,3 +83,23 @@ write_config pipe.yaml pipe
 [ "$(grep -c '^iteration [0-9]*/3  walkers 8/8' pipe.out)" -eq 3 ] || fail "non-terminal output should have one line per iteration"
 grep -q $'\e' pipe.out && fail "escape codes in non-terminal output"
 pass "progress output on a terminal and on a pipe"
+
+# status is readable while a campaign writes, and reports it as running.
+SYNTHETIC_COST_MS=40 write_config live.yaml live
+"$TRAILS" run live.yaml --iterations 12 > live.out &
+pid=$!
+seen=""
+for _ in $(seq 1 200); do
+  if [ -f live/ledger.sqlite ] && "$TRAILS" status live --json > live.json 2> live.err; then
+    if /usr/bin/python3 -c 'import json,sys; s=json.load(open("live.json")); sys.exit(0 if s["running"] and s["iterations_committed"] >= 1 else 1)'; then
+      seen=yes
+      break
+    fi
+  fi
+  sleep 0.05
+done
+wait $pid || fail "live run failed"
+[ -n "$seen" ] || fail "status never saw the running campaign ($(cat live.err 2>/dev/null))"
+"$TRAILS" status live --json | grep -q '"running": false' || fail "status after the run should say not running"
+export_run live l
+pass "status while the campaign writes"
