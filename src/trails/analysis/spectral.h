@@ -1,0 +1,54 @@
+// Eigenvalues, implied timescales, and the implied-timescale (ITS) sweep over lag times.
+// Pure numerics: inputs are read-only, results are values. Timescales are in the units of lag
+// (frames, if lag is in frames). Cost: O(n^3) per eigen-decomposition.
+// Throws core::InputError for non-square or mismatched inputs, k out of range, lags < 1.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "trails/analysis/counting.h"
+#include "trails/analysis/msm_estimation.h"
+
+namespace trails::analysis {
+
+// Real parts of the eigenvalues of T, sorted by modulus descending (general EigenSolver).
+Eigen::VectorXd eigenvalues(const Eigen::Ref<const Eigen::MatrixXd>& T);
+
+// Eigenvalues of a reversible T with stationary distribution pi (all pi_i > 0), from the
+// symmetric matrix D^{1/2} T D^{-1/2}, D = diag(pi), by a self-adjoint solver; sorted by
+// modulus descending. More accurate than the general solver for reversible T.
+Eigen::VectorXd eigenvalues(const Eigen::Ref<const Eigen::MatrixXd>& T,
+                            const Eigen::Ref<const Eigen::VectorXd>& pi);
+
+// t_i = -lag / ln|lambda_i| for i = 2..k+1 of eigenvalues sorted as above (entry 0 is the
+// stationary eigenvalue and is skipped). |lambda| >= 1 gives +inf, lambda = 0 gives 0.
+// 0 <= k <= size - 1.
+Eigen::VectorXd timescales_from_eigenvalues(const Eigen::Ref<const Eigen::VectorXd>& eigenvalues,
+                                            double lag, int k);
+
+// The k slowest implied timescales of T (general eigenvalues).
+Eigen::VectorXd implied_timescales(const Eigen::Ref<const Eigen::MatrixXd>& T, double lag, int k);
+
+// The k slowest implied timescales of a reversible T with stationary distribution pi.
+Eigen::VectorXd implied_timescales(const Eigen::Ref<const Eigen::MatrixXd>& T,
+                                   const Eigen::Ref<const Eigen::VectorXd>& pi, double lag, int k);
+
+struct ItsSweep {
+  std::vector<int> lags;
+  Eigen::MatrixXd timescales;   // lags.size() x k; NaN where a lag has too few active states
+  std::vector<int> n_active;    // size of the largest connected set per lag
+  std::vector<char> converged;  // reversible MLE converged per lag (0 where skipped)
+};
+
+// For each lag: count_matrix -> largest_connected_set -> reversible_mle -> implied timescales
+// (symmetrised eigenvalues). A lag whose largest connected set has fewer than 2 states is data,
+// not an error: its row is NaN. Timescales beyond n_active - 1 are NaN. k >= 1; lags >= 1.
+ItsSweep implied_timescales_sweep(const std::vector<std::vector<int>>& dtrajs,
+                                  std::span<const int> lags, int k, int n_states = -1,
+                                  CountMode mode = CountMode::Sliding,
+                                  const ReversibleMleOptions& options = {});
+
+}  // namespace trails::analysis
