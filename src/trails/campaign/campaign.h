@@ -26,6 +26,7 @@ struct IterationReport {
   std::int64_t walkers = 0;             // walkers run, failed ones included
   std::vector<int> n_bins;              // grid resolution after this iteration
   double eta_s = 0.0;
+  double commit_s = 0.0;                // part of summary.analysis_s spent in the atomic commit
 };
 
 struct CampaignOutcome {

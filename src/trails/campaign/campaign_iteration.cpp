@@ -158,7 +158,9 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
   rec.state = state_json();
   rec.runner_s = runner_s;
   rec.analysis_s = seconds_since(t_analysis);
+  const auto t_commit = Clock::now();
   store_->commit(rec);
+  const double commit_s = seconds_since(t_commit);
   core::crash_point("after-commit", iteration);
 
   store::IterationSummary summary;
@@ -186,6 +188,7 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
   report.walkers = static_cast<std::int64_t>(results.size());
   report.n_bins = resolution_.n_bins();
   report.eta_s = mean * static_cast<double>(options_.target_iterations - iteration - 1);
+  report.commit_s = commit_s;
   report.summary = std::move(summary);
   return report;
 }
