@@ -48,19 +48,24 @@ void run_gnuplot(const std::string& script) {
 std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
 
 // Energy on a regular grid in gnuplot's blank-line-separated format, for contour tracing.
-void write_energy_grid(const engines::builtin::Potential& pot, const fs::path& file) {
+// Returns the lowest energy on the grid (the contour levels start there).
+double write_energy_grid(const engines::builtin::Potential& pot, const fs::path& file) {
   const auto box = pot.plot_box();
   std::ofstream out(file);
+  double vmin = std::numeric_limits<double>::infinity();
   const int n = 120;
   for (int i = 0; i <= n; ++i) {
     const double x = box[0] + (box[1] - box[0]) * i / n;
     for (int j = 0; j <= n; ++j) {
       const double y = box[2] + (box[3] - box[2]) * j / n;
       const double p[2] = {x, y};
-      out << x << ' ' << y << ' ' << pot.energy(p) << '\n';
+      const double v = pot.energy(p);
+      vmin = std::min(vmin, v);
+      out << x << ' ' << y << ' ' << v << '\n';
     }
     out << '\n';
   }
+  return vmin;
 }
 
 }  // namespace
@@ -102,13 +107,9 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
   script += "set title '" + title + "'\n";
   if (potential && d == 2 && potential->has_energy()) {
     const auto box = potential->plot_box();
-    write_energy_grid(*potential, tmp.path / "energy.dat");
+    const double vmin = write_energy_grid(*potential, tmp.path / "energy.dat");
     // Contour levels over the low-energy region only: the walls would drown the basins.
-    double vmin = std::numeric_limits<double>::infinity();
-    std::ifstream in(tmp.path / "energy.dat");
-    double x, y, v;
-    while (in >> x >> y >> v) vmin = std::min(vmin, v);
-    const double span = potential_span(store.meta(), *potential);
+    const double span = potential_span(store.meta());
     script += fmt::format(
         "set contour base\nunset surface\nset view map\nset cntrparam levels incremental {},{},{}\n"
         "set table {}\nsplot {} using 1:2:3 with lines\nunset table\nunset contour\n",

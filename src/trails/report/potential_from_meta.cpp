@@ -30,7 +30,7 @@ std::unique_ptr<engines::builtin::Potential> potential_from_meta(const store::Ru
   return engines::builtin::make_potential(c);
 }
 
-double potential_span(const store::RunMeta& meta, const engines::builtin::Potential&) {
+double potential_span(const store::RunMeta& meta) {
   const auto* engine = engine_block(meta);
   const double kT = engine != nullptr ? engine->value("kT", 1.0) : 1.0;
   return 10.0 * kT;

@@ -10,7 +10,7 @@
 namespace trails::report {
 
 std::unique_ptr<engines::builtin::Potential> potential_from_meta(const store::RunMeta& meta);
-// Energy range worth contouring above the minimum: 10 kT, capped by the landscape's own span.
-double potential_span(const store::RunMeta& meta, const engines::builtin::Potential& potential);
+// Energy range worth contouring above the minimum: 10 kT of the run.
+double potential_span(const store::RunMeta& meta);
 
 }  // namespace trails::report
