@@ -14,6 +14,7 @@ struct Configuration {
   int spatial_dim = 2;
   std::vector<double> positions;
   std::vector<double> velocities;  // empty: draw fresh Maxwell–Boltzmann velocities from the seed
+  std::vector<double> box;         // 9 values, box vectors a, b, c as rows; empty: no box
 };
 
 struct SegmentTask {
@@ -36,10 +37,13 @@ struct SegmentResult {
   int spatial_dim = 0;
   std::int64_t n_frames = 0;
   std::vector<double> frames;        // n_frames × n_atoms × spatial_dim
+  std::vector<double> frame_boxes;   // n_frames × 9 when the system has a box, else empty
   Configuration final_state;         // positions and velocities after the last step
   double startup_s = 0.0;            // instance preparation / re-arm time
   double integrate_s = 0.0;          // time inside the integrator (includes synthetic cost)
   std::string platform;              // where it ran: "builtin", OpenMM platform name, ...
+  std::string device;                // device index and name, or CPU thread count ("" for builtin)
+  std::string visible_devices;       // CUDA_VISIBLE_DEVICES / ROCR / OpenCL visibility seen by the worker
   std::string host;
 
   bool ok() const { return status == SegmentStatus::Ok; }
