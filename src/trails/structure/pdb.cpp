@@ -105,6 +105,7 @@ class PdbReader {
     atom.segid = std::string(trim(columns(line, 67, 76)));
     const std::string_view element = trim(columns(line, 77, 78));
     atom.element = normalize_element(element);
+    atom.type = std::string(element);  // MDAnalysis's `type` for PDB files: the column as written
     if (atom.element.empty()) {
       // Names of two-letter elements start in column 13 ("FE  "); one-letter ones in 14.
       const bool starts_col13 = !raw_name.empty() && raw_name[0] != ' ' &&

@@ -136,10 +136,12 @@ class Parser {
   }
 
  private:
+  // "what; hint" reads as "what at column N; hint", followed by the expression and a caret.
   [[noreturn]] void fail(std::size_t column, const std::string& what) const {
-    throw core::InputError(fmt::format("bad atom selection \"{}\": {} at column {}\n  {}\n  {}^",
-                                       expression_, what, column, expression_,
-                                       std::string(column - 1, ' ')));
+    const std::size_t cut = std::min(what.find("; "), what.size());
+    throw core::InputError(fmt::format("bad atom selection \"{}\": {} at column {}{}\n  {}\n  {}^",
+                                       expression_, what.substr(0, cut), column, what.substr(cut),
+                                       expression_, std::string(column - 1, ' ')));
   }
 
   void tokenize() {
@@ -153,7 +155,7 @@ class Parser {
         ++i;
       } else {
         std::size_t j = i;
-        while (j < expression_.size() && !std::string_view(" \t\n\r()").contains(expression_[j]))
+        while (j < expression_.size() && std::string_view(" \t\n\r()").find(expression_[j]) == std::string_view::npos)
           ++j;
         tokens_.push_back({std::string(expression_.substr(i, j - i)), i + 1});
         i = j;
