@@ -47,7 +47,7 @@ Box box_from_parameters(const BoxParameters& p) {
   const double cx = p.c_nm * cb;
   const double cy = p.c_nm * (ca - cb * cg) / sg;
   const double cz2 = p.c_nm * p.c_nm - cx * cx - cy * cy;
-  if (!(cz2 > 0)) throw bad("these angles cannot form a box (zero or negative volume)");
+  if (!(cz2 > 1e-12 * p.c_nm * p.c_nm)) throw bad("these angles cannot form a box (zero or negative volume)");
   return Box{p.a_nm, 0.0, 0.0, p.b_nm * cg, p.b_nm * sg, 0.0, cx, cy, std::sqrt(cz2)};
 }
 

@@ -188,6 +188,12 @@ std::string pdb_atom_name(const Atom& atom) {
   return fmt::format(" {:<3}", name);
 }
 
+// Residue names are right-justified in columns 18-20; four-character names use column 21 too.
+std::string pdb_residue_name(const std::string& resname) {
+  if (resname.size() <= 3) return fmt::format("{:>3} ", resname);
+  return resname.substr(0, 4);
+}
+
 void check_sizes(const Topology& topology, std::span<const double> positions_nm,
                  const char* format) {
   if (positions_nm.size() != 3 * topology.atoms.size())
@@ -234,9 +240,9 @@ void write_pdb(std::ostream& out, const Topology& topology, std::span<const doub
     for (char& c : element) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     // Serial and residue numbers wrap like mdtraj's and MDAnalysis's writers do.
     lines += fmt::format(
-        "{:<6}{:5d} {}{}{:<4}{}{:4d}{}   {:8.3f}{:8.3f}{:8.3f}{:6.2f}{:6.2f}      {:<4}{:>2}  \n",
+        "{:<6}{:5d} {}{}{}{}{:4d}{}   {:8.3f}{:8.3f}{:8.3f}{:6.2f}{:6.2f}      {:<4}{:>2}  \n",
         is_protein_residue(atom.resname) ? "ATOM" : "HETATM", (atom.index + 1) % 100000,
-        pdb_atom_name(atom), ' ', atom.resname.substr(0, 4),
+        pdb_atom_name(atom), ' ', pdb_residue_name(atom.resname),
         atom.chain.empty() ? ' ' : atom.chain[0], atom.resid % 10000, ' ', xyz[0], xyz[1],
         xyz[2], 1.0, 0.0, atom.segid.substr(0, 4), element.substr(0, 2));
   }
