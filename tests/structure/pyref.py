@@ -1,6 +1,6 @@
 # Reference answers from MDAnalysis and mdtraj for tests/structure (run with /usr/bin/python3).
 #   pyref.py select STRUCTURE SELECTIONS_FILE  -> JSON list: MDAnalysis indices per selection
-#   pyref.py read STRUCTURE                    -> JSON {mdanalysis: {...}, mdtraj: {...}} with
+#   pyref.py read STRUCTURE...                 -> JSON list, per file {mdanalysis: {...}, mdtraj: {...}} with
 #       positions (Å, frames × atoms × 3), box (a b c alpha beta gamma per frame, Å/deg),
 #       names, resnames, resids, elements
 import json
@@ -35,7 +35,11 @@ def read(structure):
         "resnames": list(u.atoms.resnames), "resids": [int(r) for r in u.atoms.resids],
         "elements": list(u.atoms.elements) if hasattr(u.atoms, "elements") else [],
     }
-    t = mdtraj.load(structure)
+    # mdtraj renames atoms to its own standard names unless told not to (GRO: always).
+    if structure.endswith(".pdb"):
+        t = mdtraj.load_pdb(structure, standard_names=False)
+    else:
+        t = mdtraj.load(structure)
     md_boxes = []
     for k in range(t.n_frames):
         if t.unitcell_lengths is None:
@@ -50,11 +54,11 @@ def read(structure):
         "resids": [a.residue.resSeq for a in atoms],
         "elements": [a.element.symbol if a.element is not None else "" for a in atoms],
     }
-    print(json.dumps({"mdanalysis": mda_out, "mdtraj": md_out}))
+    return {"mdanalysis": mda_out, "mdtraj": md_out}
 
 
 if __name__ == "__main__":
     if sys.argv[1] == "select":
         select(sys.argv[2], sys.argv[3])
     else:
-        read(sys.argv[2])
+        print(json.dumps([read(path) for path in sys.argv[2:]]))
