@@ -44,7 +44,7 @@ TEST(SelectionVsMDAnalysis, AlanineDipeptide) {
                "resid 2", "resid 1-2", "resid 1:2", "resid 1 to 2", "resid 1 3", "resnum 3",
                "index 0-4", "index 3 7 11", "index 5:9", "bynum 1-3", "bynum 22",
                "type H", "type C O", "element N", "segid A", "chainid A", "chainID A",
-               "protein and not type H", "not name H*", "name CA or name N and resid 2",
+               "protein and not type H", "protein and not (type H)", "not name H*", "name CA or name N and resid 2",
                "name N and resid 3 or name CA", "not name H* and resid 2",
                "resid 3 and (name N or name CA)", "(resname ACE or resname NME) and type C",
                "not (backbone or type H)", "backbone and not resname ALA"});
