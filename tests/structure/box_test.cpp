@@ -1,10 +1,11 @@
 // CRYST1-style lengths/angles <-> box vectors, with analytic answers.
+#include "trails/structure/box.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "trails/core/error.h"
-#include "trails/structure/box.h"
 
 namespace trails::structure {
 namespace {
@@ -30,9 +31,9 @@ TEST(Box, RhombicDodecahedronMatchesGromacsVectors) {
 }
 
 TEST(Box, TruncatedOctahedronAndGeneralTriclinicRoundTrip) {
-  for (const BoxParameters p : {BoxParameters{4.0, 4.0, 4.0, 70.528779, 109.471221, 70.528779},
-                                BoxParameters{2.0, 2.2, 2.4, 80, 95, 100},
-                                BoxParameters{5.0, 6.0, 7.0, 120, 90, 60}}) {
+  for (const BoxParameters p :
+       {BoxParameters{4.0, 4.0, 4.0, 70.528779, 109.471221, 70.528779},
+        BoxParameters{2.0, 2.2, 2.4, 80, 95, 100}, BoxParameters{5.0, 6.0, 7.0, 120, 90, 60}}) {
     const Box b = box_from_parameters(p);
     EXPECT_EQ(b[1], 0.0);
     EXPECT_EQ(b[2], 0.0);

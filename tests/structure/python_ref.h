@@ -5,9 +5,8 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace trails::structure::testing {
 

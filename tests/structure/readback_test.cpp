@@ -24,9 +24,9 @@ StructureFile perturbed(StructureFile s, int frames) {
       x[k] += 0.0123456 * std::sin(1.7 * static_cast<double>(k) + f) - 0.01 * f;
     s.frames.push_back(std::move(x));
     // Truncated octahedron for frame 0, then general triclinic cells that change per frame.
-    s.boxes.push_back(f == 0 ? box_from_parameters({2.5, 2.5, 2.5, 70.528779, 109.471221,
-                                                    70.528779})
-                             : box_from_parameters({2.4 + 0.1 * f, 2.6, 2.7, 80, 95, 100.0 + f}));
+    s.boxes.push_back(f == 0
+                          ? box_from_parameters({2.5, 2.5, 2.5, 70.528779, 109.471221, 70.528779})
+                          : box_from_parameters({2.4 + 0.1 * f, 2.6, 2.7, 80, 95, 100.0 + f}));
   }
   s.topology.box = s.boxes[0];
   return s;
@@ -34,9 +34,9 @@ StructureFile perturbed(StructureFile s, int frames) {
 
 struct Expect {
   double tolerance_angstrom;
-  std::size_t frames;   // how many frames the tool reads
-  bool names = true;    // false: the tool renames atoms (mdtraj on GRO files)
-  bool boxes = true;    // false: the tool keeps one box per file (mdtraj on multi-model PDB)
+  std::size_t frames;  // how many frames the tool reads
+  bool names = true;   // false: the tool renames atoms (mdtraj on GRO files)
+  bool boxes = true;   // false: the tool keeps one box per file (mdtraj on multi-model PDB)
 };
 
 void expect_reads_back(const StructureFile& written, const nlohmann::json& tool,
@@ -57,13 +57,13 @@ void expect_reads_back(const StructureFile& written, const nlohmann::json& tool,
     const auto& xyz = tool["positions"][f];
     for (std::size_t i = 0; i < atoms.size(); ++i)
       for (std::size_t k = 0; k < 3; ++k)
-        worst = std::max(worst, std::fabs(xyz[i][k].get<double>() -
-                                          10.0 * written.frames[f][3 * i + k]));
+        worst = std::max(worst,
+                         std::fabs(xyz[i][k].get<double>() - 10.0 * written.frames[f][3 * i + k]));
     ASSERT_FALSE(tool["box"][f].is_null()) << "frame " << f;
     if (!expect.boxes) continue;
     const BoxParameters p = box_parameters(*written.boxes[f]);
-    const double expected[6] = {10 * p.a_nm, 10 * p.b_nm,  10 * p.c_nm,
-                                p.alpha_deg, p.beta_deg, p.gamma_deg};
+    const double expected[6] = {10 * p.a_nm, 10 * p.b_nm, 10 * p.c_nm,
+                                p.alpha_deg, p.beta_deg,  p.gamma_deg};
     for (int k = 0; k < 6; ++k)
       EXPECT_NEAR(tool["box"][f][k].get<double>(), expected[k], k < 3 ? 1e-3 : 1e-2)
           << "frame " << f << " box parameter " << k;
@@ -83,9 +83,9 @@ TEST(ReadBack, MdtrajAndMDAnalysisReadTrailsFiles) {
   write_structure(dir / "models.pdb", models);
   write_structure(dir / "models.gro", models);
 
-  const nlohmann::json ref =
-      testing::run_pyref("read " + (dir / "solvated.pdb").string() + " " + (dir / "solvated.gro").string() +
-                         " " + (dir / "models.pdb").string() + " " + (dir / "models.gro").string());
+  const nlohmann::json ref = testing::run_pyref(
+      "read " + (dir / "solvated.pdb").string() + " " + (dir / "solvated.gro").string() + " " +
+      (dir / "models.pdb").string() + " " + (dir / "models.gro").string());
   ASSERT_TRUE(ref.is_array());
   ASSERT_EQ(ref.size(), 4u);
   // PDB: 3 decimals in Å (half a unit: 5e-4 Å) plus float32 storage in the readers.

@@ -149,13 +149,11 @@ TEST(Pdb, WriterColumns) {
   EXPECT_EQ(cryst, "CRYST1   24.000   24.000   24.000  90.00  90.00  90.00 P 1           1");
   EXPECT_EQ(first,
             "ATOM      1  H1  ACE A   1       2.000   1.000   0.000  1.00  0.00      A    H  ");
-  EXPECT_EQ(ca,
-            "ATOM      9  CA  ALA A   2       4.853   4.614   0.000  1.00  0.00      A    C  ");
+  EXPECT_EQ(ca, "ATOM      9  CA  ALA A   2       4.853   4.614   0.000  1.00  0.00      A    C  ");
   std::string line;
   while (std::getline(lines, line))
     if (line.starts_with("HETATM 1268")) na = line;  // index 1267, the first ion
-  EXPECT_EQ(na,
-            "HETATM 1268 Na    NA C   1      13.350  -5.442  -1.570  1.00  0.00      C   NA  ");
+  EXPECT_EQ(na, "HETATM 1268 Na    NA C   1      13.350  -5.442  -1.570  1.00  0.00      C   NA  ");
 }
 
 TEST(Pdb, MultiModelWriteKeepsFramesAndBoxes) {
@@ -262,13 +260,15 @@ TEST(Errors, BadPdbFilesNameTheLine) {
 
 TEST(Errors, BadGroFilesNameTheLine) {
   const std::string atom = "    1SOL     OW    1   0.123   1.000  -2.500\n";
-  EXPECT_EQ(gro_error(""), "bad.gro: empty file: a GRO file starts with a title line and the "
-                           "atom count");
+  EXPECT_EQ(gro_error(""),
+            "bad.gro: empty file: a GRO file starts with a title line and the "
+            "atom count");
   EXPECT_EQ(gro_error("t\nthree\n"),
             "bad.gro:2: bad atom count 'three'; expected a non-negative integer");
   EXPECT_EQ(gro_error("t\n2\n" + atom), "bad.gro:4: file ends early: expected atom 2 of 2");
-  EXPECT_EQ(gro_error("t\n1\n" + atom), "bad.gro:4: file ends early: expected the box line "
-                                        "after the atoms");
+  EXPECT_EQ(gro_error("t\n1\n" + atom),
+            "bad.gro:4: file ends early: expected the box line "
+            "after the atoms");
   EXPECT_EQ(gro_error("t\n1\n" + atom + "1 2 3 4\n"),
             "bad.gro:4: box line has 4 values; expected 3 (rectangular) or 9 (triclinic)");
   EXPECT_EQ(gro_error("t\n1\n    1SOL     OW    1   0.123   1.0x0  -2.500\n1 1 1\n"),

@@ -22,8 +22,8 @@ void cross_check(const std::string& file, const std::vector<std::string>& select
     std::ofstream out(list);
     for (const auto& s : selections) out << s << '\n';
   }
-  const nlohmann::json reference = testing::run_pyref("select " + path.string() + " " +
-                                                      list.string());
+  const nlohmann::json reference =
+      testing::run_pyref("select " + path.string() + " " + list.string());
   ASSERT_TRUE(reference.is_array());
   ASSERT_EQ(reference.size(), selections.size());
   int non_trivial = 0;
@@ -38,26 +38,70 @@ void cross_check(const std::string& file, const std::vector<std::string>& select
 }
 
 TEST(SelectionVsMDAnalysis, AlanineDipeptide) {
-  cross_check("alanine-dipeptide.pdb",
-              {"all", "protein", "backbone", "name CA", "name CA CB C", "name H*", "name HH3?",
-               "name HB[12]", "name *3", "resname ALA", "resname ACE NME", "resname A*",
-               "resid 2", "resid 1-2", "resid 1:2", "resid 1 to 2", "resid 1 3", "resnum 3",
-               "index 0-4", "index 3 7 11", "index 5:9", "bynum 1-3", "bynum 22",
-               "type H", "type C O", "element N", "segid A", "chainid A", "chainID A",
-               "protein and not type H", "protein and not (type H)", "not name H*", "name CA or name N and resid 2",
-               "name N and resid 3 or name CA", "not name H* and resid 2",
-               "resid 3 and (name N or name CA)", "(resname ACE or resname NME) and type C",
-               "not (backbone or type H)", "backbone and not resname ALA"});
+  cross_check("alanine-dipeptide.pdb", {"all",
+                                        "protein",
+                                        "backbone",
+                                        "name CA",
+                                        "name CA CB C",
+                                        "name H*",
+                                        "name HH3?",
+                                        "name HB[12]",
+                                        "name *3",
+                                        "resname ALA",
+                                        "resname ACE NME",
+                                        "resname A*",
+                                        "resid 2",
+                                        "resid 1-2",
+                                        "resid 1:2",
+                                        "resid 1 to 2",
+                                        "resid 1 3",
+                                        "resnum 3",
+                                        "index 0-4",
+                                        "index 3 7 11",
+                                        "index 5:9",
+                                        "bynum 1-3",
+                                        "bynum 22",
+                                        "type H",
+                                        "type C O",
+                                        "element N",
+                                        "segid A",
+                                        "chainid A",
+                                        "chainID A",
+                                        "protein and not type H",
+                                        "protein and not (type H)",
+                                        "not name H*",
+                                        "name CA or name N and resid 2",
+                                        "name N and resid 3 or name CA",
+                                        "not name H* and resid 2",
+                                        "resid 3 and (name N or name CA)",
+                                        "(resname ACE or resname NME) and type C",
+                                        "not (backbone or type H)",
+                                        "backbone and not resname ALA"});
 }
 
 TEST(SelectionVsMDAnalysis, SolvatedDipeptideWithIons) {
-  cross_check("alanine-dipeptide-solvated.pdb",
-              {"protein", "backbone", "not protein", "resname HOH", "resname HOH and name O",
-               "name Na Cl", "resname NA CL", "element Na", "element Cl", "type NA",
-               "chainid B", "chainid C", "segid C", "resid 1", "resid 1 and chainid B",
-               "resid 5-10 and resname HOH and type O", "index 20-30", "bynum 1270-1277",
-               "protein and not type H", "not resname HOH and not protein",
-               "name H1 H2 and not protein", "resid 100:102 or name CA"});
+  cross_check("alanine-dipeptide-solvated.pdb", {"protein",
+                                                 "backbone",
+                                                 "not protein",
+                                                 "resname HOH",
+                                                 "resname HOH and name O",
+                                                 "name Na Cl",
+                                                 "resname NA CL",
+                                                 "element Na",
+                                                 "element Cl",
+                                                 "type NA",
+                                                 "chainid B",
+                                                 "chainid C",
+                                                 "segid C",
+                                                 "resid 1",
+                                                 "resid 1 and chainid B",
+                                                 "resid 5-10 and resname HOH and type O",
+                                                 "index 20-30",
+                                                 "bynum 1270-1277",
+                                                 "protein and not type H",
+                                                 "not resname HOH and not protein",
+                                                 "name H1 H2 and not protein",
+                                                 "resid 100:102 or name CA"});
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 // The selection language on the alanine dipeptide (ACE 1-6, ALA 7-16, NME 17-22 by bynum) and
 // its error messages.
+#include "trails/structure/selection.h"
+
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -7,7 +9,6 @@
 #include "python_ref.h"
 #include "trails/core/error.h"
 #include "trails/structure/pdb.h"
-#include "trails/structure/selection.h"
 
 namespace trails::structure {
 namespace {
@@ -108,8 +109,7 @@ TEST_F(SelectionTest, ErrorsPointAtTheBadToken) {
 
   EXPECT_NE(error_of("name").find("'name' needs at least one value"), std::string::npos);
   EXPECT_NE(error_of("name CA and").find("selection ends after 'and'"), std::string::npos);
-  EXPECT_NE(error_of("and name CA").find("'and' needs a selection on its left"),
-            std::string::npos);
+  EXPECT_NE(error_of("and name CA").find("'and' needs a selection on its left"), std::string::npos);
   EXPECT_NE(error_of("(name CA").find("'(' is never closed at column 1"), std::string::npos);
   EXPECT_NE(error_of("name CA)").find("unmatched ')' at column 8"), std::string::npos);
   EXPECT_NE(error_of("name CA resname ALA").find("unexpected 'resname'"), std::string::npos);
@@ -119,8 +119,9 @@ TEST_F(SelectionTest, ErrorsPointAtTheBadToken) {
   EXPECT_NE(error_of("around 5 name CA").find("MDAnalysis keyword that Trails does not support"),
             std::string::npos);
   EXPECT_NE(error_of("").find("the selection is empty"), std::string::npos);
-  EXPECT_NE(error_of("xyzzy").find("unknown keyword 'xyzzy' at column 1; selections start with one of"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of("xyzzy").find("unknown keyword 'xyzzy' at column 1; selections start with one of"),
+      std::string::npos);
 }
 
 TEST_F(SelectionTest, NonemptyNamesTheCaller) {

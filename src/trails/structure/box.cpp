@@ -1,10 +1,10 @@
 #include "trails/structure/box.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
-
-#include <fmt/format.h>
 
 #include "trails/core/error.h"
 
@@ -47,7 +47,8 @@ Box box_from_parameters(const BoxParameters& p) {
   const double cx = p.c_nm * cb;
   const double cy = p.c_nm * (ca - cb * cg) / sg;
   const double cz2 = p.c_nm * p.c_nm - cx * cx - cy * cy;
-  if (!(cz2 > 1e-12 * p.c_nm * p.c_nm)) throw bad("these angles cannot form a box (zero or negative volume)");
+  if (!(cz2 > 1e-12 * p.c_nm * p.c_nm))
+    throw bad("these angles cannot form a box (zero or negative volume)");
   return Box{p.a_nm, 0.0, 0.0, p.b_nm * cg, p.b_nm * sg, 0.0, cx, cy, std::sqrt(cz2)};
 }
 
@@ -55,8 +56,8 @@ BoxParameters box_parameters(const Box& box) {
   const double* a = box.data();
   const double* b = box.data() + 3;
   const double* c = box.data() + 6;
-  return BoxParameters{norm(a), norm(b), norm(c), angle_deg(b, c), angle_deg(a, c),
-                       angle_deg(a, b)};
+  return BoxParameters{norm(a),         norm(b),         norm(c),
+                       angle_deg(b, c), angle_deg(a, c), angle_deg(a, b)};
 }
 
 bool box_is_zero(const Box& box) {

@@ -1,10 +1,10 @@
 #include "trails/structure/gro.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <fstream>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "trails/core/error.h"
 #include "trails/structure/box.h"
@@ -36,8 +36,9 @@ class GroReader {
       read_frame();
     }
     if (result_.frames.empty())
-      throw core::InputError(source_ + ": empty file: a GRO file starts with a title line and the "
-                                       "atom count");
+      throw core::InputError(source_ +
+                             ": empty file: a GRO file starts with a title line and the "
+                             "atom count");
     finish_topology();
     return std::move(result_);
   }
@@ -93,14 +94,14 @@ class GroReader {
     return p2 - p1;
   }
 
-  void atom_line(std::string_view line, std::size_t i, bool first,
-                 std::vector<double>& positions) {
+  void atom_line(std::string_view line, std::size_t i, bool first, std::vector<double>& positions) {
     if (width_ == 0) width_ = field_width(line);
     const std::size_t end = 20 + 3 * width_;
     if (line.size() < end)
-      throw error(fmt::format("atom line has {} characters; columns 1-{} must hold residue, "
-                              "atom and x y z fields",
-                              line.size(), end));
+      throw error(
+          fmt::format("atom line has {} characters; columns 1-{} must hold residue, "
+                      "atom and x y z fields",
+                      line.size(), end));
     for (std::size_t k = 0; k < 3; ++k) {
       const std::size_t from = 21 + k * width_;
       const auto value = parse_double(columns(line, from, from + width_ - 1));
@@ -136,9 +137,10 @@ class GroReader {
       v.push_back(*value);
     }
     if (v.size() != 3 && v.size() != 9)
-      throw error(fmt::format("box line has {} values; expected 3 (rectangular) or 9 "
-                              "(triclinic)",
-                              v.size()));
+      throw error(
+          fmt::format("box line has {} values; expected 3 (rectangular) or 9 "
+                      "(triclinic)",
+                      v.size()));
     // GRO order: v1(x) v2(y) v3(z) v1(y) v1(z) v2(x) v2(z) v3(x) v3(y).
     Box box{v[0], 0, 0, 0, v[1], 0, 0, 0, v[2]};
     if (v.size() == 9) {
@@ -189,10 +191,10 @@ StructureFile read_gro(const std::filesystem::path& path) {
 void write_gro(std::ostream& out, const Topology& topology, std::span<const double> positions_nm,
                const std::optional<Box>& box, const std::string& title) {
   if (positions_nm.size() != 3 * topology.atoms.size())
-    throw core::InputError(fmt::format("cannot write GRO: {} position values for {} atoms "
-                                       "(expected {})",
-                                       positions_nm.size(), topology.atoms.size(),
-                                       3 * topology.atoms.size()));
+    throw core::InputError(
+        fmt::format("cannot write GRO: {} position values for {} atoms "
+                    "(expected {})",
+                    positions_nm.size(), topology.atoms.size(), 3 * topology.atoms.size()));
   std::string text = title.empty() ? std::string("written by Trails") : title;
   for (char& c : text)
     if (c == '\n' || c == '\r') c = ' ';
@@ -223,8 +225,8 @@ void write_gro(std::ostream& out, const Topology& topology, std::span<const doub
 
 void write_gro(std::ostream& out, const StructureFile& structure) {
   for (std::size_t f = 0; f < structure.frames.size(); ++f) {
-    const std::optional<Box> box = f < structure.boxes.size() ? structure.boxes[f]
-                                                               : structure.topology.box;
+    const std::optional<Box> box =
+        f < structure.boxes.size() ? structure.boxes[f] : structure.topology.box;
     write_gro(out, structure.topology, structure.frames[f], box,
               fmt::format("written by Trails, frame {}", f));
   }

@@ -1,9 +1,9 @@
 #include "trails/structure/pdb.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <fstream>
-
-#include <fmt/format.h>
 
 #include "trails/core/error.h"
 #include "trails/structure/box.h"
@@ -75,9 +75,10 @@ class PdbReader {
 
   void atom_record(std::string_view line) {
     if (line.size() < 54)
-      throw error(fmt::format("ATOM/HETATM record has {} characters; coordinates need columns "
-                              "31-54",
-                              line.size()));
+      throw error(
+          fmt::format("ATOM/HETATM record has {} characters; coordinates need columns "
+                      "31-54",
+                      line.size()));
     const double x = coordinate(line, 31, 'x');
     const double y = coordinate(line, 39, 'y');
     const double z = coordinate(line, 47, 'z');
@@ -197,10 +198,10 @@ std::string pdb_residue_name(const std::string& resname) {
 void check_sizes(const Topology& topology, std::span<const double> positions_nm,
                  const char* format) {
   if (positions_nm.size() != 3 * topology.atoms.size())
-    throw core::InputError(fmt::format("cannot write {}: {} position values for {} atoms "
-                                       "(expected {})",
-                                       format, positions_nm.size(), topology.atoms.size(),
-                                       3 * topology.atoms.size()));
+    throw core::InputError(
+        fmt::format("cannot write {}: {} position values for {} atoms "
+                    "(expected {})",
+                    format, positions_nm.size(), topology.atoms.size(), 3 * topology.atoms.size()));
 }
 
 }  // namespace
@@ -221,8 +222,8 @@ void write_pdb(std::ostream& out, const Topology& topology, std::span<const doub
   if (box) {
     const BoxParameters p = box_parameters(*box);
     out << fmt::format("CRYST1{:9.3f}{:9.3f}{:9.3f}{:7.2f}{:7.2f}{:7.2f} P 1           1\n",
-                       p.a_nm * kAngstromPerNm, p.b_nm * kAngstromPerNm,
-                       p.c_nm * kAngstromPerNm, p.alpha_deg, p.beta_deg, p.gamma_deg);
+                       p.a_nm * kAngstromPerNm, p.b_nm * kAngstromPerNm, p.c_nm * kAngstromPerNm,
+                       p.alpha_deg, p.beta_deg, p.gamma_deg);
   }
   if (model >= 1) out << fmt::format("MODEL     {:4d}\n", model);
   std::string lines;
@@ -243,8 +244,8 @@ void write_pdb(std::ostream& out, const Topology& topology, std::span<const doub
         "{:<6}{:5d} {}{}{}{}{:4d}{}   {:8.3f}{:8.3f}{:8.3f}{:6.2f}{:6.2f}      {:<4}{:>2}  \n",
         is_protein_residue(atom.resname) ? "ATOM" : "HETATM", (atom.index + 1) % 100000,
         pdb_atom_name(atom), ' ', pdb_residue_name(atom.resname),
-        atom.chain.empty() ? ' ' : atom.chain[0], atom.resid % 10000, ' ', xyz[0], xyz[1],
-        xyz[2], 1.0, 0.0, atom.segid.substr(0, 4), element.substr(0, 2));
+        atom.chain.empty() ? ' ' : atom.chain[0], atom.resid % 10000, ' ', xyz[0], xyz[1], xyz[2],
+        1.0, 0.0, atom.segid.substr(0, 4), element.substr(0, 2));
   }
   out << lines;
   if (model >= 1) out << "ENDMDL\n";
@@ -255,8 +256,8 @@ void write_pdb_end(std::ostream& out) { out << "END\n"; }
 void write_pdb(std::ostream& out, const StructureFile& structure) {
   const bool models = structure.frames.size() > 1;
   for (std::size_t f = 0; f < structure.frames.size(); ++f) {
-    const std::optional<Box> box = f < structure.boxes.size() ? structure.boxes[f]
-                                                               : structure.topology.box;
+    const std::optional<Box> box =
+        f < structure.boxes.size() ? structure.boxes[f] : structure.topology.box;
     write_pdb(out, structure.topology, structure.frames[f], box,
               models ? static_cast<int>(f) + 1 : -1);
   }

@@ -12,8 +12,8 @@ bool is_protein_residue(std::string_view resname) {
       // PDB
       "HIS", "MSE",
       // GROMACS OPLS-AA and GROMOS
-      "ARGN", "ASPH", "CYS2", "CYSH", "QLN", "PGLU", "GLUH", "HIS1", "HISD", "HISE", "HISH",
-      "LYSH", "ASN1", "CYS1", "HISA", "HISB", "HIS2",
+      "ARGN", "ASPH", "CYS2", "CYSH", "QLN", "PGLU", "GLUH", "HIS1", "HISD", "HISE", "HISH", "LYSH",
+      "ASN1", "CYS1", "HISA", "HISB", "HIS2",
       // AMBER (with caps)
       "HID", "HIE", "HIP", "ORN", "DAB", "LYN", "HYP", "CYM", "CYX", "ASH", "GLH", "ACE", "NME",
       // AMBER terminal residues

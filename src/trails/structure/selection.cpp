@@ -1,11 +1,11 @@
 #include "trails/structure/selection.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <optional>
 #include <string>
-
-#include <fmt/format.h>
 
 #include "trails/core/error.h"
 #include "trails/structure/residues.h"
@@ -22,16 +22,19 @@ struct Token {
 using Mask = std::vector<char>;
 
 constexpr std::array<std::string_view, 19> kKeywords{
-    "all",     "none",    "protein", "backbone", "heavy", "name",  "resname",
+    "all",     "none",    "protein", "backbone", "heavy", "name",    "resname",
     "resid",   "resnum",  "index",   "bynum",    "type",  "element", "segid",
     "chainid", "chainID", "and",     "or",       "not"};
 
 // MDAnalysis keywords a user may carry over from Python that Trails does not evaluate.
 constexpr std::array<std::string_view, 26> kUnsupported{
-    "around",   "sphzone",   "sphlayer", "cyzone",  "cylayer",    "isolayer", "point",
-    "byres",    "same",      "global",   "bonded",  "group",      "nucleic",  "nucleicbackbone",
-    "nucleicbase", "nucleicsugar", "prop", "smarts", "aromatic", "mass",   "charge",
-    "altloc",   "id",        "resindex", "segindex", "record_type"};
+    "around",   "sphzone",         "sphlayer",    "cyzone",
+    "cylayer",  "isolayer",        "point",       "byres",
+    "same",     "global",          "bonded",      "group",
+    "nucleic",  "nucleicbackbone", "nucleicbase", "nucleicsugar",
+    "prop",     "smarts",          "aromatic",    "mass",
+    "charge",   "altloc",          "id",          "resindex",
+    "segindex", "record_type"};
 
 bool is_keyword(std::string_view s) {
   return std::find(kKeywords.begin(), kKeywords.end(), s) != kKeywords.end() || s == "(" ||
@@ -119,8 +122,10 @@ class Parser {
   }
 
   std::vector<int> run() {
-    if (tokens_.empty()) fail(expression_.size() + 1, "the selection is empty; write 'all' "
-                                                      "for every atom");
+    if (tokens_.empty())
+      fail(expression_.size() + 1,
+           "the selection is empty; write 'all' "
+           "for every atom");
     Mask mask = expression(0);
     if (pos_ < tokens_.size()) {
       const Token& t = tokens_[pos_];
@@ -155,7 +160,8 @@ class Parser {
         ++i;
       } else {
         std::size_t j = i;
-        while (j < expression_.size() && std::string_view(" \t\n\r()").find(expression_[j]) == std::string_view::npos)
+        while (j < expression_.size() &&
+               std::string_view(" \t\n\r()").find(expression_[j]) == std::string_view::npos)
           ++j;
         tokens_.push_back({std::string(expression_.substr(i, j - i)), i + 1});
         i = j;
@@ -205,8 +211,8 @@ class Parser {
       Mask inner = expression(0);
       if (!peek()) fail(token.column, "'(' is never closed");
       if (peek()->text != ")")
-        fail(peek()->column, fmt::format("expected ')' or 'and'/'or' but found '{}'",
-                                         peek()->text));
+        fail(peek()->column,
+             fmt::format("expected ')' or 'and'/'or' but found '{}'", peek()->text));
       ++pos_;
       return inner;
     }
@@ -226,10 +232,12 @@ class Parser {
         return is_protein_residue(a.resname) && is_backbone_atom_name(a.name);
       });
     if (k == "heavy") return where([](const Atom& a) { return a.element != "H"; });
-    if (k == "name") return strings(token, [](const Atom& a) -> const std::string& { return a.name; });
+    if (k == "name")
+      return strings(token, [](const Atom& a) -> const std::string& { return a.name; });
     if (k == "resname")
       return strings(token, [](const Atom& a) -> const std::string& { return a.resname; });
-    if (k == "type") return strings(token, [](const Atom& a) -> const std::string& { return a.type; });
+    if (k == "type")
+      return strings(token, [](const Atom& a) -> const std::string& { return a.type; });
     if (k == "element")
       return strings(token, [](const Atom& a) -> const std::string& { return a.element; });
     if (k == "segid")
@@ -254,10 +262,8 @@ class Parser {
       if (d < best_distance) best = k, best_distance = d;
     }
     std::string what = fmt::format("unknown keyword '{}'", token.text);
-    if (!best.empty())
-      fail(token.column, fmt::format("{}; did you mean '{}'?", what, best));
-    fail(token.column, fmt::format("{}; selections start with one of: {}", what,
-                                   supported_list()));
+    if (!best.empty()) fail(token.column, fmt::format("{}; did you mean '{}'?", what, best));
+    fail(token.column, fmt::format("{}; selections start with one of: {}", what, supported_list()));
   }
 
   static std::string supported_list() {
@@ -279,8 +285,8 @@ class Parser {
     }
     if (out.empty())
       fail(peek() ? peek()->column : expression_.size() + 1,
-           fmt::format("'{}' needs at least one value (e.g. '{} {}')", keyword.text,
-                       keyword.text, example(keyword.text)));
+           fmt::format("'{}' needs at least one value (e.g. '{} {}')", keyword.text, keyword.text,
+                       example(keyword.text)));
     return out;
   }
 
@@ -397,9 +403,10 @@ std::vector<int> select_nonempty(const Topology& topology, std::string_view expr
                                  std::string_view what) {
   std::vector<int> indices = select(topology, expression);
   if (indices.empty())
-    throw core::InputError(fmt::format("{}: the atom selection \"{}\" matches no atom of the "
-                                       "{}-atom topology",
-                                       what, expression, topology.n_atoms()));
+    throw core::InputError(
+        fmt::format("{}: the atom selection \"{}\" matches no atom of the "
+                    "{}-atom topology",
+                    what, expression, topology.n_atoms()));
   return indices;
 }
 

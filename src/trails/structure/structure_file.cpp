@@ -1,10 +1,10 @@
 #include "trails/structure/structure_file.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <fstream>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "trails/core/error.h"
 #include "trails/core/fs.h"
@@ -19,9 +19,10 @@ StructureFormat structure_format(const std::filesystem::path& path) {
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (ext == ".pdb" || ext == ".ent") return StructureFormat::Pdb;
   if (ext == ".gro") return StructureFormat::Gro;
-  throw core::InputError(fmt::format("{}: unknown structure format '{}'; Trails reads and writes "
-                                     ".pdb and .gro files",
-                                     path.string(), ext));
+  throw core::InputError(
+      fmt::format("{}: unknown structure format '{}'; Trails reads and writes "
+                  ".pdb and .gro files",
+                  path.string(), ext));
 }
 
 StructureFile read_structure(const std::filesystem::path& path) {

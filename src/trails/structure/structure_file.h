@@ -15,7 +15,7 @@
 namespace trails::structure {
 
 struct StructureFile {
-  Topology topology;                       // topology.box == boxes[0]
+  Topology topology;                        // topology.box == boxes[0]
   std::vector<std::vector<double>> frames;  // one per MODEL (PDB) or frame block (GRO), nm
   std::vector<std::optional<Box>> boxes;    // parallel to frames
 
