@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "trails/core/error.h"
@@ -210,9 +211,9 @@ void write_gro(std::ostream& out, const Topology& topology, std::span<const doub
             atom.index, atom.name, xyz[k]));
     }
     // Numbers wrap at 100000 as GROMACS writes them.
-    text += fmt::format("{:5d}{:<5}{:>5}{:5d}{:8.3f}{:8.3f}{:8.3f}\n", atom.resid % 100000,
-                        atom.resname.substr(0, 5), atom.name.substr(0, 5),
-                        (atom.index + 1) % 100000, xyz[0], xyz[1], xyz[2]);
+    fmt::format_to(std::back_inserter(text), "{:5d}{:<5}{:>5}{:5d}{:8.3f}{:8.3f}{:8.3f}\n",
+                   atom.resid % 100000, atom.resname.substr(0, 5), atom.name.substr(0, 5),
+                   (atom.index + 1) % 100000, xyz[0], xyz[1], xyz[2]);
   }
   const Box b = box.value_or(Box{});
   text += fmt::format("{:10.5f}{:10.5f}{:10.5f}", b[0], b[4], b[8]);

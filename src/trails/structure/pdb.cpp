@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <iterator>
 
 #include "trails/core/error.h"
 #include "trails/structure/box.h"
@@ -240,7 +241,8 @@ void write_pdb(std::ostream& out, const Topology& topology, std::span<const doub
     std::string element = atom.element;
     for (char& c : element) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     // Serial and residue numbers wrap like mdtraj's and MDAnalysis's writers do.
-    lines += fmt::format(
+    fmt::format_to(
+        std::back_inserter(lines),
         "{:<6}{:5d} {}{}{}{}{:4d}{}   {:8.3f}{:8.3f}{:8.3f}{:6.2f}{:6.2f}      {:<4}{:>2}  \n",
         is_protein_residue(atom.resname) ? "ATOM" : "HETATM", (atom.index + 1) % 100000,
         pdb_atom_name(atom), ' ', pdb_residue_name(atom.resname),
