@@ -48,6 +48,11 @@ TEST(Elements, GuessesFromNames) {
   EXPECT_EQ(guess_element("CL", "CL"), "Cl");
   EXPECT_EQ(guess_element("NA", "NA"), "Na");
   EXPECT_EQ(guess_element("K", "K"), "K");
+  EXPECT_EQ(guess_element("NA", "NA+"), "Na");
+  EXPECT_EQ(guess_element("SOD", "SOD"), "Na");
+  EXPECT_EQ(guess_element("CLA", "CLA"), "Cl");
+  EXPECT_EQ(guess_element("NA", "HEM"), "N");
+  EXPECT_EQ(guess_element("MG", "MG"), "Mg");
   EXPECT_EQ(guess_element("FE", "HEM", true), "Fe");
   EXPECT_EQ(guess_element("HG11", "VAL", false), "H");
   EXPECT_EQ(guess_element("123", "X"), "");

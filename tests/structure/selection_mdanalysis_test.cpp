@@ -7,15 +7,15 @@
 #include <vector>
 
 #include "python_ref.h"
-#include "trails/structure/pdb.h"
 #include "trails/structure/selection.h"
+#include "trails/structure/structure_file.h"
 
 namespace trails::structure {
 namespace {
 
 void cross_check(const std::string& file, const std::vector<std::string>& selections) {
   const auto path = testing::data_dir() / file;
-  const Topology topology = read_pdb(path).topology;
+  const Topology topology = read_structure(path).topology;
   const auto dir = testing::scratch_dir("mda-" + file);
   const auto list = dir / "selections.txt";
   {
@@ -102,6 +102,15 @@ TEST(SelectionVsMDAnalysis, SolvatedDipeptideWithIons) {
                                                  "not resname HOH and not protein",
                                                  "name H1 H2 and not protein",
                                                  "resid 100:102 or name CA"});
+}
+
+// GRO files carry no elements: types come from Trails' and MDAnalysis's name-based guesses.
+TEST(SelectionVsMDAnalysis, SolvatedDipeptideGro) {
+  cross_check("alanine-dipeptide-solvated.gro",
+              {"protein", "backbone", "resname HOH and name O", "type H", "type NA CL",
+               "type O and not resname HOH", "name Na Cl", "resid 2-4", "resid 1 and name H*",
+               "protein and not (type H)", "not protein and not resname HOH", "bynum 10:20",
+               "index 1270 1271 1272"});
 }
 
 }  // namespace

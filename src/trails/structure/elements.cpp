@@ -59,10 +59,21 @@ std::string guess_element(std::string_view atom_name, std::string_view resname,
   const std::string_view letters = atom_name.substr(begin, end - begin);
   if (letters.empty()) return {};
 
+  // One-atom ion residues: "NA"/"NA+" -> Na, and CHARMM's names (SOD, POT, CLA, CAL, ...).
+  std::string res_letters;
+  for (char c : resname)
+    if (std::isalpha(static_cast<unsigned char>(c))) res_letters += c;
+  const bool ion_residue = capitalize(letters) == capitalize(res_letters);
+  if (ion_residue) {
+    static constexpr std::pair<std::string_view, std::string_view> kCharmmIons[] = {
+        {"Sod", "Na"}, {"Pot", "K"},  {"Cla", "Cl"}, {"Cal", "Ca"},
+        {"Ces", "Cs"}, {"Lit", "Li"}, {"Rub", "Rb"}, {"Bar", "Ba"}};
+    for (const auto& [name, element] : kCharmmIons)
+      if (capitalize(letters) == name) return std::string(element);
+  }
   if (letters.size() >= 2) {
     const std::string two = normalize_element(letters.substr(0, 2));
-    const bool ion_residue = letters.size() == 2 && capitalize(letters) == capitalize(resname);
-    if (!two.empty() && (ion_residue || (two_letter_hint && letters.size() <= 2))) return two;
+    if (!two.empty() && letters.size() == 2 && (ion_residue || two_letter_hint)) return two;
   }
   std::string one = normalize_element(letters.substr(0, 1));
   if (!one.empty()) return one;

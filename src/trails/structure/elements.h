@@ -16,7 +16,8 @@ double element_mass(std::string_view symbol);
 
 // Element guessed from an atom name and its residue name, as mdtraj/MDAnalysis do for files
 // without element columns: leading digits are skipped ("1HB" -> H); a two-letter element is
-// chosen only for one-atom residues named like it (resname "CL", name "CL" -> Cl) or when
+// chosen only for one-atom residues named like it (resname "CL" or "CL-", name "CL" -> Cl;
+// CHARMM's SOD POT CLA CAL CES LIT RUB BAR -> Na K Cl Ca Cs Li Rb Ba) or when
 // `two_letter_hint` says the file placed it that way (PDB names starting in column 13 with
 // at most two letters); otherwise the first letter decides ("CA" -> C, "OW" -> O).
 // Returns "" when nothing fits.
