@@ -1,5 +1,7 @@
 #include "trails/cvs/periodic_box.h"
 
+#include <Eigen/LU>
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -34,6 +36,23 @@ PeriodicBox::PeriodicBox(const structure::Box& box) {
   c_ -= a_ * std::round(c_.x() / a_.x());
   b_ -= a_ * std::round(b_.x() / a_.x());
   orthorhombic_ = b_.x() == 0.0 && c_.x() == 0.0 && c_.y() == 0.0;
+  if (orthorhombic_) return;
+  // How far the search around the brick-reduced vector r must reach to be exact. r lies in the
+  // brick |r_x| ≤ a_x/2, |r_y| ≤ b_y/2, |r_z| ≤ c_z/2, so |r| ≤ ρ (half its diagonal); a shorter
+  // image v = r + n·(a, b, c) has |v| ≤ ρ, hence |n_k| = |w_k·(v − r)| ≤ ‖w_k‖ρ + Σ_i |w_ki| h_i,
+  // w_k the rows of the inverse cell. For ordinary boxes this is 1 (the 26 neighbours); very flat
+  // or skewed cells need a wider, still exact, search.
+  Eigen::Matrix3d cell;
+  cell.col(0) = a_;
+  cell.col(1) = b_;
+  cell.col(2) = c_;
+  const Eigen::Matrix3d inverse = cell.inverse();
+  const Vec3 half(a_.x() / 2, b_.y() / 2, c_.z() / 2);
+  const double rho = half.norm();
+  for (int k = 0; k < 3; ++k) {
+    const double bound = inverse.row(k).norm() * rho + inverse.row(k).cwiseAbs().dot(half);
+    reach_[k] = std::max(1, int(std::floor(bound * (1.0 + 1e-12))));
+  }
 }
 
 Vec3 PeriodicBox::minimum_image(const Vec3& d) const {
@@ -46,19 +65,23 @@ Vec3 PeriodicBox::minimum_image(const Vec3& d) const {
   r -= c_ * std::round(r.z() / c_.z());
   r -= b_ * std::round(r.y() / b_.y());
   r -= a_ * std::round(r.x() / a_.x());
-  // The brick-reduced vector need not be the shortest in a skewed cell; one ring of neighbouring
-  // images is enough for a reduced box. Fixed loop order and strict '<' keep ties deterministic.
+  // The brick-reduced vector need not be the shortest in a skewed cell: search the images within
+  // reach_ (see the constructor). In the triangular form c alone sets z and b, c set y, which
+  // prunes most candidates early. Fixed loop order and strict '<' keep ties deterministic.
   Vec3 best = r;
   double best_sq = r.squaredNorm();
-  for (int i = -1; i <= 1; ++i) {
-    for (int j = -1; j <= 1; ++j) {
-      for (int k = -1; k <= 1; ++k) {
-        if (i == 0 && j == 0 && k == 0) continue;
-        const Vec3 t = r + double(i) * a_ + double(j) * b_ + double(k) * c_;
-        const double t_sq = t.squaredNorm();
+  for (int k = -reach_[2]; k <= reach_[2]; ++k) {
+    const double z = r.z() + k * c_.z();
+    if (z * z >= best_sq) continue;
+    for (int j = -reach_[1]; j <= reach_[1]; ++j) {
+      const double y = r.y() + j * b_.y() + k * c_.y();
+      if (z * z + y * y >= best_sq) continue;
+      for (int i = -reach_[0]; i <= reach_[0]; ++i) {
+        const double x = r.x() + i * a_.x() + j * b_.x() + k * c_.x();
+        const double t_sq = x * x + y * y + z * z;
         if (t_sq < best_sq) {
           best_sq = t_sq;
-          best = t;
+          best = Vec3(x, y, z);
         }
       }
     }

@@ -20,17 +20,21 @@ class PeriodicBox {
   explicit PeriodicBox(const structure::Box& box);
 
   // The shortest lattice translate of d (nm). Orthorhombic: per-axis rounding. Triclinic:
-  // rounding along c, then b, then a, followed by a check of the 26 neighbouring images.
+  // rounding along c, then b, then a, then a search of the neighbouring images (the 26 nearest
+  // for ordinary cells; further for very flat or skewed ones, as far as needed to be exact).
   Vec3 minimum_image(const Vec3& d) const;
 
   bool is_orthorhombic() const { return orthorhombic_; }
   const Vec3& a() const { return a_; }
   const Vec3& b() const { return b_; }
   const Vec3& c() const { return c_; }
+  // Images searched along a, b, c around the brick-reduced vector (1 = the 26 neighbours).
+  int search_reach(int axis) const { return reach_[axis]; }
 
  private:
   Vec3 a_, b_, c_;
   bool orthorhombic_ = true;
+  int reach_[3] = {1, 1, 1};  // image search range along a, b, c
 };
 
 }  // namespace trails::cvs
