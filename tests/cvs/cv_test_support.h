@@ -103,7 +103,7 @@ inline nlohmann::json box_json(const structure::Box& b) {
 }
 
 // Runs reference_cvs.py on `items` and returns {id: result}.
-inline nlohmann::json reference_values(const nlohmann::json& items) {
+inline nlohmann::json reference_values(const std::vector<nlohmann::json>& items) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() /
                        ("trails-cvs-test-" + std::to_string(::getpid()));

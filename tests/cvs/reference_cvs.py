@@ -66,6 +66,19 @@ def compute(item):
         d = t.xyz[:, a, :].astype(float) - ref.xyz[0, a, :].astype(float)
         return {"rmsd": np.sqrt((d ** 2).sum(axis=2).mean(axis=1)).tolist(),
                 "xyz": t.xyz[:, a, :].reshape(len(t), -1).tolist()}
+    if fn == "mda_superpose":  # MDAnalysis' double-precision QCP rotation on fit_atoms
+        from MDAnalysis.analysis.align import rotation_matrix
+        u, xyz = mda_universe(item)
+        ref = u.atoms.positions.astype(float)
+        fit, a = item["fit_atoms"], item["atoms"]
+        rms, out = [], []
+        for f in xyz:
+            mc, rc = f[fit].mean(axis=0), ref[fit].mean(axis=0)
+            rot, _ = rotation_matrix(f[fit] - mc, ref[fit] - rc)
+            moved = (f - mc) @ rot.T + rc
+            rms.append(np.sqrt(((moved[a] - ref[a]) ** 2).sum(axis=1).mean()) / 10.0)
+            out.append((moved[a] / 10.0).reshape(-1).tolist())
+        return {"rmsd": rms, "xyz": out}
     if fn == "rg":
         t, _ = load_traj(item)
         return md().compute_rg(t.atom_slice(item["atoms"])).tolist()

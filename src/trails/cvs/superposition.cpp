@@ -1,5 +1,6 @@
 #include "trails/cvs/superposition.h"
 
+#include <Eigen/LU>
 #include <Eigen/SVD>
 #include <cmath>
 
