@@ -51,8 +51,8 @@ const Residue* neighbour(const std::vector<Residue>& residues, std::size_t r, in
 // The backbone atom `name` of residue r, or throws naming what is missing.
 int require(const Residue& r, const std::string& name, const char* angle) {
   if (auto a = r.find(name)) return *a;
-  throw core::ConfigError(std::string(angle) + " of residue " + r.describe() + ": no atom named " +
-                          name + " in residue " + r.describe());
+  throw core::ConfigError(std::string(angle) + " of residue " + r.describe() +
+                          ": the residue has no atom named " + name);
 }
 
 std::optional<std::array<int, 4>> phi_of(const std::vector<Residue>& res, std::size_t r) {

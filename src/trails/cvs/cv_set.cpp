@@ -139,7 +139,8 @@ CvSet::CvSet(std::vector<CvSpec> specs, const structure::Topology& topology,
         t.dihedrals = {k == "phi" ? phi_atoms(topology, *spec.resid, spec.chain)
                                   : psi_atoms(topology, *spec.resid, spec.chain)};
       } catch (core::Error& e) {
-        throw e.with_context("while locating the backbone atoms of " + describe(spec));
+        e.with_context("while locating the backbone atoms of " + describe(spec));
+        throw;
       }
       t.kind = Kind::Dihedral;
       labels = {""};
@@ -148,7 +149,8 @@ CvSet::CvSet(std::vector<CvSpec> specs, const structure::Topology& topology,
       try {
         found = backbone_dihedrals(topology, spec.resname);
       } catch (core::Error& e) {
-        throw e.with_context("while locating the backbone atoms of " + describe(spec));
+        e.with_context("while locating the backbone atoms of " + describe(spec));
+        throw;
       }
       for (const auto& d : found) {
         t.dihedrals.push_back(d.atoms);
@@ -337,7 +339,8 @@ void CvSet::compute(std::span<const double> frames, int n_frames,
     try {
       periodic[f].emplace(*boxes[f]);
     } catch (core::Error& e) {
-      throw e.with_context("in frame " + std::to_string(f));
+      e.with_context("in frame " + std::to_string(f));
+        throw;
     }
   }
   auto run = [&](int begin, int end) {
