@@ -36,6 +36,7 @@ PeriodicBox::PeriodicBox(const structure::Box& box) {
   c_ -= a_ * std::round(c_.x() / a_.x());
   b_ -= a_ * std::round(b_.x() / a_.x());
   orthorhombic_ = b_.x() == 0.0 && c_.x() == 0.0 && c_.y() == 0.0;
+  inverse_diagonal_ = Vec3(1.0 / a_.x(), 1.0 / b_.y(), 1.0 / c_.z());
   if (orthorhombic_) return;
   // How far the search around the brick-reduced vector r must reach to be exact. r lies in the
   // brick |r_x| ≤ a_x/2, |r_y| ≤ b_y/2, |r_z| ≤ c_z/2, so |r| ≤ ρ (half its diagonal); a shorter
@@ -56,15 +57,17 @@ PeriodicBox::PeriodicBox(const structure::Box& box) {
 }
 
 Vec3 PeriodicBox::minimum_image(const Vec3& d) const {
+  // nearbyint (ties to even) instead of round: a tie is half a cell, where both images are
+  // equally short, and nearbyint compiles to one instruction.
   if (orthorhombic_) {
-    return Vec3(d.x() - a_.x() * std::round(d.x() / a_.x()),
-                d.y() - b_.y() * std::round(d.y() / b_.y()),
-                d.z() - c_.z() * std::round(d.z() / c_.z()));
+    return Vec3(d.x() - a_.x() * std::nearbyint(d.x() * inverse_diagonal_.x()),
+                d.y() - b_.y() * std::nearbyint(d.y() * inverse_diagonal_.y()),
+                d.z() - c_.z() * std::nearbyint(d.z() * inverse_diagonal_.z()));
   }
   Vec3 r = d;
-  r -= c_ * std::round(r.z() / c_.z());
-  r -= b_ * std::round(r.y() / b_.y());
-  r -= a_ * std::round(r.x() / a_.x());
+  r -= c_ * std::nearbyint(r.z() * inverse_diagonal_.z());
+  r -= b_ * std::nearbyint(r.y() * inverse_diagonal_.y());
+  r -= a_ * std::nearbyint(r.x() * inverse_diagonal_.x());
   // The brick-reduced vector need not be the shortest in a skewed cell: search the images within
   // reach_ (see the constructor). In the triangular form c alone sets z and b, c set y, which
   // prunes most candidates early. Fixed loop order and strict '<' keep ties deterministic.

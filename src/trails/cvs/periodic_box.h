@@ -33,6 +33,7 @@ class PeriodicBox {
 
  private:
   Vec3 a_, b_, c_;
+  Vec3 inverse_diagonal_;  // 1/a_x, 1/b_y, 1/c_z
   bool orthorhombic_ = true;
   int reach_[3] = {1, 1, 1};  // image search range along a, b, c
 };
