@@ -98,8 +98,9 @@ def check(path, ref_path):
         times.append(ts.time)
         steps.append(ts.data.get("step", None))
     xtc = path.endswith(".xtc")
-    ok &= compare("MDAnalysis", path, ref, np.array(xyz), np.array(cells),
-                  times if xtc else None, steps if xtc else None)
+    # MDAnalysis derives DCD times from ISTART, NSAVC and DELTA; its DCD "step" is a frame count.
+    ok &= compare("MDAnalysis", path, ref, np.array(xyz), np.array(cells), times,
+                  steps if xtc else None)
     return ok
 
 

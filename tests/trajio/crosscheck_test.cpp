@@ -80,14 +80,10 @@ TEST_P(CrossCheck, ToolsReadWhatTrailsWrites) {
 }
 
 TEST_P(CrossCheck, TrailsReadsWhatToolsWrite) {
-  static const std::filesystem::path dir = [] {
-    auto d = std::filesystem::temp_directory_path() / "trails_test_trajio" / "tool_files";
-    std::filesystem::remove_all(d);
-    std::filesystem::create_directories(d);
-    const PythonRun r = python("make " + d.string());
-    EXPECT_EQ(r.status, 0) << r.output;
-    return d;
-  }();
+  // Each parameter makes its own files: ctest runs the two instances in parallel processes.
+  const auto dir = test::temp_dir();
+  const PythonRun made = python("make " + dir.string());
+  ASSERT_EQ(made.status, 0) << made.output;
   const std::string ext = GetParam();
   const double tol = ext == "xtc" ? 0.5e-3 + 1e-6 : 1e-6;
   for (const std::string tool : {"mdtraj", "mda"}) {
