@@ -181,3 +181,17 @@ TEST(Facade, WriterChecksAtomCounts) {
 
 }  // namespace
 }  // namespace trails::trajio
+
+namespace trails::trajio {
+namespace {
+
+// libgromacs picks the format from the extension itself; an upper-case name must still work.
+TEST(Xtc, UpperCaseExtension) {
+  const auto path = test::temp_dir() / "RUN.XTC";
+  const auto frames = test::make_frames(12, 2, true);
+  test::write_all(path, frames);
+  EXPECT_EQ(read_trajectory(path, 12).frames.size(), 2u);
+}
+
+}  // namespace
+}  // namespace trails::trajio
