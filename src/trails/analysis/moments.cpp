@@ -1,0 +1,285 @@
+// Running moments: per-chunk centred sums by matrix products, combined by Chan's pairwise update.
+#include "trails/analysis/moments.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "trails/core/error.h"
+
+namespace trails::analysis {
+
+namespace {
+
+constexpr double kFlatVersion = 1.0;
+
+// Chan et al. pairwise update of (n, mean, centred sum) by block B; sum_b centred about mean_b.
+void chan_merge(std::int64_t& n, Eigen::VectorXd& mean, Eigen::MatrixXd& sum, std::int64_t nb,
+                const Eigen::VectorXd& mean_b, const Eigen::MatrixXd& sum_b) {
+  if (nb == 0) return;
+  if (n == 0) {  // exact copy: keeps fold-in-order results bitwise equal to serial accumulation
+    n = nb;
+    mean = mean_b;
+    sum = sum_b;
+    return;
+  }
+  const double na = static_cast<double>(n), nbd = static_cast<double>(nb), nt = na + nbd;
+  const Eigen::VectorXd delta = mean_b - mean;
+  sum += sum_b;
+  sum.noalias() += (na * nbd / nt) * (delta * delta.transpose());
+  mean += (nbd / nt) * delta;
+  n += nb;
+}
+
+}  // namespace
+
+RunningMoments::RunningMoments(int n_features, int lagtime) : d_(n_features), lag_(lagtime) {
+  if (n_features < 1)
+    throw core::InputError("RunningMoments: expected n_features >= 1, got " +
+                           std::to_string(n_features));
+  if (lagtime < 0)
+    throw core::InputError("RunningMoments: expected lagtime >= 0, got " +
+                           std::to_string(lagtime));
+  mean_ = Eigen::VectorXd::Zero(d_);
+  m2_ = Eigen::MatrixXd::Zero(d_, d_);
+  mx_ = my_ = Eigen::VectorXd::Zero(d_);
+  sxx_ = sxy_ = syy_ = Eigen::MatrixXd::Zero(d_, d_);
+}
+
+RunningMoments RunningMoments::of_segment(const Eigen::Ref<const FrameMatrix>& frames,
+                                          int lagtime) {
+  RunningMoments s(static_cast<int>(frames.cols()), lagtime);
+  const std::int64_t n = frames.rows();
+  s.segments_ = 1;
+  // Instantaneous moments, chunk by chunk.
+  for (std::int64_t t0 = 0; t0 < n; t0 += kChunkRows) {
+    const std::int64_t c = std::min<std::int64_t>(kChunkRows, n - t0);
+    const auto X = frames.middleRows(t0, c);
+    const Eigen::VectorXd m = X.colwise().mean().transpose();
+    const FrameMatrix Xc = X.rowwise() - m.transpose();
+    Eigen::MatrixXd S(s.d_, s.d_);
+    S.noalias() = Xc.transpose() * Xc;
+    chan_merge(s.n_, s.mean_, s.m2_, c, m, S);
+  }
+  // Lagged pairs (t, t + lag) for t < n - lag: within this segment only.
+  const std::int64_t pairs = lagtime >= 1 ? std::max<std::int64_t>(0, n - lagtime) : 0;
+  if (pairs > 0) s.segments_paired_ = 1;
+  for (std::int64_t t0 = 0; t0 < pairs; t0 += kChunkRows) {
+    const std::int64_t c = std::min<std::int64_t>(kChunkRows, pairs - t0);
+    const auto X = frames.middleRows(t0, c);
+    const auto Y = frames.middleRows(t0 + lagtime, c);
+    const Eigen::VectorXd mx = X.colwise().mean().transpose();
+    const Eigen::VectorXd my = Y.colwise().mean().transpose();
+    const FrameMatrix Xc = X.rowwise() - mx.transpose();
+    const FrameMatrix Yc = Y.rowwise() - my.transpose();
+    Eigen::MatrixXd Sxx(s.d_, s.d_), Sxy(s.d_, s.d_), Syy(s.d_, s.d_);
+    Sxx.noalias() = Xc.transpose() * Xc;
+    Sxy.noalias() = Xc.transpose() * Yc;
+    Syy.noalias() = Yc.transpose() * Yc;
+    if (s.w_ == 0) {
+      s.w_ = c;
+      s.mx_ = mx;
+      s.my_ = my;
+      s.sxx_ = Sxx;
+      s.sxy_ = Sxy;
+      s.syy_ = Syy;
+      continue;
+    }
+    const double na = static_cast<double>(s.w_), nb = static_cast<double>(c), nt = na + nb;
+    const Eigen::VectorXd dx = mx - s.mx_, dy = my - s.my_;
+    const double f = na * nb / nt;
+    s.sxx_ += Sxx;
+    s.sxx_.noalias() += f * (dx * dx.transpose());
+    s.sxy_ += Sxy;
+    s.sxy_.noalias() += f * (dx * dy.transpose());
+    s.syy_ += Syy;
+    s.syy_.noalias() += f * (dy * dy.transpose());
+    s.mx_ += (nb / nt) * dx;
+    s.my_ += (nb / nt) * dy;
+    s.w_ += c;
+  }
+  return s;
+}
+
+void RunningMoments::add_segment(const Eigen::Ref<const FrameMatrix>& frames) {
+  if (frames.cols() != d_)
+    throw core::InputError("RunningMoments::add_segment: expected " + std::to_string(d_) +
+                           " feature columns, got " + std::to_string(frames.cols()));
+  merge(of_segment(frames, lag_));
+}
+
+void RunningMoments::add_segments(const Eigen::Ref<const FrameMatrix>& frames,
+                                  std::span<const std::int64_t> segment_frames) {
+  std::int64_t total = 0;
+  for (std::size_t k = 0; k < segment_frames.size(); ++k) {
+    if (segment_frames[k] < 0)
+      throw core::InputError("RunningMoments::add_segments: segment " + std::to_string(k) +
+                             " has a negative frame count " + std::to_string(segment_frames[k]));
+    total += segment_frames[k];
+  }
+  if (total != frames.rows())
+    throw core::InputError("RunningMoments::add_segments: segment frame counts sum to " +
+                           std::to_string(total) + " but the feature block has " +
+                           std::to_string(frames.rows()) + " rows");
+  std::int64_t start = 0;
+  for (const std::int64_t len : segment_frames) {
+    add_segment(frames.middleRows(start, len));
+    start += len;
+  }
+}
+
+void RunningMoments::merge(const RunningMoments& other) {
+  if (other.d_ != d_ || other.lag_ != lag_)
+    throw core::InputError("RunningMoments::merge: expected " + std::to_string(d_) +
+                           " features at lag " + std::to_string(lag_) + ", got " +
+                           std::to_string(other.d_) + " at lag " + std::to_string(other.lag_));
+  segments_ += other.segments_;
+  segments_paired_ += other.segments_paired_;
+  chan_merge(n_, mean_, m2_, other.n_, other.mean_, other.m2_);
+  if (other.w_ == 0) return;
+  if (w_ == 0) {
+    w_ = other.w_;
+    mx_ = other.mx_;
+    my_ = other.my_;
+    sxx_ = other.sxx_;
+    sxy_ = other.sxy_;
+    syy_ = other.syy_;
+    return;
+  }
+  const double na = static_cast<double>(w_), nb = static_cast<double>(other.w_), nt = na + nb;
+  const Eigen::VectorXd dx = other.mx_ - mx_, dy = other.my_ - my_;
+  const double f = na * nb / nt;
+  sxx_ += other.sxx_;
+  sxx_.noalias() += f * (dx * dx.transpose());
+  sxy_ += other.sxy_;
+  sxy_.noalias() += f * (dx * dy.transpose());
+  syy_ += other.syy_;
+  syy_.noalias() += f * (dy * dy.transpose());
+  mx_ += (nb / nt) * dx;
+  my_ += (nb / nt) * dy;
+  w_ += other.w_;
+}
+
+Covariances RunningMoments::instantaneous(bool remove_mean) const {
+  if (n_ == 0) throw core::InputError("RunningMoments::instantaneous: no frames were added");
+  Covariances c;
+  c.lagtime = 0;
+  c.n_samples = static_cast<double>(n_);
+  c.mean_removed = remove_mean;
+  c.c00 = m2_ / c.n_samples;
+  if (remove_mean) {
+    c.mean_0 = c.mean_t = mean_;
+  } else {
+    c.c00.noalias() += mean_ * mean_.transpose();
+    c.mean_0 = c.mean_t = Eigen::VectorXd::Zero(d_);
+  }
+  return c;
+}
+
+Covariances RunningMoments::lagged(const LaggedOptions& options) const {
+  if (lag_ < 1) throw core::InputError("RunningMoments::lagged: accumulated with lagtime 0");
+  if (w_ == 0)
+    throw core::InputError("RunningMoments::lagged: no segment is longer than the lag time " +
+                           std::to_string(lag_) + " frames, so there are no time-lagged pairs");
+  Covariances c;
+  c.lagtime = lag_;
+  c.n_samples = static_cast<double>(w_);
+  c.symmetrized = options.symmetrize;
+  c.mean_removed = options.mean_removal != MeanRemoval::None;
+  const double w = c.n_samples;
+  // Centres: x about cx, y about cy. Sum about c = S + w (m - c)(m' - c')^T.
+  Eigen::VectorXd cx = Eigen::VectorXd::Zero(d_), cy = Eigen::VectorXd::Zero(d_);
+  if (options.mean_removal == MeanRemoval::Separate && !options.symmetrize) {
+    cx = mx_;
+    cy = my_;
+  } else if (options.mean_removal != MeanRemoval::None) {
+    cx = cy = 0.5 * (mx_ + my_);
+  }
+  const Eigen::VectorXd a = mx_ - cx, b = my_ - cy;
+  Eigen::MatrixXd c00 = sxx_ / w, c0t = sxy_ / w, ctt = syy_ / w;
+  c00.noalias() += a * a.transpose();
+  c0t.noalias() += a * b.transpose();
+  ctt.noalias() += b * b.transpose();
+  if (options.symmetrize) {
+    c.c00 = 0.5 * (c00 + ctt);
+    c.c0t = 0.5 * (c0t + c0t.transpose());
+    c.ctt = c.c00;
+  } else {
+    c.c00 = std::move(c00);
+    c.c0t = std::move(c0t);
+    c.ctt = std::move(ctt);
+  }
+  c.mean_0 = cx;
+  c.mean_t = cy;
+  return c;
+}
+
+std::vector<double> RunningMoments::to_flat() const {
+  const auto dd = static_cast<std::size_t>(d_) * static_cast<std::size_t>(d_);
+  std::vector<double> f;
+  f.reserve(8 + 3 * static_cast<std::size_t>(d_) + 4 * dd);
+  auto put = [&f](const auto& m) { f.insert(f.end(), m.data(), m.data() + m.size()); };
+  f.push_back(kFlatVersion);
+  f.push_back(d_);
+  f.push_back(lag_);
+  f.push_back(static_cast<double>(segments_));
+  f.push_back(static_cast<double>(segments_paired_));
+  f.push_back(static_cast<double>(n_));
+  put(mean_);
+  put(m2_);
+  f.push_back(static_cast<double>(w_));
+  put(mx_);
+  put(my_);
+  put(sxx_);
+  put(sxy_);
+  put(syy_);
+  return f;
+}
+
+RunningMoments RunningMoments::from_flat(std::span<const double> flat) {
+  auto bad = [](const std::string& why) {
+    return core::InputError("RunningMoments::from_flat: " + why);
+  };
+  if (flat.size() < 6) throw bad("expected at least 6 values, got " + std::to_string(flat.size()));
+  if (flat[0] != kFlatVersion)
+    throw bad("unknown state version " + std::to_string(flat[0]) + " (this build reads 1)");
+  auto as_count = [&](double v, const char* what) {
+    if (!(v >= 0) || v != std::floor(v) || v > 9007199254740992.0)
+      throw bad(std::string("expected a non-negative integer ") + what + ", got " +
+                std::to_string(v));
+    return static_cast<std::int64_t>(v);
+  };
+  const auto d = as_count(flat[1], "feature count");
+  const auto lag = as_count(flat[2], "lag time");
+  if (d < 1 || d > 1000000) throw bad("feature count out of range: " + std::to_string(d));
+  const auto ud = static_cast<std::size_t>(d);
+  const std::size_t expected = 7 + 3 * ud + 4 * ud * ud;
+  if (flat.size() != expected)
+    throw bad("expected " + std::to_string(expected) + " values for " + std::to_string(d) +
+              " features, got " + std::to_string(flat.size()));
+  RunningMoments m(static_cast<int>(d), static_cast<int>(lag));
+  m.segments_ = as_count(flat[3], "segment count");
+  m.segments_paired_ = as_count(flat[4], "paired segment count");
+  m.n_ = as_count(flat[5], "frame count");
+  std::size_t at = 6;
+  auto get = [&](auto& mat) {
+    std::copy(flat.begin() + static_cast<std::ptrdiff_t>(at),
+              flat.begin() + static_cast<std::ptrdiff_t>(at + static_cast<std::size_t>(mat.size())),
+              mat.data());
+    at += static_cast<std::size_t>(mat.size());
+  };
+  get(m.mean_);
+  get(m.m2_);
+  m.w_ = as_count(flat[at++], "pair count");
+  get(m.mx_);
+  get(m.my_);
+  get(m.sxx_);
+  get(m.sxy_);
+  get(m.syy_);
+  if (m.w_ > m.n_ || m.segments_paired_ > m.segments_)
+    throw bad("inconsistent counts (pairs " + std::to_string(m.w_) + ", frames " +
+              std::to_string(m.n_) + ")");
+  return m;
+}
+
+}  // namespace trails::analysis
