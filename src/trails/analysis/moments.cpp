@@ -59,15 +59,6 @@ RunningMoments RunningMoments::of_segment(const Eigen::Ref<const FrameMatrix>& f
   RunningMoments s(static_cast<int>(frames.cols()), lagtime);
   const std::int64_t n = frames.rows();
   s.segments_ = 1;
-  // Instantaneous moments, chunk by chunk.
-  for (std::int64_t t0 = 0; t0 < n; t0 += kChunkRows) {
-    const std::int64_t c = std::min<std::int64_t>(kChunkRows, n - t0);
-    const auto X = frames.middleRows(t0, c);
-    const Eigen::VectorXd m = X.colwise().mean().transpose();
-    const FrameMatrix Xc = X.rowwise() - m.transpose();
-    const Eigen::MatrixXd S = gram(Xc);
-    chan_merge(s.n_, s.mean_, s.m2_, c, m, S);
-  }
   // Lagged pairs (t, t + lag) for t < n - lag: within this segment only.
   const std::int64_t pairs = lagtime >= 1 ? std::max<std::int64_t>(0, n - lagtime) : 0;
   if (pairs > 0) s.segments_paired_ = 1;
@@ -103,6 +94,20 @@ RunningMoments RunningMoments::of_segment(const Eigen::Ref<const FrameMatrix>& f
     s.mx_ += (nb / nt) * dx;
     s.my_ += (nb / nt) * dy;
     s.w_ += c;
+  }
+  // All frames = the x halves of the pairs (rows [0, pairs), already summed) + the rows
+  // [pairs, n), so the instantaneous moments cost only the last `lag` frames extra.
+  if (pairs > 0) {
+    s.n_ = s.w_;
+    s.mean_ = s.mx_;
+    s.m2_ = s.sxx_;
+  }
+  for (std::int64_t t0 = pairs; t0 < n; t0 += kChunkRows) {
+    const std::int64_t c = std::min<std::int64_t>(kChunkRows, n - t0);
+    const auto X = frames.middleRows(t0, c);
+    const Eigen::VectorXd m = X.colwise().mean().transpose();
+    const FrameMatrix Xc = X.rowwise() - m.transpose();
+    chan_merge(s.n_, s.mean_, s.m2_, c, m, gram(Xc));
   }
   return s;
 }
