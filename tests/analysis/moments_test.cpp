@@ -148,6 +148,24 @@ TEST(RunningMoments, FoldInSegmentOrderIsBitwiseSerial) {
   EXPECT_EQ(serial.to_flat(), folded.to_flat());
 }
 
+TEST(RunningMoments, ThreadCountDoesNotChangeABit) {
+  const int d = 6, lag = 3;
+  const auto segs = make_segments(d);
+  const FrameMatrix stacked = stack_rows(segs, 0, false);
+  std::vector<std::int64_t> lengths;
+  for (const auto& s : segs) lengths.push_back(s.rows());
+  lengths.insert(lengths.begin() + 2, 0);  // an empty segment counts, adds nothing
+  RunningMoments serial(d, lag);
+  for (const auto& s : segs) serial.add_segment(s);
+  for (int threads : {1, 2, 3, 8}) {
+    RunningMoments par(d, lag);
+    par.add_segments(stacked, lengths, threads);
+    auto a = serial.to_flat(), b = par.to_flat();
+    b[3] -= 1;  // the extra empty segment
+    EXPECT_EQ(a, b) << threads << " threads";
+  }
+}
+
 TEST(RunningMoments, StableForLargeOffsets) {
   // Mean 1e8 and unit-scale spread: naive sums of squares would lose every digit.
   const int d = 2, lag = 1;

@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "trails/core/error.h"
 
@@ -54,73 +57,94 @@ RunningMoments::RunningMoments(int n_features, int lagtime) : d_(n_features), la
   sxx_ = sxy_ = syy_ = Eigen::MatrixXd::Zero(d_, d_);
 }
 
+// One chunk of a segment: either lagged pairs (rows [row, row + rows) and the same shifted by
+// the lag) or plain frames (the rows after the last pair start).
+struct RunningMoments::Chunk {
+  std::int64_t row = 0, rows = 0;
+  bool lagged = false;
+};
+
+// Centred sums of one chunk: a pure function of the data, so any thread may compute it.
+struct RunningMoments::ChunkSums {
+  std::int64_t n = 0;
+  bool lagged = false;
+  Eigen::VectorXd mx, my;
+  Eigen::MatrixXd sxx, sxy, syy;
+};
+
+RunningMoments::ChunkSums RunningMoments::chunk_sums(const Eigen::Ref<const FrameMatrix>& frames,
+                                                     const Chunk& chunk, int lagtime) {
+  ChunkSums cs;
+  cs.n = chunk.rows;
+  cs.lagged = chunk.lagged;
+  const auto X = frames.middleRows(chunk.row, chunk.rows);
+  cs.mx = X.colwise().mean().transpose();
+  const FrameMatrix Xc = X.rowwise() - cs.mx.transpose();
+  cs.sxx = gram(Xc);
+  if (chunk.lagged) {
+    const auto Y = frames.middleRows(chunk.row + lagtime, chunk.rows);
+    cs.my = Y.colwise().mean().transpose();
+    const FrameMatrix Yc = Y.rowwise() - cs.my.transpose();
+    cs.syy = gram(Yc);
+    cs.sxy.resize(Xc.cols(), Xc.cols());
+    cs.sxy.noalias() = Xc.transpose() * Yc;
+  }
+  return cs;
+}
+
+void RunningMoments::absorb(const ChunkSums& cs) {
+  if (cs.lagged) {
+    segments_paired_ = 1;
+    if (w_ == 0) {
+      w_ = cs.n;
+      mx_ = cs.mx;
+      my_ = cs.my;
+      sxx_ = cs.sxx;
+      sxy_ = cs.sxy;
+      syy_ = cs.syy;
+      return;
+    }
+    const double na = static_cast<double>(w_), nb = static_cast<double>(cs.n), nt = na + nb;
+    const Eigen::VectorXd dx = cs.mx - mx_, dy = cs.my - my_;
+    const double f = na * nb / nt;
+    sxx_ += cs.sxx;
+    sxx_.noalias() += f * (dx * dx.transpose());
+    sxy_ += cs.sxy;
+    sxy_.noalias() += f * (dx * dy.transpose());
+    syy_ += cs.syy;
+    syy_.noalias() += f * (dy * dy.transpose());
+    mx_ += (nb / nt) * dx;
+    my_ += (nb / nt) * dy;
+    w_ += cs.n;
+    return;
+  }
+  // All frames = the x halves of the pairs (rows [0, n - lag), already summed) + the rows
+  // after them, so the instantaneous moments cost only the last `lag` frames extra.
+  if (n_ == 0 && w_ > 0) {
+    n_ = w_;
+    mean_ = mx_;
+    m2_ = sxx_;
+  }
+  chan_merge(n_, mean_, m2_, cs.n, cs.mx, cs.sxx);
+}
+
 RunningMoments RunningMoments::of_segment(const Eigen::Ref<const FrameMatrix>& frames,
                                           int lagtime) {
   RunningMoments s(static_cast<int>(frames.cols()), lagtime);
-  const std::int64_t n = frames.rows();
-  s.segments_ = 1;
-  // Lagged pairs (t, t + lag) for t < n - lag: within this segment only.
-  const std::int64_t pairs = lagtime >= 1 ? std::max<std::int64_t>(0, n - lagtime) : 0;
-  if (pairs > 0) s.segments_paired_ = 1;
-  for (std::int64_t t0 = 0; t0 < pairs; t0 += kChunkRows) {
-    const std::int64_t c = std::min<std::int64_t>(kChunkRows, pairs - t0);
-    const auto X = frames.middleRows(t0, c);
-    const auto Y = frames.middleRows(t0 + lagtime, c);
-    const Eigen::VectorXd mx = X.colwise().mean().transpose();
-    const Eigen::VectorXd my = Y.colwise().mean().transpose();
-    const FrameMatrix Xc = X.rowwise() - mx.transpose();
-    const FrameMatrix Yc = Y.rowwise() - my.transpose();
-    const Eigen::MatrixXd Sxx = gram(Xc), Syy = gram(Yc);
-    Eigen::MatrixXd Sxy(s.d_, s.d_);
-    Sxy.noalias() = Xc.transpose() * Yc;
-    if (s.w_ == 0) {
-      s.w_ = c;
-      s.mx_ = mx;
-      s.my_ = my;
-      s.sxx_ = Sxx;
-      s.sxy_ = Sxy;
-      s.syy_ = Syy;
-      continue;
-    }
-    const double na = static_cast<double>(s.w_), nb = static_cast<double>(c), nt = na + nb;
-    const Eigen::VectorXd dx = mx - s.mx_, dy = my - s.my_;
-    const double f = na * nb / nt;
-    s.sxx_ += Sxx;
-    s.sxx_.noalias() += f * (dx * dx.transpose());
-    s.sxy_ += Sxy;
-    s.sxy_.noalias() += f * (dx * dy.transpose());
-    s.syy_ += Syy;
-    s.syy_.noalias() += f * (dy * dy.transpose());
-    s.mx_ += (nb / nt) * dx;
-    s.my_ += (nb / nt) * dy;
-    s.w_ += c;
-  }
-  // All frames = the x halves of the pairs (rows [0, pairs), already summed) + the rows
-  // [pairs, n), so the instantaneous moments cost only the last `lag` frames extra.
-  if (pairs > 0) {
-    s.n_ = s.w_;
-    s.mean_ = s.mx_;
-    s.m2_ = s.sxx_;
-  }
-  for (std::int64_t t0 = pairs; t0 < n; t0 += kChunkRows) {
-    const std::int64_t c = std::min<std::int64_t>(kChunkRows, n - t0);
-    const auto X = frames.middleRows(t0, c);
-    const Eigen::VectorXd m = X.colwise().mean().transpose();
-    const FrameMatrix Xc = X.rowwise() - m.transpose();
-    chan_merge(s.n_, s.mean_, s.m2_, c, m, gram(Xc));
-  }
+  s.add_segment(frames);
   return s;
 }
 
 void RunningMoments::add_segment(const Eigen::Ref<const FrameMatrix>& frames) {
-  if (frames.cols() != d_)
-    throw core::InputError("RunningMoments::add_segment: expected " + std::to_string(d_) +
-                           " feature columns, got " + std::to_string(frames.cols()));
-  merge(of_segment(frames, lag_));
+  const std::int64_t len = frames.rows();
+  add_segments(frames, std::span<const std::int64_t>(&len, 1), 1);
 }
 
 void RunningMoments::add_segments(const Eigen::Ref<const FrameMatrix>& frames,
-                                  std::span<const std::int64_t> segment_frames) {
+                                  std::span<const std::int64_t> segment_frames, int n_threads) {
+  if (frames.cols() != d_)
+    throw core::InputError("RunningMoments::add_segments: expected " + std::to_string(d_) +
+                           " feature columns, got " + std::to_string(frames.cols()));
   std::int64_t total = 0;
   for (std::size_t k = 0; k < segment_frames.size(); ++k) {
     if (segment_frames[k] < 0)
@@ -132,10 +156,56 @@ void RunningMoments::add_segments(const Eigen::Ref<const FrameMatrix>& frames,
     throw core::InputError("RunningMoments::add_segments: segment frame counts sum to " +
                            std::to_string(total) + " but the feature block has " +
                            std::to_string(frames.rows()) + " rows");
+  // The chunks of every segment, in order; segment k owns tasks [first[k], first[k + 1]).
+  std::vector<Chunk> tasks;
+  std::vector<std::size_t> first{0};
   std::int64_t start = 0;
   for (const std::int64_t len : segment_frames) {
-    add_segment(frames.middleRows(start, len));
+    const std::int64_t pairs = lag_ >= 1 ? std::max<std::int64_t>(0, len - lag_) : 0;
+    for (std::int64_t t0 = 0; t0 < pairs; t0 += kChunkRows)
+      tasks.push_back({start + t0, std::min<std::int64_t>(kChunkRows, pairs - t0), true});
+    for (std::int64_t t0 = pairs; t0 < len; t0 += kChunkRows)
+      tasks.push_back({start + t0, std::min<std::int64_t>(kChunkRows, len - t0), false});
+    first.push_back(tasks.size());
     start += len;
+  }
+  // Chunk sums are computed in waves (bounded memory), on threads if asked, and always folded
+  // in task order: the result does not depend on n_threads, bitwise.
+  const std::size_t threads = static_cast<std::size_t>(std::max(1, n_threads));
+  const std::size_t wave = threads * 4;
+  std::vector<ChunkSums> buffer;
+  std::size_t buffer_start = 0;
+  auto sums = [&](std::size_t i) -> const ChunkSums& {
+    if (i >= buffer_start + buffer.size()) {
+      buffer_start = i;
+      const std::size_t count = std::min(wave, tasks.size() - i);
+      buffer.assign(count, ChunkSums{});
+      if (threads == 1 || count == 1) {
+        for (std::size_t j = 0; j < count; ++j) buffer[j] = chunk_sums(frames, tasks[i + j], lag_);
+      } else {
+        std::vector<std::exception_ptr> errors(threads);
+        std::vector<std::thread> pool;
+        for (std::size_t t = 0; t < std::min(threads, count); ++t)
+          pool.emplace_back([&, t] {
+            try {
+              for (std::size_t j = t; j < count; j += threads)
+                buffer[j] = chunk_sums(frames, tasks[i + j], lag_);
+            } catch (...) {
+              errors[t] = std::current_exception();
+            }
+          });
+        for (auto& th : pool) th.join();
+        for (const auto& e : errors)
+          if (e) std::rethrow_exception(e);
+      }
+    }
+    return buffer[i - buffer_start];
+  };
+  for (std::size_t k = 0; k + 1 < first.size(); ++k) {
+    RunningMoments segment(d_, lag_);
+    segment.segments_ = 1;
+    for (std::size_t i = first[k]; i < first[k + 1]; ++i) segment.absorb(sums(i));
+    merge(segment);
   }
 }
 

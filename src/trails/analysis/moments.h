@@ -57,9 +57,11 @@ class RunningMoments {
   // Adds one segment (frames x features). Equivalent to merge(of_segment(frames)), bitwise.
   void add_segment(const Eigen::Ref<const FrameMatrix>& frames);
   // Adds consecutive row blocks of `frames` as separate segments of the given exact lengths
-  // (from the store's frame records); the lengths must sum to frames.rows().
+  // (from the store's frame records); the lengths must sum to frames.rows(). The chunk products
+  // run on up to n_threads threads (their own, joined before return) and are folded in order,
+  // so the result is bitwise the same for every n_threads and equals add_segment per block.
   void add_segments(const Eigen::Ref<const FrameMatrix>& frames,
-                    std::span<const std::int64_t> segment_frames);
+                    std::span<const std::int64_t> segment_frames, int n_threads = 1);
 
   // Appends other's data after this one's. Merging into an empty accumulator copies, so folding
   // per-segment accumulators in segment order equals serial add_segment bitwise: a parallel
@@ -83,6 +85,12 @@ class RunningMoments {
   static constexpr int kChunkRows = 2048;  // rows per blocked product; fixed for bitwise results
 
  private:
+  struct Chunk;
+  struct ChunkSums;
+  static ChunkSums chunk_sums(const Eigen::Ref<const FrameMatrix>& frames, const Chunk& chunk,
+                              int lagtime);
+  void absorb(const ChunkSums& sums);  // fold one chunk of the segment being built
+
   int d_;
   int lag_;
   std::int64_t segments_ = 0, segments_paired_ = 0;
