@@ -1,6 +1,7 @@
 // Linear projection of frames and its flat serialisation.
 #include "trails/analysis/linear_projection.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -13,8 +14,14 @@ FrameMatrix LinearProjection::transform(const Eigen::Ref<const FrameMatrix>& fra
     throw core::InputError("LinearProjection::transform: expected " +
                            std::to_string(coefficients.rows()) + " feature columns, got " +
                            std::to_string(frames.cols()));
+  // Centre chunk by chunk: exact for large offsets, without an n x d temporary.
+  constexpr Eigen::Index kChunk = 4096;
   FrameMatrix out(frames.rows(), coefficients.cols());
-  out.noalias() = (frames.rowwise() - mean.transpose()) * coefficients;
+  for (Eigen::Index t0 = 0; t0 < frames.rows(); t0 += kChunk) {
+    const Eigen::Index c = std::min(kChunk, frames.rows() - t0);
+    const FrameMatrix centred = frames.middleRows(t0, c).rowwise() - mean.transpose();
+    out.middleRows(t0, c).noalias() = centred * coefficients;
+  }
   return out;
 }
 
