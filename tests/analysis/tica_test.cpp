@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numbers>
 
 #include <Eigen/Eigenvalues>
 
@@ -99,7 +100,7 @@ TEST(Tica, CommuteMapFollowsDeeptimeFormula) {
   const TicaModel m = fit_tica(ar.covariances(tau), o);
   for (int i = 0; i < 3; ++i) {
     const double t = 1.0 - tau / std::log(std::abs(m.eigenvalues(i)));
-    const double reg = 0.5 * t * std::max(std::tanh(M_PI * (t - tau) / tau + 1.0), 0.0);
+    const double reg = 0.5 * t * std::max(std::tanh(std::numbers::pi * (t - tau) / tau + 1.0), 0.0);
     const Eigen::VectorXd expect = m.eigenvectors.col(i) * std::sqrt(reg / 2.0);
     EXPECT_LT((m.projection.coefficients.col(i) - expect).cwiseAbs().maxCoeff(), 1e-14);
   }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -102,7 +103,7 @@ TicaModel fit_tica(const Covariances& cov, const TicaOptions& options) {
       // deeptime: t = 1 - tau / ln|lambda|, damped below the lag time (Noé et al. 2016, 2.5).
       const double tau = cov.lagtime;
       const double t = 1.0 - tau / std::log(std::abs(lambda));
-      const double reg = 0.5 * t * std::max(std::tanh(M_PI * ((t - tau) / tau) + 1.0), 0.0);
+      const double reg = 0.5 * t * std::max(std::tanh(std::numbers::pi * ((t - tau) / tau) + 1.0), 0.0);
       coef.col(j) *= std::sqrt(reg / 2.0);
     }
   }
