@@ -33,13 +33,13 @@ TEST(Retraining, VampAdaptiveSequence) {
   EXPECT_TRUE(c.should_retrain(0, false, std::nullopt));
   c.notify_retrained(2.0);
   EXPECT_EQ(c.reference_score(), 2.0);
-  c.notify_skipped();                              // 1 since retrain: below min_interval
-  EXPECT_FALSE(c.should_retrain(2, true, 0.5));    // a big drop, but too soon
-  c.notify_skipped();                              // 2
-  EXPECT_FALSE(c.should_retrain(3, true, 1.81));   // drop 0.095 <= 0.1
-  EXPECT_TRUE(c.should_retrain(3, true, 1.79));    // drop 0.105 > 0.1
+  c.notify_skipped();                                     // 1 since retrain: below min_interval
+  EXPECT_FALSE(c.should_retrain(2, true, 0.5));           // a big drop, but too soon
+  c.notify_skipped();                                     // 2
+  EXPECT_FALSE(c.should_retrain(3, true, 1.81));          // drop 0.095 <= 0.1
+  EXPECT_TRUE(c.should_retrain(3, true, 1.79));           // drop 0.105 > 0.1
   EXPECT_FALSE(c.should_retrain(3, true, std::nullopt));  // no current score
-  c.notify_retrained(1.5);                         // reference keeps the maximum
+  c.notify_retrained(1.5);                                // reference keeps the maximum
   EXPECT_EQ(c.reference_score(), 2.0);
   EXPECT_EQ(c.iterations_since_retrain(), 0);
   for (int k = 0; k < 5; ++k) c.notify_skipped();
@@ -62,8 +62,8 @@ TEST(Retraining, StateRoundTrips) {
   d.restore(fresh.state());
   EXPECT_FALSE(d.reference_score().has_value());
   EXPECT_THROW(d.restore(nlohmann::json{{"version", 2}}), core::InputError);
-  EXPECT_THROW(d.restore(nlohmann::json{{"version", 1}, {"iterations_since_retrain", -1},
-                                        {"reference_score", nullptr}}),
+  EXPECT_THROW(d.restore(nlohmann::json{
+                   {"version", 1}, {"iterations_since_retrain", -1}, {"reference_score", nullptr}}),
                core::InputError);
   o.max_interval = 0;
   EXPECT_THROW(RetrainController{o}, core::InputError);

@@ -1,10 +1,9 @@
 // Test helpers for the spaces numerics: seeded linear AR(1) processes and brute-force moments.
 #pragma once
 
+#include <Eigen/Core>
 #include <cstdint>
 #include <vector>
-
-#include <Eigen/Core>
 
 #include "trails/analysis/moments.h"
 #include "trails/core/rng.h"
@@ -12,9 +11,8 @@
 namespace trails::analysis::testing {
 
 // x_{t+1} = A x_t + noise_scale * N(0, I), started from x_0 = 0 after `burn_in` discarded steps.
-inline FrameMatrix simulate_ar1(const Eigen::MatrixXd& A, std::int64_t n_frames,
-                                std::uint64_t seed, double noise_scale = 1.0,
-                                std::int64_t burn_in = 1000) {
+inline FrameMatrix simulate_ar1(const Eigen::MatrixXd& A, std::int64_t n_frames, std::uint64_t seed,
+                                double noise_scale = 1.0, std::int64_t burn_in = 1000) {
   auto rng = core::Rng::stream(seed, "test-ar1");
   const auto d = A.rows();
   Eigen::VectorXd x = Eigen::VectorXd::Zero(d), e(d);
@@ -40,7 +38,8 @@ inline FrameMatrix random_frames(std::int64_t n, int d, std::uint64_t seed, doub
 inline FrameMatrix stack_rows(const std::vector<FrameMatrix>& segs, int lag, bool lagged_half) {
   std::int64_t rows = 0;
   const auto d = segs.front().cols();
-  for (const auto& s : segs) rows += lag == 0 ? s.rows() : std::max<std::int64_t>(0, s.rows() - lag);
+  for (const auto& s : segs)
+    rows += lag == 0 ? s.rows() : std::max<std::int64_t>(0, s.rows() - lag);
   FrameMatrix out(rows, d);
   std::int64_t at = 0;
   for (const auto& s : segs) {

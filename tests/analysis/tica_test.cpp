@@ -3,10 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/Eigenvalues>
 #include <cmath>
 #include <numbers>
-
-#include <Eigen/Eigenvalues>
 
 #include "spaces_test_util.h"
 #include "trails/core/error.h"
@@ -87,8 +86,7 @@ TEST(Tica, KineticMapScalesByEigenvaluesAndProjects) {
   frames << 1.0, -2.0, 0.5, 2.0, 0.0, 1.0;
   const FrameMatrix y = m.transform(frames);
   EXPECT_LT(y.row(0).cwiseAbs().maxCoeff(), 1e-14);  // the mean maps to the origin
-  const Eigen::RowVectorXd expect = (frames.row(1) - mean.transpose()) *
-                                    m.projection.coefficients;
+  const Eigen::RowVectorXd expect = (frames.row(1) - mean.transpose()) * m.projection.coefficients;
   EXPECT_LT((y.row(1) - expect).cwiseAbs().maxCoeff(), 1e-14);
 }
 
@@ -143,7 +141,7 @@ TEST(Tica, RankCutDropsDuplicateAndConstantFeatures) {
   FrameMatrix f(base.rows(), 4);
   f.col(0) = base.col(0);
   f.col(1) = base.col(1);
-  f.col(2) = base.col(0);                      // duplicate
+  f.col(2) = base.col(0);                                 // duplicate
   f.col(3) = FrameMatrix::Constant(base.rows(), 1, 3.0);  // constant
   RunningMoments acc(4, 1);
   acc.add_segment(f);

@@ -3,9 +3,8 @@
 
 #include <gtest/gtest.h>
 
-#include <cmath>
-
 #include <Eigen/Eigenvalues>
+#include <cmath>
 
 #include "spaces_test_util.h"
 #include "trails/analysis/counting.h"
@@ -82,7 +81,7 @@ TEST(Vamp, ColumnSubsetsAndDegenerateFeatures) {
   EXPECT_NEAR(vamp2_score(cov, c1, fs), 0.25, 1e-12);
   EXPECT_NEAR(vamp2_score(cov, c2, fs), 0.0, 1e-15);  // rank zero scores 0, no error
   EXPECT_NEAR(vamp2_score(cov, c01, fs), 1.06, 1e-12);
-  EXPECT_NEAR(vamp2_score(cov, fs), 1.06, 1e-12);     // the constant column is cut
+  EXPECT_NEAR(vamp2_score(cov, fs), 1.06, 1e-12);  // the constant column is cut
   const std::vector<int> bad{3};
   EXPECT_THROW(vamp2_score(cov, bad, fs), core::InputError);
   Covariances inst = cov;

@@ -42,8 +42,8 @@ FeatureSelection select_features(const Covariances& cov, const FeatureSelectionO
         throw core::InputError("select_features: group " + std::to_string(g) + " has column " +
                                std::to_string(c) + ", expected [0, " + std::to_string(d) + ")");
   }
-  const std::size_t limit = options.max_groups < 0 ? groups.size()
-                                                   : static_cast<std::size_t>(options.max_groups);
+  const std::size_t limit =
+      options.max_groups < 0 ? groups.size() : static_cast<std::size_t>(options.max_groups);
   std::vector<char> used(groups.size(), 0);
   std::vector<int> selected;
   double best = 0;
@@ -95,10 +95,9 @@ std::vector<RankedFeatureType> rank_feature_types(
     }
     ranked.push_back(std::move(r));
   }
-  std::stable_sort(ranked.begin(), ranked.end(),
-                   [](const RankedFeatureType& a, const RankedFeatureType& b) {
-                     return a.score > b.score;
-                   });
+  std::stable_sort(
+      ranked.begin(), ranked.end(),
+      [](const RankedFeatureType& a, const RankedFeatureType& b) { return a.score > b.score; });
   return ranked;
 }
 

@@ -52,7 +52,7 @@ struct FeatureTypeCandidate {
 struct RankedFeatureType {
   std::string name;
   double score = -std::numeric_limits<double>::infinity();  // -inf when it could not be scored
-  std::string error;                                         // why, when score is -inf
+  std::string error;                                        // why, when score is -inf
 };
 
 // VAMP-2 of each candidate (Trails-MD: errors give -inf and the candidate is skipped), sorted by

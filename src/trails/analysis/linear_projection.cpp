@@ -51,9 +51,8 @@ LinearProjection LinearProjection::from_flat(std::span<const double> flat) {
               std::to_string(flat.size()));
   LinearProjection p;
   p.mean = Eigen::Map<const Eigen::VectorXd>(flat.data() + 3, static_cast<Eigen::Index>(ud));
-  p.coefficients = Eigen::Map<const Eigen::MatrixXd>(flat.data() + 3 + ud,
-                                                     static_cast<Eigen::Index>(ud),
-                                                     static_cast<Eigen::Index>(uk));
+  p.coefficients = Eigen::Map<const Eigen::MatrixXd>(
+      flat.data() + 3 + ud, static_cast<Eigen::Index>(ud), static_cast<Eigen::Index>(uk));
   return p;
 }
 

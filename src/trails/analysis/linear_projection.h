@@ -3,10 +3,9 @@
 // Pure numerics; transform is O(n d k) by one matrix product. Throws core::InputError.
 #pragma once
 
+#include <Eigen/Core>
 #include <span>
 #include <vector>
-
-#include <Eigen/Core>
 
 #include "trails/analysis/moments.h"
 

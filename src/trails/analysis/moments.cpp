@@ -49,8 +49,7 @@ RunningMoments::RunningMoments(int n_features, int lagtime) : d_(n_features), la
     throw core::InputError("RunningMoments: expected n_features >= 1, got " +
                            std::to_string(n_features));
   if (lagtime < 0)
-    throw core::InputError("RunningMoments: expected lagtime >= 0, got " +
-                           std::to_string(lagtime));
+    throw core::InputError("RunningMoments: expected lagtime >= 0, got " + std::to_string(lagtime));
   mean_ = Eigen::VectorXd::Zero(d_);
   m2_ = Eigen::MatrixXd::Zero(d_, d_);
   mx_ = my_ = Eigen::VectorXd::Zero(d_);

@@ -6,11 +6,10 @@
 // Throws core::InputError for size mismatches and malformed serialised state.
 #pragma once
 
+#include <Eigen/Core>
 #include <cstdint>
 #include <span>
 #include <vector>
-
-#include <Eigen/Core>
 
 namespace trails::analysis {
 
@@ -33,10 +32,10 @@ struct LaggedOptions {
 
 // Covariance matrices at one lag, normalised by the number of samples (no Bessel correction).
 struct Covariances {
-  int lagtime = 0;            // 0: instantaneous only (c0t, ctt empty)
-  double n_samples = 0;       // frames (lagtime 0) or lagged pairs
-  Eigen::VectorXd mean_0;     // subtracted from x (zero vector when mean_removed is false)
-  Eigen::VectorXd mean_t;     // subtracted from y
+  int lagtime = 0;         // 0: instantaneous only (c0t, ctt empty)
+  double n_samples = 0;    // frames (lagtime 0) or lagged pairs
+  Eigen::VectorXd mean_0;  // subtracted from x (zero vector when mean_removed is false)
+  Eigen::VectorXd mean_t;  // subtracted from y
   Eigen::MatrixXd c00, c0t, ctt;
   bool mean_removed = false;
   bool symmetrized = false;

@@ -1,10 +1,9 @@
 // PCA: symmetric eigen-decomposition of the mean-free covariance.
 #include "trails/analysis/pca.h"
 
+#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <string>
-
-#include <Eigen/Eigenvalues>
 
 #include "trails/core/error.h"
 
@@ -53,8 +52,8 @@ PcaModel fit_pca(const Covariances& cov, const PcaOptions& options) {
       acc += model.explained_variance_ratio(k++);
     model.dim = std::min<int>(k + 1, static_cast<int>(d));
   } else {
-    model.dim = options.dim == -1 ? static_cast<int>(d)
-                                  : std::min<int>(options.dim, static_cast<int>(d));
+    model.dim =
+        options.dim == -1 ? static_cast<int>(d) : std::min<int>(options.dim, static_cast<int>(d));
   }
   model.projection.mean = cov.mean_0;
   model.projection.coefficients = model.components.leftCols(model.dim);

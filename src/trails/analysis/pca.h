@@ -23,7 +23,7 @@ struct PcaModel {
   Eigen::VectorXd explained_variance_ratio;  // explained_variance / its sum
   Eigen::MatrixXd components;                // d x d, column i = principal axis i
   int dim = 0;
-  LinearProjection projection;               // mean and the first `dim` components
+  LinearProjection projection;  // mean and the first `dim` components
 
   FrameMatrix transform(const Eigen::Ref<const FrameMatrix>& frames) const {
     return projection.transform(frames);

@@ -66,8 +66,7 @@ void RetrainController::restore(const nlohmann::json& state) {
   reference_ = r.is_null() ? std::nullopt : std::optional<double>(r.get<double>());
 }
 
-std::vector<std::size_t> prune_feature_memory(std::size_t n_blocks,
-                                              std::int64_t first_block_frames,
+std::vector<std::size_t> prune_feature_memory(std::size_t n_blocks, std::int64_t first_block_frames,
                                               std::int64_t max_frames, core::Rng& rng) {
   if (first_block_frames < 1)
     throw core::InputError("prune_feature_memory: expected the first block to have frames, got " +

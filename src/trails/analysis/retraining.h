@@ -5,10 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "trails/core/rng.h"
 
@@ -58,8 +57,7 @@ class RetrainController {
 // max_blocks = max(5, max_frames / first_block_frames); if n_blocks <= max_blocks all are kept,
 // else block 0 (the anchor), the last n_recent = max(1, (max_blocks - 1) / 4) blocks, and
 // max_blocks - 1 - n_recent blocks drawn without replacement from the rest (kept chronological).
-std::vector<std::size_t> prune_feature_memory(std::size_t n_blocks,
-                                              std::int64_t first_block_frames,
+std::vector<std::size_t> prune_feature_memory(std::size_t n_blocks, std::int64_t first_block_frames,
                                               std::int64_t max_frames, core::Rng& rng);
 
 }  // namespace trails::analysis

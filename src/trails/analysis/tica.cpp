@@ -1,6 +1,7 @@
 // TICA: whitening with an eigenvalue cut, symmetric eigenproblem, scaling, output dimension.
 #include "trails/analysis/tica.h"
 
+#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -8,8 +9,6 @@
 #include <numeric>
 #include <string>
 #include <vector>
-
-#include <Eigen/Eigenvalues>
 
 #include "trails/analysis/vamp.h"
 #include "trails/core/error.h"
@@ -45,8 +44,9 @@ TicaModel fit_tica(const Covariances& cov, const TicaOptions& options) {
   if (cov.lagtime < 1 || cov.c0t.size() == 0)
     throw core::InputError("fit_tica: expected time-lagged covariances (lagtime >= 1)");
   if (!cov.symmetrized)
-    throw core::InputError("fit_tica: expected symmetrised (reversible) covariances; use "
-                           "LaggedOptions{.symmetrize = true}");
+    throw core::InputError(
+        "fit_tica: expected symmetrised (reversible) covariances; use "
+        "LaggedOptions{.symmetrize = true}");
   if (options.var_cutoff != -1 && !(options.var_cutoff > 0 && options.var_cutoff <= 1))
     throw core::InputError("fit_tica: expected var_cutoff in (0, 1], got " +
                            std::to_string(options.var_cutoff));
@@ -55,9 +55,10 @@ TicaModel fit_tica(const Covariances& cov, const TicaOptions& options) {
                            std::to_string(options.dim));
   const InverseSqrt w = spd_inverse_sqrt(cov.c00, options.epsilon, EpsilonRule::Absolute);
   if (w.rank() == 0)
-    throw core::InputError("fit_tica: all input features are constant (every eigenvalue of C00 "
-                           "is below epsilon = " + std::to_string(options.epsilon) +
-                           "), so no dimension is left");
+    throw core::InputError(
+        "fit_tica: all input features are constant (every eigenvalue of C00 "
+        "is below epsilon = " +
+        std::to_string(options.epsilon) + "), so no dimension is left");
   Eigen::MatrixXd ct = w.L.transpose() * cov.c0t * w.L;
   ct = 0.5 * (ct + ct.transpose());
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(ct);
@@ -103,7 +104,8 @@ TicaModel fit_tica(const Covariances& cov, const TicaOptions& options) {
       // deeptime: t = 1 - tau / ln|lambda|, damped below the lag time (Noé et al. 2016, 2.5).
       const double tau = cov.lagtime;
       const double t = 1.0 - tau / std::log(std::abs(lambda));
-      const double reg = 0.5 * t * std::max(std::tanh(std::numbers::pi * ((t - tau) / tau) + 1.0), 0.0);
+      const double reg =
+          0.5 * t * std::max(std::tanh(std::numbers::pi * ((t - tau) / tau) + 1.0), 0.0);
       coef.col(j) *= std::sqrt(reg / 2.0);
     }
   }

@@ -19,20 +19,20 @@ enum class TicaScaling {
 };
 
 struct TicaOptions {
-  double epsilon = 1e-6;         // absolute eigenvalue cut for C00 (deeptime)
-  int dim = -1;                  // output dimension; -1: all (or var_cutoff)
-  double var_cutoff = -1;        // in (0, 1]: smallest dim whose cumulative kinetic variance
-                                 // sum lambda^2 / total reaches it; takes precedence over dim
+  double epsilon = 1e-6;   // absolute eigenvalue cut for C00 (deeptime)
+  int dim = -1;            // output dimension; -1: all (or var_cutoff)
+  double var_cutoff = -1;  // in (0, 1]: smallest dim whose cumulative kinetic variance
+                           // sum lambda^2 / total reaches it; takes precedence over dim
   TicaScaling scaling = TicaScaling::KineticMap;
 };
 
 struct TicaModel {
-  int lagtime = 0;                // frames
-  Eigen::VectorXd eigenvalues;    // all `rank` eigenvalues, by |lambda| descending
-  Eigen::MatrixXd eigenvectors;   // d x rank, unscaled: R^T C00 R = I; largest-|.| entry > 0
-  int rank = 0;                   // rank of C00 after the epsilon cut
-  int dim = 0;                    // output dimension
-  LinearProjection projection;    // mean and the scaled first `dim` eigenvectors
+  int lagtime = 0;               // frames
+  Eigen::VectorXd eigenvalues;   // all `rank` eigenvalues, by |lambda| descending
+  Eigen::MatrixXd eigenvectors;  // d x rank, unscaled: R^T C00 R = I; largest-|.| entry > 0
+  int rank = 0;                  // rank of C00 after the epsilon cut
+  int dim = 0;                   // output dimension
+  LinearProjection projection;   // mean and the scaled first `dim` eigenvectors
 
   FrameMatrix transform(const Eigen::Ref<const FrameMatrix>& frames) const {
     return projection.transform(frames);

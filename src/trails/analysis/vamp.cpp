@@ -1,14 +1,13 @@
 // Regularised whitening, Koopman SVD, VAMP-2 scores of features and MSMs.
 #include "trails/analysis/vamp.h"
 
+#include <Eigen/Eigenvalues>
+#include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <string>
 #include <vector>
-
-#include <Eigen/Eigenvalues>
-#include <Eigen/SVD>
 
 #include "trails/core/error.h"
 
@@ -43,8 +42,8 @@ Eigen::MatrixXd submatrix(const Eigen::MatrixXd& M, std::span<const int> idx) {
   const auto k = static_cast<Eigen::Index>(idx.size());
   Eigen::MatrixXd S(k, k);
   for (Eigen::Index a = 0; a < k; ++a)
-    for (Eigen::Index b = 0; b < k; ++b) S(a, b) = M(idx[static_cast<std::size_t>(a)],
-                                                     idx[static_cast<std::size_t>(b)]);
+    for (Eigen::Index b = 0; b < k; ++b)
+      S(a, b) = M(idx[static_cast<std::size_t>(a)], idx[static_cast<std::size_t>(b)]);
   return S;
 }
 
@@ -69,9 +68,8 @@ InverseSqrt spd_inverse_sqrt(const Eigen::Ref<const Eigen::MatrixXd>& C, double 
   const Eigen::VectorXd& s = es.eigenvalues();
   std::vector<Eigen::Index> order(static_cast<std::size_t>(d));
   std::iota(order.begin(), order.end(), Eigen::Index{0});
-  std::stable_sort(order.begin(), order.end(), [&](Eigen::Index a, Eigen::Index b) {
-    return std::abs(s(a)) > std::abs(s(b));
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](Eigen::Index a, Eigen::Index b) { return std::abs(s(a)) > std::abs(s(b)); });
   std::vector<Eigen::Index> keep;
   if (rule == EpsilonRule::Absolute) {
     double eps = epsilon;
@@ -161,13 +159,12 @@ double msm_vamp2_score(const Eigen::Ref<const Eigen::MatrixXd>& T,
   const Eigen::Index n = T.rows();
   if (T.cols() != n || counts_train.rows() != n || counts_train.cols() != n ||
       counts_test.rows() != n || counts_test.cols() != n)
-    throw core::InputError("msm_vamp2_score: expected T and both count matrices " +
-                           std::to_string(n) + " x " + std::to_string(n) + ", got T " +
-                           std::to_string(T.rows()) + " x " + std::to_string(T.cols()) +
-                           ", train " + std::to_string(counts_train.rows()) + " x " +
-                           std::to_string(counts_train.cols()) + ", test " +
-                           std::to_string(counts_test.rows()) + " x " +
-                           std::to_string(counts_test.cols()));
+    throw core::InputError(
+        "msm_vamp2_score: expected T and both count matrices " + std::to_string(n) + " x " +
+        std::to_string(n) + ", got T " + std::to_string(T.rows()) + " x " +
+        std::to_string(T.cols()) + ", train " + std::to_string(counts_train.rows()) + " x " +
+        std::to_string(counts_train.cols()) + ", test " + std::to_string(counts_test.rows()) +
+        " x " + std::to_string(counts_test.cols()));
   if (n == 0) throw core::InputError("msm_vamp2_score: empty transition matrix");
   constexpr double kEps = 1e-10;  // spd_inv_sqrt default of PyEMMA/deeptime's MSM score
   auto inv_sqrt_diag = [](const Eigen::VectorXd& x) {
@@ -195,9 +192,11 @@ double msm_vamp2_score_stationary(const Eigen::Ref<const Eigen::MatrixXd>& T,
                                   const Eigen::Ref<const Eigen::VectorXd>& pi) {
   const Eigen::Index n = T.rows();
   if (T.cols() != n || pi.size() != n || n == 0)
-    throw core::InputError("msm_vamp2_score_stationary: expected a non-empty square T and pi of "
-                           "its size, got T " + std::to_string(T.rows()) + " x " +
-                           std::to_string(T.cols()) + " and pi " + std::to_string(pi.size()));
+    throw core::InputError(
+        "msm_vamp2_score_stationary: expected a non-empty square T and pi of "
+        "its size, got T " +
+        std::to_string(T.rows()) + " x " + std::to_string(T.cols()) + " and pi " +
+        std::to_string(pi.size()));
   for (Eigen::Index i = 0; i < n; ++i)
     if (!(pi(i) > 0))
       throw core::InputError("msm_vamp2_score_stationary: expected pi > 0, got " +

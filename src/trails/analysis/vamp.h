@@ -1,12 +1,12 @@
 // VAMP (Wu & Noé 2020): regularised whitening, the Koopman singular value decomposition of
 // C00^{-1/2} C0t Ctt^{-1/2}, VAMP-2 scores of feature sets, and the VAMP-2 score of an MSM.
 // Pure numerics: inputs read-only, results are values. Cost: O(d^3) per decomposition.
-// Throws core::InputError for mismatched sizes; a rank-zero feature set scores 0 (+1), not an error.
+// Throws core::InputError for mismatched sizes; a rank-zero feature set scores 0 (+1), not an
+// error.
 #pragma once
 
-#include <span>
-
 #include <Eigen/Core>
+#include <span>
 
 #include "trails/analysis/moments.h"
 
@@ -21,8 +21,8 @@ enum class EpsilonRule {
 // L = V_m diag(s_m)^{-1/2} over the kept eigenpairs, so L^T C L = I_m and L L^T = C^+.
 // Eigenpairs sorted by |s| descending; each column of V has its largest-|.| entry positive.
 struct InverseSqrt {
-  Eigen::MatrixXd L;           // d x m
-  Eigen::VectorXd eigenvalues; // the m kept eigenvalues
+  Eigen::MatrixXd L;            // d x m
+  Eigen::VectorXd eigenvalues;  // the m kept eigenvalues
   int rank() const { return static_cast<int>(L.cols()); }
 };
 InverseSqrt spd_inverse_sqrt(const Eigen::Ref<const Eigen::MatrixXd>& C, double epsilon,
