@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <vector>
 
 #include "spaces_test_util.h"
 #include "trails/core/error.h"
@@ -132,6 +134,31 @@ TEST(Tica, SimulatedAr1RecoversEigenvaluesOverManySegments) {
   EXPECT_NEAR(m.eigenvalues(0), 0.9, 0.02);
   EXPECT_NEAR(m.eigenvalues(1), 0.5, 0.02);
   EXPECT_NEAR(std::abs(m.eigenvectors.col(0).normalized().dot(Q.col(0))), 1.0, 1e-3);
+}
+
+TEST(Tica, MatchesGeneralizedEigenSolverOnBruteForceCovariances) {
+  const ExactAr1 ar;
+  std::vector<FrameMatrix> segs;
+  for (std::uint64_t k = 0; k < 5; ++k)
+    segs.push_back(testing::simulate_ar1(ar.A, 3000 + 7 * k, k));
+  const int lag = 3;
+  RunningMoments acc(3, lag);
+  for (const auto& s : segs) acc.add_segment(s);
+  const FrameMatrix X = testing::stack_rows(segs, lag, false),
+                    Y = testing::stack_rows(segs, lag, true);
+  const Eigen::VectorXd mu = 0.5 * (testing::mean_of(X) + testing::mean_of(Y));
+  const Eigen::MatrixXd c00 =
+      0.5 * (testing::cross_cov(X, mu, X, mu) + testing::cross_cov(Y, mu, Y, mu));
+  const Eigen::MatrixXd c0t =
+      0.5 * (testing::cross_cov(X, mu, Y, mu) + testing::cross_cov(Y, mu, X, mu));
+  Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> ges(c0t, c00);
+  Eigen::VectorXd ref = ges.eigenvalues();
+  std::sort(ref.data(), ref.data() + ref.size(),
+            [](double a, double b) { return std::abs(a) > std::abs(b); });
+  const TicaModel m = fit_tica(acc);
+  ASSERT_EQ(m.rank, 3);
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(m.eigenvalues(i), ref(i), 1e-10);
+  EXPECT_LT((m.projection.mean - mu).cwiseAbs().maxCoeff(), 1e-12);
 }
 
 TEST(Tica, RankCutDropsDuplicateAndConstantFeatures) {
