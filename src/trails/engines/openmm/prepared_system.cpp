@@ -120,6 +120,7 @@ PreparedSystem prepare_openmm_system(const config::CampaignConfig& c, const fs::
   const fs::path dir = root / digest;
   if (fs::exists(dir / "prepare.json")) return load_prepared_system(dir);
 
+  const bool run_dir_existed = fs::exists(run_dir);  // bad input must leave nothing behind
   const bool root_existed = fs::exists(root);
   const fs::path tmp = root / fmt::format("{}.tmp-{}", digest, ::getpid());
   fs::remove_all(tmp);
@@ -148,6 +149,7 @@ PreparedSystem prepare_openmm_system(const config::CampaignConfig& c, const fs::
     while (!log.empty() && (log.back() == '\n' || log.back() == ' ')) log.pop_back();
     fs::remove_all(tmp);
     if (!root_existed) fs::remove(root);
+    if (!run_dir_existed) fs::remove_all(run_dir);
     if (rc == 2) {
       // The script's own message: "system.<key>: what is wrong".
       const auto last = log.rfind('\n');
