@@ -194,6 +194,13 @@ int main(int argc, char** argv) {
   const Split a = run_raw(p, walkers, steps);
   const Split b = run_trails(engine, tasks);
   const Split cc = run_trails_md(p, walkers, steps, stride);
+  // The re-arm contract on this system too: the last walker, re-armed vs a fresh instance.
+  const auto warm_instance = engine.make_instance();
+  (void)warm_instance->run(tasks.front());
+  const eng::SegmentResult warm = warm_instance->run(tasks.back());
+  const eng::SegmentResult fresh_r = engine.make_instance()->run(tasks.back());
+  const bool bitwise = warm.ok() && fresh_r.ok() && warm.frames == fresh_r.frames &&
+                       warm.final_state.velocities == fresh_r.final_state.velocities;
 
   const double total_steps = double(walkers) * steps;
   fmt::print("\n| variant | wall s | steps/s | vs raw | Context creation s | re-arm s/walker | "
@@ -208,6 +215,7 @@ int main(int argc, char** argv) {
   row("(c) Trails-MD pattern", cc, cc.create, -1);
   fmt::print("\n(b)/(a) throughput = {:.3f}   (b)/(c) throughput = {:.3f}\n", a.total / b.total,
              cc.total / b.total);
+  fmt::print("re-armed walker bitwise equal to a fresh Context: {}\n", bitwise ? "yes" : "NO");
   fmt::print("re-seed cost: Context::reinitialize {:.2f} ms, new Context {:.2f} ms\n", reinit * 1e3,
              fresh * 1e3);
   fmt::print("per walker (b): re-arm {:.2f} ms, integration {:.3f} s, extraction {:.3f} ms; (c): "
