@@ -215,6 +215,10 @@ int main(int argc, char** argv) {
   row("(c) Trails-MD pattern", cc, cc.create, -1);
   fmt::print("\n(b)/(a) throughput = {:.3f}   (b)/(c) throughput = {:.3f}\n", a.total / b.total,
              cc.total / b.total);
+  // On a shared machine the integration kernels' speed drifts more between variants than the
+  // overhead is large; the fraction of wall time spent integrating isolates the overhead.
+  fmt::print("integration / wall: (b) {:.4f}  (c) {:.4f}\n", b.integrate / b.total,
+             cc.integrate / cc.total);
   fmt::print("re-armed walker bitwise equal to a fresh Context: {}\n", bitwise ? "yes" : "NO");
   fmt::print("re-seed cost: Context::reinitialize {:.2f} ms, new Context {:.2f} ms\n", reinit * 1e3,
              fresh * 1e3);
