@@ -264,3 +264,37 @@ TEST(OpenMMPlatform, CpuThreadCapPrecedence) {
 
 }  // namespace
 }  // namespace trails::engines::openmm
+
+namespace trails::engines::openmm {
+namespace {
+
+// engine.equilibrate: a real pre-equilibration of the start structure, once, cached with the
+// prepared system so a second engine (a resume) starts from the same bits without re-running.
+TEST(OpenMMEngine, EquilibrateMovesTheStartOnceAndCachesIt) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("trails-openmm-equil-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::copy(fs::path(TRAILS_TEST_DATA) / "openmm/alad-vacuum", dir);
+  auto c = settings("Reference");
+  c.equilibrate = true;
+  c.equilibration_steps = 200;
+  const PreparedSystem prepared = load_prepared_system(dir);
+  const OpenMMEngine first(c, prepared, 42);
+  std::size_t cached = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    cached += e.path().filename().string().rfind("equilibrated-", 0) == 0;
+  }
+  EXPECT_EQ(cached, 1u);
+  const OpenMMEngine again(c, prepared, 42);
+  const OpenMMEngine other_seed(c, prepared, 43);
+  fs::remove_all(dir);
+  EXPECT_FALSE(same_bits(first.default_start().positions, prepared.positions));
+  EXPECT_TRUE(same_bits(first.default_start().positions, again.default_start().positions));
+  EXPECT_FALSE(same_bits(first.default_start().positions, other_seed.default_start().positions));
+  EXPECT_TRUE(first.default_start().velocities.empty());  // walkers draw their own
+  const SegmentResult r = first.make_instance()->run(task_for(first, 1));
+  EXPECT_TRUE(r.ok()) << r.error;
+}
+
+}  // namespace
+}  // namespace trails::engines::openmm
