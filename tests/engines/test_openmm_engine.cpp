@@ -298,3 +298,36 @@ TEST(OpenMMEngine, EquilibrateMovesTheStartOnceAndCachesIt) {
 
 }  // namespace
 }  // namespace trails::engines::openmm
+
+#include <thread>
+
+namespace trails::engines::openmm {
+namespace {
+
+// Workers run instances on their own threads: concurrent walkers give the bits of serial ones
+// (CPU: independent Contexts; Reference: its process-wide generator is serialized by a lock).
+class Concurrent : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Concurrent, ParallelInstancesGiveTheBitsOfSerialOnes) {
+  const OpenMMEngine engine(settings(GetParam()), alad());
+  std::vector<SegmentResult> serial, parallel(4);
+  for (std::uint64_t s = 0; s < 4; ++s) serial.push_back(engine.make_instance()->run(task_for(engine, 30 + s)));
+  std::vector<std::thread> threads;
+  for (std::uint64_t s = 0; s < 4; ++s) {
+    threads.emplace_back([&, s] {
+      auto instance = engine.make_instance();
+      (void)instance->run(task_for(engine, 99));  // warm it with another walker first
+      parallel[s] = instance->run(task_for(engine, 30 + s));
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (std::size_t s = 0; s < 4; ++s) {
+    ASSERT_TRUE(serial[s].ok() && parallel[s].ok());
+    EXPECT_TRUE(same_bits(serial[s].frames, parallel[s].frames)) << "walker " << s;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Platforms, Concurrent, ::testing::Values("Reference", "CPU"));
+
+}  // namespace
+}  // namespace trails::engines::openmm
