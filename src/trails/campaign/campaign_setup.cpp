@@ -79,7 +79,7 @@ CampaignDriver::~CampaignDriver() {
 
 CampaignOutcome CampaignDriver::run() {
   preflight(config_, options_.resume);
-  engine_ = engines::make_engine(config_.engine);
+  engine_ = engines::make_engine(config_, config_.outdir);
   TRAILS_CHECK(engine_->n_atoms() * engine_->spatial_dim() == config_.cv_dimension(),
                "the fixed CV space of a built-in run is the particle coordinates");
   if (options_.resume) {
