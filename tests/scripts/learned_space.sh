@@ -4,13 +4,14 @@
 # retrain) then --resume reproduces the uninterrupted run byte for byte.
 source "$(dirname "$0")/lib/common.bash"
 
-learned_config() {  # FILE OUTDIR MAX_WORKERS
+learned_config() {  # FILE OUTDIR MAX_WORKERS [MODE [extra top-level lines]]
+  local mode=${4:-tica}
   cat > "$1" <<YAML
 outdir: $2
 random_seed: 11
 iterations: 10
 n_bins: [30]
-space_mode: tica
+space_mode: $mode
 retrain_freq: 3
 max_adaptive_memory_frames: 400
 adaptive_model:
@@ -31,6 +32,8 @@ spawning:
   spawn_scheme: density
   spawn_type: hard
 YAML
+  local line
+  for line in "${@:5}"; do echo "$line" >> "$1"; done
 }
 
 learned_config ref.yaml ref 1
@@ -69,3 +72,18 @@ for spec in after-commit:3=4 md:4=4 ledger-commit:5=5 after-commit:7=8 md:0=0; d
   cmp ref.lineage.csv "$dir.lineage.csv" || fail "$point: lineage differs after resume"
   pass "learned space, crash at $point: $got committed, resumed run identical"
 done
+
+# PCA with the VAMP-adaptive policy (its controller state and reference score must resume too).
+vamp="retrain_policy: vamp_adaptive"
+learned_config vref.yaml vref 2 pca "$vamp" "vamp_retrain_tol: 0.02" "retrain_max_interval: 4"
+"$TRAILS" run vref.yaml > /dev/null
+export_run vref vref
+learned_config vcrash.yaml vcrash 2 pca "$vamp" "vamp_retrain_tol: 0.02" "retrain_max_interval: 4"
+set +e
+TRAILS_CRASH_AT=after-commit:5 "$TRAILS" run vcrash.yaml > vcrash.out 2>&1
+set -e
+"$TRAILS" run vcrash.yaml --resume > /dev/null || fail "vamp_adaptive: resume failed"
+export_run vcrash vcrash
+cmp vref.cvs.csv vcrash.cvs.csv || fail "vamp_adaptive pca: CV export differs after resume"
+cmp vref.lineage.csv vcrash.lineage.csv || fail "vamp_adaptive pca: lineage differs after resume"
+pass "pca + vamp_adaptive: crash after iteration 5 and resume identical"
