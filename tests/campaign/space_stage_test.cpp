@@ -106,8 +106,10 @@ TEST(SpaceStage, RestoredStateContinuesBitwise) {
   EXPECT_EQ(ya, yb);
   EXPECT_EQ(a.state().dump(), b.state().dump());
   std::vector<double> ha, hb;
-  a.for_each_projected_block([&](auto, auto, const auto& y) { ha.insert(ha.end(), y.begin(), y.end()); });
-  b.for_each_projected_block([&](auto, auto, const auto& y) { hb.insert(hb.end(), y.begin(), y.end()); });
+  a.for_each_projected_block(
+      [&](auto, auto, const auto& y) { ha.insert(ha.end(), y.begin(), y.end()); });
+  b.for_each_projected_block(
+      [&](auto, auto, const auto& y) { hb.insert(hb.end(), y.begin(), y.end()); });
   EXPECT_EQ(ha, hb);
   EXPECT_EQ(a.space_version(), 3);  // iterations 0, 2, 4
   EXPECT_EQ(a.features_of(250)[0], its[1][2 * 50]);

@@ -10,12 +10,12 @@ void CampaignDriver::replay_learned_space() {
   // the blocks in order gives the same tables after a retrain as a resumed run builds.
   history_ = FrameHistory(space_->dim());
   tracker_.emplace(space_->grid(resolution_.n_bins()), config_.spawning.history_window);
-  space_->for_each_projected_block(
-      [&](std::int64_t iteration, std::span<const FrameHistory::WalkerSpan> spans,
-          const std::vector<double>& cvs) {
-        history_.append(iteration, spans, cvs);
-        tracker_->add_latest(history_);
-      });
+  space_->for_each_projected_block([&](std::int64_t iteration,
+                                       std::span<const FrameHistory::WalkerSpan> spans,
+                                       const std::vector<double>& cvs) {
+    history_.append(iteration, spans, cvs);
+    tracker_->add_latest(history_);
+  });
 }
 
 void CampaignDriver::rebuild_learned_space() {
@@ -33,7 +33,8 @@ void CampaignDriver::resume_learned_space(const std::vector<store::IterationReco
       for (std::int64_t f = 0; f < w.n_frames; ++f) keys.push_back({rec.iteration, w.walker, f});
     }
     std::vector<double> features;
-    for (auto& p : store_->load_positions(keys)) features.insert(features.end(), p.begin(), p.end());
+    for (auto& p : store_->load_positions(keys))
+      features.insert(features.end(), p.begin(), p.end());
     space_->restore_features(rec.iteration, spans, features);
   }
   replay_learned_space();

@@ -1,9 +1,9 @@
 #include "trails/campaign/space_stage.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <limits>
-
-#include <fmt/format.h>
 
 #include "trails/analysis/pca.h"
 #include "trails/analysis/tica.h"
@@ -153,7 +153,8 @@ std::vector<double> SpaceStage::add_iteration(std::int64_t iteration,
     memory_iterations_.push_back(iteration);
     memory_.push_back(current);
     if (memory_.size() == 1) first_block_frames_ = current.n_frames();
-    core::Rng rng = core::Rng::stream(seed_, "feature-memory", static_cast<std::uint64_t>(iteration));
+    core::Rng rng =
+        core::Rng::stream(seed_, "feature-memory", static_cast<std::uint64_t>(iteration));
     const auto keep = analysis::prune_feature_memory(memory_.size(), first_block_frames_,
                                                      options_.max_adaptive_memory_frames, rng);
     if (keep.size() < memory_.size()) {
@@ -169,7 +170,7 @@ std::vector<double> SpaceStage::add_iteration(std::int64_t iteration,
   }
   const std::optional<double> current_score =
       options_.retrain_policy == config::RetrainPolicyKind::VampAdaptive ? score(current)
-                                                                           : std::nullopt;
+                                                                         : std::nullopt;
   retrained_ = controller_.should_retrain(iteration, has_model(), current_score);
   if (retrained_) {
     if (options_.aggregate_memory) {
@@ -229,8 +230,8 @@ void SpaceStage::restore(const nlohmann::json& state) {
   version_ = state.at("space_version").get<std::int64_t>();
   projection_.reset();
   if (!state.at("projection").is_null()) {
-    projection_ = analysis::LinearProjection::from_flat(
-        state.at("projection").get<std::vector<double>>());
+    projection_ =
+        analysis::LinearProjection::from_flat(state.at("projection").get<std::vector<double>>());
   }
   lo_ = state.at("min_values").get<std::vector<double>>();
   hi_ = state.at("max_values").get<std::vector<double>>();

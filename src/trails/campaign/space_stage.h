@@ -10,12 +10,11 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "trails/analysis/linear_projection.h"
 #include "trails/analysis/moments.h"
