@@ -91,18 +91,20 @@ TEST(SpaceStage, ProjectionMatchesLinearProjectionAndGridBoxPadsTheDataBounds) {
 TEST(SpaceStage, RestoredStateContinuesBitwise) {
   auto cfg = learned_config("tica", 1);
   cfg.learned.retrain_freq = 2;
+  cfg.learned.max_adaptive_memory_frames = 200;  // 200-frame blocks: at most 5 kept (pruned)
   SpaceStage a(cfg, 2);
   std::vector<std::vector<double>> its;
-  for (int i = 0; i < 5; ++i) its.push_back(simulate(2, 100, 10, 100 + i));
+  for (int i = 0; i < 9; ++i) its.push_back(simulate(2, 100, 10, 100 + i));
   const auto spans = spans_of(2, 100);
-  for (int i = 0; i < 4; ++i) a.add_iteration(i, spans, its[i]);
+  for (int i = 0; i < 8; ++i) a.add_iteration(i, spans, its[i]);
+  ASSERT_LT(a.state().at("memory_iterations").size(), 8u);
   // A resumed stage: the ledger state (through JSON text) plus the stored features.
   SpaceStage b(cfg, 2);
   b.restore(nlohmann::json::parse(a.state().dump()));
-  for (int i = 0; i < 4; ++i) b.restore_features(i, spans, its[i]);
-  const auto ya = a.add_iteration(4, spans, its[4]);
-  const auto yb = b.add_iteration(4, spans, its[4]);
-  EXPECT_TRUE(a.retrained());  // 4 % 2 == 0
+  for (int i = 0; i < 8; ++i) b.restore_features(i, spans, its[i]);
+  const auto ya = a.add_iteration(8, spans, its[8]);
+  const auto yb = b.add_iteration(8, spans, its[8]);
+  EXPECT_TRUE(a.retrained());  // 8 % 2 == 0: the fit uses the recomputed memory
   EXPECT_EQ(ya, yb);
   EXPECT_EQ(a.state().dump(), b.state().dump());
   std::vector<double> ha, hb;
@@ -111,7 +113,7 @@ TEST(SpaceStage, RestoredStateContinuesBitwise) {
   b.for_each_projected_block(
       [&](auto, auto, const auto& y) { hb.insert(hb.end(), y.begin(), y.end()); });
   EXPECT_EQ(ha, hb);
-  EXPECT_EQ(a.space_version(), 3);  // iterations 0, 2, 4
+  EXPECT_EQ(a.space_version(), 5);  // iterations 0, 2, 4, 6, 8
   EXPECT_EQ(a.features_of(250)[0], its[1][2 * 50]);
 }
 
@@ -139,7 +141,7 @@ TEST(SpaceStage, WithoutAggregateMemoryTrainsOnTheCurrentIterationOnly) {
   SpaceStage st(cfg, 2);
   st.add_iteration(0, spans_of(1, 50), simulate(1, 50, 5, 1));
   st.add_iteration(1, spans_of(1, 50), simulate(1, 50, 5, 2));
-  EXPECT_TRUE(st.state().at("memory").empty());
+  EXPECT_TRUE(st.state().at("memory_iterations").empty());
   EXPECT_EQ(st.space_version(), 2);
 }
 

@@ -191,6 +191,11 @@ void SpaceStage::restore_features(std::int64_t iteration,
                                   std::span<const FrameHistory::WalkerSpan> spans,
                                   std::span<const double> features) {
   append_block(iteration, spans, features);
+  // The memory's moments are a pure function of the blocks' features, so the state keeps only
+  // which iterations it holds and they are recomputed here, bit for bit.
+  if (std::binary_search(memory_iterations_.begin(), memory_iterations_.end(), iteration)) {
+    memory_.push_back(block_moments(blocks_.back()));
+  }
 }
 
 binning::UniformGrid SpaceStage::grid(const std::vector<int>& n_bins) const {
@@ -209,8 +214,6 @@ std::span<const double> SpaceStage::features_of(std::int64_t global) const {
 }
 
 nlohmann::json SpaceStage::state() const {
-  nlohmann::json memory = nlohmann::json::array();
-  for (const auto& m : memory_) memory.push_back(m.to_flat());
   return {{"version", 1},
           {"mode", mode_},
           {"space_version", version_},
@@ -219,7 +222,6 @@ nlohmann::json SpaceStage::state() const {
           {"max_values", hi_},
           {"controller", controller_.state()},
           {"memory_iterations", memory_iterations_},
-          {"memory", memory},
           {"first_block_frames", first_block_frames_}};
 }
 
@@ -237,10 +239,8 @@ void SpaceStage::restore(const nlohmann::json& state) {
   hi_ = state.at("max_values").get<std::vector<double>>();
   controller_.restore(state.at("controller"));
   memory_iterations_ = state.at("memory_iterations").get<std::vector<std::int64_t>>();
-  memory_.clear();
-  for (const auto& flat : state.at("memory")) {
-    memory_.push_back(RunningMoments::from_flat(flat.get<std::vector<double>>()));
-  }
+  memory_.clear();  // refilled by restore_features()
+  blocks_.clear();
   first_block_frames_ = state.at("first_block_frames").get<std::int64_t>();
 }
 

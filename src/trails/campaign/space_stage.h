@@ -43,7 +43,8 @@ class SpaceStage {
                                     std::span<const double> features);
   bool retrained() const { return retrained_; }
 
-  // Resume: the stored features of every committed iteration, in order (no fitting).
+  // Resume, after restore(): the stored features of every committed iteration, in order (no
+  // fitting; the training memory's moments are recomputed from them).
   void restore_features(std::int64_t iteration, std::span<const FrameHistory::WalkerSpan> spans,
                         std::span<const double> features);
 
@@ -58,7 +59,8 @@ class SpaceStage {
   // The features (coordinates) of a global frame index.
   std::span<const double> features_of(std::int64_t global) const;
 
-  // Compact JSON of the model, grid box, controller and memory (flat vectors).
+  // Compact JSON: the model (flat vector), grid box, controller and the memory's iteration list
+  // (its moments are recomputed from the features on resume, so the state stays O(d k)).
   nlohmann::json state() const;
   void restore(const nlohmann::json& state);
 
