@@ -219,10 +219,11 @@ TEST(LoadErrors, NotBuiltFeaturesAwayFromTheirDefaults) {
     std::string yaml, expect;
   };
   const Case cases[] = {
-      {good_config() + "space_mode: pca\n", "space_mode: the learned CV space pca is not "
-                                            "supported by this build of Trails yet; remove the "
-                                            "key or set it to its default (fixed)"},
-      {good_config() + "retrain_freq: 2\n", "retrain_freq: learning the CV space"},
+      {good_config() + "space_mode: tvae\n", "space_mode: the learned CV space tvae is not "
+                                             "supported by this build of Trails yet; remove the "
+                                             "key or set it to its default (fixed)"},
+      {good_config() + "adaptive_feature_type: phi_psi\n",
+       "adaptive_feature_type: learning the CV space"},
       {with("  dt: 0.0001", "  dt: 0.0001\n  gpu_ids: [0]"),
        "engine.gpu_ids: running the OpenMM, GROMACS or Amber engine is not supported by this "
        "build of Trails yet; remove the key or set it to its default (null)"},

@@ -14,6 +14,7 @@
 #include "trails/campaign/coverage_tracker.h"
 #include "trails/campaign/frame_history.h"
 #include "trails/campaign/run_log.h"
+#include "trails/campaign/space_stage.h"
 #include "trails/engines/engine.h"
 #include "trails/exec/executor.h"
 #include "trails/spawners/density_spawner.h"
@@ -46,6 +47,11 @@ class CampaignDriver {
       const std::vector<store::SpawnChoice>& spawns) const;
   nlohmann::json state_json() const;
 
+  // campaign_space.cpp (learned CV space only)
+  void replay_learned_space();
+  void rebuild_learned_space();
+  void resume_learned_space(const std::vector<store::IterationRecord>& records);
+
   const config::CampaignConfig& config_;
   RunOptions options_;
   ProgressSink& progress_;
@@ -57,6 +63,7 @@ class CampaignDriver {
 
   FrameHistory history_;
   std::optional<CoverageTracker> tracker_;
+  std::optional<SpaceStage> space_;  // space_mode pca | tica: features = coordinates
   spawners::DensitySpawner spawner_;
   binning::ResolutionController resolution_;
 

@@ -120,9 +120,14 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
     // Fixed CV space of a built-in run: the particle coordinates themselves.
     rec.positions.insert(rec.positions.end(), r.frames.begin(), r.frames.end());
   }
-  rec.cvs = rec.positions;
-  history_.append(iteration, spans, rec.cvs);
-  tracker_->add_latest(history_);
+  // Learned space: the ledger's CVs are this iteration's projections in the space current now.
+  rec.cvs = space_ ? space_->add_iteration(iteration, spans, rec.positions) : rec.positions;
+  if (space_ && space_->retrained()) {
+    rebuild_learned_space();
+  } else {
+    history_.append(iteration, spans, rec.cvs);
+    tracker_->add_latest(history_);
+  }
 
   // Spawn from the candidate pool with this iteration's own random stream.
   core::Rng rng = core::Rng::stream(config_.random_seed, "spawn", static_cast<std::uint64_t>(iteration));
@@ -139,7 +144,7 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
     engines::Configuration c;
     c.n_atoms = engine_->n_atoms();
     c.spatial_dim = engine_->spatial_dim();
-    const auto p = history_.point(g);
+    const auto p = space_ ? space_->features_of(g) : history_.point(g);
     c.positions.assign(p.begin(), p.end());
     next_starts_.push_back(std::move(c));
   }

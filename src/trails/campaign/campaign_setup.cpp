@@ -80,8 +80,10 @@ CampaignDriver::~CampaignDriver() {
 CampaignOutcome CampaignDriver::run() {
   preflight(config_, options_.resume);
   engine_ = engines::make_engine(config_, config_.outdir);
-  TRAILS_CHECK(engine_->n_atoms() * engine_->spatial_dim() == config_.cv_dimension(),
+  const int n_coordinates = engine_->n_atoms() * engine_->spatial_dim();
+  TRAILS_CHECK(config_.learned_space() || n_coordinates == config_.cv_dimension(),
                "the fixed CV space of a built-in run is the particle coordinates");
+  if (config_.learned_space()) space_.emplace(config_, n_coordinates);
   if (options_.resume) {
     resume();
   } else {
@@ -115,8 +117,10 @@ void CampaignDriver::start_new() {
   meta.created_at = utc_now();
   store_.emplace(store::RunStore::create(config_.outdir, meta));
   lock_fd_ = lock_run_directory(config_.outdir);
-  tracker_.emplace(binning::UniformGrid(config_.n_bins, config_.min_values, config_.max_values),
-                   config_.spawning.history_window);
+  if (!space_) {  // a learned space gets its grid at the first fit (iteration 0)
+    tracker_.emplace(binning::UniformGrid(config_.n_bins, config_.min_values, config_.max_values),
+                     config_.spawning.history_window);
+  }
 
   set_initial_walkers();
   log_ = std::make_unique<RunLog>(config_.outdir / "output.log", config_);
@@ -151,21 +155,28 @@ void CampaignDriver::resume() {
 
   const auto records = store_->load_iterations();
   if (records.empty()) {  // created, but stopped before iteration 0 was committed
-    tracker_.emplace(binning::UniformGrid(config_.n_bins, config_.min_values, config_.max_values),
-                     config_.spawning.history_window);
+    if (!space_) {
+      tracker_.emplace(
+          binning::UniformGrid(config_.n_bins, config_.min_values, config_.max_values),
+          config_.spawning.history_window);
+    }
     set_initial_walkers();
   } else {
     restore_state(records.back().state);
-    tracker_.emplace(
-        binning::UniformGrid(resolution_.n_bins(), config_.min_values, config_.max_values),
-        config_.spawning.history_window);
-    for (const auto& rec : records) {
-      std::vector<FrameHistory::WalkerSpan> spans;
-      for (const auto& w : rec.walkers) {
-        if (w.ok) spans.push_back({w.walker, w.n_frames});
+    if (space_) {
+      resume_learned_space(records);  // history in the current learned space, from the shards
+    } else {
+      tracker_.emplace(
+          binning::UniformGrid(resolution_.n_bins(), config_.min_values, config_.max_values),
+          config_.spawning.history_window);
+      for (const auto& rec : records) {
+        std::vector<FrameHistory::WalkerSpan> spans;
+        for (const auto& w : rec.walkers) {
+          if (w.ok) spans.push_back({w.walker, w.n_frames});
+        }
+        history_.append(rec.iteration, spans, rec.cvs);
+        tracker_->add_latest(history_);
       }
-      history_.append(rec.iteration, spans, rec.cvs);
-      tracker_->add_latest(history_);
     }
     const auto& last = records.back();
     next_starts_ = restart_configurations(last.spawns);
@@ -180,12 +191,15 @@ void CampaignDriver::resume() {
 void CampaignDriver::restore_state(const nlohmann::json& state) {
   resolution_.restore(state.at("resolution"));
   spawner_.restore(state.at("spawner"));
+  if (space_) space_->restore(state.at("space"));
 }
 
 nlohmann::json CampaignDriver::state_json() const {
-  return {{"spawner", spawner_.state()},
-          {"resolution", resolution_.state()},
-          {"target_iterations", options_.target_iterations}};
+  nlohmann::json state = {{"spawner", spawner_.state()},
+                          {"resolution", resolution_.state()},
+                          {"target_iterations", options_.target_iterations}};
+  if (space_) state["space"] = space_->state();
+  return state;
 }
 
 std::vector<std::string> CampaignDriver::banner() const {

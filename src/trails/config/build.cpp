@@ -66,6 +66,21 @@ CampaignConfig build_config(const RawConfig& raw) {
   c.min_values = as_doubles(raw.value("min_values"));
   c.max_values = as_doubles(raw.value("max_values"));
   c.space_mode = as_string(raw, "space_mode");
+  LearnedSpaceConfig& l = c.learned;
+  l.retrain_policy = as_string(raw, "retrain_policy") == "vamp_adaptive"
+                         ? RetrainPolicyKind::VampAdaptive
+                         : RetrainPolicyKind::Fixed;
+  l.retrain_freq = as_int(raw, "retrain_freq", l.retrain_freq);
+  l.vamp_retrain_tol = as_double(raw, "vamp_retrain_tol", l.vamp_retrain_tol);
+  l.retrain_min_interval = as_int(raw, "retrain_min_interval", l.retrain_min_interval);
+  if (const json& v = raw.value("retrain_max_interval"); v.is_number_integer()) {
+    l.retrain_max_interval = v.get<int>();
+  }
+  if (const json& v = raw.value("aggregate_memory"); v.is_boolean()) l.aggregate_memory = v.get<bool>();
+  if (const json& v = raw.value("max_adaptive_memory_frames"); v.is_number_integer()) {
+    l.max_adaptive_memory_frames = v.get<std::int64_t>();
+  }
+  l.lagtime = as_int(raw, "adaptive_model.lagtime", l.lagtime);
   c.checkpoint_freq = as_int(raw, "checkpoint_freq", c.checkpoint_freq);
   c.min_success_fraction = as_double(raw, "min_success_fraction", c.min_success_fraction);
   c.binning_scheme = as_string(raw, "binning.scheme");

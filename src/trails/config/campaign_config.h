@@ -84,6 +84,21 @@ struct SpawningConfig {
   int frames_per_walker() const { return step / stride; }
 };
 
+// Learned CV space (space_mode pca | tica; Trails-MD rows 65-66, 73-76). Built-in engine only:
+// the features are the particle coordinates, the learned dimension is len(n_bins).
+enum class RetrainPolicyKind { Fixed, VampAdaptive };
+
+struct LearnedSpaceConfig {
+  RetrainPolicyKind retrain_policy = RetrainPolicyKind::Fixed;
+  int retrain_freq = 1;
+  double vamp_retrain_tol = 0.1;
+  int retrain_min_interval = 1;
+  std::optional<int> retrain_max_interval;
+  bool aggregate_memory = true;
+  std::int64_t max_adaptive_memory_frames = 50000;
+  int lagtime = 5;  // adaptive_model.lagtime (frames): TICA's lag and the VAMP-2 score's
+};
+
 struct CampaignConfig {
   std::filesystem::path config_file;  // absolute path of the YAML file
   std::filesystem::path outdir;       // absolute
@@ -93,6 +108,7 @@ struct CampaignConfig {
   std::vector<double> min_values;
   std::vector<double> max_values;
   std::string space_mode = "fixed";
+  LearnedSpaceConfig learned;  // meaningful only when learned_space()
   int checkpoint_freq = 1;
   double min_success_fraction = 1.0;
   std::string binning_scheme = "uniform";
@@ -103,6 +119,7 @@ struct CampaignConfig {
 
   std::uint64_t engine_seed_base() const { return engine.seed.value_or(random_seed); }
   int cv_dimension() const { return static_cast<int>(n_bins.size()); }
+  bool learned_space() const { return space_mode != "fixed"; }
 
   // Canonical JSON of every key that changes results (not outdir, not max_workers, not
   // iterations). Its digest guards --resume; keys_changed() lists what differs.

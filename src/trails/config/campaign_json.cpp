@@ -42,6 +42,20 @@ json built_values(const CampaignConfig& c, bool all) {
   j["min_values"] = c.min_values;
   j["max_values"] = c.max_values;
   j["space_mode"] = c.space_mode;
+  if (c.learned_space()) {  // absent in fixed mode, so fixed-space digests are unchanged
+    const LearnedSpaceConfig& l = c.learned;
+    j["retrain_policy"] =
+        l.retrain_policy == RetrainPolicyKind::VampAdaptive ? "vamp_adaptive" : "fixed";
+    j["retrain_freq"] = l.retrain_freq;
+    j["vamp_retrain_tol"] = l.vamp_retrain_tol;
+    j["retrain_min_interval"] = l.retrain_min_interval;
+    j["retrain_max_interval"] =
+        l.retrain_max_interval ? json(*l.retrain_max_interval) : json(nullptr);
+    j["aggregate_memory"] = l.aggregate_memory;
+    j["max_adaptive_memory_frames"] = l.max_adaptive_memory_frames;
+    j["adaptive_model"]["lagtime"] = l.lagtime;
+    j["adaptive_model"]["latent_dim"] = c.cv_dimension();
+  }
   j["min_success_fraction"] = c.min_success_fraction;
   j["binning"]["scheme"] = c.binning_scheme;
   j["system"]["start"] = list_or_null(c.system.start);

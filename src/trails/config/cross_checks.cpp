@@ -1,5 +1,6 @@
 #include "trails/config/cross_checks.h"
 
+#include <algorithm>
 #include <string>
 
 #include "trails/config/convert.h"
@@ -129,7 +130,17 @@ void check_builtin_dimensions(const RawConfig& raw, Problems& problems) {
   if (!dim) return;
   std::string nbins_key;
   const std::vector<int> n_bins = effective_n_bins(raw, &nbins_key);
-  if (raw.usable(nbins_key) && static_cast<int>(n_bins.size()) != *dim) {
+  const bool learned = raw.usable("space_mode") && raw.value("space_mode") != "fixed";
+  if (learned && raw.usable(nbins_key) && static_cast<int>(n_bins.size()) > *dim) {
+    const Entry& e = raw.at(nbins_key);
+    problems.add(e.value_at, nbins_key,
+                 "has " + count(n_bins.size(), "entry", "entries") +
+                     " but a learned space of the built-in potential " + potential +
+                     " can have at most " + std::to_string(*dim) +
+                     " dimensions (one per particle coordinate); give at most " +
+                     std::to_string(*dim) + " bin counts");
+  }
+  if (!learned && raw.usable(nbins_key) && static_cast<int>(n_bins.size()) != *dim) {
     const Entry& e = raw.at(nbins_key);
     problems.add(e.value_at, nbins_key,
                  "has " + count(n_bins.size(), "entry", "entries") +
@@ -218,7 +229,42 @@ std::optional<int> builtin_dimension(const RawConfig& raw) {
   return std::nullopt;
 }
 
+namespace {
+
+// Learned spaces: the learned dimension is len(n_bins); TICA needs lagged pairs in a segment.
+void check_learned_space(const RawConfig& raw, Problems& problems) {
+  if (!raw.usable("space_mode") || raw.value("space_mode") == "fixed") return;
+  std::string nbins_key;
+  const std::vector<int> n_bins = effective_n_bins(raw, &nbins_key);
+  const Entry& latent = raw.at("adaptive_model.latent_dim");
+  if (latent.present && latent.valid && raw.usable(nbins_key) &&
+      latent.value.get<int>() != static_cast<int>(n_bins.size())) {
+    problems.add(latent.value_at, "adaptive_model.latent_dim",
+                 std::to_string(latent.value.get<int>()) + " differs from the " +
+                     count(n_bins.size(), "axis", "axes") + " of " + nbins_key +
+                     "; the learned dimension is len(n_bins): remove latent_dim or make them equal");
+  }
+  const Entry& lag = raw.at("adaptive_model.lagtime");
+  if (raw.usable("spawning.step") && raw.usable("spawning.stride") && lag.valid &&
+      raw.value("space_mode") == "tica") {
+    const int frames = raw.value("spawning.step").get<int>() /
+                       std::max(1, raw.value("spawning.stride").get<int>());
+    const int tau = lag.value.get<int>();
+    if (frames <= tau) {
+      problems.add(lag.present ? lag.value_at : raw.at("spawning.step").value_at,
+                   "adaptive_model.lagtime",
+                   std::to_string(tau) + " frames is not shorter than a walker segment (" +
+                       std::to_string(frames) +
+                       " frames = step / stride), so TICA gets no time-lagged pairs; lower the "
+                       "lagtime or raise spawning.step");
+    }
+  }
+}
+
+}  // namespace
+
 void check_cross_fields(const RawConfig& raw, Problems& problems) {
+  check_learned_space(raw, problems);
   check_engine(raw, problems);
   check_n_bins(raw, problems);
   check_bounds(raw, problems);

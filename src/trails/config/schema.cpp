@@ -70,21 +70,20 @@ std::vector<KeySpec> make_table() {
       K("", "max_values", T::NumberList, null_v).null(),
       K("", "space_mode", T::String, "fixed")
           .one_of({"fixed", "pca", "tica", "tvae", "vampnet", "spib", "deep-tica", "deep-lda"})
-          .built_only({"fixed"}, "the learned CV space {}"),
+          .built_only({"fixed", "pca", "tica"}, "the learned CV space {}"),
       K("", "checkpoint_freq", T::Int, 1).ge(0),
       K("", "min_success_fraction", T::Number, 1.0).gt(0).le(1),
       K("", "adaptive_feature_type", T::String, "distances")
           .one_of({"distances", "fitted_coords", "phi_psi"}).not_built(kLearned),
       K("", "adaptive_angle_encoding", T::String, "raw").one_of({"raw", "sincos"})
           .not_built(kLearned),
-      K("", "retrain_policy", T::String, "fixed").one_of({"fixed", "vamp_adaptive"})
-          .not_built(kLearned),
-      K("", "retrain_freq", T::Int, 1).ge(0).not_built(kLearned),
-      K("", "vamp_retrain_tol", T::Number, 0.1).ge(0).not_built(kLearned),
-      K("", "retrain_min_interval", T::Int, 1).ge(0).not_built(kLearned),
-      K("", "retrain_max_interval", T::Int, null_v).null().ge(0).not_built(kLearned),
-      K("", "aggregate_memory", T::Bool, true).not_built(kLearned),
-      K("", "max_adaptive_memory_frames", T::Int, 50000).gt(0).not_built(kLearned),
+      K("", "retrain_policy", T::String, "fixed").one_of({"fixed", "vamp_adaptive"}),
+      K("", "retrain_freq", T::Int, 1).ge(0),
+      K("", "vamp_retrain_tol", T::Number, 0.1).ge(0),
+      K("", "retrain_min_interval", T::Int, 1).ge(0),
+      K("", "retrain_max_interval", T::Int, null_v).null().ge(0),
+      K("", "aggregate_memory", T::Bool, true),
+      K("", "max_adaptive_memory_frames", T::Int, 50000).gt(0),
       K("", "save_features", T::Bool, false).not_built(kLearned),
       // ---- system ----
       K("system", "conf_file", T::FilePath, null_v).null(),
@@ -233,8 +232,8 @@ std::vector<KeySpec> make_table() {
       K("feature_selection", "candidate_feature_types", T::StringList, empty_list)
           .not_built(kFeatSel),
       // ---- adaptive_model ----
-      K("adaptive_model", "latent_dim", T::Int, 2).gt(0).not_built(kModel),
-      K("adaptive_model", "lagtime", T::Int, 5).gt(0).not_built(kModel),
+      K("adaptive_model", "latent_dim", T::Int, 2).gt(0),
+      K("adaptive_model", "lagtime", T::Int, 5).gt(0),
       K("adaptive_model", "encoder_hidden_dims", T::IntList, json::array({256, 128})).gt(0)
           .not_built(kModel),
       K("adaptive_model", "decoder_hidden_dims", T::IntList, json::array({128, 256})).gt(0)

@@ -1,0 +1,165 @@
+#include "trails/campaign/space_stage.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "trails/core/rng.h"
+
+namespace trails::campaign {
+namespace {
+
+// Overdamped Langevin in an anisotropic 2-D double well, rotated by 30°: the slow coordinate
+// u (barrier 4 kT along u) has the smaller variance; the fast harmonic v (stiffness 0.4) the
+// larger one. So PCA's first axis is v, TICA's is u.
+constexpr double kAngle = std::numbers::pi / 6;
+
+std::vector<double> simulate(int walkers, int frames, int stride, std::uint64_t seed) {
+  const double c = std::cos(kAngle), s = std::sin(kAngle), dt = 0.005;
+  std::vector<double> out;
+  for (int w = 0; w < walkers; ++w) {
+    core::Rng rng = core::Rng::stream(seed, "test-walk", static_cast<std::uint64_t>(w));
+    double u = w % 2 ? 1.0 : -1.0, v = 0.0;
+    for (int f = 0; f < frames; ++f) {
+      for (int k = 0; k < stride; ++k) {
+        const double fu = -16.0 * u * (u * u - 1.0);  // V = 4 (u^2 - 1)^2
+        const double fv = -0.4 * v;
+        u += fu * dt + std::sqrt(2 * dt) * rng.normal();
+        v += fv * dt + std::sqrt(2 * dt) * rng.normal();
+      }
+      out.push_back(c * u - s * v);
+      out.push_back(s * u + c * v);
+    }
+  }
+  return out;
+}
+
+config::CampaignConfig learned_config(const std::string& mode, int dim) {
+  config::CampaignConfig c;
+  c.space_mode = mode;
+  c.n_bins.assign(dim, 20);
+  c.learned.lagtime = 10;
+  c.random_seed = 3;
+  return c;
+}
+
+std::vector<FrameHistory::WalkerSpan> spans_of(int walkers, int frames) {
+  std::vector<FrameHistory::WalkerSpan> spans;
+  for (int w = 0; w < walkers; ++w) spans.push_back({w, frames});
+  return spans;
+}
+
+double alignment_with(const analysis::LinearProjection& p, double angle) {
+  const Eigen::Vector2d axis(std::cos(angle), std::sin(angle));
+  const Eigen::Vector2d w = p.coefficients.col(0);
+  return std::abs(w.dot(axis)) / w.norm();
+}
+
+TEST(SpaceStage, FirstTicaComponentIsTheSlowCoordinate) {
+  const int walkers = 4, frames = 2000;
+  const auto x = simulate(walkers, frames, 20, 11);
+  const auto spans = spans_of(walkers, frames);
+  SpaceStage tica(learned_config("tica", 1), 2);
+  tica.add_iteration(0, spans, x);
+  ASSERT_TRUE(tica.retrained());
+  EXPECT_GT(alignment_with(tica.projection(), kAngle), 0.98);
+  // The test discriminates: PCA, which ranks by variance, picks the fast axis instead.
+  SpaceStage pca(learned_config("pca", 1), 2);
+  pca.add_iteration(0, spans, x);
+  EXPECT_GT(alignment_with(pca.projection(), kAngle + std::numbers::pi / 2), 0.98);
+}
+
+TEST(SpaceStage, ProjectionMatchesLinearProjectionAndGridBoxPadsTheDataBounds) {
+  const auto x = simulate(3, 300, 10, 5);
+  SpaceStage st(learned_config("tica", 2), 2);
+  const auto y = st.add_iteration(0, spans_of(3, 300), x);
+  ASSERT_EQ(y.size(), x.size());
+  Eigen::Map<const analysis::FrameMatrix> xm(x.data(), 900, 2);
+  const analysis::FrameMatrix ref = st.projection().transform(xm);
+  double lo = 1e300, hi = -1e300;
+  for (int r = 0; r < 900; ++r) {
+    for (int j = 0; j < 2; ++j) EXPECT_NEAR(y[r * 2 + j], ref(r, j), 1e-12);
+    lo = std::min(lo, y[r * 2]);
+    hi = std::max(hi, y[r * 2]);
+  }
+  const auto grid = st.grid({20, 20});
+  EXPECT_DOUBLE_EQ(grid.min_values()[0], lo - 0.1 * (hi - lo));
+  EXPECT_DOUBLE_EQ(grid.max_values()[0], hi + 0.1 * (hi - lo));
+}
+
+TEST(SpaceStage, RestoredStateContinuesBitwise) {
+  auto cfg = learned_config("tica", 1);
+  cfg.learned.retrain_freq = 2;
+  cfg.learned.max_adaptive_memory_frames = 200;  // 200-frame blocks: at most 5 kept (pruned)
+  SpaceStage a(cfg, 2);
+  std::vector<std::vector<double>> its;
+  for (int i = 0; i < 9; ++i) its.push_back(simulate(2, 100, 10, 100 + i));
+  const auto spans = spans_of(2, 100);
+  for (int i = 0; i < 8; ++i) a.add_iteration(i, spans, its[i]);
+  ASSERT_LT(a.state().at("memory_iterations").size(), 8u);
+  // A resumed stage: the ledger state (through JSON text) plus the stored features.
+  SpaceStage b(cfg, 2);
+  b.restore(nlohmann::json::parse(a.state().dump()));
+  for (int i = 0; i < 8; ++i) b.restore_features(i, spans, its[i]);
+  const auto ya = a.add_iteration(8, spans, its[8]);
+  const auto yb = b.add_iteration(8, spans, its[8]);
+  EXPECT_TRUE(a.retrained());  // 8 % 2 == 0: the fit uses the recomputed memory
+  EXPECT_EQ(ya, yb);
+  EXPECT_EQ(a.state().dump(), b.state().dump());
+  std::vector<double> ha, hb;
+  a.for_each_projected_block(
+      [&](auto, auto, const auto& y) { ha.insert(ha.end(), y.begin(), y.end()); });
+  b.for_each_projected_block(
+      [&](auto, auto, const auto& y) { hb.insert(hb.end(), y.begin(), y.end()); });
+  EXPECT_EQ(ha, hb);
+  EXPECT_EQ(a.space_version(), 5);  // iterations 0, 2, 4, 6, 8
+  EXPECT_EQ(a.features_of(250)[0], its[1][2 * 50]);
+}
+
+TEST(SpaceStage, FixedPolicyScheduleAndBoundedMemory) {
+  auto cfg = learned_config("pca", 1);
+  cfg.learned.retrain_freq = 3;
+  cfg.learned.max_adaptive_memory_frames = 100;  // 100 frames per block: max(5, 1) = 5 blocks
+  SpaceStage st(cfg, 2);
+  std::vector<int> retrained;
+  for (int i = 0; i < 12; ++i) {
+    st.add_iteration(i, spans_of(1, 100), simulate(1, 100, 5, 40 + i));
+    if (st.retrained()) retrained.push_back(i);
+  }
+  EXPECT_EQ(retrained, (std::vector<int>{0, 3, 6, 9}));
+  const auto memory = st.state().at("memory_iterations").get<std::vector<std::int64_t>>();
+  ASSERT_EQ(memory.size(), 5u);
+  EXPECT_EQ(memory.front(), 0);  // the anchor
+  EXPECT_EQ(memory.back(), 11);  // the most recent block
+  EXPECT_TRUE(std::is_sorted(memory.begin(), memory.end()));
+}
+
+TEST(SpaceStage, WithoutAggregateMemoryTrainsOnTheCurrentIterationOnly) {
+  auto cfg = learned_config("pca", 1);
+  cfg.learned.aggregate_memory = false;
+  SpaceStage st(cfg, 2);
+  st.add_iteration(0, spans_of(1, 50), simulate(1, 50, 5, 1));
+  st.add_iteration(1, spans_of(1, 50), simulate(1, 50, 5, 2));
+  EXPECT_TRUE(st.state().at("memory_iterations").empty());
+  EXPECT_EQ(st.space_version(), 2);
+}
+
+TEST(SpaceStage, VampAdaptiveSkipsWhileTheModelStillScoresWell) {
+  auto cfg = learned_config("tica", 1);
+  cfg.learned.retrain_policy = config::RetrainPolicyKind::VampAdaptive;
+  cfg.learned.vamp_retrain_tol = 0.5;
+  cfg.learned.retrain_max_interval = 3;
+  SpaceStage st(cfg, 2);
+  std::vector<int> retrained;
+  for (int i = 0; i < 7; ++i) {
+    st.add_iteration(i, spans_of(2, 400), simulate(2, 400, 20, 70 + i));
+    if (st.retrained()) retrained.push_back(i);
+  }
+  // Same process each iteration: no large VAMP-2 drop, so only the max_interval forces refits.
+  EXPECT_EQ(retrained, (std::vector<int>{0, 4}));
+  EXPECT_FALSE(st.state().at("controller").at("reference_score").is_null());
+}
+
+}  // namespace
+}  // namespace trails::campaign

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Learned CV space in the loop (space_mode tica, built-in three_well, 1-D learned space): runs,
+# serial and threaded runs are identical, and a SIGKILL at named points (before and after a
+# retrain) then --resume reproduces the uninterrupted run byte for byte.
+source "$(dirname "$0")/lib/common.bash"
+
+learned_config() {  # FILE OUTDIR MAX_WORKERS [MODE [extra top-level lines]]
+  local mode=${4:-tica}
+  cat > "$1" <<YAML
+outdir: $2
+random_seed: 11
+iterations: 10
+n_bins: [30]
+space_mode: $mode
+retrain_freq: 3
+max_adaptive_memory_frames: 400
+adaptive_model:
+  lagtime: 3
+system:
+  start: [-1.0, 0.0]
+engine:
+  md_engine: builtin
+  potential: three_well
+  integrator: overdamped
+  kT: 1.0
+  dt: 0.001
+spawning:
+  walker: 6
+  step: 300
+  stride: 10
+  max_workers: $3
+  spawn_scheme: density
+  spawn_type: hard
+YAML
+  local line
+  for line in "${@:5}"; do echo "$line" >> "$1"; done
+}
+
+learned_config ref.yaml ref 1
+"$TRAILS" run ref.yaml > /dev/null
+export_run ref ref
+# One learned CV per frame, 10 iterations × 6 walkers × 30 frames.
+header=$(awk 'NR == 1' ref.cvs.csv)
+[ "$header" = "iteration,walker,frame,cv_0" ] || fail "expected one learned CV column: $header"
+[ "$(wc -l < ref.cvs.csv)" -eq 1801 ] || fail "CV export rows"
+pass "tica campaign: 1800 frames with one learned CV each"
+
+learned_config threads.yaml threads 4
+"$TRAILS" run threads.yaml > /dev/null
+export_run threads threads
+cmp ref.cvs.csv threads.cvs.csv || fail "4 workers: CV export differs from 1 worker"
+cmp ref.lineage.csv threads.lineage.csv || fail "4 workers: lineage differs from 1 worker"
+pass "serial and 4-thread learned-space runs identical"
+
+# Retrains at iterations 0, 3, 6, 9: crash right after a retrain's commit, during the MD after
+# it, and inside the ledger transaction of a skipped iteration.
+for spec in after-commit:3=4 md:4=4 ledger-commit:5=5 after-commit:7=8 md:0=0; do
+  point=${spec%=*}
+  expect=${spec#*=}
+  dir=crash-${point/:/-}
+  learned_config "$dir.yaml" "$dir" 2
+  set +e
+  TRAILS_CRASH_AT=$point "$TRAILS" run "$dir.yaml" > "$dir.out" 2>&1
+  rc=$?
+  set -e
+  [ $rc -eq 137 ] || fail "$point: expected death by SIGKILL (137), got $rc: $(cat "$dir.out")"
+  got=$(committed "$dir")
+  [ "$got" -eq "$expect" ] || fail "$point: $got iterations committed, expected $expect"
+  "$TRAILS" run "$dir.yaml" --resume > /dev/null || fail "$point: resume failed"
+  export_run "$dir" "$dir"
+  cmp ref.cvs.csv "$dir.cvs.csv" || fail "$point: CV export differs after resume"
+  cmp ref.lineage.csv "$dir.lineage.csv" || fail "$point: lineage differs after resume"
+  pass "learned space, crash at $point: $got committed, resumed run identical"
+done
+
+# PCA with the VAMP-adaptive policy (its controller state and reference score must resume too).
+vamp="retrain_policy: vamp_adaptive"
+learned_config vref.yaml vref 2 pca "$vamp" "vamp_retrain_tol: 0.02" "retrain_max_interval: 4"
+"$TRAILS" run vref.yaml > /dev/null
+export_run vref vref
+learned_config vcrash.yaml vcrash 2 pca "$vamp" "vamp_retrain_tol: 0.02" "retrain_max_interval: 4"
+set +e
+TRAILS_CRASH_AT=after-commit:5 "$TRAILS" run vcrash.yaml > vcrash.out 2>&1
+set -e
+"$TRAILS" run vcrash.yaml --resume > /dev/null || fail "vamp_adaptive: resume failed"
+export_run vcrash vcrash
+cmp vref.cvs.csv vcrash.cvs.csv || fail "vamp_adaptive pca: CV export differs after resume"
+cmp vref.lineage.csv vcrash.lineage.csv || fail "vamp_adaptive pca: lineage differs after resume"
+pass "pca + vamp_adaptive: crash after iteration 5 and resume identical"
