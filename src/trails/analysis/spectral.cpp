@@ -10,6 +10,7 @@
 
 #include <Eigen/Eigenvalues>
 
+#include "trails/analysis/parallel.h"
 #include "trails/core/error.h"
 
 namespace trails::analysis {
@@ -99,7 +100,7 @@ Eigen::VectorXd implied_timescales(const Eigen::Ref<const Eigen::MatrixXd>& T,
 
 ItsSweep implied_timescales_sweep(const std::vector<std::vector<int>>& dtrajs,
                                   std::span<const int> lags, int k, int n_states, CountMode mode,
-                                  const ReversibleMleOptions& options) {
+                                  const ReversibleMleOptions& options, int n_threads) {
   if (k < 1)
     throw core::InputError("implied_timescales_sweep: expected k >= 1, got " + std::to_string(k));
   for (std::size_t a = 0; a < lags.size(); ++a)
@@ -112,17 +113,20 @@ ItsSweep implied_timescales_sweep(const std::vector<std::vector<int>>& dtrajs,
   out.timescales = Eigen::MatrixXd::Constant(n_lags, k, std::numeric_limits<double>::quiet_NaN());
   out.n_active.assign(lags.size(), 0);
   out.converged.assign(lags.size(), 0);
-  for (std::size_t a = 0; a < lags.size(); ++a) {
-    const Eigen::MatrixXd C = count_matrix(dtrajs, lags[a], n_states, mode);
-    const std::vector<int> active = largest_connected_set(C);
-    out.n_active[a] = static_cast<int>(active.size());
-    if (active.size() < 2) continue;
-    const auto est = reversible_mle(restrict_to_set(C, active), options);
-    out.converged[a] = est.converged ? 1 : 0;
-    const int kk = std::min(k, static_cast<int>(active.size()) - 1);
-    out.timescales.row(static_cast<Eigen::Index>(a)).head(kk) =
-        implied_timescales(est.T, est.pi, static_cast<double>(lags[a]), kk).transpose();
-  }
+  // Bad input (state ids) throws inside a thread; parallel_for rethrows it after joining.
+  detail::parallel_for(lags.size(), n_threads, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t a = begin; a < end; ++a) {
+      const Eigen::MatrixXd C = count_matrix(dtrajs, lags[a], n_states, mode);
+      const std::vector<int> active = largest_connected_set(C);
+      out.n_active[a] = static_cast<int>(active.size());
+      if (active.size() < 2) continue;
+      const auto est = reversible_mle(restrict_to_set(C, active), options);
+      out.converged[a] = est.converged ? 1 : 0;
+      const int kk = std::min(k, static_cast<int>(active.size()) - 1);
+      out.timescales.row(static_cast<Eigen::Index>(a)).head(kk) =
+          implied_timescales(est.T, est.pi, static_cast<double>(lags[a]), kk).transpose();
+    }
+  });
   return out;
 }
 
