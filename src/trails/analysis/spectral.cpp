@@ -9,6 +9,8 @@
 #include <string>
 
 #include <Eigen/Eigenvalues>
+#include <Spectra/MatOp/DenseSymMatProd.h>
+#include <Spectra/SymEigsSolver.h>
 
 #include "trails/analysis/parallel.h"
 #include "trails/core/error.h"
@@ -63,6 +65,28 @@ Eigen::VectorXd eigenvalues(const Eigen::Ref<const Eigen::MatrixXd>& T,
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(S, Eigen::EigenvaluesOnly);
   if (solver.info() != Eigen::Success)
     throw core::InputError("eigenvalues: eigen-decomposition did not converge");
+  return sorted_by_modulus(solver.eigenvalues());
+}
+
+Eigen::VectorXd leading_eigenvalues(const Eigen::Ref<const Eigen::MatrixXd>& T,
+                                    const Eigen::Ref<const Eigen::VectorXd>& pi, int count) {
+  require_square(T, "leading_eigenvalues");
+  const auto n = static_cast<int>(T.rows());
+  if (count < 1 || count > n)
+    throw core::InputError("leading_eigenvalues: expected 1 <= count <= " + std::to_string(n) +
+                           ", got " + std::to_string(count));
+  if (n <= 2 * count + 20) return eigenvalues(T, pi).head(count);
+  if (pi.size() != T.rows() || !(pi.minCoeff() > 0.0))
+    throw core::InputError("leading_eigenvalues: expected pi > 0 of size " + std::to_string(n));
+  const Eigen::VectorXd s = pi.cwiseSqrt();
+  Eigen::MatrixXd S = s.asDiagonal() * T * s.cwiseInverse().asDiagonal();
+  S = (0.5 * (S + S.transpose())).eval();
+  Spectra::DenseSymMatProd<double> op(S);
+  const int ncv = std::min(n, std::max(2 * count + 1, 20));
+  Spectra::SymEigsSolver<Spectra::DenseSymMatProd<double>> solver(op, count, ncv);
+  solver.init();
+  solver.compute(Spectra::SortRule::LargestMagn, 1000, 1e-12, Spectra::SortRule::LargestMagn);
+  if (solver.info() != Spectra::CompInfo::Successful) return eigenvalues(T, pi).head(count);
   return sorted_by_modulus(solver.eigenvalues());
 }
 
@@ -123,8 +147,12 @@ ItsSweep implied_timescales_sweep(const std::vector<std::vector<int>>& dtrajs,
       const auto est = reversible_mle(restrict_to_set(C, active), options);
       out.converged[a] = est.converged ? 1 : 0;
       const int kk = std::min(k, static_cast<int>(active.size()) - 1);
+      constexpr std::size_t kLargeModel = 1000;  // beyond this, partial Lanczos spectra
+      const Eigen::VectorXd ev = active.size() > kLargeModel
+                                     ? leading_eigenvalues(est.T, est.pi, kk + 1)
+                                     : eigenvalues(est.T, est.pi);
       out.timescales.row(static_cast<Eigen::Index>(a)).head(kk) =
-          implied_timescales(est.T, est.pi, static_cast<double>(lags[a]), kk).transpose();
+          timescales_from_eigenvalues(ev, static_cast<double>(lags[a]), kk).transpose();
     }
   });
   return out;
