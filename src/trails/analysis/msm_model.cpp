@@ -232,7 +232,7 @@ MsmModel estimate_msm(const CountModel& counts, bool reversible, const Reversibl
   if (reversible) {
     auto est = reversible_mle(C, mle);
     MsmModel m(std::move(est.T), counts.lag, true, counts.active_set, std::move(est.pi), counts);
-    m.set_mle_converged(est.converged);
+    m.mle_converged_ = est.converged;
     return m;
   }
   return MsmModel(nonreversible_mle(C), counts.lag, false, counts.active_set, std::nullopt, counts);

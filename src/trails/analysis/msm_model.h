@@ -73,9 +73,10 @@ class MsmModel {
   // renormalised. A reversible model stays reversible with pi'_i ∝ pi_i * sum_{j in states} T_ij.
   MsmModel submodel(std::span<const int> states) const;
 
-  void set_mle_converged(bool c) { mle_converged_ = c; }
-
  private:
+  friend MsmModel estimate_msm(const CountModel& counts, bool reversible,
+                               const ReversibleMleOptions& mle);
+
   Eigen::MatrixXd T_;
   Eigen::VectorXd pi_;
   double lag_;

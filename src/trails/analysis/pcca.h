@@ -2,6 +2,8 @@
 // fuzzy memberships of microstates in m metastable sets, crisp assignments, coarse-grained model.
 // Pure numerics. Cost: O(n m^2) per objective evaluation of the (m-1)^2-parameter optimisation,
 // after the O(n^3) eigen-decomposition that MsmModel already holds.
+// Designed for reversible models, whose right eigenvectors are pi-orthonormal (then the
+// crispness is bounded by m); a non-reversible model's real eigenvector parts are used as they are.
 // Throws core::InputError unless 2 <= m < n_states.
 #pragma once
 
