@@ -145,3 +145,25 @@ TEST(Spectral, EdgeValuesAndMisuse) {
   const std::vector<int> lags = {1};
   EXPECT_THROW(implied_timescales_sweep({{0, 1}}, lags, 0), InputError);
 }
+
+TEST(Spectral, LanczosLeadingEigenvaluesMatchDense) {
+  // A 300-state reversible chain from random symmetric weights with a slow 3-block structure.
+  const int n = 300;
+  Rng rng(12);
+  Eigen::MatrixXd W(n, n);
+  for (int i = 0; i < n; ++i)
+    for (int j = i; j < n; ++j)
+      W(i, j) = W(j, i) = (i / 100 == j / 100 ? 1.0 : 1e-3) * rng.uniform();
+  const Eigen::VectorXd r = W.rowwise().sum();
+  const Eigen::MatrixXd T = r.cwiseInverse().asDiagonal() * W;
+  const Eigen::VectorXd pi = r / r.sum();
+  const Eigen::VectorXd dense = eigenvalues(T, pi);
+  const Eigen::VectorXd lanczos = leading_eigenvalues(T, pi, 5);
+  ASSERT_EQ(lanczos.size(), 5);
+  EXPECT_LT((lanczos - dense.head(5)).cwiseAbs().maxCoeff(), 1e-10);
+  EXPECT_NEAR(lanczos(0), 1.0, 1e-12);
+  EXPECT_GT(lanczos(2), 0.9);  // two slow block-exchange processes
+  const Eigen::VectorXd again = leading_eigenvalues(T, pi, 5);
+  EXPECT_EQ(lanczos, again);   // fixed start vector: deterministic
+  EXPECT_THROW(leading_eigenvalues(T, pi, 0), InputError);
+}

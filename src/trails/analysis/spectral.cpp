@@ -9,7 +9,10 @@
 #include <string>
 
 #include <Eigen/Eigenvalues>
+#include <Spectra/MatOp/DenseSymMatProd.h>
+#include <Spectra/SymEigsSolver.h>
 
+#include "trails/analysis/parallel.h"
 #include "trails/core/error.h"
 
 namespace trails::analysis {
@@ -65,6 +68,28 @@ Eigen::VectorXd eigenvalues(const Eigen::Ref<const Eigen::MatrixXd>& T,
   return sorted_by_modulus(solver.eigenvalues());
 }
 
+Eigen::VectorXd leading_eigenvalues(const Eigen::Ref<const Eigen::MatrixXd>& T,
+                                    const Eigen::Ref<const Eigen::VectorXd>& pi, int count) {
+  require_square(T, "leading_eigenvalues");
+  const auto n = static_cast<int>(T.rows());
+  if (count < 1 || count > n)
+    throw core::InputError("leading_eigenvalues: expected 1 <= count <= " + std::to_string(n) +
+                           ", got " + std::to_string(count));
+  if (n <= 2 * count + 20) return eigenvalues(T, pi).head(count);
+  if (pi.size() != T.rows() || !(pi.minCoeff() > 0.0))
+    throw core::InputError("leading_eigenvalues: expected pi > 0 of size " + std::to_string(n));
+  const Eigen::VectorXd s = pi.cwiseSqrt();
+  Eigen::MatrixXd S = s.asDiagonal() * T * s.cwiseInverse().asDiagonal();
+  S = (0.5 * (S + S.transpose())).eval();
+  Spectra::DenseSymMatProd<double> op(S);
+  const int ncv = std::min(n, std::max(2 * count + 1, 20));
+  Spectra::SymEigsSolver<Spectra::DenseSymMatProd<double>> solver(op, count, ncv);
+  solver.init();
+  solver.compute(Spectra::SortRule::LargestMagn, 1000, 1e-12, Spectra::SortRule::LargestMagn);
+  if (solver.info() != Spectra::CompInfo::Successful) return eigenvalues(T, pi).head(count);
+  return sorted_by_modulus(solver.eigenvalues());
+}
+
 Eigen::VectorXd timescales_from_eigenvalues(const Eigen::Ref<const Eigen::VectorXd>& eigenvalues,
                                             double lag, int k) {
   if (!(lag > 0.0))
@@ -99,7 +124,7 @@ Eigen::VectorXd implied_timescales(const Eigen::Ref<const Eigen::MatrixXd>& T,
 
 ItsSweep implied_timescales_sweep(const std::vector<std::vector<int>>& dtrajs,
                                   std::span<const int> lags, int k, int n_states, CountMode mode,
-                                  const ReversibleMleOptions& options) {
+                                  const ReversibleMleOptions& options, int n_threads) {
   if (k < 1)
     throw core::InputError("implied_timescales_sweep: expected k >= 1, got " + std::to_string(k));
   for (std::size_t a = 0; a < lags.size(); ++a)
@@ -112,17 +137,24 @@ ItsSweep implied_timescales_sweep(const std::vector<std::vector<int>>& dtrajs,
   out.timescales = Eigen::MatrixXd::Constant(n_lags, k, std::numeric_limits<double>::quiet_NaN());
   out.n_active.assign(lags.size(), 0);
   out.converged.assign(lags.size(), 0);
-  for (std::size_t a = 0; a < lags.size(); ++a) {
-    const Eigen::MatrixXd C = count_matrix(dtrajs, lags[a], n_states, mode);
-    const std::vector<int> active = largest_connected_set(C);
-    out.n_active[a] = static_cast<int>(active.size());
-    if (active.size() < 2) continue;
-    const auto est = reversible_mle(restrict_to_set(C, active), options);
-    out.converged[a] = est.converged ? 1 : 0;
-    const int kk = std::min(k, static_cast<int>(active.size()) - 1);
-    out.timescales.row(static_cast<Eigen::Index>(a)).head(kk) =
-        implied_timescales(est.T, est.pi, static_cast<double>(lags[a]), kk).transpose();
-  }
+  // Bad input (state ids) throws inside a thread; parallel_for rethrows it after joining.
+  detail::parallel_for(lags.size(), n_threads, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t a = begin; a < end; ++a) {
+      const Eigen::MatrixXd C = count_matrix(dtrajs, lags[a], n_states, mode);
+      const std::vector<int> active = largest_connected_set(C);
+      out.n_active[a] = static_cast<int>(active.size());
+      if (active.size() < 2) continue;
+      const auto est = reversible_mle(restrict_to_set(C, active), options);
+      out.converged[a] = est.converged ? 1 : 0;
+      const int kk = std::min(k, static_cast<int>(active.size()) - 1);
+      constexpr std::size_t kLargeModel = 1000;  // beyond this, partial Lanczos spectra
+      const Eigen::VectorXd ev = active.size() > kLargeModel
+                                     ? leading_eigenvalues(est.T, est.pi, kk + 1)
+                                     : eigenvalues(est.T, est.pi);
+      out.timescales.row(static_cast<Eigen::Index>(a)).head(kk) =
+          timescales_from_eigenvalues(ev, static_cast<double>(lags[a]), kk).transpose();
+    }
+  });
   return out;
 }
 
