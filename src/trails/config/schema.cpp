@@ -51,7 +51,9 @@ constexpr std::string_view kAmber = "the Amber engine";
 constexpr std::string_view kVoronoi = "Voronoi spawning (spawn_scheme: voronoi)";
 constexpr std::string_view kLof = "LOF spawning (spawn_scheme: lof)";
 constexpr std::string_view kWe = "weighted-ensemble kinetics (spawn_scheme: we)";
-constexpr std::string_view kMsm = "the in-loop MSM (msm block)";
+constexpr std::string_view kBayes = "the Bayesian MSM estimator (msm.estimator: bayesian)";
+constexpr std::string_view kPcca = "PCCA+ metastable sets in the loop (msm.n_metastable)";
+constexpr std::string_view kMsmSpawn = "MSM-guided spawning (spawn_scheme: msm)";
 constexpr std::string_view kBinning = "adaptive binning (binning.scheme other than uniform)";
 constexpr std::string_view kSched = "scheduler and worker-pool execution";
 constexpr std::string_view kFeatSel = "VAMP-2 feature selection (feature_selection block)";
@@ -171,26 +173,26 @@ std::vector<KeySpec> make_table() {
       K("spawning", "we_target_per_bin", T::Int, 4).gt(0).not_built(kWe),
       K("spawning", "n_bins", T::IntList, null_v).null().non_empty().ge(1),
       // ---- msm ----
-      K("msm", "enabled", T::Bool, false).not_built(kMsm),
-      K("msm", "cadence", T::Int, 1).gt(0).not_built(kMsm),
-      K("msm", "min_frames", T::Int, 1000).ge(0).not_built(kMsm),
-      K("msm", "n_microstates", T::Int, 100).gt(0).not_built(kMsm),
-      K("msm", "cluster_method", T::String, "kmeans").not_built(kMsm),
-      K("msm", "stable_clustering", T::Bool, false).not_built(kMsm),
-      K("msm", "lagtime", T::Int, 10).gt(0).not_built(kMsm),
-      K("msm", "estimator", T::String, "mle").one_of({"mle", "bayesian"}).not_built(kMsm),
-      K("msm", "n_bayesian_samples", T::Int, 50).gt(0).not_built(kMsm),
-      K("msm", "n_timescales", T::Int, 3).gt(0).not_built(kMsm),
-      K("msm", "n_metastable", T::Int, null_v).null().gt(0).not_built(kMsm),
-      K("msm", "lagtimes", T::IntList, null_v).null().non_empty().gt(0).not_built(kMsm),
+      K("msm", "enabled", T::Bool, false),
+      K("msm", "cadence", T::Int, 1).gt(0),
+      K("msm", "min_frames", T::Int, 1000).ge(0),
+      K("msm", "n_microstates", T::Int, 100).gt(0),
+      K("msm", "cluster_method", T::String, "kmeans").one_of({"kmeans", "regspace"}),
+      K("msm", "stable_clustering", T::Bool, false),
+      K("msm", "lagtime", T::Int, 10).gt(0),
+      K("msm", "estimator", T::String, "mle").one_of({"mle", "bayesian"})
+          .built_only({"mle"}, "the {} MSM estimator"),
+      K("msm", "n_bayesian_samples", T::Int, 50).gt(0).not_built(kBayes),
+      K("msm", "n_timescales", T::Int, 3).gt(0),
+      K("msm", "n_metastable", T::Int, null_v).null().gt(0).not_built(kPcca),
+      K("msm", "lagtimes", T::IntList, null_v).null().non_empty().gt(0),
       K("msm", "convergence_criteria", T::Mapping,
-        json{{"its", {{"tol", 0.1}, {"n", 2}}}, {"vamp2", {{"tol", 0.05}}}})
-          .not_built(kMsm),
-      K("msm", "convergence_mode", T::String, "all").one_of({"all", "any"}).not_built(kMsm),
-      K("msm", "convergence_patience", T::Int, 2).ge(0).not_built(kMsm),
-      K("msm", "spawn_alpha", T::Number, 1.0).ge(0).not_built(kMsm),
-      K("msm", "spawn_leverage", T::Number, 1.0).not_built(kMsm),
-      K("msm", "spawn_uncertainty", T::Bool, true).not_built(kMsm),
+        json{{"its", {{"tol", 0.1}, {"n", 2}}}, {"vamp2", {{"tol", 0.05}}}}),
+      K("msm", "convergence_mode", T::String, "all").one_of({"all", "any"}),
+      K("msm", "convergence_patience", T::Int, 2).ge(0),
+      K("msm", "spawn_alpha", T::Number, 1.0).ge(0).not_built(kMsmSpawn),
+      K("msm", "spawn_leverage", T::Number, 1.0).not_built(kMsmSpawn),
+      K("msm", "spawn_uncertainty", T::Bool, true).not_built(kMsmSpawn),
       // ---- binning ----
       K("binning", "scheme", T::String, "uniform")
           .one_of({"uniform", "gradient", "mab", "eigenvector"})
