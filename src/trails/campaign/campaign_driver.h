@@ -13,6 +13,7 @@
 #include "trails/campaign/campaign.h"
 #include "trails/campaign/coverage_tracker.h"
 #include "trails/campaign/frame_history.h"
+#include "trails/campaign/msm_stage.h"
 #include "trails/campaign/run_log.h"
 #include "trails/engines/engine.h"
 #include "trails/exec/executor.h"
@@ -45,6 +46,8 @@ class CampaignDriver {
   std::vector<engines::Configuration> restart_configurations(
       const std::vector<store::SpawnChoice>& spawns) const;
   nlohmann::json state_json() const;
+  // Joins the pending MSM build (if any) and records it in the store; returns its build time.
+  std::optional<MsmBuild> join_msm(double* wait_s);
 
   const config::CampaignConfig& config_;
   RunOptions options_;
@@ -59,6 +62,7 @@ class CampaignDriver {
   std::optional<CoverageTracker> tracker_;
   spawners::DensitySpawner spawner_;
   binning::ResolutionController resolution_;
+  std::unique_ptr<MsmStage> msm_;  // in-loop MSM (msm_stage.h); inert when msm.enabled is false
 
   std::int64_t next_iteration_ = 0;
   std::vector<engines::Configuration> next_starts_;

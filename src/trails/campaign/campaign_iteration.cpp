@@ -92,6 +92,9 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
   const double runner_s = seconds_since(t_start);
   const auto t_analysis = Clock::now();
   check_failures(iteration, results);
+  // The MSM build of an earlier iteration ran during this MD; it is needed from here on.
+  double msm_wait_s = 0.0;
+  const auto msm_built = join_msm(&msm_wait_s);
 
   store::IterationRecord rec;
   rec.iteration = iteration;
@@ -121,8 +124,9 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
     rec.positions.insert(rec.positions.end(), r.frames.begin(), r.frames.end());
   }
   rec.cvs = rec.positions;
-  history_.append(iteration, spans, rec.cvs);
+  const auto first_frame = history_.append(iteration, spans, rec.cvs);
   tracker_->add_latest(history_);
+  msm_->observe(first_frame, spans);
 
   // Spawn from the candidate pool with this iteration's own random stream.
   core::Rng rng = core::Rng::stream(config_.random_seed, "spawn", static_cast<std::uint64_t>(iteration));
@@ -155,6 +159,7 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
     tracker_->regrid(resolution_.n_bins(), history_);
     spawner_.reset_memory();
   }
+  msm_->start(iteration, history_);  // overlapped: runs during the next iteration's MD
   rec.state = state_json();
   rec.runner_s = runner_s;
   rec.analysis_s = seconds_since(t_analysis);
@@ -174,6 +179,10 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
   summary.n_bins = rec.n_bins;
   summary.runner_s = runner_s;
   summary.analysis_s = seconds_since(t_analysis);  // output.log includes the commit itself
+  if (msm_->enabled()) {
+    summary.msm_build_s = msm_built ? msm_built->build_s : 0.0;
+    summary.msm_wait_s = msm_wait_s;
+  }
   for (const auto& s : rec.spawns) summary.spawn_pool_indices.push_back(s.pool_index);
   log_->append(summary);
 
