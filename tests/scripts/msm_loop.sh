@@ -73,6 +73,10 @@ for i, row in enumerate(T):
 assert set(last["its"]) == {"1", "2", "5", "10", "20"}, last["its"]
 print("ok-known", t)
 PY
+"$TRAILS" status dw | grep -Eq "^msm +build at iteration [0-9]+ \([0-9]+ builds\): lag 5, [0-9]+/20 active states, timescales \[.*converged$" \
+  || fail "status does not show the latest MSM: $("$TRAILS" status dw)"
+"$TRAILS" status dw --json | /usr/bin/python3 -c 'import json,sys; s=json.load(sys.stdin); assert s["msm"]["converged"] and s["convergence"]["reason"].startswith("MSM"), s' \
+  || fail "status --json lacks the MSM"
 grep -q "msm_build_s" dw/output.log || fail "output.log lacks the msm_build_s column"
 pass "double well: MSM convergence after $(committed dw) iterations, two-state spectrum"
 
