@@ -19,6 +19,8 @@ namespace {
 
 using json = nlohmann::json;
 constexpr int kKMeansMaxIter = 200;  // deeptime KMeans max_iter in Trails-MD's estimator
+// The build overlaps MD, which owns the cores; clustering results do not depend on threads.
+constexpr int kThreads = 1;
 
 double rel_change(double p, double c) {
   return std::abs(c - p) / std::max({std::abs(p), std::abs(c), 1e-12});
@@ -134,11 +136,16 @@ void MsmStage::refit(const FrameHistory& history, std::size_t n_segments, std::i
   }
   const auto n = static_cast<std::int64_t>(points.size()) / cv_dim_;
   const int k = static_cast<int>(std::min<std::int64_t>(config_.n_microstates, n));
+  const auto view = analysis::points_view(points, n, cv_dim_);
   if (config_.cluster_method == config::ClusterMethod::KMeans) {
-    core::Rng rng = core::Rng::stream(seed_, "msm-kmeans", static_cast<std::uint64_t>(n_refits_));
-    const analysis::MicrostateCentres* warm =
-        config_.stable_clustering && centres_.k == k ? &centres_ : nullptr;
-    centres_ = analysis::kmeans_centres(points, cv_dim_, k, kKMeansMaxIter, rng, warm);
+    analysis::KMeansOptions o;
+    o.k = k;
+    o.max_iter = kKMeansMaxIter;
+    // One k-means++ stream per refit, all from random_seed (Trails-MD: fixed_seed=random_seed).
+    o.seed = core::Rng::stream(seed_, "msm-kmeans", static_cast<std::uint64_t>(n_refits_)).next_u64();
+    o.n_threads = kThreads;
+    if (config_.stable_clustering && centres_.centres.rows() == k) o.initial_centres = centres_.centres;
+    centres_ = analysis::kmeans(view, o);
   } else {
     // RegularSpace(dmin = ||max - min|| / k, max_centers = k), as Trails-MD's estimator.
     double span2 = 0.0;
@@ -150,13 +157,14 @@ void MsmStage::refit(const FrameHistory& history, std::size_t n_segments, std::i
       }
       span2 += (hi - lo) * (hi - lo);
     }
-    centres_ = analysis::regular_space_centres(points, cv_dim_, std::sqrt(span2) / k, k);
+    centres_ = analysis::regular_space(view, std::sqrt(span2) / k, k, kThreads);
   }
   fit_target_k_ = k;
   ++n_refits_;
   dtrajs_.clear();
   counted_segments_ = 0;
-  counts_.assign(lags_.size(), Eigen::MatrixXd::Zero(centres_.k, centres_.k));
+  const auto kc = centres_.centres.rows();
+  counts_.assign(lags_.size(), Eigen::MatrixXd::Zero(kc, kc));
   count_segments(0, n_segments, history);
 }
 
@@ -167,8 +175,10 @@ void MsmStage::count_segments(std::size_t from, std::size_t to, const FrameHisto
     std::vector<int> labels;
     if (seg.n_frames >= 2) {
       const double* p = history.point(seg.first).data();
-      analysis::assign_nearest(centres_, {p, static_cast<std::size_t>(seg.n_frames * cv_dim_)},
-                               labels);
+      labels = analysis::assign(
+          centres_, analysis::points_view({p, static_cast<std::size_t>(seg.n_frames * cv_dim_)},
+                                          seg.n_frames, cv_dim_),
+          kThreads);
       for (std::size_t li = 0; li < lags_.size(); ++li) {
         const auto lag = static_cast<std::size_t>(lags_[li]);
         for (std::size_t t = 0; t + lag < labels.size(); ++t) counts_[li](labels[t], labels[t + lag]) += 1.0;
@@ -198,14 +208,14 @@ MsmBuild MsmStage::build(std::int64_t iteration, const FrameHistory& history,
   if (k < 1) {
     b.note = "no walker segment longer than one frame";
   } else {
-    b.refit = centres_.k == 0 || k != fit_target_k_ || usable >= 2 * fit_frames_;
+    b.refit = centres_.centres.rows() == 0 || k != fit_target_k_ || usable >= 2 * fit_frames_;
     if (b.refit) {
       refit(history, n_segments, usable);
       fit_frames_ = usable;
     } else {
       count_segments(counted_segments_, n_segments, history);
     }
-    b.n_microstates = centres_.k;
+    b.n_microstates = static_cast<int>(centres_.centres.rows());
 
     const Eigen::MatrixXd& counts = counts_[0];
     b.active_set = analysis::largest_connected_set(counts);
@@ -332,9 +342,10 @@ void MsmStage::apply_monitor(MsmBuild& b) {
 }
 
 json MsmStage::model_json() const {
-  return {{"k", centres_.k},
-          {"dim", centres_.dim},
-          {"centres", centres_.centres},
+  const auto& c = centres_.centres;
+  return {{"k", c.rows()},
+          {"dim", cv_dim_},
+          {"centres", std::vector<double>(c.data(), c.data() + c.size())},  // row-major
           {"counted_segments", counted_segments_},
           {"fit_frames", fit_frames_},
           {"fit_target_k", fit_target_k_},
@@ -362,15 +373,18 @@ void MsmStage::restore(const json& state, const FrameHistory& history) {
   if (mon.at("prev_vamp2").is_number()) prev_vamp2_ = mon.at("prev_vamp2").get<double>();
   const json& model = state.at("model");
   if (!model.is_null()) {
-    centres_.k = model.at("k").get<int>();
-    centres_.dim = model.at("dim").get<int>();
-    centres_.centres = model.at("centres").get<std::vector<double>>();
+    const int k = model.at("k").get<int>();
+    const auto flat = model.at("centres").get<std::vector<double>>();
+    TRAILS_CHECK(flat.size() == static_cast<std::size_t>(k) * static_cast<std::size_t>(cv_dim_),
+                 "MSM state: centres do not match k x cv_dim");
+    centres_ = {};
+    centres_.centres = analysis::points_view(flat, k, cv_dim_);
     fit_frames_ = model.at("fit_frames").get<std::int64_t>();
     fit_target_k_ = model.at("fit_target_k").get<int>();
     n_refits_ = model.at("n_refits").get<std::int64_t>();
     const auto counted = model.at("counted_segments").get<std::size_t>();
     TRAILS_CHECK(counted <= segments_.size(), "MSM state covers more segments than the history");
-    counts_.assign(lags_.size(), Eigen::MatrixXd::Zero(centres_.k, centres_.k));
+    counts_.assign(lags_.size(), Eigen::MatrixXd::Zero(k, k));
     count_segments(0, counted, history);
     applied_model_ = model;
   }

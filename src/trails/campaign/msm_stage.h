@@ -29,7 +29,7 @@
 #include <Eigen/Core>
 #include <nlohmann/json.hpp>
 
-#include "trails/analysis/microstates.h"
+#include "trails/analysis/clustering.h"
 #include "trails/campaign/frame_history.h"
 #include "trails/config/campaign_config.h"
 
@@ -110,7 +110,7 @@ class MsmStage {
 
   std::vector<Segment> segments_;  // every observed walker segment (length 1 included)
   // Model state (touched by builds only).
-  analysis::MicrostateCentres centres_;
+  analysis::ClusterModel centres_;  // 0 x dim before the first fit
   std::vector<std::vector<int>> dtrajs_;  // labels of segments_[0..counted_segments_)
   std::vector<Eigen::MatrixXd> counts_;   // per lags_
   std::size_t counted_segments_ = 0;

@@ -8,11 +8,10 @@
 #include <Eigen/Eigenvalues>
 
 #include "trails/analysis/counting.h"
-#include "trails/analysis/microstates.h"
+#include "trails/analysis/clustering.h"
 #include "trails/analysis/msm_estimation.h"
 #include "trails/analysis/spectral.h"
 #include "trails/core/error.h"
-#include "trails/core/rng.h"
 #include "trails/report/dtraj_io.h"
 #include "trails/store/run_store.h"
 
@@ -132,18 +131,22 @@ std::vector<std::vector<int>> run_dtrajs(const std::filesystem::path& run_dir, i
   const auto n_points = static_cast<std::int64_t>(points.size()) / dim;
   const int k = static_cast<int>(std::min<std::int64_t>(clusters, n_points));
   if (k < 1) throw core::InputError(run_dir.string() + ": no walker segment has two frames");
-  core::Rng rng = core::Rng::stream(seed, "msm-kmeans", 0);
-  const auto centres = analysis::kmeans_centres(points, dim, k, 200, rng);
+  analysis::KMeansOptions o;
+  o.k = k;
+  o.seed = seed;
+  const auto view = analysis::points_view(points, n_points, dim);
+  const auto model = analysis::kmeans(view, o);
+  const std::vector<int> labels = analysis::assign(model, view);
   std::vector<std::vector<int>> out;
   for (const auto& [first, n] : segments) {
-    std::vector<int> labels;
-    analysis::assign_nearest(centres, {points.data() + first * dim, n * dim}, labels);
-    out.push_back(std::move(labels));
+    out.emplace_back(labels.begin() + static_cast<std::ptrdiff_t>(first),
+                     labels.begin() + static_cast<std::ptrdiff_t>(first + n));
   }
   if (info) {
     (*info)["run_dir"] = run_dir.string();
     (*info)["clusters"] = k;
-    (*info)["cluster_centers"] = centres.centres;
+    const auto& c = model.centres;
+    (*info)["cluster_centers"] = std::vector<double>(c.data(), c.data() + c.size());
     (*info)["cv_dim"] = dim;
   }
   return out;
