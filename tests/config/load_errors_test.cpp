@@ -233,8 +233,8 @@ TEST(LoadErrors, NotBuiltFeaturesAwayFromTheirDefaults) {
       {with("  start:", "  feature_selection: name CA\n  start:"),
        "system.feature_selection: computing atom-selection features"},
       {good_config() + "  spawn_scheme: we\n", "the we spawning scheme is not supported"},
-      {good_config() + "  voronoi_clusters: 200\n",
-       "spawning.voronoi_clusters: Voronoi spawning (spawn_scheme: voronoi) is not supported"},
+      {good_config() + "  voronoi_periodic: true\n",
+       "spawning.voronoi_periodic: Voronoi spawning (spawn_scheme: voronoi) is not supported"},
       {good_config() + "  inherit_velocities: true\n",
        "spawning.inherit_velocities: weighted-ensemble kinetics (spawn_scheme: we) is not "
        "supported"},
@@ -250,7 +250,6 @@ TEST(LoadErrors, NotBuiltFeaturesAwayFromTheirDefaults) {
       {good_config() + "msm:\n  enabled: true\n  lagtime: 5\n  lagtimes: [1, 12]\n",
        "msm.lagtimes[1]: 12 frames is not shorter than one walker segment (10 frames)"},
       {good_config() + "msm:\n  n_metastable: 2\n", "msm.n_metastable: PCCA+ metastable sets"},
-      {good_config() + "  spawn_scheme: msm\n", "the msm spawning scheme is not supported"},
       {good_config() + "binning:\n  scheme: mab\n", "binning.scheme: the mab binning scheme"},
       {good_config() + "binning:\n  n_fine: 50\n", "binning.n_fine: adaptive binning"},
       {good_config() + "execution:\n  backend: pbs\n", "the pbs execution backend is not"},

@@ -13,6 +13,7 @@
 #include "trails/campaign/campaign.h"
 #include "trails/campaign/coverage_tracker.h"
 #include "trails/campaign/frame_history.h"
+#include "trails/campaign/msm_spawner.h"
 #include "trails/campaign/msm_stage.h"
 #include "trails/campaign/run_log.h"
 #include "trails/engines/engine.h"
@@ -62,7 +63,8 @@ class CampaignDriver {
   std::optional<CoverageTracker> tracker_;
   spawners::DensitySpawner spawner_;
   binning::ResolutionController resolution_;
-  std::unique_ptr<MsmStage> msm_;  // in-loop MSM (msm_stage.h); inert when msm.enabled is false
+  std::unique_ptr<MsmStage> msm_;
+  std::unique_ptr<MsmSpawner> msm_spawner_;  // spawn_scheme: msm (else the density spawner)  // in-loop MSM (msm_stage.h); inert when msm.enabled is false
 
   std::int64_t next_iteration_ = 0;
   std::vector<engines::Configuration> next_starts_;

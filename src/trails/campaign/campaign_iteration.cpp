@@ -131,7 +131,9 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
   // Spawn from the candidate pool with this iteration's own random stream.
   core::Rng rng = core::Rng::stream(config_.random_seed, "spawn", static_cast<std::uint64_t>(iteration));
   const auto chosen =
-      spawner_.choose(tracker_->pool(), tracker_->grid(), config_.spawning.walker, rng);
+      msm_spawner_ ? msm_spawner_->choose(history_, tracker_->pool_first_frame(), msm_->latest(),
+                                          config_.spawning.walker, rng)
+                   : spawner_.choose(tracker_->pool(), tracker_->grid(), config_.spawning.walker, rng);
   for (std::size_t k = 0; k < chosen.size(); ++k) {
     rec.spawns.push_back({static_cast<std::int64_t>(k), chosen[k] - tracker_->pool_first_frame(),
                           history_.key_of(chosen[k])});

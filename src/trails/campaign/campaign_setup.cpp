@@ -80,7 +80,9 @@ CampaignDriver::CampaignDriver(const config::CampaignConfig& config, const RunOp
       resolution_(config.n_bins, config.spawning.resolution_max_bins,
                   config.spawning.resolution_check_patience, config.spawning.convergence_patience),
       msm_(std::make_unique<MsmStage>(config.msm, config.random_seed, config.cv_dimension(),
-                                      msm_overlap_enabled(options))) {}
+                                      msm_overlap_enabled(options))) {
+  if (config.spawning.spawn_scheme == "msm") msm_spawner_ = std::make_unique<MsmSpawner>(config);
+}
 
 CampaignDriver::~CampaignDriver() {
   if (lock_fd_ >= 0) ::close(lock_fd_);

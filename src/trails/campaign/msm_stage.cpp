@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include <Eigen/Eigenvalues>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -121,6 +122,7 @@ std::optional<MsmBuild> MsmStage::join(double* wait_s) {
     applied_model_ = std::move(pending_model_);
     pending_model_ = nullptr;
     apply_monitor(*out);
+    latest_ = *out;
   }
   if (wait_s) *wait_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
@@ -165,6 +167,8 @@ void MsmStage::refit(const FrameHistory& history, std::size_t n_segments, std::i
   counted_segments_ = 0;
   const auto kc = centres_.centres.rows();
   counts_.assign(lags_.size(), Eigen::MatrixXd::Zero(kc, kc));
+  histogram_.assign(static_cast<std::size_t>(kc), 0.0);
+  shared_centres_ = std::make_shared<const analysis::ClusterModel>(centres_);
   count_segments(0, n_segments, history);
 }
 
@@ -183,10 +187,69 @@ void MsmStage::count_segments(std::size_t from, std::size_t to, const FrameHisto
         const auto lag = static_cast<std::size_t>(lags_[li]);
         for (std::size_t t = 0; t + lag < labels.size(); ++t) counts_[li](labels[t], labels[t + lag]) += 1.0;
       }
+      for (const int l : labels) histogram_[static_cast<std::size_t>(l)] += 1.0;
     }
     dtrajs_.push_back(std::move(labels));
   }
   counted_segments_ = to;
+}
+
+void MsmStage::estimate(MsmBuild& b) const {
+  b.clustering = shared_centres_;
+  b.clustering_version = n_refits_;
+  {
+    const Eigen::MatrixXd& counts = counts_[0];
+    b.active_set = analysis::largest_connected_set(counts);
+    if (b.active_set.size() < 2) {
+      b.note = "fewer than 2 states in the largest strongly connected set";
+    } else {
+      b.C = analysis::restrict_to_set(counts, b.active_set);
+      const auto mle = analysis::reversible_mle(b.C);
+      b.T = mle.T;
+      b.mle_converged = mle.converged;
+      b.pi.assign(mle.pi.data(), mle.pi.data() + mle.pi.size());
+      const int n_active = static_cast<int>(b.active_set.size());
+      const int nts = std::min(config_.n_timescales, n_active - 1);
+      const Eigen::VectorXd ts = analysis::implied_timescales(mle.T, mle.pi, b.lag, nts);
+      b.timescales.assign(ts.data(), ts.data() + ts.size());
+      // VAMP-2 of a reversible MSM on its own data = sum of its squared eigenvalues
+      // = ||D^1/2 T D^-1/2||_F^2 (the trivial eigenvalue 1 included).
+      double v = 0.0;
+      for (Eigen::Index i = 0; i < mle.T.rows(); ++i) {
+        for (Eigen::Index j = 0; j < mle.T.cols(); ++j) v += mle.pi(i) * mle.T(i, j) * mle.T(i, j) / mle.pi(j);
+      }
+      b.vamp2 = v;
+      for (const int st : b.active_set) b.counts_per_state.push_back(histogram_[static_cast<std::size_t>(st)]);
+      // Right eigenvectors psi = D^-1/2 u of S = D^1/2 T D^-1/2 (sorted by |lambda|, psi_1 = 1).
+      const Eigen::VectorXd sq = mle.pi.array().sqrt();
+      const Eigen::MatrixXd S = sq.asDiagonal() * mle.T * sq.cwiseInverse().asDiagonal();
+      Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(0.5 * (S + S.transpose()));
+      std::vector<Eigen::Index> order(static_cast<std::size_t>(n_active));
+      for (Eigen::Index i = 0; i < n_active; ++i) order[static_cast<std::size_t>(i)] = i;
+      std::stable_sort(order.begin(), order.end(), [&](Eigen::Index a, Eigen::Index c) {
+        return std::abs(es.eigenvalues()(a)) > std::abs(es.eigenvalues()(c));
+      });
+      b.eigenvectors.resize(n_active, n_active - 1);
+      for (Eigen::Index r = 1; r < n_active; ++r) {
+        b.eigenvectors.col(r - 1) =
+            sq.cwiseInverse().asDiagonal() * es.eigenvectors().col(order[static_cast<std::size_t>(r)]);
+      }
+    }
+    for (const int lag : config_.lagtimes) {
+      const auto li = static_cast<std::size_t>(std::find(lags_.begin(), lags_.end(), lag) - lags_.begin());
+      std::vector<double> row(static_cast<std::size_t>(config_.n_timescales),
+                              std::numeric_limits<double>::quiet_NaN());
+      const auto set = analysis::largest_connected_set(counts_[li]);
+      if (set.size() >= 2) {
+        const auto mle = analysis::reversible_mle(analysis::restrict_to_set(counts_[li], set));
+        const int nts = std::min<int>(config_.n_timescales, static_cast<int>(set.size()) - 1);
+        const Eigen::VectorXd ts = analysis::implied_timescales(mle.T, mle.pi, lag, nts);
+        for (int i = 0; i < nts; ++i) row[static_cast<std::size_t>(i)] = ts(i);
+      }
+      b.its_lags.push_back(lag);
+      b.its.push_back(std::move(row));
+    }
+  }
 }
 
 MsmBuild MsmStage::build(std::int64_t iteration, const FrameHistory& history,
@@ -217,42 +280,7 @@ MsmBuild MsmStage::build(std::int64_t iteration, const FrameHistory& history,
     }
     b.n_microstates = static_cast<int>(centres_.centres.rows());
 
-    const Eigen::MatrixXd& counts = counts_[0];
-    b.active_set = analysis::largest_connected_set(counts);
-    if (b.active_set.size() < 2) {
-      b.note = "fewer than 2 states in the largest strongly connected set";
-    } else {
-      b.C = analysis::restrict_to_set(counts, b.active_set);
-      const auto mle = analysis::reversible_mle(b.C);
-      b.T = mle.T;
-      b.mle_converged = mle.converged;
-      b.pi.assign(mle.pi.data(), mle.pi.data() + mle.pi.size());
-      const int n_active = static_cast<int>(b.active_set.size());
-      const int nts = std::min(config_.n_timescales, n_active - 1);
-      const Eigen::VectorXd ts = analysis::implied_timescales(mle.T, mle.pi, b.lag, nts);
-      b.timescales.assign(ts.data(), ts.data() + ts.size());
-      // VAMP-2 of a reversible MSM on its own data = sum of its squared eigenvalues
-      // = ||D^1/2 T D^-1/2||_F^2 (the trivial eigenvalue 1 included).
-      double v = 0.0;
-      for (Eigen::Index i = 0; i < mle.T.rows(); ++i) {
-        for (Eigen::Index j = 0; j < mle.T.cols(); ++j) v += mle.pi(i) * mle.T(i, j) * mle.T(i, j) / mle.pi(j);
-      }
-      b.vamp2 = v;
-    }
-    for (const int lag : config_.lagtimes) {
-      const auto li = static_cast<std::size_t>(std::find(lags_.begin(), lags_.end(), lag) - lags_.begin());
-      std::vector<double> row(static_cast<std::size_t>(config_.n_timescales),
-                              std::numeric_limits<double>::quiet_NaN());
-      const auto set = analysis::largest_connected_set(counts_[li]);
-      if (set.size() >= 2) {
-        const auto mle = analysis::reversible_mle(analysis::restrict_to_set(counts_[li], set));
-        const int nts = std::min<int>(config_.n_timescales, static_cast<int>(set.size()) - 1);
-        const Eigen::VectorXd ts = analysis::implied_timescales(mle.T, mle.pi, lag, nts);
-        for (int i = 0; i < nts; ++i) row[static_cast<std::size_t>(i)] = ts(i);
-      }
-      b.its_lags.push_back(lag);
-      b.its.push_back(std::move(row));
-    }
+    estimate(b);
   }
   pending_model_ = model_json();
   b.build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -385,8 +413,16 @@ void MsmStage::restore(const json& state, const FrameHistory& history) {
     const auto counted = model.at("counted_segments").get<std::size_t>();
     TRAILS_CHECK(counted <= segments_.size(), "MSM state covers more segments than the history");
     counts_.assign(lags_.size(), Eigen::MatrixXd::Zero(k, k));
+    histogram_.assign(static_cast<std::size_t>(k), 0.0);
+    shared_centres_ = std::make_shared<const analysis::ClusterModel>(centres_);
     count_segments(0, counted, history);
     applied_model_ = model;
+    // The spawner's model of the last applied build: the same counts give the same estimate.
+    MsmBuild last;
+    last.lag = config_.lagtime;
+    last.n_microstates = k;
+    estimate(last);
+    latest_ = std::move(last);
   }
   if (state.at("pending").is_number_integer()) {
     // The pending build covered exactly the segments observed up to its iteration.

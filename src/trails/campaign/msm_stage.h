@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <future>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,6 +54,13 @@ struct MsmBuild {
   std::int64_t min_segment = 0;  // shortest segment (frames) used
   std::string note;              // why there is no model (fewer than 2 active states), or ""
   double build_s = 0.0;          // wall time of the build itself
+  // For the MSM spawner (§3.5): the clustering this model was estimated on (its version counts
+  // refits), the frames per active state in the counted data (Trails-MD's counts_per_state),
+  // and right eigenvectors psi_2.. of T (n_active x n; normalised sum_i pi_i psi_i^2 = 1).
+  std::shared_ptr<const analysis::ClusterModel> clustering;
+  std::int64_t clustering_version = 0;
+  std::vector<double> counts_per_state;
+  Eigen::MatrixXd eigenvectors;
   // Filled by join(): convergence monitor after this build.
   bool lag_guard_ok = true;
   bool criteria_met = false;
@@ -83,6 +91,9 @@ class MsmStage {
   // wait_s receives how long this call blocked.
   std::optional<MsmBuild> join(double* wait_s = nullptr);
 
+  // The latest applied build (the MSM spawner's model); nullptr before the first one.
+  const MsmBuild* latest() const { return latest_ ? &*latest_ : nullptr; }
+
   bool converged() const { return converged_; }
   const std::string& reason() const { return reason_; }
 
@@ -111,6 +122,8 @@ class MsmStage {
   std::vector<Segment> segments_;  // every observed walker segment (length 1 included)
   // Model state (touched by builds only).
   analysis::ClusterModel centres_;  // 0 x dim before the first fit
+  std::shared_ptr<const analysis::ClusterModel> shared_centres_;  // snapshot handed to builds
+  std::vector<double> histogram_;   // frames per microstate over counted segments
   std::vector<std::vector<int>> dtrajs_;  // labels of segments_[0..counted_segments_)
   std::vector<Eigen::MatrixXd> counts_;   // per lags_
   std::size_t counted_segments_ = 0;
@@ -124,6 +137,8 @@ class MsmStage {
   std::optional<std::int64_t> pending_;
   std::future<MsmBuild> future_;
   std::optional<MsmBuild> ready_;  // non-overlapped build, waiting for join()
+  std::optional<MsmBuild> latest_;  // last applied build
+  void estimate(MsmBuild& b) const;
 
   // Monitor (§3.13) with its baselines.
   int streak_ = 0;

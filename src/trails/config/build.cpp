@@ -58,6 +58,9 @@ void build_msm(const RawConfig& raw, MsmConfig& m) {
   m.convergence_mode = as_string(raw, "msm.convergence_mode") == "any" ? ConvergenceMode::Any
                                                                        : ConvergenceMode::All;
   m.convergence_patience = as_int(raw, "msm.convergence_patience", m.convergence_patience);
+  m.spawn_alpha = as_double(raw, "msm.spawn_alpha", m.spawn_alpha);
+  m.spawn_leverage = as_double(raw, "msm.spawn_leverage", m.spawn_leverage);
+  if (const json& v = raw.value("msm.spawn_uncertainty"); v.is_boolean()) m.spawn_uncertainty = v.get<bool>();
   const json& crit = raw.value("msm.convergence_criteria").is_object()
                          ? raw.value("msm.convergence_criteria")
                          : raw.at("msm.convergence_criteria").spec->default_value;
@@ -144,6 +147,7 @@ CampaignConfig build_config(const RawConfig& raw) {
       as_int(raw, "spawning.resolution_check_patience", s.resolution_check_patience);
   s.resolution_max_bins = as_int(raw, "spawning.resolution_max_bins", s.resolution_max_bins);
   s.voronoi_max_clusters = as_int(raw, "spawning.voronoi_max_clusters", s.voronoi_max_clusters);
+  s.voronoi_clusters = as_int(raw, "spawning.voronoi_clusters", s.voronoi_clusters);
   build_msm(raw, c.msm);
   return c;
 }

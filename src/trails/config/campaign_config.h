@@ -55,6 +55,7 @@ struct SpawningConfig {
   int resolution_check_patience = 5;
   int resolution_max_bins = 150;
   int voronoi_max_clusters = 5000;
+  int voronoi_clusters = 150;            // also the MSM spawner's fallback microstate count
 
   int frames_per_walker() const { return step / stride; }
 };
@@ -85,6 +86,10 @@ struct MsmConfig {
   MsmCriteria criteria;
   ConvergenceMode convergence_mode = ConvergenceMode::All;
   int convergence_patience = 2;  // 0: the monitor never certifies convergence
+  // MSM-guided spawner (spawn_scheme: msm, §3.5)
+  double spawn_alpha = 1.0;
+  double spawn_leverage = 1.0;  // number of non-trivial eigenvectors summed (integer part)
+  bool spawn_uncertainty = true;
 };
 
 struct CampaignConfig {

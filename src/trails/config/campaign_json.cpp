@@ -74,6 +74,12 @@ json built_values(const CampaignConfig& c, bool all) {
   s["resolution_max_bins"] = sp.resolution_max_bins;
   s["voronoi_max_clusters"] = sp.voronoi_max_clusters;
 
+  if (sp.spawn_scheme == "msm") {  // only then do they change results (keeps old digests)
+    s["voronoi_clusters"] = sp.voronoi_clusters;
+    j["msm"]["spawn_alpha"] = c.msm.spawn_alpha;
+    j["msm"]["spawn_leverage"] = c.msm.spawn_leverage;
+    j["msm"]["spawn_uncertainty"] = c.msm.spawn_uncertainty;
+  }
   // The msm block only when enabled, so digests of runs without it stay what they were.
   if (c.msm.enabled) {
     const MsmConfig& m = c.msm;
@@ -98,6 +104,12 @@ json built_values(const CampaignConfig& c, bool all) {
     x["convergence_patience"] = m.convergence_patience;
   } else if (all) {
     j["msm"]["enabled"] = false;
+  }
+  if (all) {
+    s["voronoi_clusters"] = sp.voronoi_clusters;
+    j["msm"]["spawn_alpha"] = c.msm.spawn_alpha;
+    j["msm"]["spawn_leverage"] = c.msm.spawn_leverage;
+    j["msm"]["spawn_uncertainty"] = c.msm.spawn_uncertainty;
   }
 
   if (all) {

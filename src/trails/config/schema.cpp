@@ -53,7 +53,6 @@ constexpr std::string_view kLof = "LOF spawning (spawn_scheme: lof)";
 constexpr std::string_view kWe = "weighted-ensemble kinetics (spawn_scheme: we)";
 constexpr std::string_view kBayes = "the Bayesian MSM estimator (msm.estimator: bayesian)";
 constexpr std::string_view kPcca = "PCCA+ metastable sets in the loop (msm.n_metastable)";
-constexpr std::string_view kMsmSpawn = "MSM-guided spawning (spawn_scheme: msm)";
 constexpr std::string_view kBinning = "adaptive binning (binning.scheme other than uniform)";
 constexpr std::string_view kSched = "scheduler and worker-pool execution";
 constexpr std::string_view kFeatSel = "VAMP-2 feature selection (feature_selection block)";
@@ -153,7 +152,7 @@ std::vector<KeySpec> make_table() {
       K("spawning", "max_workers", T::Int, 4).ge(1),
       K("spawning", "spawn_scheme", T::String, "density")
           .one_of({"density", "voronoi", "lof", "fps", "msm", "we"})
-          .built_only({"density"}, "the {} spawning scheme"),
+          .built_only({"density", "msm"}, "the {} spawning scheme"),
       K("spawning", "spawn_type", T::String, "hard").one_of({"hard", "soft", "probabilistic"}),
       K("spawning", "recent_density_window", T::Int, 5).ge(0),
       K("spawning", "search_mode", T::String, "explore").one_of({"explore", "target"}),
@@ -163,7 +162,7 @@ std::vector<KeySpec> make_table() {
       K("spawning", "resolution_check_patience", T::Int, 5).ge(0),
       K("spawning", "resolution_max_bins", T::Int, 150).gt(0),
       K("spawning", "voronoi_max_clusters", T::Int, 5000).gt(0),
-      K("spawning", "voronoi_clusters", T::Int, 150).gt(0).not_built(kVoronoi),
+      K("spawning", "voronoi_clusters", T::Int, 150).gt(0),
       K("spawning", "voronoi_grid_size", T::Int, 250).gt(0).not_built(kVoronoi),
       K("spawning", "voronoi_periodic", T::Bool, false).not_built(kVoronoi),
       K("spawning", "lof_neighbors", T::Int, 20).gt(0).not_built(kLof),
@@ -190,9 +189,9 @@ std::vector<KeySpec> make_table() {
         json{{"its", {{"tol", 0.1}, {"n", 2}}}, {"vamp2", {{"tol", 0.05}}}}),
       K("msm", "convergence_mode", T::String, "all").one_of({"all", "any"}),
       K("msm", "convergence_patience", T::Int, 2).ge(0),
-      K("msm", "spawn_alpha", T::Number, 1.0).ge(0).not_built(kMsmSpawn),
-      K("msm", "spawn_leverage", T::Number, 1.0).not_built(kMsmSpawn),
-      K("msm", "spawn_uncertainty", T::Bool, true).not_built(kMsmSpawn),
+      K("msm", "spawn_alpha", T::Number, 1.0).ge(0),
+      K("msm", "spawn_leverage", T::Number, 1.0).ge(0),
+      K("msm", "spawn_uncertainty", T::Bool, true),
       // ---- binning ----
       K("binning", "scheme", T::String, "uniform")
           .one_of({"uniform", "gradient", "mab", "eigenvector"})
