@@ -62,6 +62,10 @@ json MsmBuild::to_json() const {
           {"vamp2", vamp2 ? json(*vamp2) : json(nullptr)},
           {"its", its_j},
           {"mle_converged", mle_converged},
+          {"cluster_centers", clustering ? json(std::vector<double>(clustering->centres.data(),
+                                                                     clustering->centres.data() +
+                                                                         clustering->centres.size()))
+                                         : json(nullptr)},
           {"min_segment", min_segment},
           {"note", note},
           {"lag_guard_ok", lag_guard_ok},
