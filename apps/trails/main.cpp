@@ -1,6 +1,8 @@
 // The `trails` command: parses arguments, loads the configuration, calls one driver, and maps
 // errors to exit codes (0 success, 2 bad configuration/input/usage, 1 runtime failure).
+#include <charconv>
 #include <cstdio>
+#include <sstream>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -18,6 +20,7 @@
 #include "trails/core/error.h"
 #include "trails/engines/registry.h"
 #include "trails/report/export.h"
+#include "trails/report/msm_tool.h"
 #include "trails/report/plot.h"
 #include "trails/report/status.h"
 
@@ -117,6 +120,24 @@ int main(int argc, char** argv) {
   plot->add_option("RUN_DIR", plot_dir, "Run directory")->required();
   plot->add_option("-o,--output", plot_out, "Directory for the pictures (default RUN_DIR/plots)");
 
+  auto* msm = app.add_subcommand("msm", "Estimate a Markov state model of discrete trajectories or of a run's CVs");
+  report::MsmRequest msm_request;
+  std::string msm_its;
+  std::optional<fs::path> msm_json;
+  std::optional<fs::path> msm_run;
+  bool nonreversible = false;
+  std::optional<int> pcca;
+  msm->add_option("DTRAJ", msm_request.dtrajs, "Discrete trajectories: .npy integer arrays or text (one state per line), one file each");
+  msm->add_option("--run", msm_run, "Cluster this run directory's CVs (k-means) instead of reading DTRAJ files");
+  msm->add_option("--clusters", msm_request.clusters, "With --run: k-means microstates (default 100)");
+  msm->add_option("--seed", msm_request.seed, "With --run: k-means++ seed (default 42)");
+  msm->add_option("--lag", msm_request.lag, "Lag time in frames")->required();
+  msm->add_flag("--nonreversible", nonreversible, "Non-reversible MLE (default: reversible MLE)");
+  msm->add_option("--its", msm_its, "Implied-timescale lags, comma-separated (L1,L2,...)");
+  msm->add_option("--timescales", msm_request.n_timescales, "Timescales reported per lag (default 5)");
+  msm->add_option("--pcca", pcca, "PCCA+ metastable sets (not available in this build)");
+  msm->add_option("--json", msm_json, "Write the model as JSON to this file (default: stdout)");
+
   const auto known = [&](const std::string& name) {
     for (const auto* sub : app.get_subcommands({})) {
       if (sub->get_name() == name) return true;
@@ -125,7 +146,7 @@ int main(int argc, char** argv) {
   };
   if (argc > 1 && argv[1][0] != '-' && !known(argv[1])) {
     fmt::print(stderr, "error: unknown command '{}'; the commands are run, check, init, status, "
-               "export and plot (see trails --help)\n", argv[1]);
+               "export, plot and msm (see trails --help)\n", argv[1]);
     return 2;
   }
   try {
@@ -156,6 +177,38 @@ int main(int argc, char** argv) {
       export_request.cvs_csv = cvs_out;
       export_request.lineage_csv = lineage_out;
       report::export_run(export_request);
+      return 0;
+    }
+    if (*msm) {
+      if (pcca) {
+        throw core::UsageError("msm: --pcca needs PCCA+, which this build does not have yet; "
+                               "drop --pcca");
+      }
+      msm_request.run_dir = msm_run;
+      msm_request.reversible = !nonreversible;
+      std::stringstream lags(msm_its);
+      for (std::string item; std::getline(lags, item, ',');) {
+        int v = 0;
+        const auto r = std::from_chars(item.data(), item.data() + item.size(), v);
+        if (r.ec != std::errc() || r.ptr != item.data() + item.size() || v < 1) {
+          throw core::UsageError("--its: '" + item + "' is not a lag >= 1 (give L1,L2,...)");
+        }
+        msm_request.its_lags.push_back(v);
+      }
+      const auto j = report::msm_report(msm_request);
+      if (msm_json) {
+        std::ofstream out(*msm_json, std::ios::binary | std::ios::trunc);
+        out << j.dump(2) << "\n";
+        if (!out) throw core::InputError("cannot write " + msm_json->string());
+        std::string ts;
+        for (const auto& t : j["timescales"]) {
+          ts += (ts.empty() ? "" : ", ") + (t.is_number() ? fmt::format("{:.6g}", t.get<double>()) : "inf");
+        }
+        fmt::print("MSM lag {}: {}/{} states active, timescales [{}] frames; wrote {}\n", j["lag"].get<int>(),
+                   j["active_set"].size(), j["n_states"].get<int>(), ts, msm_json->string());
+      } else {
+        std::cout << j.dump(2) << "\n";
+      }
       return 0;
     }
     if (*plot) {

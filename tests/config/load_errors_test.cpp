@@ -146,13 +146,13 @@ TEST(LoadErrors, RangesAndEmptyValues) {
 TEST(LoadErrors, AllProblemsAreReportedTogetherInFileOrder) {
   std::string text = with("  walker: 4", "  walker: -1");
   text.replace(text.find("  kT: 15.0"), 10, "  kT: 0");
-  text += "bogus_key: 1\nmsm:\n  enabled: true\n";
+  text += "bogus_key: 1\nmsm:\n  estimator: bayesian\n";
   const std::string m = error_of(text);
   EXPECT_EQ(m.rfind("4 problem(s) in c.yaml:", 0), 0u) << m;
   const auto kT = m.find("c.yaml:10:7: engine.kT");
   const auto walker = m.find("c.yaml:13:11: spawning.walker");
   const auto bogus = m.find("c.yaml:16:1: bogus_key");
-  const auto msm = m.find("c.yaml:18:12: msm.enabled");
+  const auto msm = m.find("c.yaml:18:14: msm.estimator");
   ASSERT_NE(kT, std::string::npos) << m;
   ASSERT_NE(walker, std::string::npos) << m;
   ASSERT_NE(bogus, std::string::npos) << m;
@@ -235,17 +235,23 @@ TEST(LoadErrors, NotBuiltFeaturesAwayFromTheirDefaults) {
       {with("  start:", "  feature_selection: name CA\n  start:"),
        "system.feature_selection: computing atom-selection features"},
       {good_config() + "  spawn_scheme: we\n", "the we spawning scheme is not supported"},
-      {good_config() + "  voronoi_clusters: 200\n",
-       "spawning.voronoi_clusters: Voronoi spawning (spawn_scheme: voronoi) is not supported"},
+      {good_config() + "  voronoi_periodic: true\n",
+       "spawning.voronoi_periodic: Voronoi spawning (spawn_scheme: voronoi) is not supported"},
       {good_config() + "  inherit_velocities: true\n",
        "spawning.inherit_velocities: weighted-ensemble kinetics (spawn_scheme: we) is not "
        "supported"},
       {good_config() + "  recycle_target: [[0, 1], [0, 1]]\n",
        "spawning.recycle_target: weighted-ensemble kinetics"},
-      {good_config() + "msm:\n  convergence_criteria:\n    its: {tol: 0.2, n: 2}\n",
-       "msm.convergence_criteria: the in-loop MSM (msm block) is not supported by this build of "
-       "Trails yet; remove the key or set it to its default ({its: {n: 2, tol: 0.1}, vamp2: "
-       "{tol: 0.05}})"},
+      {good_config() + "msm:\n  convergence_criteria:\n    its: {tol: 0.2, n: 2}\n    bogus: {}\n",
+       "msm.convergence_criteria.bogus: unknown criterion; known: implied_timescales (its), vamp2, "
+       "transition_matrix"},
+      {good_config() + "msm:\n  convergence_criteria:\n    its: {tol: -1}\n",
+       "msm.convergence_criteria.its.tol: must be a number > 0"},
+      {good_config() + "msm:\n  convergence_criteria:\n    vamp2: {tolerance: 0.1}\n",
+       "msm.convergence_criteria.vamp2.tolerance: unknown parameter; known: tol"},
+      {good_config() + "msm:\n  enabled: true\n  lagtime: 5\n  lagtimes: [1, 12]\n",
+       "msm.lagtimes[1]: 12 frames is not shorter than one walker segment (10 frames)"},
+      {good_config() + "msm:\n  n_metastable: 2\n", "msm.n_metastable: PCCA+ metastable sets"},
       {good_config() + "binning:\n  scheme: mab\n", "binning.scheme: the mab binning scheme"},
       {good_config() + "binning:\n  n_fine: 50\n", "binning.n_fine: adaptive binning"},
       {good_config() + "execution:\n  backend: pbs\n", "the pbs execution backend is not"},

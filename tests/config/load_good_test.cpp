@@ -290,3 +290,37 @@ TEST(Template, EveryKeyItSetsIsExplainedByAComment) {
 
 }  // namespace
 }  // namespace trails::config
+
+namespace trails::config {
+namespace {
+
+TEST(LoadGood, MsmBlockIsTyped) {
+  TempDir dir;
+  const std::string text =
+      good_config() +
+      "msm:\n  enabled: true\n  cadence: 2\n  min_frames: 50\n  n_microstates: 20\n"
+      "  cluster_method: regspace\n  stable_clustering: true\n  lagtime: 3\n"
+      "  lagtimes: [1, 2, 4]\n  convergence_criteria:\n    implied_timescales: {tol: 0.2, n: 1}\n"
+      "    transition_matrix: {tol: 0.5}\n  convergence_mode: any\n  convergence_patience: 3\n";
+  const CampaignConfig c = load_campaign_config(dir.write("c.yaml", text));
+  EXPECT_TRUE(c.msm.enabled);
+  EXPECT_EQ(c.msm.cadence, 2);
+  EXPECT_EQ(c.msm.min_frames, 50);
+  EXPECT_EQ(c.msm.n_microstates, 20);
+  EXPECT_EQ(c.msm.cluster_method, ClusterMethod::RegularSpace);
+  EXPECT_TRUE(c.msm.stable_clustering);
+  EXPECT_EQ(c.msm.lagtime, 3);
+  EXPECT_EQ(c.msm.lagtimes, (std::vector<int>{1, 2, 4}));
+  ASSERT_TRUE(c.msm.criteria.its_tol);
+  EXPECT_DOUBLE_EQ(*c.msm.criteria.its_tol, 0.2);
+  EXPECT_EQ(c.msm.criteria.its_n, 1);
+  EXPECT_FALSE(c.msm.criteria.vamp2_tol);
+  ASSERT_TRUE(c.msm.criteria.tm_tol);
+  EXPECT_DOUBLE_EQ(c.msm.criteria.tm_min_flux, 1e-4);
+  EXPECT_EQ(c.msm.convergence_mode, ConvergenceMode::Any);
+  EXPECT_EQ(c.msm.convergence_patience, 3);
+  EXPECT_EQ(c.result_relevant_json()["msm"]["lagtime"], 3);
+}
+
+}  // namespace
+}  // namespace trails::config

@@ -18,6 +18,9 @@ namespace trails::campaign {
 struct RunOptions {
   std::int64_t target_iterations = 1;  // total iterations the campaign should have
   bool resume = false;
+  // Run the in-loop MSM build on a background thread during the next iteration's MD. Results
+  // are identical either way; the environment variable TRAILS_MSM_OVERLAP=0 also turns it off.
+  bool overlap_msm = true;
 };
 
 struct IterationReport {

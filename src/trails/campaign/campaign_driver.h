@@ -13,6 +13,8 @@
 #include "trails/campaign/campaign.h"
 #include "trails/campaign/coverage_tracker.h"
 #include "trails/campaign/frame_history.h"
+#include "trails/campaign/msm_spawner.h"
+#include "trails/campaign/msm_stage.h"
 #include "trails/campaign/run_log.h"
 #include "trails/campaign/space_stage.h"
 #include "trails/engines/engine.h"
@@ -46,6 +48,8 @@ class CampaignDriver {
   std::vector<engines::Configuration> restart_configurations(
       const std::vector<store::SpawnChoice>& spawns) const;
   nlohmann::json state_json() const;
+  // Joins the pending MSM build (if any) and records it in the store; returns its build time.
+  std::optional<MsmBuild> join_msm(double* wait_s);
 
   // campaign_space.cpp (learned CV space only)
   void replay_learned_space();
@@ -66,6 +70,8 @@ class CampaignDriver {
   std::optional<SpaceStage> space_;  // space_mode pca | tica: features = coordinates
   spawners::DensitySpawner spawner_;
   binning::ResolutionController resolution_;
+  std::unique_ptr<MsmStage> msm_;
+  std::unique_ptr<MsmSpawner> msm_spawner_;  // spawn_scheme: msm (else the density spawner)  // in-loop MSM (msm_stage.h); inert when msm.enabled is false
 
   std::int64_t next_iteration_ = 0;
   std::vector<engines::Configuration> next_starts_;

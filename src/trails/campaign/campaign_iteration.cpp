@@ -92,6 +92,9 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
   const double runner_s = seconds_since(t_start);
   const auto t_analysis = Clock::now();
   check_failures(iteration, results);
+  // The MSM build of an earlier iteration ran during this MD; it is needed from here on.
+  double msm_wait_s = 0.0;
+  const auto msm_built = join_msm(&msm_wait_s);
 
   store::IterationRecord rec;
   rec.iteration = iteration;
@@ -122,17 +125,22 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
   }
   // Learned space: the ledger's CVs are this iteration's projections in the space current now.
   rec.cvs = space_ ? space_->add_iteration(iteration, spans, rec.positions) : rec.positions;
+  std::int64_t first_frame = 0;
   if (space_ && space_->retrained()) {
     rebuild_learned_space();
+    first_frame = history_.frames() - rec.n_frames();
   } else {
-    history_.append(iteration, spans, rec.cvs);
+    first_frame = history_.append(iteration, spans, rec.cvs);
     tracker_->add_latest(history_);
   }
+  msm_->observe(first_frame, spans);
 
   // Spawn from the candidate pool with this iteration's own random stream.
   core::Rng rng = core::Rng::stream(config_.random_seed, "spawn", static_cast<std::uint64_t>(iteration));
   const auto chosen =
-      spawner_.choose(tracker_->pool(), tracker_->grid(), config_.spawning.walker, rng);
+      msm_spawner_ ? msm_spawner_->choose(history_, tracker_->pool_first_frame(), msm_->latest(),
+                                          config_.spawning.walker, rng)
+                   : spawner_.choose(tracker_->pool(), tracker_->grid(), config_.spawning.walker, rng);
   for (std::size_t k = 0; k < chosen.size(); ++k) {
     rec.spawns.push_back({static_cast<std::int64_t>(k), chosen[k] - tracker_->pool_first_frame(),
                           history_.key_of(chosen[k])});
@@ -160,6 +168,7 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
     tracker_->regrid(resolution_.n_bins(), history_);
     spawner_.reset_memory();
   }
+  msm_->start(iteration, history_);  // overlapped: runs during the next iteration's MD
   rec.state = state_json();
   rec.runner_s = runner_s;
   rec.analysis_s = seconds_since(t_analysis);
@@ -179,6 +188,10 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
   summary.n_bins = rec.n_bins;
   summary.runner_s = runner_s;
   summary.analysis_s = seconds_since(t_analysis);  // output.log includes the commit itself
+  if (msm_->enabled()) {
+    summary.msm_build_s = msm_built ? msm_built->build_s : 0.0;
+    summary.msm_wait_s = msm_wait_s;
+  }
   for (const auto& s : rec.spawns) summary.spawn_pool_indices.push_back(s.pool_index);
   log_->append(summary);
 

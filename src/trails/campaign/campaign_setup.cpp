@@ -1,4 +1,6 @@
 // Setup half of the campaign driver: new run, resume, state restore, banner, outcome file.
+#include <cstdlib>
+#include <string_view>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -61,6 +63,11 @@ std::string describe_change(const nlohmann::json& before, const nlohmann::json& 
   return fmt::format("{}: {} -> {}", key, show(before), show(after));
 }
 
+bool msm_overlap_enabled(const RunOptions& options) {
+  const char* env = std::getenv("TRAILS_MSM_OVERLAP");
+  return options.overlap_msm && !(env != nullptr && std::string_view(env) == "0");
+}
+
 }  // namespace
 
 CampaignDriver::CampaignDriver(const config::CampaignConfig& config, const RunOptions& options,
@@ -71,7 +78,11 @@ CampaignDriver::CampaignDriver(const config::CampaignConfig& config, const RunOp
       history_(config.cv_dimension()),
       spawner_(density_options(config)),
       resolution_(config.n_bins, config.spawning.resolution_max_bins,
-                  config.spawning.resolution_check_patience, config.spawning.convergence_patience) {}
+                  config.spawning.resolution_check_patience, config.spawning.convergence_patience),
+      msm_(std::make_unique<MsmStage>(config.msm, config.random_seed, config.cv_dimension(),
+                                      msm_overlap_enabled(options))) {
+  if (config.spawning.spawn_scheme == "msm") msm_spawner_ = std::make_unique<MsmSpawner>(config);
+}
 
 CampaignDriver::~CampaignDriver() {
   if (lock_fd_ >= 0) ::close(lock_fd_);
@@ -95,12 +106,13 @@ CampaignOutcome CampaignDriver::run() {
   CampaignOutcome outcome;
   outcome.requested_iterations = options_.target_iterations;
   for (std::int64_t n = next_iteration_;
-       n < options_.target_iterations && !resolution_.converged(); ++n) {
+       n < options_.target_iterations && !resolution_.converged() && !msm_->converged(); ++n) {
     progress_.iteration(run_iteration(n));
     ++outcome.ran_now;
   }
-  outcome.converged = resolution_.converged();
-  outcome.reason = resolution_.reason();
+  join_msm(nullptr);  // the last build: recorded now (a later --resume recomputes the same bits)
+  outcome.converged = resolution_.converged() || msm_->converged();
+  outcome.reason = resolution_.converged() ? resolution_.reason() : msm_->reason();
   const auto last = store_->last_committed();
   outcome.completed_iterations = last ? *last + 1 : 0;
   write_outcome(outcome);
@@ -177,7 +189,11 @@ void CampaignDriver::resume() {
         history_.append(rec.iteration, spans, rec.cvs);
         tracker_->add_latest(history_);
       }
+      const auto first = history_.append(rec.iteration, spans, rec.cvs);
+      tracker_->add_latest(history_);
+      msm_->observe(first, spans);
     }
+    if (records.back().state.contains("msm")) msm_->restore(records.back().state.at("msm"), history_);
     const auto& last = records.back();
     next_starts_ = restart_configurations(last.spawns);
     next_parents_.clear();
@@ -199,7 +215,14 @@ nlohmann::json CampaignDriver::state_json() const {
                           {"resolution", resolution_.state()},
                           {"target_iterations", options_.target_iterations}};
   if (space_) state["space"] = space_->state();
+  if (msm_->enabled()) state["msm"] = msm_->state();
   return state;
+}
+
+std::optional<MsmBuild> CampaignDriver::join_msm(double* wait_s) {
+  auto built = msm_->join(wait_s);
+  if (built) store_->commit_msm_build({built->iteration, built->build_s, built->to_json()});
+  return built;
 }
 
 std::vector<std::string> CampaignDriver::banner() const {

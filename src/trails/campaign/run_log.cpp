@@ -1,5 +1,7 @@
 #include "trails/campaign/run_log.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -10,7 +12,7 @@
 namespace trails::campaign {
 
 RunLog::RunLog(std::filesystem::path path, const config::CampaignConfig& config)
-    : path_(std::move(path)), header_(header(config)) {}
+    : path_(std::move(path)), header_(header(config)), msm_(config.msm.enabled) {}
 
 RunLog::~RunLog() {
   if (file_ != nullptr) std::fclose(file_);
@@ -34,25 +36,33 @@ std::string RunLog::header(const config::CampaignConfig& c) {
   h += fmt::format("# max_values={}\n", nlohmann::json(c.max_values).dump());
   h += "iteration\trunner_s\tanalysis_s\ttotal_s\tsuccessful_walkers\tfailed_walkers\t"
        "frames_this_iteration\tcumulative_frames\toccupied_bins\ttotal_bins\t"
-       "exploration_fraction\tspawn_indices\tcvs_file\ttrajectory_dir\tcheckpoint_dir\n";
+       "exploration_fraction\tspawn_indices\tcvs_file\ttrajectory_dir\tcheckpoint_dir";
+  // Trails extension: the in-loop MSM's timing (the build joined in this iteration ran during
+  // its MD when overlapped; wait is what the join blocked). NA in rows rewritten on resume.
+  if (c.msm.enabled) h += "\tmsm_build_s\tmsm_wait_s";
+  h += "\n";
   return h;
 }
 
-std::string RunLog::row(const store::IterationSummary& it) {
+std::string RunLog::row(const store::IterationSummary& it, bool msm) {
   const std::string shard = fmt::format("shards/iter_{:06d}.h5", it.iteration);
   const double fraction =
       it.total_bins > 0 ? static_cast<double>(it.occupied_bins) / static_cast<double>(it.total_bins)
                         : 0.0;
-  return fmt::format("{}\t{:.6f}\t{:.6f}\t{:.6f}\t{}\t{}\t{}\t{}\t{}\t{}\t{:.8f}\t{}\t{}\t{}\t{}\n",
+  const auto num = [](double v) { return std::isnan(v) ? std::string("NA") : fmt::format("{:.6f}", v); };
+  const std::string extra =
+      msm ? "\t" + num(it.msm_build_s) + "\t" + num(it.msm_wait_s) : std::string();
+  return fmt::format("{}\t{:.6f}\t{:.6f}\t{:.6f}\t{}\t{}\t{}\t{}\t{}\t{}\t{:.8f}\t{}\t{}\t{}\t{}{}\n",
                      it.iteration, it.runner_s, it.analysis_s, it.runner_s + it.analysis_s,
                      it.successful_walkers, it.failed_walkers, it.frames, it.cumulative_frames,
                      it.occupied_bins, it.total_bins, fraction,
-                     nlohmann::json(it.spawn_pool_indices).dump(), shard, shard, "ledger.sqlite");
+                     nlohmann::json(it.spawn_pool_indices).dump(), shard, shard, "ledger.sqlite",
+                     extra);
 }
 
 void RunLog::rewrite(const std::vector<store::IterationSummary>& committed) {
   std::string text = header_;
-  for (const auto& it : committed) text += row(it);
+  for (const auto& it : committed) text += row(it, msm_);
   core::write_file_atomic(path_, text);
   if (file_ != nullptr) std::fclose(file_);
   file_ = std::fopen(path_.c_str(), "a");
@@ -61,7 +71,7 @@ void RunLog::rewrite(const std::vector<store::IterationSummary>& committed) {
 
 void RunLog::append(const store::IterationSummary& iteration) {
   TRAILS_CHECK(file_ != nullptr, "RunLog::append before rewrite");
-  const std::string line = row(iteration);
+  const std::string line = row(iteration, msm_);
   if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() || std::fflush(file_) != 0) {
     throw core::StoreError("cannot append to " + path_.string());
   }

@@ -26,11 +26,13 @@ class RunLog {
   void append(const store::IterationSummary& iteration);
 
   static std::string header(const config::CampaignConfig& config);
-  static std::string row(const store::IterationSummary& iteration);
+  // msm: append the msm_build_s and msm_wait_s columns (runs with msm.enabled).
+  static std::string row(const store::IterationSummary& iteration, bool msm = false);
 
  private:
   std::filesystem::path path_;
   std::string header_;
+  bool msm_ = false;
   std::FILE* file_ = nullptr;
 };
 

@@ -53,6 +53,46 @@ Potential potential_of(const std::string& name) {
   return Potential::MullerBrown;
 }
 
+void build_msm(const RawConfig& raw, MsmConfig& m) {
+  if (const json& v = raw.value("msm.enabled"); v.is_boolean()) m.enabled = v.get<bool>();
+  m.cadence = as_int(raw, "msm.cadence", m.cadence);
+  m.min_frames = as_int(raw, "msm.min_frames", m.min_frames);
+  m.n_microstates = as_int(raw, "msm.n_microstates", m.n_microstates);
+  m.cluster_method = as_string(raw, "msm.cluster_method") == "regspace" ? ClusterMethod::RegularSpace
+                                                                        : ClusterMethod::KMeans;
+  if (const json& v = raw.value("msm.stable_clustering"); v.is_boolean()) {
+    m.stable_clustering = v.get<bool>();
+  }
+  m.lagtime = as_int(raw, "msm.lagtime", m.lagtime);
+  m.n_timescales = as_int(raw, "msm.n_timescales", m.n_timescales);
+  if (const json& v = raw.value("msm.lagtimes"); v.is_array()) m.lagtimes = v.get<std::vector<int>>();
+  m.convergence_mode = as_string(raw, "msm.convergence_mode") == "any" ? ConvergenceMode::Any
+                                                                       : ConvergenceMode::All;
+  m.convergence_patience = as_int(raw, "msm.convergence_patience", m.convergence_patience);
+  m.spawn_alpha = as_double(raw, "msm.spawn_alpha", m.spawn_alpha);
+  m.spawn_leverage = as_double(raw, "msm.spawn_leverage", m.spawn_leverage);
+  if (const json& v = raw.value("msm.spawn_uncertainty"); v.is_boolean()) m.spawn_uncertainty = v.get<bool>();
+  const json& crit = raw.value("msm.convergence_criteria").is_object()
+                         ? raw.value("msm.convergence_criteria")
+                         : raw.at("msm.convergence_criteria").spec->default_value;
+  // Already validated by check_msm(): names, parameter names and ranges.
+  for (const auto& [name, params] : crit.items()) {
+    const auto num = [&](const char* k, double fallback) {
+      return params.is_object() && params.contains(k) && params[k].is_number()
+                 ? params[k].get<double>() : fallback;
+    };
+    if (name == "its" || name == "implied_timescales") {
+      m.criteria.its_tol = num("tol", 0.1);
+      m.criteria.its_n = static_cast<int>(num("n", num("n_timescales", 2)));
+    } else if (name == "vamp2") {
+      m.criteria.vamp2_tol = num("tol", 0.05);
+    } else if (name == "transition_matrix") {
+      m.criteria.tm_tol = num("tol", 0.2);
+      m.criteria.tm_min_flux = num("min_flux", 1e-4);
+    }
+  }
+}
+
 }  // namespace
 
 CampaignConfig build_config(const RawConfig& raw) {
@@ -151,6 +191,8 @@ CampaignConfig build_config(const RawConfig& raw) {
       as_int(raw, "spawning.resolution_check_patience", s.resolution_check_patience);
   s.resolution_max_bins = as_int(raw, "spawning.resolution_max_bins", s.resolution_max_bins);
   s.voronoi_max_clusters = as_int(raw, "spawning.voronoi_max_clusters", s.voronoi_max_clusters);
+  s.voronoi_clusters = as_int(raw, "spawning.voronoi_clusters", s.voronoi_clusters);
+  build_msm(raw, c.msm);
   return c;
 }
 

@@ -80,6 +80,7 @@ struct SpawningConfig {
   int resolution_check_patience = 5;
   int resolution_max_bins = 150;
   int voronoi_max_clusters = 5000;
+  int voronoi_clusters = 150;            // also the MSM spawner's fallback microstate count
 
   int frames_per_walker() const { return step / stride; }
 };
@@ -99,6 +100,38 @@ struct LearnedSpaceConfig {
   int lagtime = 5;  // adaptive_model.lagtime (frames): TICA's lag and the VAMP-2 score's
 };
 
+enum class ClusterMethod { KMeans, RegularSpace };
+enum class ConvergenceMode { All, Any };
+
+// msm.convergence_criteria, one entry per criterion named (reference §3.13). A criterion that
+// is absent from the mapping is off.
+struct MsmCriteria {
+  std::optional<double> its_tol;  // implied_timescales (alias its): max relative change < tol
+  int its_n = 2;                  // ... over the first n finite timescales
+  std::optional<double> vamp2_tol;  // vamp2: relative change of the VAMP-2 score < tol
+  std::optional<double> tm_tol;     // transition_matrix: max flux-masked sigma_ij/T_ij < tol
+  double tm_min_flux = 1e-4;
+};
+
+struct MsmConfig {
+  bool enabled = false;
+  int cadence = 1;
+  int min_frames = 1000;
+  int n_microstates = 100;
+  ClusterMethod cluster_method = ClusterMethod::KMeans;
+  bool stable_clustering = false;
+  int lagtime = 10;
+  int n_timescales = 3;
+  std::vector<int> lagtimes;  // ITS ladder; empty = no sweep
+  MsmCriteria criteria;
+  ConvergenceMode convergence_mode = ConvergenceMode::All;
+  int convergence_patience = 2;  // 0: the monitor never certifies convergence
+  // MSM-guided spawner (spawn_scheme: msm, §3.5)
+  double spawn_alpha = 1.0;
+  double spawn_leverage = 1.0;  // number of non-trivial eigenvectors summed (integer part)
+  bool spawn_uncertainty = true;
+};
+
 struct CampaignConfig {
   std::filesystem::path config_file;  // absolute path of the YAML file
   std::filesystem::path outdir;       // absolute
@@ -116,6 +149,7 @@ struct CampaignConfig {
   SystemConfig system;
   EngineConfig engine;
   SpawningConfig spawning;
+  MsmConfig msm;
 
   std::uint64_t engine_seed_base() const { return engine.seed.value_or(random_seed); }
   int cv_dimension() const { return static_cast<int>(n_bins.size()); }

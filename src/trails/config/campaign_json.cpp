@@ -105,6 +105,44 @@ json built_values(const CampaignConfig& c, bool all) {
   s["resolution_max_bins"] = sp.resolution_max_bins;
   s["voronoi_max_clusters"] = sp.voronoi_max_clusters;
 
+  if (sp.spawn_scheme == "msm") {  // only then do they change results (keeps old digests)
+    s["voronoi_clusters"] = sp.voronoi_clusters;
+    j["msm"]["spawn_alpha"] = c.msm.spawn_alpha;
+    j["msm"]["spawn_leverage"] = c.msm.spawn_leverage;
+    j["msm"]["spawn_uncertainty"] = c.msm.spawn_uncertainty;
+  }
+  // The msm block only when enabled, so digests of runs without it stay what they were.
+  if (c.msm.enabled) {
+    const MsmConfig& m = c.msm;
+    json& x = j["msm"];
+    x["enabled"] = true;
+    x["cadence"] = m.cadence;
+    x["min_frames"] = m.min_frames;
+    x["n_microstates"] = m.n_microstates;
+    x["cluster_method"] = m.cluster_method == ClusterMethod::KMeans ? "kmeans" : "regspace";
+    x["stable_clustering"] = m.stable_clustering;
+    x["lagtime"] = m.lagtime;
+    x["n_timescales"] = m.n_timescales;
+    x["lagtimes"] = list_or_null(m.lagtimes);
+    json crit = json::object();
+    if (m.criteria.its_tol) crit["implied_timescales"] = {{"tol", *m.criteria.its_tol}, {"n", m.criteria.its_n}};
+    if (m.criteria.vamp2_tol) crit["vamp2"] = {{"tol", *m.criteria.vamp2_tol}};
+    if (m.criteria.tm_tol) {
+      crit["transition_matrix"] = {{"tol", *m.criteria.tm_tol}, {"min_flux", m.criteria.tm_min_flux}};
+    }
+    x["convergence_criteria"] = crit;
+    x["convergence_mode"] = m.convergence_mode == ConvergenceMode::All ? "all" : "any";
+    x["convergence_patience"] = m.convergence_patience;
+  } else if (all) {
+    j["msm"]["enabled"] = false;
+  }
+  if (all) {
+    s["voronoi_clusters"] = sp.voronoi_clusters;
+    j["msm"]["spawn_alpha"] = c.msm.spawn_alpha;
+    j["msm"]["spawn_leverage"] = c.msm.spawn_leverage;
+    j["msm"]["spawn_uncertainty"] = c.msm.spawn_uncertainty;
+  }
+
   if (all) {
     j["config_file"] = c.config_file.string();
     j["outdir"] = c.outdir.string();

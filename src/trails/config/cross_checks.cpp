@@ -205,6 +205,82 @@ void check_spawning(const RawConfig& raw, Problems& problems) {
   }
 }
 
+// msm.convergence_criteria is a free mapping in the table; its names and parameters are checked
+// here (Trails-MD's criteria, §3.13; those needing features not built are rejected by name).
+void check_msm_criteria(const RawConfig& raw, Problems& problems) {
+  const Entry& crit = raw.at("msm.convergence_criteria");
+  if (!crit.present || !crit.valid || !crit.value.is_object()) return;
+  const std::string key = "msm.convergence_criteria";
+  for (const auto& [name, params] : crit.value.items()) {
+    const std::string path = key + "." + name;
+    std::vector<std::string> allowed;
+    if (name == "its" || name == "implied_timescales") {
+      allowed = {"tol", "n", "n_timescales"};
+    } else if (name == "vamp2") {
+      allowed = {"tol"};
+    } else if (name == "transition_matrix") {
+      allowed = {"tol", "min_flux"};
+    } else if (name == "stationary_distribution" || name == "statistical_error") {
+      problems.add(crit.value_at, path,
+                   "needs " + std::string(name == "statistical_error" ? "the Bayesian estimator"
+                                                                      : "PCCA+ (msm.n_metastable)") +
+                       ", which this build does not have; use implied_timescales, vamp2 or "
+                       "transition_matrix");
+      continue;
+    } else {
+      problems.add(crit.value_at, path,
+                   "unknown criterion; known: implied_timescales (its), vamp2, transition_matrix");
+      continue;
+    }
+    if (params.is_null()) continue;  // the criterion with its default parameters
+    if (!params.is_object()) {
+      problems.add(crit.value_at, path, "must be a mapping of parameters (e.g. {tol: 0.1})");
+      continue;
+    }
+    for (const auto& [p, v] : params.items()) {
+      if (std::find(allowed.begin(), allowed.end(), p) == allowed.end()) {
+        std::string list;
+        for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+        problems.add(crit.value_at, path + "." + p, "unknown parameter; known: " + list);
+      } else if (p == "n" || p == "n_timescales") {
+        if (!v.is_number_integer() || v.get<long long>() < 1) {
+          problems.add(crit.value_at, path + "." + p, "must be an integer >= 1");
+        }
+      } else if (!v.is_number() || !(v.get<double>() > 0)) {
+        problems.add(crit.value_at, path + "." + p, "must be a number > 0");
+      }
+    }
+  }
+}
+
+void check_msm(const RawConfig& raw, Problems& problems) {
+  check_msm_criteria(raw, problems);
+  const Entry& enabled = raw.at("msm.enabled");
+  if (!enabled.valid || enabled.value != true) return;
+  if (!raw.usable("spawning.step") || !raw.usable("spawning.stride")) return;
+  // A walker segment holds step/stride frames and transitions are only counted inside one.
+  const int fpw = raw.value("spawning.step").get<int>() / raw.value("spawning.stride").get<int>();
+  const Entry& lag = raw.at("msm.lagtime");
+  if (lag.present && lag.valid && lag.value.get<int>() >= fpw) {
+    problems.add(lag.value_at, "msm.lagtime",
+                 std::to_string(lag.value.get<int>()) + " frames is not shorter than one walker " +
+                     "segment (spawning.step / spawning.stride = " + std::to_string(fpw) +
+                     " frames), so no transition could be counted; use a lag below " +
+                     std::to_string(fpw));
+  }
+  const Entry& lags = raw.at("msm.lagtimes");
+  if (lags.present && lags.valid && lags.value.is_array()) {
+    for (std::size_t i = 0; i < lags.value.size(); ++i) {
+      if (lags.value[i].get<int>() >= fpw) {
+        problems.add(element_or_value(lags, i), "msm.lagtimes[" + std::to_string(i) + "]",
+                     std::to_string(lags.value[i].get<int>()) +
+                         " frames is not shorter than one walker segment (" + std::to_string(fpw) +
+                         " frames)");
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<int> effective_n_bins(const RawConfig& raw, std::string* source) {
@@ -244,6 +320,15 @@ void check_learned_space(const RawConfig& raw, Problems& problems) {
                      count(n_bins.size(), "axis", "axes") + " of " + nbins_key +
                      "; the learned dimension is len(n_bins): remove latent_dim or make them equal");
   }
+  // The MSM keeps the microstate assignments of old frames between its refits; after a
+  // learned-space refit those would be stale, so the combination is refused until the MSM
+  // stage reclusters on every space refit.
+  const Entry& msm_on = raw.at("msm.enabled");
+  if (msm_on.present && msm_on.valid && msm_on.value.is_boolean() && msm_on.value.get<bool>()) {
+    problems.add(msm_on.value_at, "msm.enabled",
+                 "the in-loop MSM runs in the fixed CV space only in this build; set space_mode: "
+                 "fixed or msm.enabled: false");
+  }
   const Entry& lag = raw.at("adaptive_model.lagtime");
   if (raw.usable("spawning.step") && raw.usable("spawning.stride") && lag.valid &&
       raw.value("space_mode") == "tica") {
@@ -270,6 +355,7 @@ void check_cross_fields(const RawConfig& raw, Problems& problems) {
   check_bounds(raw, problems);
   check_builtin_dimensions(raw, problems);
   check_spawning(raw, problems);
+  check_msm(raw, problems);
 }
 
 }  // namespace trails::config::detail

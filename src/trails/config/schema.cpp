@@ -51,7 +51,8 @@ constexpr std::string_view kAmber = "the Amber engine";
 constexpr std::string_view kVoronoi = "Voronoi spawning (spawn_scheme: voronoi)";
 constexpr std::string_view kLof = "LOF spawning (spawn_scheme: lof)";
 constexpr std::string_view kWe = "weighted-ensemble kinetics (spawn_scheme: we)";
-constexpr std::string_view kMsm = "the in-loop MSM (msm block)";
+constexpr std::string_view kBayes = "the Bayesian MSM estimator (msm.estimator: bayesian)";
+constexpr std::string_view kPcca = "PCCA+ metastable sets in the loop (msm.n_metastable)";
 constexpr std::string_view kBinning = "adaptive binning (binning.scheme other than uniform)";
 constexpr std::string_view kSched = "scheduler and worker-pool execution";
 constexpr std::string_view kFeatSel = "VAMP-2 feature selection (feature_selection block)";
@@ -150,7 +151,7 @@ std::vector<KeySpec> make_table() {
       K("spawning", "max_workers", T::Int, 4).ge(1),
       K("spawning", "spawn_scheme", T::String, "density")
           .one_of({"density", "voronoi", "lof", "fps", "msm", "we"})
-          .built_only({"density"}, "the {} spawning scheme"),
+          .built_only({"density", "msm"}, "the {} spawning scheme"),
       K("spawning", "spawn_type", T::String, "hard").one_of({"hard", "soft", "probabilistic"}),
       K("spawning", "recent_density_window", T::Int, 5).ge(0),
       K("spawning", "search_mode", T::String, "explore").one_of({"explore", "target"}),
@@ -160,7 +161,7 @@ std::vector<KeySpec> make_table() {
       K("spawning", "resolution_check_patience", T::Int, 5).ge(0),
       K("spawning", "resolution_max_bins", T::Int, 150).gt(0),
       K("spawning", "voronoi_max_clusters", T::Int, 5000).gt(0),
-      K("spawning", "voronoi_clusters", T::Int, 150).gt(0).not_built(kVoronoi),
+      K("spawning", "voronoi_clusters", T::Int, 150).gt(0),
       K("spawning", "voronoi_grid_size", T::Int, 250).gt(0).not_built(kVoronoi),
       K("spawning", "voronoi_periodic", T::Bool, false).not_built(kVoronoi),
       K("spawning", "lof_neighbors", T::Int, 20).gt(0).not_built(kLof),
@@ -170,26 +171,26 @@ std::vector<KeySpec> make_table() {
       K("spawning", "we_target_per_bin", T::Int, 4).gt(0).not_built(kWe),
       K("spawning", "n_bins", T::IntList, null_v).null().non_empty().ge(1),
       // ---- msm ----
-      K("msm", "enabled", T::Bool, false).not_built(kMsm),
-      K("msm", "cadence", T::Int, 1).gt(0).not_built(kMsm),
-      K("msm", "min_frames", T::Int, 1000).ge(0).not_built(kMsm),
-      K("msm", "n_microstates", T::Int, 100).gt(0).not_built(kMsm),
-      K("msm", "cluster_method", T::String, "kmeans").not_built(kMsm),
-      K("msm", "stable_clustering", T::Bool, false).not_built(kMsm),
-      K("msm", "lagtime", T::Int, 10).gt(0).not_built(kMsm),
-      K("msm", "estimator", T::String, "mle").one_of({"mle", "bayesian"}).not_built(kMsm),
-      K("msm", "n_bayesian_samples", T::Int, 50).gt(0).not_built(kMsm),
-      K("msm", "n_timescales", T::Int, 3).gt(0).not_built(kMsm),
-      K("msm", "n_metastable", T::Int, null_v).null().gt(0).not_built(kMsm),
-      K("msm", "lagtimes", T::IntList, null_v).null().non_empty().gt(0).not_built(kMsm),
+      K("msm", "enabled", T::Bool, false),
+      K("msm", "cadence", T::Int, 1).gt(0),
+      K("msm", "min_frames", T::Int, 1000).ge(0),
+      K("msm", "n_microstates", T::Int, 100).gt(0),
+      K("msm", "cluster_method", T::String, "kmeans").one_of({"kmeans", "regspace"}),
+      K("msm", "stable_clustering", T::Bool, false),
+      K("msm", "lagtime", T::Int, 10).gt(0),
+      K("msm", "estimator", T::String, "mle").one_of({"mle", "bayesian"})
+          .built_only({"mle"}, "the {} MSM estimator"),
+      K("msm", "n_bayesian_samples", T::Int, 50).gt(0).not_built(kBayes),
+      K("msm", "n_timescales", T::Int, 3).gt(0),
+      K("msm", "n_metastable", T::Int, null_v).null().gt(0).not_built(kPcca),
+      K("msm", "lagtimes", T::IntList, null_v).null().non_empty().gt(0),
       K("msm", "convergence_criteria", T::Mapping,
-        json{{"its", {{"tol", 0.1}, {"n", 2}}}, {"vamp2", {{"tol", 0.05}}}})
-          .not_built(kMsm),
-      K("msm", "convergence_mode", T::String, "all").one_of({"all", "any"}).not_built(kMsm),
-      K("msm", "convergence_patience", T::Int, 2).ge(0).not_built(kMsm),
-      K("msm", "spawn_alpha", T::Number, 1.0).ge(0).not_built(kMsm),
-      K("msm", "spawn_leverage", T::Number, 1.0).not_built(kMsm),
-      K("msm", "spawn_uncertainty", T::Bool, true).not_built(kMsm),
+        json{{"its", {{"tol", 0.1}, {"n", 2}}}, {"vamp2", {{"tol", 0.05}}}}),
+      K("msm", "convergence_mode", T::String, "all").one_of({"all", "any"}),
+      K("msm", "convergence_patience", T::Int, 2).ge(0),
+      K("msm", "spawn_alpha", T::Number, 1.0).ge(0),
+      K("msm", "spawn_leverage", T::Number, 1.0).ge(0),
+      K("msm", "spawn_uncertainty", T::Bool, true),
       // ---- binning ----
       K("binning", "scheme", T::String, "uniform")
           .one_of({"uniform", "gradient", "mab", "eigenvector"})

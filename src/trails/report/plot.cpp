@@ -1,4 +1,5 @@
 #include "trails/report/plot.h"
+#include "trails/report/plot_msm.h"
 
 #include <sys/wait.h>
 
@@ -145,7 +146,9 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
             " using 1:2 with linespoints pt 7 ps 0.5 lw 2 title 'occupied bins', '' using 1:4 "
             "axes x1y2 with steps lw 2 dt 2 title 'resolution (bins per axis)'\n";
   run_gnuplot(script);
-  return {coverage, occupancy};
+  std::vector<fs::path> out = {coverage, occupancy};
+  for (auto& p : plot_msm_builds(store.msm_builds(), d, out_dir)) out.push_back(std::move(p));
+  return out;
 }
 
 }  // namespace trails::report

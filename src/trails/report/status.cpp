@@ -53,7 +53,27 @@ nlohmann::json run_status(const std::filesystem::path& run_dir) {
     recent_s += summaries[i].runner_s + summaries[i].analysis_s;
   }
   const auto& resolution = state.at("resolution");
-  const bool converged = resolution.value("converged", false);
+  // The in-loop MSM: the latest recorded build (its convergence monitor included).
+  const auto builds = store.msm_builds();
+  bool msm_converged = false;
+  std::string msm_reason;
+  if (!builds.empty()) {
+    const auto& m = builds.back().model;
+    msm_converged = m.value("converged", false);
+    msm_reason = m.value("reason", "");
+    s["msm"] = {{"builds", builds.size()},
+                {"iteration", builds.back().iteration},
+                {"lagtime", m.at("lagtime")},
+                {"n_microstates", m.at("n_microstates")},
+                {"n_active", m.at("n_active")},
+                {"timescales", m.at("timescales")},
+                {"vamp2", m.at("vamp2")},
+                {"streak", m.at("streak")},
+                {"converged", msm_converged},
+                {"note", m.value("note", "")}};
+  }
+  const bool occupancy_converged = resolution.value("converged", false);
+  const bool converged = occupancy_converged || msm_converged;
   const std::int64_t remaining = converged ? 0 : std::max<std::int64_t>(0, target - last.iteration - 1);
 
   s["last_iteration"] = last.iteration;
@@ -69,7 +89,8 @@ nlohmann::json run_status(const std::filesystem::path& run_dir) {
                                                            static_cast<double>(last.total_bins)
                                                      : 0.0}};
   s["resolution"] = {{"n_bins", resolution.at("n_bins")}};
-  s["convergence"] = {{"converged", converged}, {"reason", resolution.value("reason", "")}};
+  s["convergence"] = {{"converged", converged},
+                      {"reason", occupancy_converged ? resolution.value("reason", "") : msm_reason}};
   s["time"] = {{"runner_s", runner},
                {"analysis_s", analysis},
                {"analysis_fraction", runner > 0 ? analysis / runner : 0.0},
@@ -96,6 +117,20 @@ std::string format_status(const nlohmann::json& s) {
                      s["occupancy"]["total_bins"].get<std::int64_t>(),
                      100.0 * s["occupancy"]["fraction"].get<double>());
   out += fmt::format("resolution      n_bins {}\n", s["resolution"]["n_bins"].dump());
+  if (s.contains("msm")) {
+    const auto& m = s["msm"];
+    std::string ts;
+    for (const auto& t : m["timescales"]) {
+      ts += (ts.empty() ? "" : ", ") + (t.is_number() ? fmt::format("{:.4g}", t.get<double>()) : "inf");
+    }
+    out += fmt::format("msm             build at iteration {} ({} builds): lag {}, {}/{} active states, "
+                       "timescales [{}] frames, VAMP-2 {}, {}\n",
+                       m["iteration"].get<std::int64_t>(), m["builds"].get<std::int64_t>(),
+                       m["lagtime"].get<int>(), m["n_active"].get<int>(), m["n_microstates"].get<int>(),
+                       ts, m["vamp2"].is_number() ? fmt::format("{:.6g}", m["vamp2"].get<double>()) : "n/a",
+                       m["converged"].get<bool>() ? "converged"
+                                                  : fmt::format("not converged (streak {})", m["streak"].get<int>()));
+  }
   const bool converged = s["convergence"]["converged"].get<bool>();
   out += fmt::format("convergence     {}\n",
                      converged ? "converged: " + s["convergence"]["reason"].get<std::string>()

@@ -64,6 +64,11 @@ class Ledger {
   std::optional<ShardLocation> shard_of(std::int64_t iteration) const;
   std::vector<WalkerRow> walker_rows(std::int64_t iteration) const;
 
+  // In-loop MSM builds (table msm_builds, added by the first writer that needs it; ledgers
+  // without it simply have no builds). put_msm_build replaces a row of the same iteration.
+  void put_msm_build(std::int64_t iteration, double build_s, const std::string& model_json);
+  std::vector<MsmBuildRow> msm_builds() const;
+
   // A consistent snapshot across several reads while another process commits.
   Transaction read_snapshot() const { return Transaction(db_, "BEGIN DEFERRED"); }
 

@@ -219,6 +219,13 @@ fs::path RunStore::shard_path(std::int64_t iteration) const {
   return impl_->dir / kShardDir / shard_name(iteration);
 }
 
+void RunStore::commit_msm_build(const MsmBuildRow& row) {
+  TRAILS_CHECK(impl_->mode == Mode::ReadWrite, "commit on a read-only run store");
+  impl_->ledger->put_msm_build(row.iteration, row.build_s, row.model.dump());
+}
+
+std::vector<MsmBuildRow> RunStore::msm_builds() const { return impl_->ledger->msm_builds(); }
+
 void RunStore::commit(const IterationRecord& record) {
   Impl& s = *impl_;
   TRAILS_CHECK(s.mode == Mode::ReadWrite, "commit on a read-only run store");

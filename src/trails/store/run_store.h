@@ -8,6 +8,7 @@
 #pragma once
 
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -45,6 +46,18 @@ struct IterationSummary {
   std::vector<std::int64_t> spawn_pool_indices;
   std::string committed_at;
   nlohmann::json state;
+  // In-loop MSM timing of this iteration, for output.log only (not stored; NaN = not known):
+  // wall time of the build joined in this iteration (it ran during this iteration's MD when
+  // overlapped) and how long the join blocked.
+  double msm_build_s = std::numeric_limits<double>::quiet_NaN();
+  double msm_wait_s = std::numeric_limits<double>::quiet_NaN();
+};
+
+// One in-loop MSM build (docs/file-formats.md, table msm_builds).
+struct MsmBuildRow {
+  std::int64_t iteration = 0;  // the build covers every frame up to this iteration
+  double build_s = 0.0;        // wall time of the build (not part of the model)
+  nlohmann::json model;        // lag, active set, π, T, timescales, ITS, VAMP-2, convergence
 };
 
 class RunStore {
@@ -70,6 +83,11 @@ class RunStore {
   // Fail-stop: after a commit fails with an I/O error, further commits throw StoreError until
   // the store is reopened (which resolves what did and did not commit).
   void commit(const IterationRecord& record);
+
+  // Durably records one MSM build in its own transaction (replacing an earlier record of the
+  // same build: a resumed run recomputes the same bits).
+  void commit_msm_build(const MsmBuildRow& row);
+  std::vector<MsmBuildRow> msm_builds() const;
 
   std::vector<IterationSummary> summaries() const;
   // Full records of committed iterations (walkers, cvs, spawns, state); positions left empty.

@@ -1,0 +1,36 @@
+// `trails msm`: a Markov state model of given discrete trajectories, or of a run directory's
+// CVs after k-means clustering. Returns the JSON document described in docs/analysis.md
+// ("Standalone use"): active_set (original state ids), stationary_distribution,
+// transition_matrix, timescales (frames, -lag/ln|lambda|), its (lag -> timescales).
+// Throws InputError/UsageError (exit 2) on bad input or options.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace trails::report {
+
+struct MsmRequest {
+  std::vector<std::filesystem::path> dtrajs;  // one file per trajectory
+  std::optional<std::filesystem::path> run_dir;  // instead of dtrajs: cluster this run's CVs
+  int clusters = 100;                         // --run only: k-means microstates
+  std::uint64_t seed = 42;                    // --run only: k-means++ seed
+  int lag = 1;
+  bool reversible = true;
+  std::vector<int> its_lags;
+  int n_timescales = 5;
+};
+
+nlohmann::json msm_report(const MsmRequest& request);
+// Discrete trajectories of a run: per-walker segments of its CVs, clustered (k-means).
+std::vector<std::vector<int>> run_dtrajs(const std::filesystem::path& run_dir, int clusters,
+                                         std::uint64_t seed, nlohmann::json* info = nullptr);
+// The dtrajs behind msm_report (exposed for tests).
+nlohmann::json msm_of_dtrajs(const std::vector<std::vector<int>>& dtrajs, int lag,
+                             bool reversible, const std::vector<int>& its_lags, int n_timescales);
+
+}  // namespace trails::report

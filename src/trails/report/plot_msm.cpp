@@ -1,0 +1,140 @@
+#include "trails/report/plot_msm.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "trails/core/error.h"
+
+namespace trails::report {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+
+void gnuplot(const std::string& script) {
+  std::FILE* pipe = ::popen("gnuplot 2>&1", "w");
+  if (pipe == nullptr) throw core::InputError("cannot start gnuplot; install gnuplot-nox (make deps)");
+  std::fwrite(script.data(), 1, script.size(), pipe);
+  if (const int status = ::pclose(pipe); status != 0) {
+    throw core::InputError(fmt::format("gnuplot failed (status {}) drawing the MSM plots", status));
+  }
+}
+
+}  // namespace
+
+std::vector<fs::path> plot_msm_builds(const std::vector<store::MsmBuildRow>& builds, int cv_dim,
+                                      const fs::path& out_dir) {
+  if (builds.empty()) return {};
+  const fs::path tmp = fs::temp_directory_path() / fmt::format("trails-plot-msm-{}", ::getpid());
+  fs::create_directories(tmp);
+  const auto& last = builds.back().model;
+  std::vector<fs::path> written;
+  std::string script;
+  const int nts = static_cast<int>(last.at("timescales").size());
+
+  // Implied timescales vs lag (latest build).
+  if (last.contains("its") && !last.at("its").empty()) {
+    std::vector<std::pair<int, std::vector<double>>> rows;
+    for (const auto& [lag, ts] : last.at("its").items()) {
+      std::vector<double> v;
+      for (const auto& t : ts) v.push_back(t.is_number() ? t.get<double>() : NAN);
+      rows.emplace_back(std::stoi(lag), v);
+    }
+    std::sort(rows.begin(), rows.end());
+    std::ofstream out(tmp / "its.dat");
+    for (const auto& [lag, v] : rows) {
+      out << lag;
+      for (const double t : v) out << ' ' << (std::isfinite(t) ? fmt::format("{}", t) : "NaN");
+      out << '\n';
+    }
+    const fs::path png = out_dir / "its.png";
+    script += "reset\nset terminal pngcairo size 900,560 enhanced font 'Sans,11'\n";
+    script += "set output " + q(png) + "\n";
+    script += fmt::format("set title 'Implied timescales (MSM at iteration {})'\n",
+                          builds.back().iteration);
+    script += "set xlabel 'lag (frames)'\nset ylabel 'timescale (frames)'\nset logscale y\nset grid\nset key top left\n";
+    std::string plot = "plot ";
+    const int ncol = rows.empty() ? 0 : static_cast<int>(rows.front().second.size());
+    for (int i = 0; i < ncol; ++i) {
+      plot += fmt::format("{}{} using 1:{} with linespoints pt 7 lw 2 title 't_{}'", i ? ", " : "",
+                          i ? "''" : q(tmp / "its.dat"), i + 2, i + 2);
+    }
+    plot += ", '' using 1:1 with lines dt 2 lc rgb '#888888' title 'lag'\n";
+    script += plot;
+    written.push_back(png);
+  }
+
+  // Timescales and VAMP-2 of every build vs iteration.
+  {
+    std::ofstream out(tmp / "builds.dat");
+    for (const auto& b : builds) {
+      out << b.iteration << ' ' << (b.model.at("vamp2").is_number() ? b.model.at("vamp2").get<double>() : NAN);
+      for (int i = 0; i < nts; ++i) {
+        const auto& ts = b.model.at("timescales");
+        out << ' ' << (i < static_cast<int>(ts.size()) && ts[i].is_number() ? ts[i].get<double>() : NAN);
+      }
+      out << '\n';
+    }
+    const fs::path png = out_dir / "timescales.png";
+    script += "reset\nset terminal pngcairo size 900,560 enhanced font 'Sans,11'\n";
+    script += "set output " + q(png) + "\n";
+    script += fmt::format("set title 'MSM timescales per build (lag {})'\n", last.at("lagtime").get<int>());
+    script += "set xlabel 'iteration'\nset ylabel 'timescale (frames)'\nset logscale y\n";
+    script += "set y2label 'VAMP-2'\nset y2tics\nset ytics nomirror\nset grid\nset key top left\n";
+    std::string plot = "plot " + q(tmp / "builds.dat") +
+                       " using 1:2 axes x1y2 with lines dt 2 lw 2 lc rgb '#555555' title 'VAMP-2'";
+    for (int i = 0; i < nts; ++i) {
+      plot += fmt::format(", '' using 1:{} with linespoints pt 7 ps 0.5 lw 2 title 't_{}'", i + 3, i + 2);
+    }
+    script += plot + "\n";
+    written.push_back(png);
+  }
+
+  // Free energy of the active microstates from pi.
+  if (last.contains("cluster_centers") && last.at("cluster_centers").is_array() && cv_dim >= 1) {
+    const auto centres = last.at("cluster_centers").get<std::vector<double>>();
+    const auto active = last.at("active_set").get<std::vector<int>>();
+    const auto pi = last.at("stationary_distribution").get<std::vector<double>>();
+    double fmin = INFINITY;
+    for (const double p : pi) fmin = std::min(fmin, -std::log(p));
+    std::vector<std::tuple<double, double, double>> pts;
+    for (std::size_t a = 0; a < active.size(); ++a) {
+      const auto c = static_cast<std::size_t>(active[a]) * static_cast<std::size_t>(cv_dim);
+      pts.emplace_back(centres[c], cv_dim > 1 ? centres[c + 1] : 0.0, -std::log(pi[a]) - fmin);
+    }
+    std::sort(pts.begin(), pts.end());
+    std::ofstream out(tmp / "fe.dat");
+    for (const auto& [x, y, f] : pts) out << x << ' ' << y << ' ' << f << '\n';
+    const fs::path png = out_dir / "free_energy.png";
+    script += "reset\nset terminal pngcairo size 900,620 enhanced font 'Sans,11'\n";
+    script += "set output " + q(png) + "\n";
+    script += fmt::format("set title 'Free energy -ln {{/Symbol p}}_i of the microstates (MSM at iteration {})'\n",
+                          builds.back().iteration);
+    if (cv_dim == 1) {
+      script += "set xlabel 'cv_0 of the microstate centre'\nset ylabel 'F (kT)'\nset grid\nset key off\n";
+      script += "plot " + q(tmp / "fe.dat") + " using 1:3 with linespoints pt 7 lw 2\n";
+    } else {
+      script += "set xlabel 'cv_0'\nset ylabel 'cv_1'\nset cblabel 'F (kT)'\nset key off\nset size ratio -1\n";
+      script += "set palette defined (0 '#1b3a8a', 0.5 '#2aa198', 1 '#e8b30a')\n";
+      script += "plot " + q(tmp / "fe.dat") + " using 1:2:3 with points pt 7 ps 2 lc palette\n";
+    }
+    written.push_back(png);
+  }
+  try {
+    gnuplot(script);
+  } catch (...) {
+    fs::remove_all(tmp);
+    throw;
+  }
+  fs::remove_all(tmp);
+  return written;
+}
+
+}  // namespace trails::report
