@@ -186,12 +186,10 @@ void CampaignDriver::resume() {
         for (const auto& w : rec.walkers) {
           if (w.ok) spans.push_back({w.walker, w.n_frames});
         }
-        history_.append(rec.iteration, spans, rec.cvs);
+        const auto first = history_.append(rec.iteration, spans, rec.cvs);
         tracker_->add_latest(history_);
+        msm_->observe(first, spans);
       }
-      const auto first = history_.append(rec.iteration, spans, rec.cvs);
-      tracker_->add_latest(history_);
-      msm_->observe(first, spans);
     }
     if (records.back().state.contains("msm")) msm_->restore(records.back().state.at("msm"), history_);
     const auto& last = records.back();
