@@ -13,6 +13,7 @@
 #include "trails/campaign/campaign.h"
 #include "trails/campaign/coverage_tracker.h"
 #include "trails/campaign/frame_history.h"
+#include "trails/campaign/projection.h"
 #include "trails/campaign/run_log.h"
 #include "trails/engines/engine.h"
 #include "trails/exec/executor.h"
@@ -41,15 +42,23 @@ class CampaignDriver {
   IterationReport run_iteration(std::int64_t iteration);
   std::vector<engines::SegmentTask> make_tasks(std::int64_t iteration) const;
   void check_failures(std::int64_t iteration, const std::vector<engines::SegmentResult>& results) const;
-  // Start configurations of the chosen frames, read from their shards (used on resume).
+  // Start configurations of the chosen frames, read from their shards (positions at full
+  // precision and the frame's box; used on resume and for frames of earlier iterations).
   std::vector<engines::Configuration> restart_configurations(
       const std::vector<store::SpawnChoice>& spawns) const;
+  // Start configurations of this iteration's spawn choices: frames of `rec` (just produced) come
+  // from memory, older ones from their shards.
+  std::vector<engines::Configuration> next_configurations(
+      const store::IterationRecord& rec) const;
+  // The time step recorded with each iteration (H5MD time = step × dt): the engine's own unit.
+  double record_dt() const;
   nlohmann::json state_json() const;
 
   const config::CampaignConfig& config_;
   RunOptions options_;
   ProgressSink& progress_;
   std::unique_ptr<engines::Engine> engine_;
+  std::unique_ptr<Projection> projection_;
   std::unique_ptr<exec::Executor> executor_;
   std::optional<store::RunStore> store_;
   std::unique_ptr<RunLog> log_;

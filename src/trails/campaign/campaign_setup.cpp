@@ -13,6 +13,7 @@
 #include "trails/core/error.h"
 #include "trails/core/fs.h"
 #include "trails/engines/registry.h"
+#include "trails/campaign/projection_factory.h"
 
 namespace trails::campaign {
 namespace {
@@ -80,8 +81,9 @@ CampaignDriver::~CampaignDriver() {
 CampaignOutcome CampaignDriver::run() {
   preflight(config_, options_.resume);
   engine_ = engines::make_engine(config_.engine);
-  TRAILS_CHECK(engine_->n_atoms() * engine_->spatial_dim() == config_.cv_dimension(),
-               "the fixed CV space of a built-in run is the particle coordinates");
+  projection_ = make_projection(config_, *engine_);
+  TRAILS_CHECK(projection_->dimension() == config_.cv_dimension(),
+               "the projection's dimension must match n_bins (checked by the config)");
   if (options_.resume) {
     resume();
   } else {
