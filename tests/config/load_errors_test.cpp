@@ -199,10 +199,11 @@ TEST(LoadErrors, MissingRequiredBlocks) {
 TEST(LoadErrors, MdEngineNotBuilt) {
   EXPECT_HAS(error_of(with("md_engine: builtin", "md_engine: amber")),
              "c.yaml:8:14: engine.md_engine: the amber engine is not available in this build of "
-             "Trails yet; use `engine.md_engine: builtin`");
+             "Trails yet; use `engine.md_engine: openmm` or `engine.md_engine: builtin`");
   // Absent md_engine means Trails-MD's default, openmm.
   const std::string m = error_of(with("  md_engine: builtin\n", ""));
-  EXPECT_HAS(m, "c.yaml:7:1: engine.md_engine: not set, so Trails-MD's default openmm applies");
+  EXPECT_HAS(m, "c.yaml:7:1: system.conf_file: engine.md_engine is not set, so Trails-MD's "
+                "default openmm applies; the OpenMM engine needs a structure");
   EXPECT_HAS(m, "engine.potential: is a built-in engine key, only valid with "
                 "`engine.md_engine: builtin`");
   EXPECT_HAS(m, "engine.kT: is a built-in engine key");
@@ -222,9 +223,9 @@ TEST(LoadErrors, NotBuiltFeaturesAwayFromTheirDefaults) {
                                             "supported by this build of Trails yet; remove the "
                                             "key or set it to its default (fixed)"},
       {good_config() + "retrain_freq: 2\n", "retrain_freq: learning the CV space"},
-      {with("  dt: 0.0001", "  dt: 0.0001\n  npt: true"),
-       "engine.npt: running the OpenMM, GROMACS or Amber engine is not supported by this build "
-       "of Trails yet; remove the key or set it to its default (false)"},
+      {with("  dt: 0.0001", "  dt: 0.0001\n  gpu_ids: [0]"),
+       "engine.gpu_ids: running the OpenMM, GROMACS or Amber engine is not supported by this "
+       "build of Trails yet; remove the key or set it to its default (null)"},
       {with("  dt: 0.0001", "  dt: 0.0001\n  gromacs_executable: gmx_mpi"),
        "engine.gromacs_executable: the GROMACS engine is not supported by this build of Trails "
        "yet; remove the key or set it to its default (gmx)"},
@@ -262,10 +263,10 @@ TEST(LoadErrors, InputPathsAreResolvedAndChecked) {
   TempDir dir;
   dir.write("sys/conf.gro", "x");
   // Present file: only "not supported" (the path itself is fine).
-  std::string ok = with("  start:", "  conf_file: ../sys/conf.gro\n  start:");
+  std::string ok = with("  start:", "  trajectory_topology_file: ../sys/conf.gro\n  start:");
   const std::string present = load_error(dir.write("cfg/c.yaml", ok));
   EXPECT_HAS(present, "1 problem(s)");
-  EXPECT_HAS(present, "system.conf_file: running MD from structure files");
+  EXPECT_HAS(present, "system.trajectory_topology_file: running MD from structure files");
   // Missing file: reported with the resolved path in addition.
   std::string bad = with("  start:", "  initial_trajectory: ../sys/none.xtc\n  start:");
   const std::string missing = load_error(dir.write("cfg/d.yaml", bad));

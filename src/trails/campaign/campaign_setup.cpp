@@ -80,7 +80,7 @@ CampaignDriver::~CampaignDriver() {
 
 CampaignOutcome CampaignDriver::run() {
   preflight(config_, options_.resume);
-  engine_ = engines::make_engine(config_.engine);
+  engine_ = engines::make_engine(config_, config_.outdir);
   projection_ = make_projection(config_, *engine_);
   TRAILS_CHECK(projection_->dimension() == config_.cv_dimension(),
                "the projection's dimension must match n_bins (checked by the config)");

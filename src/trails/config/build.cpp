@@ -24,6 +24,17 @@ std::string as_string(const RawConfig& raw, const std::string& key) {
   return v.is_string() ? v.get<std::string>() : raw.at(key).spec->default_value.get<std::string>();
 }
 
+bool as_bool(const RawConfig& raw, const std::string& key, bool fallback) {
+  const json& v = raw.value(key);
+  return v.is_boolean() ? v.get<bool>() : fallback;
+}
+
+std::optional<std::filesystem::path> as_path(const RawConfig& raw, const std::string& key) {
+  const json& v = raw.value(key);
+  if (!v.is_string()) return std::nullopt;
+  return std::filesystem::path(v.get<std::string>());
+}
+
 std::vector<double> as_doubles(const json& v) {
   std::vector<double> out;
   if (v.is_array()) {
@@ -83,6 +94,24 @@ CampaignConfig build_config(const RawConfig& raw) {
   b.synthetic_cost_ms = as_double(raw, "engine.synthetic_cost_ms", b.synthetic_cost_ms);
   // Always the particle dimension actually simulated (fixed by the potential unless harmonic).
   b.dimension = builtin_dimension(raw).value_or(as_int(raw, "engine.dimension", b.dimension));
+
+  OpenMMEngineConfig& o = c.engine.openmm;
+  o.temperature = as_double(raw, "engine.temperature", o.temperature);
+  o.pressure = as_double(raw, "engine.pressure", o.pressure);
+  o.npt = as_bool(raw, "engine.npt", o.npt);
+  o.dt = b.dt;
+  o.platform_name = as_string(raw, "engine.platform_name");
+  o.precision = as_string(raw, "engine.precision");
+  o.equilibrate = as_bool(raw, "engine.equilibrate", o.equilibrate);
+  c.engine.gromacs_include_dir = as_path(raw, "engine.gromacs_include_dir");
+  c.system.conf_file = as_path(raw, "system.conf_file");
+  c.system.top_file = as_path(raw, "system.top_file");
+  c.system.system_file = as_path(raw, "system.system_file");
+  if (const json& v = raw.value("system.forcefield"); v.is_array()) {
+    for (const auto& f : v) {
+      if (f.is_string()) c.system.forcefield.push_back(f.get<std::string>());
+    }
+  }
 
   SpawningConfig& s = c.spawning;
   s.walker = as_int(raw, "spawning.walker", s.walker);

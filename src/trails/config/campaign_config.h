@@ -29,15 +29,40 @@ struct BuiltinEngineConfig {
   int dimension = 2;               // harmonic only: n-D (engine.dimension); others fixed by potential
 };
 
+// engine.md_engine: openmm. Units: K, atm, ps; the per-walker seed comes from the task.
+struct OpenMMEngineConfig {
+  double temperature = 300.0;           // engine.temperature (K)
+  double pressure = 1.0;                // engine.pressure (atm), NPT only
+  bool npt = false;                     // engine.npt: MonteCarloBarostat every 25 steps
+  double dt = 0.002;                    // engine.dt (ps)
+  std::string platform_name = "CUDA";   // engine.platform_name; unavailable -> fallback + warning
+  std::string precision = "mixed";      // engine.precision (CUDA/OpenCL only)
+  bool equilibrate = false;             // engine.equilibrate: pre-equilibrate the start structure
+  std::optional<int> device_index;      // GPU index for DeviceIndex-style properties; none: inherit
+  // Fixed by Trails-MD, not keys: friction 1/ps, barostat interval 25, constraint tolerance 1e-6,
+  // 5000 equilibration steps.
+  double friction = 1.0;
+  int barostat_interval = 25;
+  double constraint_tolerance = 1e-6;
+  int equilibration_steps = 5000;
+};
+
 struct EngineConfig {
   std::string md_engine = "builtin";
   std::optional<std::uint64_t> seed;  // engine.seed; None -> random_seed
   BuiltinEngineConfig builtin;
+  OpenMMEngineConfig openmm;
+  std::optional<std::filesystem::path> gromacs_include_dir;  // engine.gromacs_include_dir (.top)
 };
 
 struct SystemConfig {
   // system.start: one point (all walkers) or one point per walker. Empty -> potential's default.
   std::vector<std::vector<double>> start;
+  // Molecular systems (OpenMM): structure, parameters, and the force-field list for a bare PDB.
+  std::optional<std::filesystem::path> conf_file;    // system.conf_file (.pdb/.gro/.inpcrd)
+  std::optional<std::filesystem::path> top_file;     // system.top_file (.top/.prmtop/.parm7)
+  std::optional<std::filesystem::path> system_file;  // system.system_file (System .xml / .py)
+  std::vector<std::string> forcefield;               // system.forcefield (Trails extension)
 };
 
 struct SpawningConfig {

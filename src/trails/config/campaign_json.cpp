@@ -57,6 +57,23 @@ json built_values(const CampaignConfig& c, bool all) {
   e["friction"] = b.friction;
   e["mass"] = b.mass;
   e["dimension"] = b.dimension;
+  if (c.engine.md_engine == "openmm") {  // only then, so built-in digests stay as they were
+    const OpenMMEngineConfig& o = c.engine.openmm;
+    const auto path_or_null = [](const std::optional<std::filesystem::path>& p) {
+      return p ? json(p->string()) : json(nullptr);
+    };
+    e["temperature"] = o.temperature;
+    e["pressure"] = o.pressure;
+    e["npt"] = o.npt;
+    e["platform_name"] = o.platform_name;
+    e["precision"] = o.precision;
+    e["equilibrate"] = o.equilibrate;
+    e["gromacs_include_dir"] = path_or_null(c.engine.gromacs_include_dir);
+    j["system"]["conf_file"] = path_or_null(c.system.conf_file);
+    j["system"]["top_file"] = path_or_null(c.system.top_file);
+    j["system"]["system_file"] = path_or_null(c.system.system_file);
+    j["system"]["forcefield"] = c.system.forcefield;
+  }
 
   json& s = j["spawning"];
   const SpawningConfig& sp = c.spawning;

@@ -27,20 +27,32 @@ std::string count(std::size_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
+bool is_openmm(const RawConfig& raw) {
+  const Entry& md = raw.at("engine.md_engine");
+  return !md.present || (md.valid && md.value == "openmm");  // Trails-MD's default engine
+}
+
 void check_engine(const RawConfig& raw, Problems& problems) {
   if (!raw.blocks.count("engine")) return;  // "missing required block" already said it
   const Entry& md = raw.at("engine.md_engine");
-  if (!md.present) {
-    problems.add(md.key_at, "engine.md_engine",
-                 "not set, so Trails-MD's default openmm applies, and the OpenMM engine is not "
-                 "available in this build of Trails yet; use `engine.md_engine: builtin`");
-  } else if (md.valid && md.value != "builtin") {
+  if (md.present && md.valid && md.value != "builtin" && md.value != "openmm") {
     problems.add(md.value_at, "engine.md_engine",
                  "the " + md.value.get<std::string>() +
                      " engine is not available in this build of Trails yet; use "
-                     "`engine.md_engine: builtin`");
+                     "`engine.md_engine: openmm` or `engine.md_engine: builtin`");
   }
   if (md.present && !md.valid) return;  // a bad md_engine value: do not guess which was meant
+  if (is_openmm(raw)) {
+    const Entry& conf = raw.at("system.conf_file");
+    if (conf.valid && conf.value.is_null()) {
+      problems.add(md.present ? md.value_at : md.key_at, "system.conf_file",
+                   std::string(md.present ? "" : "engine.md_engine is not set, so Trails-MD's "
+                                                 "default openmm applies; ") +
+                       "the OpenMM engine needs a structure: set system.conf_file (.pdb, .gro, "
+                       ".inpcrd) and system.top_file, system.forcefield or system.system_file "
+                       "(or use `engine.md_engine: builtin`)");
+    }
+  }
   if (is_builtin(raw)) return;
   for (const auto& [path, e] : raw.entries) {
     if (e.present && e.spec->support == Support::BuiltinOnly) {

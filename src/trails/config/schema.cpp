@@ -87,9 +87,10 @@ std::vector<KeySpec> make_table() {
       K("", "max_adaptive_memory_frames", T::Int, 50000).gt(0).not_built(kLearned),
       K("", "save_features", T::Bool, false).not_built(kLearned),
       // ---- system ----
-      K("system", "conf_file", T::FilePath, null_v).null().not_built(kMdFiles),
-      K("system", "top_file", T::FilePath, null_v).null().not_built(kMdFiles),
-      K("system", "system_file", T::FilePath, null_v).null().not_built(kMdFiles),
+      K("system", "conf_file", T::FilePath, null_v).null(),
+      K("system", "top_file", T::FilePath, null_v).null(),
+      K("system", "system_file", T::FilePath, null_v).null(),
+      K("system", "forcefield", T::StringList, empty_list),  // Trails extension: PDB + force field
       K("system", "project_file", T::FilePath, null_v).null()
           .not_built("user CV projection (system.project_file)"),
       K("system", "trajectory_topology_file", T::FilePath, null_v).null().not_built(kMdFiles),
@@ -114,17 +115,16 @@ std::vector<KeySpec> make_table() {
       K("engine", "mass", T::Number, 1.0).gt(0).builtin_engine(),
       K("engine", "synthetic_cost_ms", T::Number, 0.0).ge(0).builtin_engine(),
       K("engine", "dimension", T::Int, 2).ge(1).builtin_engine(),
-      K("engine", "temperature", T::Number, 300.0).gt(0).not_built(kMdEngines),
-      K("engine", "pressure", T::Number, 1.0).gt(0).not_built(kMdEngines),
-      K("engine", "npt", T::Bool, false).not_built(kMdEngines),
+      K("engine", "temperature", T::Number, 300.0).gt(0),
+      K("engine", "pressure", T::Number, 1.0).gt(0),
+      K("engine", "npt", T::Bool, false),
       K("engine", "platform_name", T::String, "CUDA")
-          .one_of({"Reference", "CPU", "CUDA", "OpenCL", "HIP"}).not_built(kOpenMM),
-      K("engine", "precision", T::String, "mixed").one_of({"single", "mixed", "double"})
-          .not_built(kOpenMM),
+          .one_of({"Reference", "CPU", "CUDA", "OpenCL", "HIP"}),
+      K("engine", "precision", T::String, "mixed").one_of({"single", "mixed", "double"}),
       K("engine", "gpu_ids", T::IntList, null_v).null().non_empty().ge(0).not_built(kMdEngines),
-      K("engine", "equilibrate", T::Bool, false).not_built(kOpenMM),
+      K("engine", "equilibrate", T::Bool, false),
       K("engine", "gromacs_executable", T::String, "gmx").not_built(kGromacs),
-      K("engine", "gromacs_include_dir", T::DirPath, null_v).null().not_built(kGromacs),
+      K("engine", "gromacs_include_dir", T::DirPath, null_v).null(),
       K("engine", "gromacs_mdrun_ntmpi", T::Int, 1).gt(0).not_built(kGromacs),
       K("engine", "gromacs_mdrun_ntomp", T::Int, null_v).null().gt(0).not_built(kGromacs),
       K("engine", "gromacs_mdrun_nb", T::String, null_v).null().one_of({"auto", "cpu", "gpu"})

@@ -41,6 +41,8 @@ struct SegmentResult {
   Configuration final_state;         // positions and velocities after the last step
   double startup_s = 0.0;            // instance preparation / re-arm time
   double integrate_s = 0.0;          // time inside the integrator (includes synthetic cost)
+  double extract_s = 0.0;            // copying frames and the final state out of the engine
+  bool recovered = false;            // succeeded only on a re-run after energy minimisation
   std::string platform;              // where it ran: "builtin", OpenMM platform name, ...
   std::string device;                // device index and name, or CPU thread count ("" for builtin)
   std::string visible_devices;       // CUDA_VISIBLE_DEVICES / ROCR / OpenCL visibility seen by the worker

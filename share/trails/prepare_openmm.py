@@ -1,0 +1,225 @@
+#!/usr/bin/python3
+"""Prepare an OpenMM System for a Trails campaign (runs once per campaign, before any MD).
+
+Reads the campaign's structure inputs with OpenMM's Python application layer and writes, into
+--out (a fresh directory):
+  system.xml      the serialized System (XmlSerializer)
+  integrator.xml  only when a custom make_system() module returned its own integrator
+  topology.pdb    the topology with the start positions (and CRYST1 box when periodic)
+  prepare.json    atom count, positions (nm, full precision), box (nm, rows a,b,c), inputs
+Inputs follow Trails-MD: GRO+TOP, PDB/inpcrd+prmtop, PDB + force-field XML files, a serialized
+System XML (with conf_file for positions), or a Python module defining make_system(topology, ...).
+createSystem parameters are Trails-MD's: PME 1.0 nm (NoCutoff without a box), ewaldErrorTolerance
+5e-4, HBonds constraints, rigid water, hydrogen mass 1.5 amu.
+
+Exit status: 0 success; 2 bad input (message on stderr, first line "KEY: message").
+"""
+import argparse
+import importlib.util
+import inspect
+import json
+import os
+import sys
+
+
+class InputProblem(Exception):
+    def __init__(self, key, message):
+        super().__init__(message)
+        self.key = key
+
+
+def fail(key, message):
+    raise InputProblem(key, message)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--conf", required=True)
+    p.add_argument("--top")
+    p.add_argument("--system-file")
+    p.add_argument("--forcefield", action="append", default=[])
+    p.add_argument("--include-dir")
+    p.add_argument("--temperature", type=float, default=300.0)
+    p.add_argument("--dt", type=float, default=0.002)
+    p.add_argument("--pressure", type=float, default=1.0)
+    p.add_argument("--out", required=True)
+    a = p.parse_args()
+
+    import openmm
+    from openmm import app, unit
+
+    conf = a.conf
+    if not os.path.isfile(conf):
+        fail("system.conf_file", f"{conf}: no such file")
+    ext = os.path.splitext(conf)[1].lower()
+    top_ext = os.path.splitext(a.top)[1].lower() if a.top else None
+    if a.top and not os.path.isfile(a.top):
+        fail("system.top_file", f"{a.top}: no such file")
+    if a.system_file and not os.path.isfile(a.system_file):
+        fail("system.system_file", f"{a.system_file}: no such file")
+
+    # --- structure: topology, positions, box ---
+    try:
+        if ext == ".gro":
+            structure = app.GromacsGroFile(conf)
+            topology = None
+        elif ext == ".pdb":
+            structure = app.PDBFile(conf)
+            topology = structure.topology
+        elif ext in (".crd", ".rst7", ".ncrst", ".inpcrd"):
+            structure = app.AmberInpcrdFile(conf)
+            topology = None
+        else:
+            fail("system.conf_file",
+                 f"{conf}: unsupported structure format '{ext}' (use .pdb, .gro, .inpcrd/.rst7/.crd)")
+    except InputProblem:
+        raise
+    except Exception as e:  # parser errors
+        fail("system.conf_file", f"{conf}: cannot read: {e}")
+    positions = structure.getPositions(asNumpy=False)
+    box = structure.getPeriodicBoxVectors() if hasattr(structure, "getPeriodicBoxVectors") else None
+    if box is None and topology is not None:
+        box = topology.getPeriodicBoxVectors()
+
+    periodic = box is not None
+    params = dict(constraints=app.HBonds, rigidWater=True, hydrogenMass=1.5 * unit.amu)
+    if periodic:
+        params.update(nonbondedMethod=app.PME, nonbondedCutoff=1.0 * unit.nanometer,
+                      ewaldErrorTolerance=5e-4)
+    else:
+        params.update(nonbondedMethod=app.NoCutoff)
+
+    integrator = None
+    source = None
+    sysf = a.system_file
+    if sysf and sysf.lower().endswith(".xml"):
+        try:
+            with open(sysf) as f:
+                system = openmm.XmlSerializer.deserialize(f.read())
+        except Exception as e:
+            fail("system.system_file", f"{sysf}: not a serialized OpenMM System: {e}")
+        if not isinstance(system, openmm.System):
+            fail("system.system_file", f"{sysf}: holds a {type(system).__name__}, not a System")
+        if topology is None and a.top:
+            topology = load_topology(app, a, box)[0]
+        source = "system_xml"
+    elif a.top:
+        topology, maker = load_topology(app, a, box)
+        if sysf:
+            system, integrator = custom_system(sysf, topology, a, unit)
+            source = "make_system"
+        else:
+            try:
+                system = maker(**params)
+            except Exception as e:
+                fail("system.top_file", f"{a.top}: createSystem failed: {e}")
+            source = top_ext.lstrip(".")
+    elif topology is None:
+        fail("system.top_file",
+             f"{conf} holds no topology; set system.top_file (.top or .prmtop/.parm7)")
+    elif sysf:
+        system, integrator = custom_system(sysf, topology, a, unit)
+        source = "make_system"
+    elif a.forcefield:
+        try:
+            ff = app.ForceField(*a.forcefield)
+        except Exception as e:
+            fail("system.forcefield", f"cannot load force field {a.forcefield}: {e}")
+        try:
+            system = ff.createSystem(topology, **params)
+        except Exception as e:
+            fail("system.forcefield", f"{conf} does not match force field {a.forcefield}: {e}")
+        source = "forcefield"
+    else:
+        fail("system.top_file",
+             f"{conf} is a PDB without parameters; set system.top_file (.prmtop/.parm7), "
+             "system.system_file (System XML or make_system module) or system.forcefield")
+
+    n = system.getNumParticles()
+    if n != len(positions):
+        fail("system.conf_file",
+             f"{conf} has {len(positions)} atoms but the System has {n} particles")
+    if box is None and system.usesPeriodicBoundaryConditions():
+        box = system.getDefaultPeriodicBoxVectors()
+        periodic = True
+
+    out = a.out
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "system.xml"), "w") as f:
+        f.write(openmm.XmlSerializer.serialize(system))
+    if integrator is not None:
+        with open(os.path.join(out, "integrator.xml"), "w") as f:
+            f.write(openmm.XmlSerializer.serialize(integrator))
+    if topology is not None:
+        if box is not None:
+            topology.setPeriodicBoxVectors(box)
+        with open(os.path.join(out, "topology.pdb"), "w") as f:
+            app.PDBFile.writeFile(topology, positions, f, keepIds=True)
+    xyz = [c for v in positions for c in v.value_in_unit(unit.nanometer)]
+    box_nm = None
+    if box is not None:
+        box_nm = [c for v in box for c in v.value_in_unit(unit.nanometer)]
+    info = {
+        "format": "trails-openmm-prepared", "version": 1,
+        "openmm_version": openmm.__version__,
+        "n_atoms": n, "periodic": periodic, "source": source,
+        "forcefield": a.forcefield if source == "forcefield" else [],
+        "inputs": {"conf_file": conf, "top_file": a.top, "system_file": sysf},
+        "has_topology": topology is not None,
+        "has_integrator": integrator is not None,
+        "positions": xyz, "box": box_nm,
+    }
+    with open(os.path.join(out, "prepare.json"), "w") as f:
+        json.dump(info, f)
+
+
+def load_topology(app, a, box):
+    top_ext = os.path.splitext(a.top)[1].lower()
+    try:
+        if top_ext == ".top":
+            include = a.include_dir or os.path.dirname(os.path.abspath(a.top))
+            kwargs = {"includeDir": include}
+            if box is not None:
+                kwargs["periodicBoxVectors"] = box
+            top = app.GromacsTopFile(a.top, **kwargs)
+            return top.topology, top.createSystem
+        if top_ext in (".prmtop", ".parm7"):
+            top = app.AmberPrmtopFile(a.top)
+            return top.topology, top.createSystem
+    except Exception as e:
+        fail("system.top_file", f"{a.top}: cannot read: {e}")
+    fail("system.top_file", f"{a.top}: unsupported topology format '{top_ext}' (use .top, .prmtop, .parm7)")
+
+
+def custom_system(path, topology, a, unit):
+    import openmm
+    if not path.endswith(".py"):
+        fail("system.system_file", f"{path}: expected a System XML (.xml) or a Python module (.py)")
+    try:
+        spec = importlib.util.spec_from_file_location("trails_user_system", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    except Exception as e:
+        fail("system.system_file", f"{path}: import failed: {e}")
+    if not hasattr(module, "make_system"):
+        fail("system.system_file", f"{path}: defines no make_system(topology, ...)")
+    offered = {"temp": a.temperature, "dt": a.dt, "pressure": a.pressure}
+    sig = inspect.signature(module.make_system)
+    accepts_all = any(p.kind == p.VAR_KEYWORD for p in sig.parameters.values())
+    kwargs = {k: v for k, v in offered.items() if accepts_all or k in sig.parameters}
+    try:
+        made = module.make_system(topology, **kwargs)
+    except Exception as e:
+        fail("system.system_file", f"{path}: make_system failed: {e}")
+    system, integrator = (made if isinstance(made, tuple) else (made, None))
+    if not isinstance(system, openmm.System):
+        fail("system.system_file", f"{path}: make_system returned {type(system).__name__}, not a System")
+    return system, integrator
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except InputProblem as e:
+        print(f"{e.key}: {e}", file=sys.stderr)
+        sys.exit(2)

@@ -1,0 +1,49 @@
+// The OpenMM engine (`engine.md_engine: openmm`), through OpenMM's C++ API only.
+// Each EngineInstance keeps one warm Context across walkers and iterations. Re-arming it for a
+// walker sets the walker's seed on the integrator (and barostat) and reinitializes the Context,
+// because OpenMM 7.7 reads the seed only when the Context's kernels are created; then positions,
+// box and velocities come from the task. This gives bitwise the frames of a fresh Context
+// (tested on Reference and CPU) at less than the cost of building one (docs/engines.md).
+// Frames are taken in memory every `stride` steps as double-precision nm; no reporters, no files.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "trails/config/campaign_config.h"
+#include "trails/engines/engine.h"
+#include "trails/engines/openmm/prepared_system.h"
+
+namespace trails::engines::openmm {
+
+// Walker seeds are 64-bit; OpenMM takes a positive int (0 would mean "pick one from the clock").
+int openmm_seed(std::uint64_t seed);
+
+class OpenMMEngine final : public Engine {
+ public:
+  // seed_base: the campaign's engine seed, used only for the pre-equilibration (engine.equilibrate).
+  OpenMMEngine(const config::OpenMMEngineConfig& config, PreparedSystem prepared,
+               std::uint64_t seed_base = 0);
+
+  std::string name() const override { return "openmm"; }
+  std::unique_ptr<EngineInstance> make_instance() const override;
+  Configuration default_start() const override { return start_; }
+  int n_atoms() const override { return prepared_.n_atoms; }
+  int spatial_dim() const override { return 3; }
+
+  const std::string& platform_name() const { return platform_; }  // after fallback
+  const PreparedSystem& prepared() const { return prepared_; }
+  const config::OpenMMEngineConfig& config() const { return config_; }
+
+ private:
+  Configuration equilibrated_start(std::uint64_t seed_base) const;
+
+  config::OpenMMEngineConfig config_;
+  PreparedSystem prepared_;
+  std::string platform_;
+  std::string system_xml_;      // each instance deserializes its own System (barostat seeds)
+  std::string integrator_xml_;  // custom make_system() integrator, or empty
+  Configuration start_;
+};
+
+}  // namespace trails::engines::openmm

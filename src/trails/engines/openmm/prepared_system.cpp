@@ -1,0 +1,181 @@
+// Preparation of an OpenMM system: digest the inputs, run share/trails/prepare_openmm.py once
+// into a temporary directory, rename it into place, and read it back. A resume (same digest)
+// only reads. Python is used here and nowhere else: MD runs on the C++ API.
+#include "trails/engines/openmm/prepared_system.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "trails/core/error.h"
+
+namespace trails::engines::openmm {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw core::InputError(path.string() + ": cannot read");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string fnv1a_hex(const std::string& bytes) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : bytes) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  return fmt::format("{:016x}", h);
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+json file_entry(const std::optional<fs::path>& p) {
+  if (!p) return nullptr;
+  return json{{"path", p->string()}, {"content", fnv1a_hex(read_text(*p))}};
+}
+
+}  // namespace
+
+fs::path preparation_script() {
+  if (const char* s = std::getenv("TRAILS_PREPARE_SCRIPT"); s != nullptr && *s != '\0') return s;
+  return fs::path(TRAILS_SOURCE_DIR) / "share" / "trails" / "prepare_openmm.py";
+}
+
+PreparedSystem load_prepared_system(const fs::path& dir) {
+  const fs::path info_path = dir / "prepare.json";
+  json info;
+  try {
+    info = json::parse(read_text(info_path));
+  } catch (const json::exception& e) {
+    throw core::InputError(info_path.string() + ": not a prepared-system record: " + e.what());
+  }
+  PreparedSystem p;
+  p.dir = dir;
+  p.system_xml = dir / "system.xml";
+  if (!fs::exists(p.system_xml)) throw core::InputError(p.system_xml.string() + ": missing");
+  if (fs::exists(dir / "topology.pdb")) p.topology_pdb = dir / "topology.pdb";
+  if (fs::exists(dir / "integrator.xml")) p.integrator_xml = dir / "integrator.xml";
+  try {
+    p.digest = info.value("digest", std::string());
+    p.n_atoms = info.at("n_atoms").get<int>();
+    p.positions = info.at("positions").get<std::vector<double>>();
+    if (!info.at("box").is_null()) p.box = info.at("box").get<std::vector<double>>();
+    p.source = info.value("source", std::string());
+    p.forcefield = info.value("forcefield", std::vector<std::string>{});
+  } catch (const json::exception& e) {
+    throw core::InputError(info_path.string() + ": " + e.what());
+  }
+  if (p.positions.size() != static_cast<std::size_t>(3 * p.n_atoms) ||
+      (!p.box.empty() && p.box.size() != 9)) {
+    throw core::InputError(info_path.string() + ": positions or box do not match n_atoms");
+  }
+  return p;
+}
+
+std::string preparation_digest(const config::CampaignConfig& c) {
+  const config::OpenMMEngineConfig& o = c.engine.openmm;
+  json j;
+  j["format"] = 1;
+  j["script"] = fnv1a_hex(read_text(preparation_script()));
+  j["conf_file"] = file_entry(c.system.conf_file);
+  j["top_file"] = file_entry(c.system.top_file);
+  j["system_file"] = file_entry(c.system.system_file);
+  j["forcefield"] = c.system.forcefield;
+  j["include_dir"] = c.engine.gromacs_include_dir ? c.engine.gromacs_include_dir->string() : "";
+  // make_system() modules may read these.
+  j["temperature"] = o.temperature;
+  j["dt"] = o.dt;
+  j["pressure"] = o.pressure;
+  return fnv1a_hex(j.dump());
+}
+
+PreparedSystem prepare_openmm_system(const config::CampaignConfig& c, const fs::path& run_dir) {
+  if (!c.system.conf_file) {
+    throw core::ConfigError(
+        "system.conf_file: the OpenMM engine needs a structure file (.pdb, .gro, .inpcrd)");
+  }
+  const std::string digest = preparation_digest(c);
+  const fs::path root = run_dir / "prepared";
+  const fs::path dir = root / digest;
+  if (fs::exists(dir / "prepare.json")) return load_prepared_system(dir);
+
+  const bool run_dir_existed = fs::exists(run_dir);  // bad input must leave nothing behind
+  const bool root_existed = fs::exists(root);
+  const fs::path tmp = root / fmt::format("{}.tmp-{}", digest, ::getpid());
+  fs::remove_all(tmp);
+  fs::create_directories(tmp);
+  std::string cmd = "env -u PYTHONPATH -u PYTHONHOME /usr/bin/python3 " +
+                    shell_quote(preparation_script().string()) + " --conf " +
+                    shell_quote(c.system.conf_file->string());
+  if (c.system.top_file) cmd += " --top " + shell_quote(c.system.top_file->string());
+  if (c.system.system_file) cmd += " --system-file " + shell_quote(c.system.system_file->string());
+  for (const auto& ff : c.system.forcefield) cmd += " --forcefield " + shell_quote(ff);
+  if (c.engine.gromacs_include_dir) {
+    cmd += " --include-dir " + shell_quote(c.engine.gromacs_include_dir->string());
+  }
+  const config::OpenMMEngineConfig& o = c.engine.openmm;
+  cmd += fmt::format(" --temperature {} --dt {} --pressure {}", o.temperature, o.dt, o.pressure);
+  cmd += " --out " + shell_quote(tmp.string()) + " > " + shell_quote((tmp / "prepare.log").string()) +
+         " 2>&1 </dev/null";
+  const int status = std::system(cmd.c_str());
+  const int rc = status == -1 ? -1 : (WIFEXITED(status) ? WEXITSTATUS(status) : 128);
+  if (rc != 0) {
+    std::string log;
+    try {
+      log = read_text(tmp / "prepare.log");
+    } catch (const core::Error&) {
+    }
+    while (!log.empty() && (log.back() == '\n' || log.back() == ' ')) log.pop_back();
+    fs::remove_all(tmp);
+    if (!root_existed) fs::remove(root);
+    if (!run_dir_existed) fs::remove_all(run_dir);
+    if (rc == 2) {
+      // The script's own message: "system.<key>: what is wrong".
+      const auto last = log.rfind('\n');
+      throw core::ConfigError((last == std::string::npos ? log : log.substr(last + 1)) +
+                              " (OpenMM system preparation)");
+    }
+    throw core::InputError(fmt::format(
+        "OpenMM system preparation (/usr/bin/python3 {}) failed with status {}: {}",
+        preparation_script().string(), rc, log.size() > 2000 ? log.substr(log.size() - 2000) : log));
+  }
+  // Record the digest in the prepared record, then publish the directory atomically.
+  json info = json::parse(read_text(tmp / "prepare.json"));
+  info["digest"] = digest;
+  {
+    std::ofstream out(tmp / "prepare.json");
+    out << info.dump();
+  }
+  std::error_code ec;
+  fs::rename(tmp, dir, ec);
+  if (ec) {  // a concurrent preparation won the race: use its result
+    fs::remove_all(tmp);
+    if (!fs::exists(dir / "prepare.json")) {
+      throw core::StoreError(dir.string() + ": cannot publish the prepared system: " + ec.message());
+    }
+  }
+  return load_prepared_system(dir);
+}
+
+}  // namespace trails::engines::openmm

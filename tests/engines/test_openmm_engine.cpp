@@ -1,0 +1,266 @@
+// The OpenMM engine on alanine dipeptide in vacuum (amber14, committed prepared system) and a
+// small periodic Lennard-Jones box (NPT). The central check: a warm, re-armed Context gives
+// bitwise the frames of a fresh Context, on the Reference and the CPU platform.
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include <OpenMM.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "trails/core/error.h"
+#include "trails/engines/openmm/openmm_engine.h"
+#include "trails/engines/openmm/platform.h"
+#include "trails/engines/openmm/prepared_system.h"
+
+namespace trails::engines::openmm {
+namespace {
+
+namespace fs = std::filesystem;
+
+PreparedSystem alad() { return load_prepared_system(fs::path(TRAILS_TEST_DATA) / "openmm/alad-vacuum"); }
+
+config::OpenMMEngineConfig settings(const std::string& platform) {
+  config::OpenMMEngineConfig c;
+  c.platform_name = platform;
+  c.temperature = 300.0;
+  c.dt = 0.002;
+  return c;
+}
+
+SegmentTask task_for(const Engine& engine, std::uint64_t seed, std::int64_t steps = 200,
+                     std::int64_t stride = 50) {
+  SegmentTask t;
+  t.start = engine.default_start();
+  t.steps = steps;
+  t.stride = stride;
+  t.seed = seed;
+  return t;
+}
+
+bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+class ThreadsEnv : public ::testing::Environment {
+ public:
+  void SetUp() override { setenv("OPENMM_CPU_THREADS", "1", 1); }
+};
+const auto* const kThreads = ::testing::AddGlobalTestEnvironment(new ThreadsEnv);
+
+class Rearm : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Rearm, WarmContextGivesBitwiseTheFramesOfAFreshOne) {
+  const OpenMMEngine engine(settings(GetParam()), alad());
+  ASSERT_EQ(engine.platform_name(), GetParam());
+  auto warm = engine.make_instance();
+  const SegmentResult w1 = warm->run(task_for(engine, 11));
+  const SegmentResult w2 = warm->run(task_for(engine, 22));  // re-armed with a new seed
+  const SegmentResult w3 = warm->run(task_for(engine, 11));  // and back
+  const SegmentResult f22 = engine.make_instance()->run(task_for(engine, 22));
+  const SegmentResult f11 = engine.make_instance()->run(task_for(engine, 11));
+  for (const SegmentResult* r : {&w1, &w2, &w3, &f22, &f11}) {
+    ASSERT_TRUE(r->ok()) << r->error;
+    EXPECT_EQ(r->n_frames, 4);
+    EXPECT_EQ(r->frames.size(), 4u * 22 * 3);
+    EXPECT_TRUE(r->frame_boxes.empty());  // vacuum: no box
+    EXPECT_EQ(r->platform, GetParam());
+  }
+  EXPECT_TRUE(same_bits(w2.frames, f22.frames));
+  EXPECT_TRUE(same_bits(w2.final_state.velocities, f22.final_state.velocities));
+  EXPECT_TRUE(same_bits(w1.frames, f11.frames));
+  EXPECT_TRUE(same_bits(w3.frames, f11.frames));
+  EXPECT_TRUE(same_bits(w3.final_state.positions, f11.final_state.positions));
+  EXPECT_FALSE(same_bits(w1.frames, w2.frames));  // different seeds, different noise
+}
+
+INSTANTIATE_TEST_SUITE_P(Platforms, Rearm, ::testing::Values("Reference", "CPU"));
+
+TEST(OpenMMEngine, FramesAreTheStateAtEveryStrideAndFinalStateFollows) {
+  const OpenMMEngine engine(settings("Reference"), alad());
+  auto instance = engine.make_instance();
+  const SegmentResult a = instance->run(task_for(engine, 5, 100, 25));
+  const SegmentResult b = instance->run(task_for(engine, 5, 100, 100));
+  ASSERT_TRUE(a.ok() && b.ok());
+  // The last frame of the stride-25 run is the stride-100 run's only frame and its final state.
+  const std::vector<double> last(a.frames.end() - 66, a.frames.end());
+  EXPECT_TRUE(same_bits(last, b.frames));
+  EXPECT_TRUE(same_bits(b.frames, b.final_state.positions));
+  EXPECT_EQ(b.final_state.velocities.size(), 66u);
+  EXPECT_FALSE(same_bits(a.frames, std::vector<double>(a.frames.size(), 0.0)));
+  // The molecule moved but stayed a molecule: C-alpha to N distance (atoms 9, 7) ~0.146 nm.
+  const auto d = [&](const std::vector<double>& x, int i, int j) {
+    double s = 0;
+    for (int k = 0; k < 3; ++k) s += (x[3 * i + k] - x[3 * j + k]) * (x[3 * i + k] - x[3 * j + k]);
+    return std::sqrt(s);
+  };
+  EXPECT_NEAR(d(b.final_state.positions, 8, 6), 0.146, 0.02);
+}
+
+TEST(OpenMMEngine, InheritedVelocitiesAreUsedAndRecorded) {
+  const OpenMMEngine engine(settings("Reference"), alad());
+  auto instance = engine.make_instance();
+  const SegmentResult first = instance->run(task_for(engine, 3));
+  ASSERT_TRUE(first.ok());
+  SegmentTask cont = task_for(engine, 4);
+  cont.start = first.final_state;
+  const SegmentResult a = instance->run(cont);
+  const SegmentResult b = engine.make_instance()->run(cont);
+  cont.start.velocities.clear();
+  const SegmentResult fresh = instance->run(cont);
+  ASSERT_TRUE(a.ok() && b.ok() && fresh.ok());
+  EXPECT_TRUE(same_bits(a.frames, b.frames));
+  EXPECT_FALSE(same_bits(a.frames, fresh.frames));
+}
+
+TEST(OpenMMEngine, RecordsWhereItRan) {
+  const OpenMMEngine engine(settings("CPU"), alad());
+  const SegmentResult r = engine.make_instance()->run(task_for(engine, 1, 50, 50));
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(r.platform, "CPU");
+  EXPECT_EQ(r.device, "CPU threads=1");  // OPENMM_CPU_THREADS=1 in this test binary
+  EXPECT_FALSE(r.host.empty());
+  EXPECT_GE(r.startup_s, 0.0);
+  EXPECT_GT(r.integrate_s, 0.0);
+}
+
+TEST(OpenMMEngine, UnavailablePlatformFallsBackToCpu) {
+  const OpenMMEngine engine(settings("CUDA"), alad());  // Debian's OpenMM has no CUDA
+  EXPECT_EQ(engine.platform_name(), "CPU");
+  std::string warning;
+  EXPECT_EQ(resolve_platform("CUDA", &warning), "CPU");
+  EXPECT_NE(warning.find("engine.platform_name"), std::string::npos);
+}
+
+// Two atoms pushed onto each other: the first attempt blows up; minimisation rescues an
+// exploration walker, while a walker with inherited velocities fails with a readable error.
+TEST(OpenMMEngine, ExplodingWalkerIsRecoveredByMinimisationUnlessItInheritedVelocities) {
+  const OpenMMEngine engine(settings("Reference"), alad());
+  SegmentTask t = task_for(engine, 9);
+  for (int k = 0; k < 3; ++k) t.start.positions[3 * 18 + k] = t.start.positions[3 * 1 + k] + 0.002;
+  auto instance = engine.make_instance();
+  const SegmentResult rescued = instance->run(t);
+  ASSERT_TRUE(rescued.ok()) << rescued.error;
+  EXPECT_TRUE(rescued.recovered);
+  EXPECT_EQ(rescued.n_frames, 4);
+  for (double x : rescued.frames) ASSERT_TRUE(std::isfinite(x));
+
+  t.start.velocities.assign(66, 0.0);
+  const SegmentResult failed = instance->run(t);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_FALSE(failed.recovered);
+  EXPECT_NE(failed.error.find("walker 0 of iteration 0"), std::string::npos) << failed.error;
+  EXPECT_NE(failed.error.find("engine.dt"), std::string::npos) << failed.error;
+  EXPECT_TRUE(failed.frames.empty());
+  // The instance is still usable afterwards, and still bitwise a fresh one.
+  const SegmentResult after = instance->run(task_for(engine, 11));
+  const SegmentResult fresh = engine.make_instance()->run(task_for(engine, 11));
+  ASSERT_TRUE(after.ok());
+  EXPECT_TRUE(same_bits(after.frames, fresh.frames));
+}
+
+TEST(OpenMMEngine, BadTaskIsAFailedResultNotAnException) {
+  const OpenMMEngine engine(settings("Reference"), alad());
+  SegmentTask t = task_for(engine, 1);
+  t.start.positions.pop_back();
+  const SegmentResult r = engine.make_instance()->run(t);
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(r.error.find("22 atoms"), std::string::npos) << r.error;
+}
+
+TEST(OpenMMEngine, SeedsMapToPositiveOpenMMSeeds) {
+  EXPECT_EQ(openmm_seed(42), 42);
+  EXPECT_EQ(openmm_seed(0), 2147483647);
+  EXPECT_GT(openmm_seed(~0ULL), 0);
+  EXPECT_NE(openmm_seed(1ULL << 40), openmm_seed((1ULL << 40) + 1));
+}
+
+// 64 Lennard-Jones atoms in a 2 nm periodic box, written as a prepared directory.
+PreparedSystem lj_box(const fs::path& dir) {
+  fs::create_directories(dir);
+  OpenMM::System system;
+  auto* nb = new OpenMM::NonbondedForce();
+  nb->setNonbondedMethod(OpenMM::NonbondedForce::CutoffPeriodic);
+  nb->setCutoffDistance(0.9);
+  std::vector<double> xyz;
+  for (int i = 0; i < 64; ++i) {
+    system.addParticle(39.9);
+    nb->addParticle(0.0, 0.34, 0.996);
+    xyz.insert(xyz.end(), {0.5 * (i % 4) + 0.1, 0.5 * ((i / 4) % 4) + 0.1, 0.5 * (i / 16) + 0.1});
+  }
+  system.addForce(nb);
+  const double L = 2.0;
+  system.setDefaultPeriodicBoxVectors(OpenMM::Vec3(L, 0, 0), OpenMM::Vec3(0, L, 0),
+                                      OpenMM::Vec3(0, 0, L));
+  std::ofstream(dir / "system.xml") << [&] {
+    std::ostringstream s;
+    OpenMM::XmlSerializer::serialize<OpenMM::System>(&system, "System", s);
+    return s.str();
+  }();
+  nlohmann::json info{{"n_atoms", 64}, {"positions", xyz},
+                      {"box", {L, 0, 0, 0, L, 0, 0, 0, L}}, {"source", "test"}};
+  std::ofstream(dir / "prepare.json") << info.dump();
+  return load_prepared_system(dir);
+}
+
+TEST(OpenMMEngine, NptMovesTheBoxReproduciblyAndRecordsItPerFrame) {
+  const fs::path dir = fs::temp_directory_path() / ("trails-openmm-lj-" + std::to_string(getpid()));
+  auto c = settings("CPU");
+  c.npt = true;
+  c.temperature = 120.0;
+  c.pressure = 500.0;  // far from the start density: the barostat must move
+  const OpenMMEngine engine(c, lj_box(dir));
+  auto warm = engine.make_instance();
+  const SegmentResult other = warm->run(task_for(engine, 8, 500, 100));
+  const SegmentResult a = warm->run(task_for(engine, 7, 500, 100));
+  const SegmentResult b = engine.make_instance()->run(task_for(engine, 7, 500, 100));
+  fs::remove_all(dir);
+  ASSERT_TRUE(a.ok() && b.ok() && other.ok()) << a.error << b.error;
+  ASSERT_EQ(a.frame_boxes.size(), 5u * 9);
+  EXPECT_NE(a.final_state.box[0], 2.0);
+  EXPECT_TRUE(same_bits(a.frame_boxes, b.frame_boxes));  // barostat re-seeded per walker
+  EXPECT_TRUE(same_bits(a.frames, b.frames));
+  EXPECT_FALSE(same_bits(a.frame_boxes, other.frame_boxes));
+}
+
+TEST(OpenMMEngine, NptWithoutABoxIsAConfigError) {
+  auto c = settings("Reference");
+  c.npt = true;
+  const OpenMMEngine engine(c, alad());
+  EXPECT_THROW(engine.make_instance(), trails::core::ConfigError);
+}
+
+TEST(OpenMMPlatform, PropertiesFollowTrailsMd) {
+  using P = std::map<std::string, std::string>;
+  EXPECT_EQ(platform_properties("CUDA", "mixed", 2, 4), (P{{"Precision", "mixed"}, {"DeviceIndex", "2"}}));
+  EXPECT_EQ(platform_properties("CUDA", "mixed", std::nullopt, 4), (P{{"Precision", "mixed"}}));
+  EXPECT_EQ(platform_properties("OpenCL", "single", 1, std::nullopt),
+            (P{{"OpenCLPrecision", "single"}, {"OpenCLDeviceIndex", "1"}}));
+  EXPECT_EQ(platform_properties("HIP", "mixed", 0, std::nullopt), (P{{"HipDeviceIndex", "0"}}));
+  EXPECT_EQ(platform_properties("CPU", "mixed", 3, 6), (P{{"Threads", "6"}}));
+  EXPECT_EQ(platform_properties("Reference", "double", 3, 6), P{});
+}
+
+TEST(OpenMMPlatform, CpuThreadCapPrecedence) {
+  const char* saved = std::getenv("OPENMM_CPU_THREADS");
+  const std::string keep = saved ? saved : "";
+  unsetenv("OPENMM_CPU_THREADS");
+  setenv("SLURM_CPUS_PER_TASK", "6", 1);
+  setenv("OMP_NUM_THREADS", "2", 1);
+  EXPECT_EQ(cpu_threads_from_env(), 6);
+  setenv("OPENMM_CPU_THREADS", "3", 1);
+  EXPECT_EQ(cpu_threads_from_env(), 3);
+  setenv("OPENMM_CPU_THREADS", "zero", 1);
+  unsetenv("SLURM_CPUS_PER_TASK");
+  EXPECT_EQ(cpu_threads_from_env(), 2);
+  unsetenv("OMP_NUM_THREADS");
+  unsetenv("OPENMM_CPU_THREADS");
+  EXPECT_EQ(cpu_threads_from_env(), std::nullopt);
+  if (!keep.empty()) setenv("OPENMM_CPU_THREADS", keep.c_str(), 1);
+}
+
+}  // namespace
+}  // namespace trails::engines::openmm

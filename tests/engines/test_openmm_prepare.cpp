@@ -1,0 +1,159 @@
+// System preparation through share/trails/prepare_openmm.py (/usr/bin/python3, OpenMM's Python
+// layer): every input kind Trails-MD accepts, reuse by digest, and bad inputs as ConfigErrors
+// that name the key and leave nothing behind.
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "trails/core/error.h"
+#include "trails/engines/openmm/openmm_engine.h"
+#include "trails/engines/openmm/prepared_system.h"
+#include "trails/engines/registry.h"
+
+namespace trails::engines::openmm {
+namespace {
+
+namespace fs = std::filesystem;
+const fs::path kData = TRAILS_TEST_DATA;
+const fs::path kAlad = kData / "structures/alanine-dipeptide.pdb";
+
+class Prepare : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    run_dir = fs::temp_directory_path() /
+              ("trails-prepare-" + std::to_string(getpid()) + "-" +
+               ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(run_dir);
+    fs::create_directories(run_dir);
+    config.engine.md_engine = "openmm";
+    config.engine.openmm.platform_name = "Reference";
+    config.system.conf_file = kAlad;
+  }
+  void TearDown() override { fs::remove_all(run_dir); }
+  std::string text(const fs::path& p) {
+    std::ifstream in(p);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  std::string error_of() {
+    try {
+      prepare_openmm_system(config, run_dir);
+    } catch (const core::ConfigError& e) {
+      return e.what();
+    }
+    return "(no ConfigError)";
+  }
+  fs::path run_dir;
+  config::CampaignConfig config;
+};
+
+TEST_F(Prepare, PdbWithForceFieldThenReusedByDigest) {
+  config.system.forcefield = {"amber14-all.xml"};
+  const PreparedSystem p = prepare_openmm_system(config, run_dir);
+  EXPECT_EQ(p.n_atoms, 22);
+  EXPECT_EQ(p.source, "forcefield");
+  EXPECT_TRUE(p.box.empty());  // no CRYST1: vacuum, NoCutoff
+  EXPECT_EQ(p.dir, run_dir / "prepared" / p.digest);
+  // PDB atom 1 (HH31) is at (2.000, 1.000, 0.000) Å.
+  EXPECT_DOUBLE_EQ(p.positions[0], 0.2);
+  EXPECT_DOUBLE_EQ(p.positions[1], 0.1);
+  EXPECT_TRUE(fs::exists(p.topology_pdb));
+  const std::string xml = text(p.system_xml);
+  EXPECT_NE(xml.find("HarmonicBondForce"), std::string::npos);
+  EXPECT_NE(xml.find("method=\"0\""), std::string::npos);  // NonbondedForce NoCutoff
+  const auto written = fs::last_write_time(p.dir / "prepare.json");
+  const PreparedSystem again = prepare_openmm_system(config, run_dir);  // resume: reused
+  EXPECT_EQ(again.dir, p.dir);
+  EXPECT_EQ(fs::last_write_time(p.dir / "prepare.json"), written);
+  EXPECT_EQ(again.positions, p.positions);
+  // A different force field is a different digest.
+  config.system.forcefield = {"amber14-all.xml", "implicit/gbn2.xml"};
+  const PreparedSystem gb = prepare_openmm_system(config, run_dir);
+  EXPECT_NE(gb.digest, p.digest);
+  EXPECT_NE(text(gb.system_xml).find("CustomGBForce"), std::string::npos);
+  // And the engine runs on it.
+  const auto engine = make_engine(config, run_dir);
+  SegmentTask t;
+  t.start = engine->default_start();
+  t.steps = 20;
+  t.stride = 10;
+  t.seed = 1;
+  const SegmentResult r = engine->make_instance()->run(t);
+  EXPECT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(r.n_frames, 2);
+}
+
+TEST_F(Prepare, SerializedSystemXmlWithConfFilePositions) {
+  config.system.system_file = kData / "openmm/alad-vacuum/system.xml";
+  const PreparedSystem p = prepare_openmm_system(config, run_dir);
+  EXPECT_EQ(p.source, "system_xml");
+  EXPECT_EQ(p.n_atoms, 22);
+  EXPECT_DOUBLE_EQ(p.positions[0], 0.2);
+}
+
+TEST_F(Prepare, CustomMakeSystemModule) {
+  const fs::path module = run_dir / "my_system.py";
+  std::ofstream(module) << "from openmm import app\n"
+                           "def make_system(topology, temp):\n"
+                           "    assert abs(temp - 310.0) < 1e-9\n"
+                           "    ff = app.ForceField('amber14-all.xml')\n"
+                           "    return ff.createSystem(topology, constraints=app.HBonds)\n";
+  config.system.system_file = module;
+  config.engine.openmm.temperature = 310.0;
+  const PreparedSystem p = prepare_openmm_system(config, run_dir);
+  EXPECT_EQ(p.source, "make_system");
+  EXPECT_EQ(p.n_atoms, 22);
+}
+
+TEST_F(Prepare, GroPlusTopWithBox) {
+  config.system.conf_file = kData / "openmm/argon/argon.gro";
+  config.system.top_file = kData / "openmm/argon/argon.top";
+  const PreparedSystem p = prepare_openmm_system(config, run_dir);
+  EXPECT_EQ(p.source, "top");
+  EXPECT_EQ(p.n_atoms, 2);
+  ASSERT_EQ(p.box.size(), 9u);
+  EXPECT_DOUBLE_EQ(p.box[0], 2.5);
+  EXPECT_DOUBLE_EQ(p.box[8], 2.5);
+  EXPECT_DOUBLE_EQ(p.positions[3], 0.6);
+  EXPECT_NE(text(p.system_xml).find("method=\"4\""), std::string::npos);  // PME
+}
+
+TEST_F(Prepare, UnknownForceFieldNamesTheKeyAndWritesNothing) {
+  config.system.forcefield = {"no-such-forcefield.xml"};
+  const std::string m = error_of();
+  EXPECT_NE(m.find("system.forcefield: cannot load force field"), std::string::npos) << m;
+  EXPECT_NE(m.find("no-such-forcefield.xml"), std::string::npos) << m;
+  EXPECT_FALSE(fs::exists(run_dir / "prepared"));
+  // A run directory that did not exist before is not left behind either.
+  const fs::path fresh = run_dir / "new-run";
+  EXPECT_THROW(prepare_openmm_system(config, fresh), core::ConfigError);
+  EXPECT_FALSE(fs::exists(fresh));
+}
+
+TEST_F(Prepare, BarePdbNeedsParameters) {
+  const std::string m = error_of();
+  EXPECT_NE(m.find("system.top_file:"), std::string::npos) << m;
+  EXPECT_NE(m.find("system.forcefield"), std::string::npos) << m;
+}
+
+TEST_F(Prepare, AtomCountMismatchIsReported) {
+  config.system.conf_file = kData / "openmm/argon/argon.gro";
+  config.system.system_file = kData / "openmm/alad-vacuum/system.xml";
+  const std::string m = error_of();
+  EXPECT_NE(m.find("system.conf_file:"), std::string::npos) << m;
+  EXPECT_NE(m.find("2 atoms but the System has 22 particles"), std::string::npos) << m;
+}
+
+TEST_F(Prepare, ForceFieldThatDoesNotMatchTheStructure) {
+  config.system.forcefield = {"amber14/tip3p.xml"};  // water only: no template for ALA
+  const std::string m = error_of();
+  EXPECT_NE(m.find("system.forcefield:"), std::string::npos) << m;
+  EXPECT_NE(m.find("does not match"), std::string::npos) << m;
+}
+
+}  // namespace
+}  // namespace trails::engines::openmm
