@@ -197,11 +197,21 @@ std::vector<std::string> CampaignDriver::banner() const {
   lines.push_back(fmt::format("Trails {} — adaptive campaign", TRAILS_VERSION));
   lines.push_back(fmt::format("  config      {}", config_.config_file.string()));
   lines.push_back(fmt::format("  outdir      {}", config_.outdir.string()));
-  lines.push_back(fmt::format("  engine      {} ({}, {} integrator, kT {}, dt {})",
-                              config_.engine.md_engine, engine_->name(),
-                              b.integrator == config::Integrator::Overdamped ? "overdamped"
-                                                                             : "langevin",
-                              b.kT, b.dt));
+  if (config_.engine.md_engine == "openmm") {
+    const auto& o = config_.engine.openmm;
+    lines.push_back(fmt::format("  engine      openmm ({} atoms, {} platform, {} K, dt {} ps{})",
+                                engine_->n_atoms(), o.platform_name, o.temperature, o.dt,
+                                o.npt ? ", NPT" : ""));
+    std::string cvs;
+    for (const auto& n : projection_->column_names()) cvs += (cvs.empty() ? "" : ", ") + n;
+    lines.push_back(fmt::format("  cvs         {}", cvs));
+  } else {
+    lines.push_back(fmt::format("  engine      {} ({}, {} integrator, kT {}, dt {})",
+                                config_.engine.md_engine, engine_->name(),
+                                b.integrator == config::Integrator::Overdamped ? "overdamped"
+                                                                               : "langevin",
+                                b.kT, b.dt));
+  }
   lines.push_back(fmt::format("  walkers     {} × {} steps, stride {} ({} frames each), {} worker(s)",
                               s.walker, s.step, s.stride, s.frames_per_walker(),
                               executor_ ? executor_->workers() : s.max_workers));

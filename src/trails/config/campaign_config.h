@@ -96,6 +96,10 @@ struct CampaignConfig {
   int checkpoint_freq = 1;
   double min_success_fraction = 1.0;
   std::string binning_scheme = "uniform";
+  // cvs: the fixed CV space of a molecular run, one JSON object per entry (docs/cvs.md); null:
+  // Trails-MD's fallback [Rg, RMSD] of the protein. Parsed and checked by the campaign against
+  // the topology before any MD runs.
+  nlohmann::json cvs;
 
   SystemConfig system;
   EngineConfig engine;

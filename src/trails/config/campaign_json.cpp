@@ -73,6 +73,7 @@ json built_values(const CampaignConfig& c, bool all) {
     j["system"]["top_file"] = path_or_null(c.system.top_file);
     j["system"]["system_file"] = path_or_null(c.system.system_file);
     j["system"]["forcefield"] = c.system.forcefield;
+    j["cvs"] = c.cvs;
   }
 
   json& s = j["spawning"];

@@ -77,6 +77,7 @@ std::vector<KeySpec> make_table() {
           .one_of({"distances", "fitted_coords", "phi_psi"}).not_built(kLearned),
       K("", "adaptive_angle_encoding", T::String, "raw").one_of({"raw", "sincos"})
           .not_built(kLearned),
+      K("", "cvs", T::MappingList, null_v).null().non_empty(),  // Trails extension (docs/cvs.md)
       K("", "retrain_policy", T::String, "fixed").one_of({"fixed", "vamp_adaptive"})
           .not_built(kLearned),
       K("", "retrain_freq", T::Int, 1).ge(0).not_built(kLearned),
