@@ -264,3 +264,70 @@ TEST(OpenMMPlatform, CpuThreadCapPrecedence) {
 
 }  // namespace
 }  // namespace trails::engines::openmm
+
+namespace trails::engines::openmm {
+namespace {
+
+// engine.equilibrate: a real pre-equilibration of the start structure, once, cached with the
+// prepared system so a second engine (a resume) starts from the same bits without re-running.
+TEST(OpenMMEngine, EquilibrateMovesTheStartOnceAndCachesIt) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("trails-openmm-equil-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::copy(fs::path(TRAILS_TEST_DATA) / "openmm/alad-vacuum", dir);
+  auto c = settings("Reference");
+  c.equilibrate = true;
+  c.equilibration_steps = 200;
+  const PreparedSystem prepared = load_prepared_system(dir);
+  const OpenMMEngine first(c, prepared, 42);
+  std::size_t cached = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    cached += e.path().filename().string().rfind("equilibrated-", 0) == 0;
+  }
+  EXPECT_EQ(cached, 1u);
+  const OpenMMEngine again(c, prepared, 42);
+  const OpenMMEngine other_seed(c, prepared, 43);
+  fs::remove_all(dir);
+  EXPECT_FALSE(same_bits(first.default_start().positions, prepared.positions));
+  EXPECT_TRUE(same_bits(first.default_start().positions, again.default_start().positions));
+  EXPECT_FALSE(same_bits(first.default_start().positions, other_seed.default_start().positions));
+  EXPECT_TRUE(first.default_start().velocities.empty());  // walkers draw their own
+  const SegmentResult r = first.make_instance()->run(task_for(first, 1));
+  EXPECT_TRUE(r.ok()) << r.error;
+}
+
+}  // namespace
+}  // namespace trails::engines::openmm
+
+#include <thread>
+
+namespace trails::engines::openmm {
+namespace {
+
+// Workers run instances on their own threads: concurrent walkers give the bits of serial ones
+// (CPU: independent Contexts; Reference: its process-wide generator is serialized by a lock).
+class Concurrent : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Concurrent, ParallelInstancesGiveTheBitsOfSerialOnes) {
+  const OpenMMEngine engine(settings(GetParam()), alad());
+  std::vector<SegmentResult> serial, parallel(4);
+  for (std::uint64_t s = 0; s < 4; ++s) serial.push_back(engine.make_instance()->run(task_for(engine, 30 + s)));
+  std::vector<std::thread> threads;
+  for (std::uint64_t s = 0; s < 4; ++s) {
+    threads.emplace_back([&, s] {
+      auto instance = engine.make_instance();
+      (void)instance->run(task_for(engine, 99));  // warm it with another walker first
+      parallel[s] = instance->run(task_for(engine, 30 + s));
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (std::size_t s = 0; s < 4; ++s) {
+    ASSERT_TRUE(serial[s].ok() && parallel[s].ok());
+    EXPECT_TRUE(same_bits(serial[s].frames, parallel[s].frames)) << "walker " << s;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Platforms, Concurrent, ::testing::Values("Reference", "CPU"));
+
+}  // namespace
+}  // namespace trails::engines::openmm

@@ -107,6 +107,34 @@ TEST_F(Prepare, CustomMakeSystemModule) {
   const PreparedSystem p = prepare_openmm_system(config, run_dir);
   EXPECT_EQ(p.source, "make_system");
   EXPECT_EQ(p.n_atoms, 22);
+  EXPECT_FALSE(p.integrator_xml);
+}
+
+TEST_F(Prepare, CustomMakeSystemWithItsOwnIntegratorReseededPerWalker) {
+  const fs::path module = run_dir / "with_integrator.py";
+  std::ofstream(module) << "import openmm\nfrom openmm import app\n"
+                           "def make_system(topology, **kwargs):\n"
+                           "    ff = app.ForceField('amber14-all.xml')\n"
+                           "    system = ff.createSystem(topology, constraints=app.HBonds)\n"
+                           "    return system, openmm.LangevinIntegrator(kwargs['temp'], 5.0, "
+                           "kwargs['dt'])\n";
+  config.system.system_file = module;
+  const PreparedSystem p = prepare_openmm_system(config, run_dir);
+  ASSERT_TRUE(p.integrator_xml);
+  EXPECT_NE(text(*p.integrator_xml).find("LangevinIntegrator"), std::string::npos);
+  const OpenMMEngine engine(config.engine.openmm, p);
+  SegmentTask t;
+  t.start = engine.default_start();
+  t.steps = 40;
+  t.stride = 20;
+  t.seed = 3;
+  auto warm = engine.make_instance();
+  (void)warm->run(t);
+  t.seed = 4;
+  const SegmentResult a = warm->run(t);
+  const SegmentResult b = engine.make_instance()->run(t);
+  ASSERT_TRUE(a.ok() && b.ok()) << a.error << b.error;
+  EXPECT_EQ(a.frames, b.frames);
 }
 
 TEST_F(Prepare, GroPlusTopWithBox) {

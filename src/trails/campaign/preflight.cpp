@@ -12,13 +12,15 @@ namespace fs = std::filesystem;
 namespace {
 
 // What RunStore::create leaves when it is killed before its ledger is renamed into place: a
-// temporary ledger and an empty shards/ directory. Such a directory counts as empty.
+// temporary ledger and an empty shards/ directory, and the OpenMM engine's prepared/ systems
+// (made just before; reused by digest). Such a directory counts as empty.
 bool only_interrupted_create(const fs::path& dir) {
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
     if (name.rfind("ledger.sqlite.tmp", 0) == 0) continue;
     if (name == "shards" && entry.is_directory() && fs::is_empty(entry.path(), ec)) continue;
+    if (name == "prepared" && entry.is_directory()) continue;
     return false;
   }
   return !ec;
