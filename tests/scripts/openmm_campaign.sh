@@ -193,3 +193,24 @@ t = md.load("solv.xtc", top=glob.glob(f"{run}/prepared/*/topology.pdb")[0])
 assert t.n_frames == 12 and np.allclose(t.unitcell_vectors[0], edges[0], atol=1e-3)
 PY
 pass "periodic system: per-frame boxes stored, kill/resume bitwise, box exported"
+
+# system.initial_trajectory (row 92): 120 exported frames seed 4 walkers at linspace frames
+# 0, 39, 79, 119; each walker's first stored frame (20 steps later) lies next to its seed frame.
+alad_config seeded.yaml seeded 2
+sed -i "s|^  conf_file: .*|&\n  initial_trajectory: $WORK/all.xtc|" seeded.yaml
+sed -i "s|^iterations: 3|iterations: 1|" seeded.yaml
+"$TRAILS" run seeded.yaml > seeded.out 2>&1 || fail "seeded run: $(cat seeded.out)"
+/usr/bin/python3 - <<'PY' || fail "walkers did not start from the linspace frames of initial_trajectory"
+import glob, h5py, numpy as np, mdtraj as md
+t = md.load("all.xtc", top=glob.glob("seeded/prepared/*/topology.pdb")[0])
+with h5py.File("seeded/shards/iter_000000.h5", "r") as f:
+    xyz = f["particles/walkers/position/value"][...]
+for w, seed in enumerate([0, 39, 79, 119]):
+    first = xyz[w * 10]
+    d = np.sqrt(((t.xyz - first) ** 2).sum(-1).mean(-1))  # no-fit RMSD to every frame, nm
+    # 40 fs of thermal motion: ~0.03 nm; the seed frame is among the two nearest of all 120
+    # (its neighbour in time may be nearer), frames of other segments are >= 0.06 nm away.
+    assert d[seed] < 0.05 and seed in np.argsort(d)[:2], (w, seed, d[seed], np.argsort(d)[:4])
+print("seeded walkers start at their linspace frames")
+PY
+pass "system.initial_trajectory seeds the first walkers (linspace frames)"

@@ -34,6 +34,7 @@ class CampaignDriver {
   void start_new();
   void resume();
   void set_initial_walkers();
+  void load_initial_trajectory();
   void restore_state(const nlohmann::json& state);
   std::vector<std::string> banner() const;
   void write_outcome(const CampaignOutcome& outcome) const;
@@ -72,7 +73,8 @@ class CampaignDriver {
   std::int64_t next_iteration_ = 0;
   std::vector<engines::Configuration> next_starts_;
   std::vector<std::optional<core::FrameKey>> next_parents_;
-  std::vector<double> iteration_seconds_;  // wall time of each iteration run now (for the ETA)
+  std::vector<double> iteration_seconds_;
+  std::vector<engines::Configuration> initial_frames_;  // system.initial_trajectory, when set  // wall time of each iteration run now (for the ETA)
 };
 
 }  // namespace trails::campaign

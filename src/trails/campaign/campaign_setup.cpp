@@ -12,7 +12,9 @@
 #include "trails/campaign/preflight.h"
 #include "trails/core/error.h"
 #include "trails/core/fs.h"
+#include "trails/core/rng.h"
 #include "trails/engines/registry.h"
+#include "trails/trajio/trajectory.h"
 #include "trails/campaign/projection_factory.h"
 
 namespace trails::campaign {
@@ -82,6 +84,7 @@ CampaignOutcome CampaignDriver::run() {
   preflight(config_, options_.resume);
   engine_ = engines::make_engine(config_, config_.outdir);
   projection_ = make_projection(config_, *engine_);
+  load_initial_trajectory();  // read and checked before anything is written
   TRAILS_CHECK(projection_->dimension() == config_.cv_dimension(),
                "the projection's dimension must match n_bins (checked by the config)");
   if (options_.resume) {
@@ -125,6 +128,35 @@ void CampaignDriver::start_new() {
   log_->rewrite({});
 }
 
+void CampaignDriver::load_initial_trajectory() {
+  initial_frames_.clear();
+  const auto& path = config_.system.initial_trajectory;
+  if (!path) return;
+  if (engine_->spatial_dim() != 3) {
+    throw core::ConfigError("system.initial_trajectory needs a molecular engine (engine.md_engine: "
+                            "openmm); the built-in engine starts from system.start");
+  }
+  const auto traj = trajio::read_trajectory(*path, engine_->n_atoms());
+  const auto n = static_cast<std::int64_t>(traj.frames.size());
+  if (n == 0) throw core::InputError(path->string() + " (system.initial_trajectory) has no frames");
+  const int walkers = config_.spawning.walker;
+  auto rng = core::Rng::stream(config_.random_seed, "initial_trajectory");
+  for (int w = 0; w < walkers; ++w) {
+    // Trails-MD: linspace over the frames when there are enough, else random replication.
+    const std::int64_t f =
+        n >= walkers ? (walkers == 1 ? 0 : static_cast<std::int64_t>(w) * (n - 1) / (walkers - 1))
+                     : static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(n)));
+    const auto& frame = traj.frames[static_cast<std::size_t>(f)];
+    engines::Configuration c = engine_->default_start();
+    c.positions = frame.positions_nm;
+    c.velocities.clear();
+    if (frame.box) {
+      c.box.assign(frame.box->begin(), frame.box->end());
+    }
+    initial_frames_.push_back(std::move(c));
+  }
+}
+
 void CampaignDriver::set_initial_walkers() {
   const int walkers = config_.spawning.walker;
   const auto& start = config_.system.start;
@@ -132,6 +164,7 @@ void CampaignDriver::set_initial_walkers() {
   for (int w = 0; w < walkers; ++w) {
     engines::Configuration c = engine_->default_start();
     if (!start.empty()) c.positions = start.size() == 1 ? start[0] : start[w];
+    if (!initial_frames_.empty()) c = initial_frames_[static_cast<std::size_t>(w)];
     next_starts_.push_back(std::move(c));
   }
   next_parents_.assign(walkers, std::nullopt);

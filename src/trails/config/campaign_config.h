@@ -62,7 +62,9 @@ struct SystemConfig {
   std::optional<std::filesystem::path> conf_file;    // system.conf_file (.pdb/.gro/.inpcrd)
   std::optional<std::filesystem::path> top_file;     // system.top_file (.top/.prmtop/.parm7)
   std::optional<std::filesystem::path> system_file;  // system.system_file (System .xml / .py)
-  std::vector<std::string> forcefield;               // system.forcefield (Trails extension)
+  std::vector<std::string> forcefield;
+  // system.initial_trajectory: first walkers from frames of an XTC/DCD (OpenMM runs; row 92).
+  std::optional<std::filesystem::path> initial_trajectory;               // system.forcefield (Trails extension)
 };
 
 struct SpawningConfig {

@@ -95,8 +95,7 @@ std::vector<KeySpec> make_table() {
       K("system", "project_file", T::FilePath, null_v).null()
           .not_built("user CV projection (system.project_file)"),
       K("system", "trajectory_topology_file", T::FilePath, null_v).null().not_built(kMdFiles),
-      K("system", "initial_trajectory", T::FilePath, null_v).null()
-          .not_built("initial-trajectory seeding (system.initial_trajectory)"),
+      K("system", "initial_trajectory", T::FilePath, null_v).null(),
       K("system", "feature_selection", T::String, "protein and not (type H)")
           .not_built("computing atom-selection features (learned CV spaces)"),
       K("system", "topology", T::String, null_v).null().not_built(kMdFiles),
