@@ -214,3 +214,19 @@ for w, seed in enumerate([0, 39, 79, 119]):
 print("seeded walkers start at their linspace frames")
 PY
 pass "system.initial_trajectory seeds the first walkers (linspace frames)"
+
+# Bad CV blocks are exit-2 errors naming the problem, and leave no run directory behind.
+alad_config badbins.yaml badbins 2
+sed -i 's/^n_bins: \[30, 30\]/n_bins: [30, 30, 30]/; s/^min_values: \[/min_values: [0, /; s/^max_values: \[/max_values: [1, /' badbins.yaml
+alad_config badres.yaml badres 2
+sed -i 's/kind: psi, resid: 2/kind: psi, resid: 9/' badres.yaml
+for c in "badbins:n_bins has 3 entries but the CVs give 2 columns" "badres:no residue with resid 9"; do
+  name=${c%%:*}
+  set +e
+  "$TRAILS" run "$name.yaml" > "$name.out" 2>&1
+  rc=$?
+  set -e
+  [ $rc -eq 2 ] && grep -q "${c#*:}" "$name.out" || fail "$name: expected exit 2 with '${c#*:}', got $rc: $(cat "$name.out")"
+  [ ! -e "$name" ] || fail "$name: a bad CV block left a run directory behind"
+done
+pass "bad cvs blocks: exit 2, clear message, nothing written"

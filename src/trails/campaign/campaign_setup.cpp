@@ -82,9 +82,18 @@ CampaignDriver::~CampaignDriver() {
 
 CampaignOutcome CampaignDriver::run() {
   preflight(config_, options_.resume);
+  std::error_code ec;
+  const bool outdir_existed = std::filesystem::exists(config_.outdir, ec);
   engine_ = engines::make_engine(config_, config_.outdir);
-  projection_ = make_projection(config_, *engine_);
-  load_initial_trajectory();  // read and checked before anything is written
+  try {
+    projection_ = make_projection(config_, *engine_);
+    load_initial_trajectory();  // read and checked before anything is written
+  } catch (const core::Error&) {
+    // Bad CVs or seed trajectory: leave no run directory behind (OpenMM preparation may
+    // already have written prepared/ into a directory this call created).
+    if (!outdir_existed) std::filesystem::remove_all(config_.outdir, ec);
+    throw;
+  }
   TRAILS_CHECK(projection_->dimension() == config_.cv_dimension(),
                "the projection's dimension must match n_bins (checked by the config)");
   if (options_.resume) {
