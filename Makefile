@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS ?= 2
 TRAILS := $(BUILD)/trails
 
-.PHONY: deps configure build test demo bench clean
+.PHONY: deps configure build test demo demo-mb bench clean
 
 deps:
 	@bash scripts/install-deps
@@ -21,6 +21,9 @@ test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 demo: build
+	bash examples/alanine-dipeptide/run-demo.sh $(TRAILS)
+
+demo-mb: build
 	bash examples/muller-brown/run-demo.sh $(TRAILS)
 
 bench: build

@@ -21,6 +21,7 @@
 #include "trails/engines/registry.h"
 #include "trails/report/export.h"
 #include "trails/report/msm_tool.h"
+#include "trails/report/trajectory_export.h"
 #include "trails/report/plot.h"
 #include "trails/report/status.h"
 
@@ -113,6 +114,12 @@ int main(int argc, char** argv) {
   exporter->add_option("RUN_DIR", export_request.run_dir, "Run directory")->required();
   exporter->add_option("--cvs", cvs_out, "CSV of CV points: iteration,walker,frame,cv_0,...");
   exporter->add_option("--lineage", lineage_out, "CSV of frame lineage: key,parent");
+  std::optional<fs::path> trajectory_out;
+  std::optional<std::int64_t> export_iteration, export_walker;
+  exporter->add_option("--trajectory", trajectory_out,
+                       "Frames of an OpenMM run as OUT.xtc, OUT.dcd or OUT.pdb (prepared topology)");
+  exporter->add_option("--iteration", export_iteration, "With --trajectory: only this iteration");
+  exporter->add_option("--walker", export_walker, "With --trajectory: only this walker");
 
   auto* plot = app.add_subcommand("plot", "Draw coverage.png and occupancy.png");
   fs::path plot_dir;
@@ -173,10 +180,23 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*exporter) {
-      if (!cvs_out && !lineage_out) throw core::UsageError("export: give --cvs FILE and/or --lineage FILE");
-      export_request.cvs_csv = cvs_out;
-      export_request.lineage_csv = lineage_out;
-      report::export_run(export_request);
+      if (!cvs_out && !lineage_out && !trajectory_out) {
+        throw core::UsageError("export: give --cvs FILE, --lineage FILE and/or --trajectory FILE");
+      }
+      if ((export_iteration || export_walker) && !trajectory_out) {
+        throw core::UsageError("export: --iteration and --walker select frames for --trajectory");
+      }
+      if (trajectory_out) {
+        report::TrajectoryExportRequest t{export_request.run_dir, *trajectory_out,
+                                          export_iteration, export_walker};
+        const auto n = report::export_trajectory(t);
+        fmt::print("wrote {} ({} frames)\n", trajectory_out->string(), n);
+      }
+      if (cvs_out || lineage_out) {
+        export_request.cvs_csv = cvs_out;
+        export_request.lineage_csv = lineage_out;
+        report::export_run(export_request);
+      }
       return 0;
     }
     if (*msm) {

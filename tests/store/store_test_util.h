@@ -101,6 +101,8 @@ inline IterationRecord make_record(std::int64_t iteration, const Shape& shape = 
     wr.startup_s = 0.25 + w;
     wr.integrate_s = 1.0 / 3.0 + w;
     wr.platform = w % 2 == 0 ? "CUDA:0" : "CPU";
+    wr.device = w % 2 == 0 ? "0 (NVIDIA H200)" : "2 threads";
+    wr.visible_devices = w % 2 == 0 ? "CUDA_VISIBLE_DEVICES=0,1" : "";
     wr.host = "node-" + std::to_string(w);
     for (std::int64_t f = 0; f < wr.n_frames; ++f) {
       for (int c = 0; c < r.cv_dim; ++c) r.cvs.push_back(test_value(k++));
@@ -160,6 +162,8 @@ inline void expect_same_record(const IterationRecord& a, const IterationRecord& 
     EXPECT_TRUE(same_bits(x.startup_s, y.startup_s));
     EXPECT_TRUE(same_bits(x.integrate_s, y.integrate_s));
     EXPECT_EQ(x.platform, y.platform);
+    EXPECT_EQ(x.device, y.device);
+    EXPECT_EQ(x.visible_devices, y.visible_devices);
     EXPECT_EQ(x.host, y.host);
   }
   EXPECT_EQ(a.cv_dim, b.cv_dim);

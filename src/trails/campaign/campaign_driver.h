@@ -15,6 +15,7 @@
 #include "trails/campaign/frame_history.h"
 #include "trails/campaign/msm_spawner.h"
 #include "trails/campaign/msm_stage.h"
+#include "trails/campaign/projection.h"
 #include "trails/campaign/run_log.h"
 #include "trails/campaign/space_stage.h"
 #include "trails/engines/engine.h"
@@ -36,6 +37,7 @@ class CampaignDriver {
   void start_new();
   void resume();
   void set_initial_walkers();
+  void load_initial_trajectory();
   void restore_state(const nlohmann::json& state);
   std::vector<std::string> banner() const;
   void write_outcome(const CampaignOutcome& outcome) const;
@@ -44,9 +46,16 @@ class CampaignDriver {
   IterationReport run_iteration(std::int64_t iteration);
   std::vector<engines::SegmentTask> make_tasks(std::int64_t iteration) const;
   void check_failures(std::int64_t iteration, const std::vector<engines::SegmentResult>& results) const;
-  // Start configurations of the chosen frames, read from their shards (used on resume).
+  // Start configurations of the chosen frames, read from their shards (positions at full
+  // precision and the frame's box; used on resume and for frames of earlier iterations).
   std::vector<engines::Configuration> restart_configurations(
       const std::vector<store::SpawnChoice>& spawns) const;
+  // Start configurations of this iteration's spawn choices: frames of `rec` (just produced) come
+  // from memory, older ones from their shards.
+  std::vector<engines::Configuration> next_configurations(
+      const store::IterationRecord& rec) const;
+  // The time step recorded with each iteration (H5MD time = step × dt): the engine's own unit.
+  double record_dt() const;
   nlohmann::json state_json() const;
   // Joins the pending MSM build (if any) and records it in the store; returns its build time.
   std::optional<MsmBuild> join_msm(double* wait_s);
@@ -60,6 +69,7 @@ class CampaignDriver {
   RunOptions options_;
   ProgressSink& progress_;
   std::unique_ptr<engines::Engine> engine_;
+  std::unique_ptr<Projection> projection_;
   std::unique_ptr<exec::Executor> executor_;
   std::optional<store::RunStore> store_;
   std::unique_ptr<RunLog> log_;
@@ -76,7 +86,8 @@ class CampaignDriver {
   std::int64_t next_iteration_ = 0;
   std::vector<engines::Configuration> next_starts_;
   std::vector<std::optional<core::FrameKey>> next_parents_;
-  std::vector<double> iteration_seconds_;  // wall time of each iteration run now (for the ETA)
+  std::vector<double> iteration_seconds_;
+  std::vector<engines::Configuration> initial_frames_;  // system.initial_trajectory, when set  // wall time of each iteration run now (for the ETA)
 };
 
 }  // namespace trails::campaign

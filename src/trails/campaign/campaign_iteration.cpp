@@ -70,14 +70,60 @@ std::vector<engines::Configuration> CampaignDriver::restart_configurations(
     const std::vector<store::SpawnChoice>& spawns) const {
   std::vector<core::FrameKey> keys;
   for (const auto& s : spawns) keys.push_back(s.source);
-  auto positions = store_->load_positions(keys);
+  auto frames = store_->load_frames(keys);
   std::vector<engines::Configuration> starts(spawns.size());
   for (std::size_t k = 0; k < spawns.size(); ++k) {
     starts[k].n_atoms = engine_->n_atoms();
     starts[k].spatial_dim = engine_->spatial_dim();
-    starts[k].positions = std::move(positions[k]);
+    starts[k].positions = std::move(frames[k].positions);
+    starts[k].box = std::move(frames[k].box);
   }
   return starts;
+}
+
+std::vector<engines::Configuration> CampaignDriver::next_configurations(
+    const store::IterationRecord& rec) const {
+  const auto frame_size = static_cast<std::size_t>(rec.n_atoms * rec.spatial_dim);
+  std::vector<engines::Configuration> starts(rec.spawns.size());
+  std::vector<store::SpawnChoice> older;  // frames of earlier iterations: read from shards
+  std::vector<std::size_t> older_slot;
+  // Shard row of each ok walker's first frame in this iteration.
+  std::vector<std::int64_t> first_row(rec.walkers.size(), -1);
+  std::int64_t row = 0;
+  for (std::size_t w = 0; w < rec.walkers.size(); ++w) {
+    if (!rec.walkers[w].ok) continue;
+    first_row[w] = row;
+    row += rec.walkers[w].n_frames;
+  }
+  for (std::size_t k = 0; k < rec.spawns.size(); ++k) {
+    const auto& key = rec.spawns[k].source;
+    auto& c = starts[k];
+    c.n_atoms = engine_->n_atoms();
+    c.spatial_dim = engine_->spatial_dim();
+    if (key.iteration != rec.iteration) {
+      older.push_back(rec.spawns[k]);
+      older_slot.push_back(k);
+      continue;
+    }
+    const auto r = static_cast<std::size_t>(first_row.at(static_cast<std::size_t>(key.walker)) +
+                                            key.frame);
+    c.positions.assign(rec.positions.begin() + static_cast<std::ptrdiff_t>(r * frame_size),
+                       rec.positions.begin() + static_cast<std::ptrdiff_t>((r + 1) * frame_size));
+    if (!rec.boxes.empty()) {
+      c.box.assign(rec.boxes.begin() + static_cast<std::ptrdiff_t>(r * 9),
+                   rec.boxes.begin() + static_cast<std::ptrdiff_t>((r + 1) * 9));
+    }
+  }
+  if (!older.empty()) {
+    auto loaded = restart_configurations(older);
+    for (std::size_t i = 0; i < older.size(); ++i) starts[older_slot[i]] = std::move(loaded[i]);
+  }
+  return starts;
+}
+
+double CampaignDriver::record_dt() const {
+  // engine.dt in the engine's own unit: reduced time (builtin), ps (OpenMM).
+  return config_.engine.md_engine == "openmm" ? config_.engine.openmm.dt : config_.engine.builtin.dt;
 }
 
 IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
@@ -102,7 +148,7 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
   rec.n_atoms = engine_->n_atoms();
   rec.spatial_dim = engine_->spatial_dim();
   rec.stride = config_.spawning.stride;
-  rec.dt = config_.engine.builtin.dt;
+  rec.dt = record_dt();
   std::vector<FrameHistory::WalkerSpan> spans;
   for (std::size_t w = 0; w < results.size(); ++w) {
     const auto& r = results[w];
@@ -116,15 +162,34 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
     wr.startup_s = r.startup_s;
     wr.integrate_s = r.integrate_s;
     wr.platform = r.platform;
+    wr.device = r.device;
+    wr.visible_devices = r.visible_devices;
     wr.host = r.host;
     rec.walkers.push_back(wr);
     if (!r.ok()) continue;
     spans.push_back({wr.walker, r.n_frames});
-    // Fixed CV space of a built-in run: the particle coordinates themselves.
     rec.positions.insert(rec.positions.end(), r.frames.begin(), r.frames.end());
+    if (!r.frame_boxes.empty()) {
+      rec.boxes.insert(rec.boxes.end(), r.frame_boxes.begin(), r.frame_boxes.end());
+    }
+  }
+  // A box is all or nothing: a periodic system gives one per frame of every ok walker.
+  TRAILS_CHECK(rec.boxes.empty() || rec.boxes.size() / 9 * static_cast<std::size_t>(rec.n_atoms *
+                                                                                     rec.spatial_dim) ==
+                                         rec.positions.size(),
+               "walkers must all report a box per frame, or none");
+  // Projection into the fixed CV space (identity for built-in runs: the coordinates themselves).
+  const auto n_new = static_cast<std::int64_t>(rec.positions.size()) /
+                     std::max(1, rec.n_atoms * rec.spatial_dim);
+  if (projection_->is_identity()) {
+    rec.cvs = rec.positions;
+  } else {
+    rec.cvs.reserve(static_cast<std::size_t>(n_new * rec.cv_dim));
+    projection_->project(rec.positions, n_new, rec.boxes, rec.cvs);
   }
   // Learned space: the ledger's CVs are this iteration's projections in the space current now.
-  rec.cvs = space_ ? space_->add_iteration(iteration, spans, rec.positions) : rec.positions;
+  // (built-in engine only, over the identity projection's coordinates)
+  if (space_) rec.cvs = space_->add_iteration(iteration, spans, rec.positions);
   std::int64_t first_frame = 0;
   if (space_ && space_->retrained()) {
     rebuild_learned_space();
@@ -145,16 +210,22 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
     rec.spawns.push_back({static_cast<std::int64_t>(k), chosen[k] - tracker_->pool_first_frame(),
                           history_.key_of(chosen[k])});
   }
-  // The fixed CV space of a built-in run is the coordinate space, so the chosen frames'
-  // coordinates are already in memory (bit-identical to their shards, which resume reads).
   next_starts_.clear();
-  for (const auto g : chosen) {
-    engines::Configuration c;
-    c.n_atoms = engine_->n_atoms();
-    c.spatial_dim = engine_->spatial_dim();
-    const auto p = space_ ? space_->features_of(g) : history_.point(g);
-    c.positions.assign(p.begin(), p.end());
-    next_starts_.push_back(std::move(c));
+  if (projection_->is_identity()) {
+    // The CV space is the coordinate space, so the chosen frames' coordinates are already in
+    // memory (bit-identical to their shards, which resume reads).
+    for (const auto g : chosen) {
+      engines::Configuration c;
+      c.n_atoms = engine_->n_atoms();
+      c.spatial_dim = engine_->spatial_dim();
+      const auto p = space_ ? space_->features_of(g) : history_.point(g);
+      c.positions.assign(p.begin(), p.end());
+      next_starts_.push_back(std::move(c));
+    }
+  } else {
+    // Full-precision positions and box of each chosen frame: this iteration's from memory,
+    // older ones from their shards (exactly what resume reads, so both paths agree bitwise).
+    next_starts_ = next_configurations(rec);
   }
   next_parents_.clear();
   for (const auto& s : rec.spawns) next_parents_.emplace_back(s.source);

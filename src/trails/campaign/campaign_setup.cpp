@@ -14,7 +14,10 @@
 #include "trails/campaign/preflight.h"
 #include "trails/core/error.h"
 #include "trails/core/fs.h"
+#include "trails/core/rng.h"
 #include "trails/engines/registry.h"
+#include "trails/trajio/trajectory.h"
+#include "trails/campaign/projection_factory.h"
 
 namespace trails::campaign {
 namespace {
@@ -90,11 +93,25 @@ CampaignDriver::~CampaignDriver() {
 
 CampaignOutcome CampaignDriver::run() {
   preflight(config_, options_.resume);
+  std::error_code ec;
+  const bool outdir_existed = std::filesystem::exists(config_.outdir, ec);
   engine_ = engines::make_engine(config_, config_.outdir);
-  const int n_coordinates = engine_->n_atoms() * engine_->spatial_dim();
-  TRAILS_CHECK(config_.learned_space() || n_coordinates == config_.cv_dimension(),
-               "the fixed CV space of a built-in run is the particle coordinates");
-  if (config_.learned_space()) space_.emplace(config_, n_coordinates);
+  try {
+    projection_ = make_projection(config_, *engine_);
+    load_initial_trajectory();  // read and checked before anything is written
+  } catch (const core::Error&) {
+    // Bad CVs or seed trajectory: leave no run directory behind (OpenMM preparation may
+    // already have written prepared/ into a directory this call created).
+    if (!outdir_existed) std::filesystem::remove_all(config_.outdir, ec);
+    throw;
+  }
+  if (config_.learned_space()) {
+    TRAILS_CHECK(projection_->is_identity(), "learned spaces are built for the built-in engine only");
+    space_.emplace(config_, projection_->dimension());
+  } else {
+    TRAILS_CHECK(projection_->dimension() == config_.cv_dimension(),
+                 "the projection's dimension must match n_bins (checked by the config)");
+  }
   if (options_.resume) {
     resume();
   } else {
@@ -139,6 +156,35 @@ void CampaignDriver::start_new() {
   log_->rewrite({});
 }
 
+void CampaignDriver::load_initial_trajectory() {
+  initial_frames_.clear();
+  const auto& path = config_.system.initial_trajectory;
+  if (!path) return;
+  if (engine_->spatial_dim() != 3) {
+    throw core::ConfigError("system.initial_trajectory needs a molecular engine (engine.md_engine: "
+                            "openmm); the built-in engine starts from system.start");
+  }
+  const auto traj = trajio::read_trajectory(*path, engine_->n_atoms());
+  const auto n = static_cast<std::int64_t>(traj.frames.size());
+  if (n == 0) throw core::InputError(path->string() + " (system.initial_trajectory) has no frames");
+  const int walkers = config_.spawning.walker;
+  auto rng = core::Rng::stream(config_.random_seed, "initial_trajectory");
+  for (int w = 0; w < walkers; ++w) {
+    // Trails-MD: linspace over the frames when there are enough, else random replication.
+    const std::int64_t f =
+        n >= walkers ? (walkers == 1 ? 0 : static_cast<std::int64_t>(w) * (n - 1) / (walkers - 1))
+                     : static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(n)));
+    const auto& frame = traj.frames[static_cast<std::size_t>(f)];
+    engines::Configuration c = engine_->default_start();
+    c.positions = frame.positions_nm;
+    c.velocities.clear();
+    if (frame.box) {
+      c.box.assign(frame.box->begin(), frame.box->end());
+    }
+    initial_frames_.push_back(std::move(c));
+  }
+}
+
 void CampaignDriver::set_initial_walkers() {
   const int walkers = config_.spawning.walker;
   const auto& start = config_.system.start;
@@ -146,6 +192,7 @@ void CampaignDriver::set_initial_walkers() {
   for (int w = 0; w < walkers; ++w) {
     engines::Configuration c = engine_->default_start();
     if (!start.empty()) c.positions = start.size() == 1 ? start[0] : start[w];
+    if (!initial_frames_.empty()) c = initial_frames_[static_cast<std::size_t>(w)];
     next_starts_.push_back(std::move(c));
   }
   next_parents_.assign(walkers, std::nullopt);
@@ -230,11 +277,21 @@ std::vector<std::string> CampaignDriver::banner() const {
   lines.push_back(fmt::format("Trails {} — adaptive campaign", TRAILS_VERSION));
   lines.push_back(fmt::format("  config      {}", config_.config_file.string()));
   lines.push_back(fmt::format("  outdir      {}", config_.outdir.string()));
-  lines.push_back(fmt::format("  engine      {} ({}, {} integrator, kT {}, dt {})",
-                              config_.engine.md_engine, engine_->name(),
-                              b.integrator == config::Integrator::Overdamped ? "overdamped"
-                                                                             : "langevin",
-                              b.kT, b.dt));
+  if (config_.engine.md_engine == "openmm") {
+    const auto& o = config_.engine.openmm;
+    lines.push_back(fmt::format("  engine      openmm ({} atoms, {} platform, {} K, dt {} ps{})",
+                                engine_->n_atoms(), o.platform_name, o.temperature, o.dt,
+                                o.npt ? ", NPT" : ""));
+    std::string cvs;
+    for (const auto& n : projection_->column_names()) cvs += (cvs.empty() ? "" : ", ") + n;
+    lines.push_back(fmt::format("  cvs         {}", cvs));
+  } else {
+    lines.push_back(fmt::format("  engine      {} ({}, {} integrator, kT {}, dt {})",
+                                config_.engine.md_engine, engine_->name(),
+                                b.integrator == config::Integrator::Overdamped ? "overdamped"
+                                                                               : "langevin",
+                                b.kT, b.dt));
+  }
   lines.push_back(fmt::format("  walkers     {} × {} steps, stride {} ({} frames each), {} worker(s)",
                               s.walker, s.step, s.stride, s.frames_per_walker(),
                               executor_ ? executor_->workers() : s.max_workers));

@@ -62,7 +62,9 @@ struct SystemConfig {
   std::optional<std::filesystem::path> conf_file;    // system.conf_file (.pdb/.gro/.inpcrd)
   std::optional<std::filesystem::path> top_file;     // system.top_file (.top/.prmtop/.parm7)
   std::optional<std::filesystem::path> system_file;  // system.system_file (System .xml / .py)
-  std::vector<std::string> forcefield;               // system.forcefield (Trails extension)
+  std::vector<std::string> forcefield;
+  // system.initial_trajectory: first walkers from frames of an XTC/DCD (OpenMM runs; row 92).
+  std::optional<std::filesystem::path> initial_trajectory;               // system.forcefield (Trails extension)
 };
 
 struct SpawningConfig {
@@ -145,6 +147,10 @@ struct CampaignConfig {
   int checkpoint_freq = 1;
   double min_success_fraction = 1.0;
   std::string binning_scheme = "uniform";
+  // cvs: the fixed CV space of a molecular run, one JSON object per entry (docs/cvs.md); null:
+  // Trails-MD's fallback [Rg, RMSD] of the protein. Parsed and checked by the campaign against
+  // the topology before any MD runs.
+  nlohmann::json cvs;
 
   SystemConfig system;
   EngineConfig engine;

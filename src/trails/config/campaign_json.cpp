@@ -87,6 +87,10 @@ json built_values(const CampaignConfig& c, bool all) {
     j["system"]["top_file"] = path_or_null(c.system.top_file);
     j["system"]["system_file"] = path_or_null(c.system.system_file);
     j["system"]["forcefield"] = c.system.forcefield;
+    j["cvs"] = c.cvs;
+    if (c.system.initial_trajectory) {  // only when set, so earlier digests stay as they were
+      j["system"]["initial_trajectory"] = c.system.initial_trajectory->string();
+    }
   }
 
   json& s = j["spawning"];

@@ -320,6 +320,28 @@ bool convert_value(const YAML::Node& node, const KeySpec& spec, const ValueSite&
       }
       out = generic_json(node);
       return true;
+    case ValueType::MappingList: {
+      if (!node.IsSequence()) {
+        problems.add(site.at, site.path,
+                     "must be a list of mappings ({name: ..., kind: ...}), got " + describe(node));
+        return false;
+      }
+      if (spec.non_empty && node.size() == 0) {
+        problems.add(site.at, site.path, "must not be empty; remove the key for the default");
+        return false;
+      }
+      bool ok = true;
+      for (std::size_t i = 0; i < node.size(); ++i) {
+        if (!node[i].IsMap()) {
+          problems.add(at_of(node[i], site.at), site.path + "[" + std::to_string(i) + "]",
+                       "must be a mapping ({name: ..., kind: ...}), got " + describe(node[i]));
+          ok = false;
+        }
+      }
+      if (!ok) return false;
+      out = generic_json(node);
+      return true;
+    }
     case ValueType::IntOrAuto: {
       if (node.IsScalar() && resolve_scalar(node).kind == ScalarKind::String) {
         if (node.Scalar() == "auto") {

@@ -78,6 +78,7 @@ std::vector<KeySpec> make_table() {
           .one_of({"distances", "fitted_coords", "phi_psi"}).not_built(kLearned),
       K("", "adaptive_angle_encoding", T::String, "raw").one_of({"raw", "sincos"})
           .not_built(kLearned),
+      K("", "cvs", T::MappingList, null_v).null().non_empty(),  // Trails extension (docs/cvs.md)
       K("", "retrain_policy", T::String, "fixed").one_of({"fixed", "vamp_adaptive"}),
       K("", "retrain_freq", T::Int, 1).ge(0),
       K("", "vamp_retrain_tol", T::Number, 0.1).ge(0),
@@ -94,8 +95,7 @@ std::vector<KeySpec> make_table() {
       K("system", "project_file", T::FilePath, null_v).null()
           .not_built("user CV projection (system.project_file)"),
       K("system", "trajectory_topology_file", T::FilePath, null_v).null().not_built(kMdFiles),
-      K("system", "initial_trajectory", T::FilePath, null_v).null()
-          .not_built("initial-trajectory seeding (system.initial_trajectory)"),
+      K("system", "initial_trajectory", T::FilePath, null_v).null(),
       K("system", "feature_selection", T::String, "protein and not (type H)")
           .not_built("computing atom-selection features (learned CV spaces)"),
       K("system", "topology", T::String, null_v).null().not_built(kMdFiles),

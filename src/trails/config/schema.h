@@ -27,6 +27,7 @@ enum class ValueType {
   Points,      // system.start: one point [x, ...] or one point per walker [[x, ...], ...]
   Boxes,       // spawning.recycle_target: [[lo, hi], ...]
   Mapping,     // msm.convergence_criteria: free-form nested mapping
+  MappingList, // cvs: a list of mappings (each checked by the cvs module when the CvSet is built)
   IntOrAuto,   // adaptive_model.batch_size
 };
 

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -88,6 +89,38 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
   for (const auto& r : records) total += static_cast<std::size_t>(r.n_frames());
   const std::size_t every = std::max<std::size_t>(1, (total + kMaxPlottedPoints - 1) / kMaxPlottedPoints);
   const int d = records.front().cv_dim;
+  // Molecular runs: axes named after their CVs; φ/ψ-type angles shown in degrees over the grid.
+  const auto& cfg = store.meta().config;
+  std::array<std::string, 2> axis_name{"cv_0", "cv_1"};
+  bool degrees = false;
+  std::string molecular_ranges;
+  if (cfg.value("engine", nlohmann::json::object()).value("md_engine", "") == "openmm") {
+    const auto& cvs = cfg.value("cvs", nlohmann::json());
+    if (cvs.is_array() && static_cast<int>(cvs.size()) == d) {
+      degrees = true;
+      for (int i = 0; i < d; ++i) {
+        const auto kind = cvs[i].value("kind", "");
+        if (i < 2) axis_name[i] = cvs[i].value("name", axis_name[i]);
+        degrees = degrees && cvs[i].value("encoding", "raw") == "raw" &&
+                  (kind == "phi" || kind == "psi" || kind == "dihedral" || kind == "angle");
+      }
+    } else if (!cvs.is_array() && d == 2) {
+      axis_name = {"Rg (Å)", "RMSD (Å)"};
+    }
+    const auto lo = cfg.value("min_values", std::vector<double>{});
+    const auto hi = cfg.value("max_values", std::vector<double>{});
+    if (d == 2 && lo.size() == 2 && hi.size() == 2) {
+      const double k = degrees ? 180.0 / M_PI : 1.0;
+      molecular_ranges = fmt::format("set xrange [{}:{}]\nset yrange [{}:{}]\n", lo[0] * k,
+                                     hi[0] * k, lo[1] * k, hi[1] * k);
+      if (degrees) {
+        molecular_ranges += "set xtics 60\nset ytics 60\nset size ratio -1\n";
+        axis_name[0] += " (degrees)";
+        axis_name[1] += " (degrees)";
+      }
+    }
+  }
+  const double scale = degrees ? 180.0 / M_PI : 1.0;
   {
     std::ofstream pts(tmp.path / "points.dat");
     std::size_t k = 0;
@@ -95,7 +128,8 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
       for (std::int64_t f = 0; f < r.n_frames(); ++f, ++k) {
         if (k % every != 0) continue;
         const double* x = r.cvs.data() + f * d;
-        pts << x[0] << ' ' << (d > 1 ? x[1] : static_cast<double>(r.iteration)) << ' ' << r.iteration << '\n';
+        pts << x[0] * scale << ' ' << (d > 1 ? x[1] * scale : static_cast<double>(r.iteration))
+            << ' ' << r.iteration << '\n';
       }
     }
   }
@@ -125,7 +159,8 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
     script += "set xlabel 'cv_0'\nset ylabel 'iteration'\n";
     script += "plot " + quoted(tmp.path / "points.dat") + " using 1:2:3 with points pt 7 ps 0.35 lc palette\n";
   } else {
-    script += "set xlabel 'cv_0'\nset ylabel 'cv_1'\n";
+    script += molecular_ranges;
+    script += "set xlabel '" + axis_name[0] + "'\nset ylabel '" + axis_name[1] + "'\n";
     script += "plot " + quoted(tmp.path / "points.dat") + " using 1:2:3 with points pt 7 ps 0.35 lc palette\n";
   }
 

@@ -96,6 +96,23 @@ nlohmann::json run_status(const std::filesystem::path& run_dir) {
                {"analysis_fraction", runner > 0 ? analysis / runner : 0.0},
                {"mean_iteration_s", (runner + analysis) / static_cast<double>(summaries.size())}};
   s["eta_s"] = recent_s / static_cast<double>(recent) * static_cast<double>(remaining);
+
+  // Where the last iteration's walkers ran (the GPU-binding record), grouped in walker order.
+  nlohmann::json placement = nlohmann::json::array();
+  for (const auto& w : store.walker_placements(last.iteration)) {
+    nlohmann::json where = {{"platform", w.platform},
+                            {"device", w.device},
+                            {"visible_devices", w.visible_devices},
+                            {"host", w.host}};
+    auto it = std::find_if(placement.begin(), placement.end(),
+                           [&](const nlohmann::json& p) { return p.at("where") == where; });
+    if (it == placement.end()) {
+      placement.push_back({{"where", where}, {"walkers", nlohmann::json::array()}});
+      it = placement.end() - 1;
+    }
+    (*it)["walkers"].push_back(w.walker);
+  }
+  s["placement"] = std::move(placement);
   return s;
 }
 
@@ -140,6 +157,17 @@ std::string format_status(const nlohmann::json& s) {
                      100.0 * s["time"]["analysis_fraction"].get<double>(),
                      s["time"]["mean_iteration_s"].get<double>());
   out += fmt::format("ETA             {:.1f} s\n", s["eta_s"].get<double>());
+  for (const auto& p : s.value("placement", nlohmann::json::array())) {
+    const auto& where = p.at("where");
+    std::string text = where.at("platform").get<std::string>();
+    const auto device = where.at("device").get<std::string>();
+    const auto visible = where.at("visible_devices").get<std::string>();
+    if (!device.empty()) text += ", device " + device;
+    if (!visible.empty()) text += ", visible " + visible;
+    text += " on " + where.at("host").get<std::string>();
+    out += fmt::format("ran on          {} ({} walker(s) of the last iteration)\n", text,
+                       p.at("walkers").size());
+  }
   return out;
 }
 

@@ -79,6 +79,10 @@ Ledger::Ledger(const std::filesystem::path& file, RunStore::Mode mode) : mode_(m
   sqlite3_busy_timeout(db_.get(), kBusyTimeoutMs);
   validate_ledger(db_);
   meta_ = read_meta(db_);
+  {
+    Stmt cols(db_, "SELECT count(*) FROM pragma_table_info('walkers') WHERE name = 'device'");
+    has_device_columns_ = cols.step() && cols.int64(0) == 1;
+  }
   last_ = Stmt(db_, "SELECT max(iteration) FROM iterations");
   shard_of_ =
       Stmt(db_,
@@ -105,11 +109,17 @@ void Ledger::begin_writes() {
            "n_atoms, spatial_dim, stride, dt, shard_file, shard_bytes, shard_checksum, state, "
            "committed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
            "?15, ?16, ?17, ?18, ?19, ?20)");
+  // A run started by an older Trails keeps its table as it is (no migration): its new walkers
+  // simply carry no device columns.
   insert_walker_ =
-      Stmt(db_,
-           "INSERT INTO walkers (iteration, walker, seed, ok, error, n_frames, first_row, "
-           "parent_key, startup_s, integrate_s, platform, host, cvs) VALUES (?1, ?2, ?3, ?4, ?5, "
-           "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
+      Stmt(db_, has_device_columns_
+                    ? "INSERT INTO walkers (iteration, walker, seed, ok, error, n_frames, "
+                      "first_row, parent_key, startup_s, integrate_s, platform, host, cvs, device, "
+                      "visible_devices) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+                      "?12, ?13, ?14, ?15)"
+                    : "INSERT INTO walkers (iteration, walker, seed, ok, error, n_frames, "
+                      "first_row, parent_key, startup_s, integrate_s, platform, host, cvs) VALUES "
+                      "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
   insert_spawn_ =
       Stmt(db_,
            "INSERT INTO spawns (iteration, slot, pool_index, source_iteration, source_walker, "
@@ -184,6 +194,9 @@ void Ledger::insert(const IterationRecord& r, const ShardInfo& shard,
           .bind_text(11, w.platform)
           .bind_text(12, w.host)
           .bind_blob(13, le_bytes(cvs, scratch));
+      if (has_device_columns_) {
+        insert_walker_.bind_text(14, w.device).bind_text(15, w.visible_devices);
+      }
       if (w.ok) insert_walker_.bind(7, row);
       if (w.parent) insert_walker_.bind_text(8, w.parent->to_string());
       insert_walker_.run();
@@ -320,9 +333,13 @@ std::vector<IterationRecord> Ledger::load_iterations() const {
     }
     return out[at];
   };
-  Stmt walkers(db_,
-               "SELECT iteration, walker, seed, ok, error, n_frames, parent_key, startup_s, "
-               "integrate_s, platform, host, cvs FROM walkers ORDER BY iteration, walker");
+  Stmt walkers(db_, has_device_columns_
+                        ? "SELECT iteration, walker, seed, ok, error, n_frames, parent_key, "
+                          "startup_s, integrate_s, platform, host, cvs, device, visible_devices "
+                          "FROM walkers ORDER BY iteration, walker"
+                        : "SELECT iteration, walker, seed, ok, error, n_frames, parent_key, "
+                          "startup_s, integrate_s, platform, host, cvs FROM walkers ORDER BY "
+                          "iteration, walker");
   std::size_t at = 0;
   while (walkers.step()) {
     IterationRecord& r = find(at, walkers.int64(0));
@@ -342,6 +359,10 @@ std::vector<IterationRecord> Ledger::load_iterations() const {
     w.integrate_s = walkers.real(8);
     w.platform = walkers.text(9);
     w.host = walkers.text(10);
+    if (has_device_columns_) {
+      w.device = walkers.text(12);
+      w.visible_devices = walkers.text(13);
+    }
     const auto blob = walkers.blob(11);
     if (blob.size() != static_cast<std::size_t>(w.n_frames * r.cv_dim) * 8 ||
         (!w.ok && !blob.empty())) {
@@ -400,6 +421,34 @@ std::vector<WalkerRow> Ledger::walker_rows(std::int64_t iteration) const {
                    walker_rows_.is_null(3) ? -1 : walker_rows_.int64(3)});
   }
   walker_rows_.reset();
+  return out;
+}
+
+std::vector<WalkerRecord> Ledger::walker_placements(std::int64_t iteration) const {
+  Stmt q(db_, has_device_columns_
+                  ? "SELECT walker, seed, ok, error, n_frames, startup_s, integrate_s, platform, "
+                    "host, device, visible_devices FROM walkers WHERE iteration = ?1 ORDER BY walker"
+                  : "SELECT walker, seed, ok, error, n_frames, startup_s, integrate_s, platform, "
+                    "host FROM walkers WHERE iteration = ?1 ORDER BY walker");
+  q.bind(1, iteration);
+  std::vector<WalkerRecord> out;
+  while (q.step()) {
+    WalkerRecord w;
+    w.walker = q.int64(0);
+    w.seed = std::bit_cast<std::uint64_t>(q.int64(1));
+    w.ok = q.int64(2) != 0;
+    w.error = q.text(3);
+    w.n_frames = q.int64(4);
+    w.startup_s = q.real(5);
+    w.integrate_s = q.real(6);
+    w.platform = q.text(7);
+    w.host = q.text(8);
+    if (has_device_columns_) {
+      w.device = q.text(9);
+      w.visible_devices = q.text(10);
+    }
+    out.push_back(std::move(w));
+  }
   return out;
 }
 

@@ -63,6 +63,8 @@ class Ledger {
   std::vector<ShardLocation> shards() const;
   std::optional<ShardLocation> shard_of(std::int64_t iteration) const;
   std::vector<WalkerRow> walker_rows(std::int64_t iteration) const;
+  // Where each walker of `iteration` ran, with its seed, status and timings (no CVs).
+  std::vector<WalkerRecord> walker_placements(std::int64_t iteration) const;
 
   // In-loop MSM builds (table msm_builds, added by the first writer that needs it; ledgers
   // without it simply have no builds). put_msm_build replaces a row of the same iteration.
@@ -79,6 +81,7 @@ class Ledger {
   RunStore::Mode mode_;
   bool writing_ = false;
   RunMeta meta_;
+  bool has_device_columns_ = false;  // walkers.device / visible_devices (absent in older ledgers)
   // Statements are prepared once: a commit is a handful of inserts, reads are frequent.
   mutable Stmt last_;
   Stmt insert_iteration_;

@@ -22,6 +22,8 @@ struct WalkerRecord {
   double startup_s = 0.0;
   double integrate_s = 0.0;
   std::string platform;
+  std::string device;           // device index and name, or CPU threads ("" for builtin)
+  std::string visible_devices;  // device visibility the worker saw (CUDA_VISIBLE_DEVICES, ...)
   std::string host;
 };
 
@@ -39,6 +41,7 @@ struct IterationRecord {
   int n_atoms = 0;
   int spatial_dim = 0;
   std::vector<double> positions;      // same frames × n_atoms × spatial_dim (in the shard only)
+  std::vector<double> boxes;          // same frames × 9 (box vectors as rows), or empty: no box
   std::int64_t stride = 1;            // MD steps between frames (H5MD step = (frame+1)*stride)
   double dt = 0.0;                    // time step (H5MD time = step*dt)
   std::vector<SpawnChoice> spawns;    // restart frames chosen for iteration+1

@@ -271,8 +271,17 @@ std::vector<IterationRecord> RunStore::load_iterations() const {
 
 std::vector<std::vector<double>> RunStore::load_positions(
     std::span<const core::FrameKey> keys) const {
+  auto frames = load_frames(keys);
+  std::vector<std::vector<double>> out;
+  out.reserve(frames.size());
+  for (auto& f : frames) out.push_back(std::move(f.positions));
+  return out;
+}
+
+std::vector<RunStore::StoredFrame> RunStore::load_frames(
+    std::span<const core::FrameKey> keys) const {
   const Impl& s = *impl_;
-  std::vector<std::vector<double>> out(keys.size());
+  std::vector<StoredFrame> out(keys.size());
   if (keys.empty()) return out;
   std::map<std::int64_t, std::vector<std::size_t>> by_iteration;
   for (std::size_t i = 0; i < keys.size(); ++i) by_iteration[keys[i].iteration].push_back(i);
@@ -329,12 +338,20 @@ std::vector<std::vector<double>> RunStore::load_positions(
     std::sort(rows.begin(), rows.end());  // forward through the chunks
     const auto frame_size = static_cast<std::size_t>(loc->n_atoms * loc->spatial_dim);
     for (const auto& [row, i] : rows) {
-      out[i].resize(frame_size);
-      reader.read_frame(row, out[i]);
+      out[i].positions.resize(frame_size);
+      reader.read_frame(row, out[i].positions);
+      if (reader.has_boxes()) {
+        out[i].box.resize(9);
+        reader.read_box(row, out[i].box);
+      }
     }
   }
   snapshot.commit();
   return out;
+}
+
+std::vector<WalkerRecord> RunStore::walker_placements(std::int64_t iteration) const {
+  return impl_->ledger->walker_placements(iteration);
 }
 
 }  // namespace trails::store

@@ -94,7 +94,16 @@ class RunStore {
   std::vector<IterationRecord> load_iterations() const;
   // Positions of the given frames, read from their shards (checksum-verified), in order.
   std::vector<std::vector<double>> load_positions(std::span<const core::FrameKey> keys) const;
+  // Positions and box (empty when the shard stores none) of the given frames, in order.
+  struct StoredFrame {
+    std::vector<double> positions;
+    std::vector<double> box;
+  };
+  std::vector<StoredFrame> load_frames(std::span<const core::FrameKey> keys) const;
   std::filesystem::path shard_path(std::int64_t iteration) const;
+  // The walkers of one committed iteration: seed, status, timings and where each ran
+  // (platform, device, visible devices, host); no CVs. Empty for an unknown iteration.
+  std::vector<WalkerRecord> walker_placements(std::int64_t iteration) const;
 
  private:
   struct Impl;

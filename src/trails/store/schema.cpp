@@ -54,6 +54,9 @@ CREATE TABLE walkers (
   platform    TEXT    NOT NULL,
   host        TEXT    NOT NULL,
   cvs         BLOB    NOT NULL,
+  -- Added within schema 1 (GPU-binding record); ledgers written before lack them and read as ''.
+  device          TEXT NOT NULL DEFAULT '',
+  visible_devices TEXT NOT NULL DEFAULT '',
   PRIMARY KEY (iteration, walker)
 );
 CREATE TABLE spawns (

@@ -31,11 +31,17 @@ class ShardReader {
   std::int64_t spatial_dim() const { return spatial_dim_; }
   // Positions of shard row `row` (n_atoms × spatial_dim values) into `out`.
   void read_frame(std::int64_t row, std::span<double> out) const;
+  // True when the shard stores a box per frame (/particles/walkers/box/edges; older shards and
+  // built-in runs have none).
+  bool has_boxes() const { return boxes_.get() >= 0; }
+  // Box of shard row `row` (9 values, vectors as rows) into `out`; requires has_boxes().
+  void read_box(std::int64_t row, std::span<double> out) const;
 
  private:
   H5Context h_;
   H5Handle file_;
   H5Handle positions_;
+  H5Handle boxes_;
   std::int64_t n_frames_ = 0;
   std::int64_t n_atoms_ = 0;
   std::int64_t spatial_dim_ = 0;

@@ -127,10 +127,15 @@ void write_contents(const H5Context& h, hid_t file, const IterationRecord& r) {
   {
     H5Handle particles = w.group(file, "particles");
     H5Handle walkers = w.group(particles.get(), "walkers");
+    const bool periodic = !r.boxes.empty();
+    TRAILS_CHECK(!periodic || (r.spatial_dim == 3 &&
+                               r.boxes.size() == static_cast<std::size_t>(frames) * 9),
+                 "boxes must be 9 values per frame of a 3-D system");
     H5Handle box = w.group(walkers.get(), "box");
     w.attr_int(box.get(), "dimension", r.spatial_dim);
     w.attr_strings(box.get(), "boundary",
-                   std::vector<std::string>(static_cast<std::size_t>(r.spatial_dim), "none"),
+                   std::vector<std::string>(static_cast<std::size_t>(r.spatial_dim),
+                                            periodic ? "periodic" : "none"),
                    false);
     H5Handle position = w.group(walkers.get(), "position");
     w.dataset(position.get(), "value", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
@@ -140,6 +145,19 @@ void write_contents(const H5Context& h, hid_t file, const IterationRecord& r) {
               sizeof(std::int64_t), step.data(), true);
     w.dataset(position.get(), "time", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {frames}, sizeof(double),
               time.data(), true);
+    if (periodic) {
+      // H5MD time-dependent box: edges [variable][D][D] (box vectors as rows), with the
+      // position's step/time shared by hard links. Built-in runs have no box and no edges.
+      H5Handle edges = w.group(box.get(), "edges");
+      w.dataset(edges.get(), "value", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {frames, 3, 3},
+                sizeof(double), r.boxes.data(), false);
+      h.check(H5Lcreate_hard(file, "/particles/walkers/position/step", edges.get(), "step",
+                             H5P_DEFAULT, H5P_DEFAULT),
+              "box step link");
+      h.check(H5Lcreate_hard(file, "/particles/walkers/position/time", edges.get(), "time",
+                             H5P_DEFAULT, H5P_DEFAULT),
+              "box time link");
+    }
   }
   {
     H5Handle observables = w.group(file, "observables");

@@ -1,0 +1,33 @@
+// The campaign's projection step: walker frames (n_atoms × spatial_dim coordinates, plus a box
+// per frame for periodic systems) → rows of the fixed CV space the binner and spawner work in.
+// The built-in engine's CV space is its particle coordinates (identity); molecular engines use
+// a cvs::CvSet built from the config's `cvs:` block (see docs/cvs.md). project() is const and
+// may be called from several threads at once.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace trails::campaign {
+
+class Projection {
+ public:
+  virtual ~Projection() = default;
+  virtual int dimension() const = 0;
+  virtual std::vector<std::string> column_names() const = 0;
+  // Appends n_frames × dimension() values to `out`. frames: n_frames × n_atoms × spatial_dim;
+  // boxes: n_frames × 9 (vectors as rows) or empty for a system without a box.
+  virtual void project(std::span<const double> frames, std::int64_t n_frames,
+                       std::span<const double> boxes, std::vector<double>& out) const = 0;
+  // True when CV rows are the coordinates themselves: restart frames can then be taken from the
+  // CV history and no copy of the positions needs to be kept.
+  virtual bool is_identity() const { return false; }
+};
+
+// CV rows = coordinates (n_values per frame), for the built-in analytic engine.
+std::unique_ptr<Projection> make_identity_projection(int n_values);
+
+}  // namespace trails::campaign

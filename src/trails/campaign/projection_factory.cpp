@@ -1,0 +1,111 @@
+#include "trails/campaign/projection_factory.h"
+
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "trails/core/error.h"
+#include "trails/cvs/cv_set.h"
+#include "trails/cvs/cv_spec.h"
+#include "trails/engines/openmm/openmm_engine.h"
+#include "trails/structure/selection.h"
+#include "trails/structure/structure_file.h"
+
+namespace trails::campaign {
+namespace {
+
+// Molecular frames (nm, 3-D) → the rows of a CvSet, with the frame's box for minimum images.
+class CvSetProjection final : public Projection {
+ public:
+  explicit CvSetProjection(cvs::CvSet set) : set_(std::move(set)) {}
+  int dimension() const override { return set_.dimension(); }
+  std::vector<std::string> column_names() const override { return set_.column_names(); }
+  void project(std::span<const double> frames, std::int64_t n_frames,
+               std::span<const double> boxes, std::vector<double>& out) const override {
+    std::vector<std::optional<structure::Box>> per_frame;
+    if (!boxes.empty()) {
+      per_frame.resize(static_cast<std::size_t>(n_frames));
+      for (std::size_t f = 0; f < per_frame.size(); ++f) {
+        structure::Box b;
+        std::copy_n(boxes.begin() + static_cast<std::ptrdiff_t>(f * 9), 9, b.begin());
+        per_frame[f] = b;
+      }
+    }
+    const std::size_t start = out.size();
+    out.resize(start + static_cast<std::size_t>(n_frames * set_.dimension()));
+    set_.compute(frames, static_cast<int>(n_frames), per_frame,
+                 std::span<double>(out).subspan(start));
+  }
+
+ private:
+  cvs::CvSet set_;
+};
+
+bool is_structure_file(const std::filesystem::path& p) {
+  auto ext = p.extension().string();
+  for (auto& ch : ext) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return ext == ".pdb" || ext == ".ent" || ext == ".gro";
+}
+
+std::unique_ptr<Projection> molecular_projection(const config::CampaignConfig& config,
+                                                 const engines::openmm::OpenMMEngine& engine) {
+  const auto& prepared = engine.prepared();
+  if (prepared.topology_pdb.empty()) {
+    throw core::ConfigError("cvs: the prepared system in " + prepared.dir.string() +
+                            " has no topology.pdb, so CV selections cannot be resolved");
+  }
+  const auto top = structure::read_structure(prepared.topology_pdb);
+  // The default reference (rmsd, fitted_coords, q): system.conf_file as written.
+  std::vector<double> reference = prepared.positions;
+  if (config.system.conf_file && is_structure_file(*config.system.conf_file)) {
+    auto conf = structure::read_structure(*config.system.conf_file);
+    if (conf.topology.n_atoms() == top.topology.n_atoms()) reference = conf.frames.front();
+  }
+  std::vector<cvs::CvSpec> specs;
+  if (config.cvs.is_array()) {
+    for (std::size_t i = 0; i < config.cvs.size(); ++i) {
+      const std::string where = "cvs[" + std::to_string(i) + "]";
+      auto spec = cvs::cv_spec_from_json(config.cvs[i], where);
+      cvs::resolve_selections(spec, [&](const std::string& expr) {
+        return structure::select_nonempty(top.topology, expr, where);
+      });
+      if (!spec.reference.empty() && spec.reference != "conf_file" &&
+          spec.reference != "topology" && spec.reference_positions_nm.empty()) {
+        std::filesystem::path ref(spec.reference);
+        if (ref.is_relative()) ref = config.config_file.parent_path() / ref;
+        auto file = structure::read_structure(ref);
+        spec.reference_positions_nm = file.frames.front();
+      }
+      specs.push_back(std::move(spec));
+    }
+  } else {
+    specs = cvs::trails_md_fallback_cvs(
+        structure::select_nonempty(top.topology, "protein", "the fallback CVs [Rg, RMSD] (no cvs:)"));
+  }
+  cvs::CvSet set(std::move(specs), top.topology, reference);
+  if (set.dimension() != config.cv_dimension()) {
+    std::string names;
+    for (const auto& n : set.column_names()) names += (names.empty() ? "" : ", ") + n;
+    throw core::ConfigError(fmt::format(
+        "{}: n_bins has {} entries but the CVs give {} columns ({}); give n_bins, min_values and "
+        "max_values one entry per CV column",
+        config.config_file.string(), config.cv_dimension(), set.dimension(), names));
+  }
+  return std::make_unique<CvSetProjection>(std::move(set));
+}
+
+}  // namespace
+
+std::unique_ptr<Projection> make_projection(const config::CampaignConfig& config,
+                                            const engines::Engine& engine) {
+  if (config.engine.md_engine == "builtin") {
+    return make_identity_projection(engine.n_atoms() * engine.spatial_dim());
+  }
+  if (const auto* openmm = dynamic_cast<const engines::openmm::OpenMMEngine*>(&engine)) {
+    return molecular_projection(config, *openmm);
+  }
+  throw core::ConfigError("engine.md_engine: " + config.engine.md_engine +
+                          " has no CV projection in this build");
+}
+
+}  // namespace trails::campaign
