@@ -8,6 +8,7 @@
 #include <cmath>
 #include <fstream>
 #include <mutex>
+#include <shared_mutex>
 #include <sstream>
 
 #include <OpenMM.h>
@@ -44,6 +45,32 @@ std::mutex& reference_rng_mutex() {
 std::mutex& deserialize_mutex() {
   static std::mutex m;
   return m;
+}
+
+// OpenMM 7.7's CPU platform keeps its per-Context data in one process-wide table that has no
+// lock: creating, reinitializing or destroying a Context changes it while the kernels of other
+// Contexts look it up on every step. Concurrent walkers therefore take the table exclusively for
+// those three operations and shared for everything else they do with their Context. Writers
+// pass a gate first, so re-arming workers are not starved by walkers that keep stepping.
+class ContextTableLock {
+ public:
+  std::unique_lock<std::shared_mutex> exclusive() {
+    std::lock_guard<std::mutex> gate(gate_);
+    return std::unique_lock<std::shared_mutex>(table_);
+  }
+  std::shared_lock<std::shared_mutex> shared() {
+    { std::lock_guard<std::mutex> gate(gate_); }
+    return std::shared_lock<std::shared_mutex>(table_);
+  }
+
+ private:
+  std::mutex gate_;
+  std::shared_mutex table_;
+};
+
+ContextTableLock& context_table() {
+  static ContextTableLock lock;
+  return lock;
 }
 
 bool set_integrator_seed(OpenMM::Integrator& integrator, int seed) {
@@ -136,12 +163,18 @@ class OpenMMInstance final : public EngineInstance {
     integrator_->setConstraintTolerance(config_.constraint_tolerance);
   }
 
+  ~OpenMMInstance() override {
+    auto table = context_table().exclusive();
+    context_.reset();
+  }
+
   SegmentResult run(const SegmentTask& task) override;
 
   // engine.equilibrate: minimise, then equilibration_steps of dynamics; positions and box only.
   Configuration equilibrate(const Configuration& start, std::uint64_t seed) {
     std::unique_lock<std::mutex> lock = maybe_lock();
     arm(start, seed, /*minimize=*/true);
+    auto table = context_table().shared();
     context_->getIntegrator().step(config_.equilibration_steps);
     const OpenMM::State s = context_->getState(OpenMM::State::Positions);
     Configuration out;
@@ -236,11 +269,15 @@ void OpenMMInstance::arm(const Configuration& start, std::uint64_t seed, bool mi
   const int s = openmm_seed(seed);
   set_integrator_seed(*integrator_, s);
   if (barostat_) barostat_->setRandomNumberSeed(s);
-  if (!context_) {
-    create_context();
-  } else {
-    context_->reinitialize(false);  // the new seeds reach the kernels only this way
+  {
+    auto table = context_table().exclusive();
+    if (!context_) {
+      create_context();
+    } else {
+      context_->reinitialize(false);  // the new seeds reach the kernels only this way
+    }
   }
+  auto table = context_table().shared();
   if (start.box.size() == 9) {
     const auto b = to_vec3(start.box);
     context_->setPeriodicBoxVectors(b[0], b[1], b[2]);
@@ -261,6 +298,7 @@ void OpenMMInstance::arm(const Configuration& start, std::uint64_t seed, bool mi
 void OpenMMInstance::recover(const Configuration& start, std::uint64_t seed) {
   arm(start, seed, /*minimize=*/true);
   if (config_.equilibrate) {
+    auto table = context_table().shared();
     integrator_->step(config_.equilibration_steps);
     context_->setVelocitiesToTemperature(config_.temperature, openmm_seed(seed));
     context_->setTime(0.0);
@@ -298,6 +336,7 @@ std::string OpenMMInstance::integrate(const SegmentTask& task, SegmentResult& re
   result.frames.reserve(static_cast<std::size_t>(n_frames * 3 * n_atoms_));
   if (periodic) result.frame_boxes.reserve(static_cast<std::size_t>(n_frames * 9));
   for (std::int64_t f = 1; f <= n_frames; ++f) {
+    auto table = context_table().shared();
     const auto t_step = Clock::now();
     integrator_->step(static_cast<int>(task.stride));
     const auto t_extract = Clock::now();
@@ -309,10 +348,12 @@ std::string OpenMMInstance::integrate(const SegmentTask& task, SegmentResult& re
     if (!finite) return fmt::format("coordinates became non-finite by step {}", f * task.stride);
   }
   if (const std::int64_t rest = task.steps - n_frames * task.stride; rest > 0) {
+    auto table = context_table().shared();
     const auto t_step = Clock::now();
     integrator_->step(static_cast<int>(rest));
     result.integrate_s += seconds_since(t_step);
   }
+  auto table = context_table().shared();
   const auto t_final = Clock::now();
   const OpenMM::State s =
       context_->getState(OpenMM::State::Positions | OpenMM::State::Velocities);
