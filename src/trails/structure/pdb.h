@@ -1,7 +1,7 @@
 // PDB reading and writing (ATOM/HETATM, CRYST1, MODEL/ENDMDL). Units: files hold Å, Trails nm.
 // Reader: columns as in the wwPDB 3.3 format; element from columns 77-78, else guessed from
 // the atom name; segid from columns 67-76, and the chain identifier where no atom has a segid
-// (as MDAnalysis does); a CRYST1 of 1 1 1 90 90 90 is the common "no box" placeholder.
+// (as MDAnalysis does); a CRYST1 of 1 1 1 90 90 90 means "no box" (the usual convention).
 // Writer: fixed columns that mdtraj, MDAnalysis, VMD and OpenMM read back to the last digit.
 #pragma once
 
