@@ -185,7 +185,10 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
     rec.cvs = rec.positions;
   } else {
     rec.cvs.reserve(static_cast<std::size_t>(n_new * rec.cv_dim));
-    projection_->project(rec.positions, n_new, rec.boxes, rec.cvs);
+    std::vector<WalkerFrames> walker_frames;
+    for (const auto& s : spans) walker_frames.push_back({s.walker, s.n_frames});
+    projection_->project_iteration(iteration, walker_frames, rec.positions, n_new, rec.boxes,
+                                   rec.cvs);
   }
   // Learned space: the ledger's CVs are this iteration's projections in the space current now.
   // (built-in engine only, over the identity projection's coordinates)

@@ -3,6 +3,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "trails/campaign/project_file_projection.h"
 #include "trails/core/error.h"
 #include "trails/store/run_store.h"
 
@@ -81,6 +82,7 @@ void preflight(const config::CampaignConfig& config, bool resume) {
                            " is not a Trails run directory (no ledger.sqlite); run without "
                            "--resume to start a new campaign");
   }
+  check_project_file(config);  // importable, with a callable extract_cvs (row 3)
 }
 
 }  // namespace trails::campaign

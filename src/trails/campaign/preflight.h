@@ -15,7 +15,8 @@ RunDirState inspect_run_dir(const std::filesystem::path& dir);
 // InputError naming the directory if it (or the path to it) cannot be created or written.
 void check_outdir_writable(const std::filesystem::path& dir);
 
-// Everything `trails run` verifies before its first write; throws InputError/UsageError.
+// Everything `trails run` verifies before its first write; throws InputError/UsageError, and
+// ConfigError for a system.project_file that does not import or has no extract_cvs.
 void preflight(const config::CampaignConfig& config, bool resume);
 
 }  // namespace trails::campaign

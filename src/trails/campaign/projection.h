@@ -13,6 +13,12 @@
 
 namespace trails::campaign {
 
+// The frames of one ok walker inside an iteration's stacked frames (walker order).
+struct WalkerFrames {
+  std::int64_t walker;
+  std::int64_t n_frames;
+};
+
 class Projection {
  public:
   virtual ~Projection() = default;
@@ -22,6 +28,16 @@ class Projection {
   // boxes: n_frames × 9 (vectors as rows) or empty for a system without a box.
   virtual void project(std::span<const double> frames, std::int64_t n_frames,
                        std::span<const double> boxes, std::vector<double>& out) const = 0;
+  // One iteration's frames, split by walker (`walkers` in order; their n_frames sum to
+  // n_frames). Projections that need each walker's trajectory (system.project_file) override
+  // it; the default ignores the split.
+  virtual void project_iteration(std::int64_t iteration, std::span<const WalkerFrames> walkers,
+                                 std::span<const double> frames, std::int64_t n_frames,
+                                 std::span<const double> boxes, std::vector<double>& out) const {
+    (void)iteration;
+    (void)walkers;
+    project(frames, n_frames, boxes, out);
+  }
   // True when CV rows are the coordinates themselves: restart frames can then be taken from the
   // CV history and no copy of the positions needs to be kept.
   virtual bool is_identity() const { return false; }

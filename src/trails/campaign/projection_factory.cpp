@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "trails/campaign/project_file_projection.h"
 #include "trails/core/error.h"
 #include "trails/cvs/cv_set.h"
 #include "trails/cvs/cv_spec.h"
@@ -50,6 +51,9 @@ bool is_structure_file(const std::filesystem::path& p) {
 std::unique_ptr<Projection> molecular_projection(const config::CampaignConfig& config,
                                                  const engines::openmm::OpenMMEngine& engine) {
   const auto& prepared = engine.prepared();
+  if (config.system.project_file) {  // Trails-MD's extract_cvs (cross-checked: no cvs: block)
+    return make_project_file_projection(config, prepared.positions, prepared.box);
+  }
   if (prepared.topology_pdb.empty()) {
     throw core::ConfigError("cvs: the prepared system in " + prepared.dir.string() +
                             " has no topology.pdb, so CV selections cannot be resolved");

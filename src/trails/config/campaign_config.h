@@ -64,7 +64,10 @@ struct SystemConfig {
   std::optional<std::filesystem::path> system_file;  // system.system_file (System .xml / .py)
   std::vector<std::string> forcefield;
   // system.initial_trajectory: first walkers from frames of an XTC/DCD (OpenMM runs; row 92).
-  std::optional<std::filesystem::path> initial_trajectory;               // system.forcefield (Trails extension)
+  std::optional<std::filesystem::path> initial_trajectory;
+  // system.project_file: a Trails-MD Python module whose extract_cvs(trajectories, top_file,
+  // conf_file) gives the fixed CVs (OpenMM runs; row 57, docs/cvs.md).
+  std::optional<std::filesystem::path> project_file;
 };
 
 struct SpawningConfig {

@@ -91,6 +91,9 @@ json built_values(const CampaignConfig& c, bool all) {
     if (c.system.initial_trajectory) {  // only when set, so earlier digests stay as they were
       j["system"]["initial_trajectory"] = c.system.initial_trajectory->string();
     }
+    if (c.system.project_file) {  // the path, not the module's content (docs/cvs.md)
+      j["system"]["project_file"] = c.system.project_file->string();
+    }
   }
 
   json& s = j["spawning"];

@@ -346,10 +346,34 @@ void check_learned_space(const RawConfig& raw, Problems& problems) {
   }
 }
 
+// system.project_file gives the fixed CVs of a molecular run: not with the built-in engine
+// (its CVs are its coordinates), not next to a cvs: block, not as a learned space's side output.
+void check_project_file(const RawConfig& raw, Problems& problems) {
+  const Entry& pf = raw.at("system.project_file");
+  if (!pf.present || !pf.valid || pf.value.is_null()) return;
+  if (is_builtin(raw)) {
+    problems.add(pf.value_at, "system.project_file",
+                 "needs a molecular engine (engine.md_engine: openmm); the built-in engine's CVs "
+                 "are its coordinates");
+    return;
+  }
+  const Entry& cvs = raw.at("cvs");
+  if (cvs.present && cvs.valid && !cvs.value.is_null()) {
+    problems.add(cvs.key_at, "system.project_file",
+                 "is set together with cvs; both define the fixed CVs, keep one of them");
+  }
+  if (raw.usable("space_mode") && raw.value("space_mode") != "fixed") {
+    problems.add(pf.value_at, "system.project_file",
+                 "with a learned space_mode (Trails-MD's physical_cvs.npz, for evaluation only) "
+                 "is not built; use space_mode: fixed to make extract_cvs the CV space");
+  }
+}
+
 }  // namespace
 
 void check_cross_fields(const RawConfig& raw, Problems& problems) {
   check_learned_space(raw, problems);
+  check_project_file(raw, problems);
   check_engine(raw, problems);
   check_n_bins(raw, problems);
   check_bounds(raw, problems);

@@ -92,8 +92,7 @@ std::vector<KeySpec> make_table() {
       K("system", "top_file", T::FilePath, null_v).null(),
       K("system", "system_file", T::FilePath, null_v).null(),
       K("system", "forcefield", T::StringList, empty_list),  // Trails extension: PDB + force field
-      K("system", "project_file", T::FilePath, null_v).null()
-          .not_built("user CV projection (system.project_file)"),
+      K("system", "project_file", T::FilePath, null_v).null(),
       K("system", "trajectory_topology_file", T::FilePath, null_v).null().not_built(kMdFiles),
       K("system", "initial_trajectory", T::FilePath, null_v).null(),
       K("system", "feature_selection", T::String, "protein and not (type H)")

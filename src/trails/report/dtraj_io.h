@@ -1,7 +1,7 @@
 // Discrete trajectories for `trails msm`: a .npy file holding a 1-D integer array, or a text file
 // with one state id per line (blank lines and lines starting with # are skipped). State ids are
 // non-negative integers that fit an int. Bad input is an InputError naming the file (and the
-// line, for text) and what is wrong; the NPY header is parsed here (format versions 1, 2, 3).
+// line, for text) and what is wrong; the NPY container is read by trails/core/npy.h.
 #pragma once
 
 #include <filesystem>

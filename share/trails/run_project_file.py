@@ -1,0 +1,127 @@
+#!/usr/bin/python3
+"""Call a Trails-MD project file's extract_cvs for Trails (system.project_file).
+
+Usage: run_project_file.py REQUEST.json
+
+REQUEST.json holds:
+  mode         "check": import the module and find a callable extract_cvs (nothing else)
+               "run":   also call it and write its result
+  module       path of the user's Python file
+  trajectories list of trajectory paths, one per surviving walker in walker order ("run")
+  top_file     system.top_file as a string, or null when it is not set
+  conf_file    system.conf_file as a string, or null
+  rows         expected number of rows: the frames of all trajectories together ("run")
+  columns      expected number of columns: len(n_bins) ("run")
+  output       the .npy to write: a C-ordered little-endian float64 array rows x columns ("run")
+  error        where to write a JSON problem report {"message", "traceback"} on failure
+
+extract_cvs is called as Trails-MD calls it: extract_cvs(trajectories, top_file, conf_file), the
+first argument a list of str. The module is imported from its path with its own directory first
+on sys.path, so helper modules next to it import too.
+
+Exit status: 0 success; 3 a problem with the user's module or its result (report in `error`);
+anything else: this script itself failed (its traceback on stderr).
+"""
+import importlib.util
+import json
+import os
+import sys
+import traceback
+
+TRACEBACK_LINES = 12
+
+
+class ProjectFileProblem(Exception):
+    def __init__(self, message, tb=""):
+        super().__init__(message)
+        self.message = message
+        self.tb = tb
+
+
+def tail_of_traceback(exc):
+    lines = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)).splitlines()
+    return "\n".join(lines[-TRACEBACK_LINES:])
+
+
+def load_extract_cvs(path):
+    if not os.path.isfile(path):
+        raise ProjectFileProblem(f"{path}: no such file")
+    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+    spec = importlib.util.spec_from_file_location("trails_project_file", path)
+    if spec is None or spec.loader is None:
+        raise ProjectFileProblem(f"{path}: cannot be imported as a Python module")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except BaseException as e:  # SyntaxError, ImportError, SystemExit at import time, ...
+        raise ProjectFileProblem(
+            f"{path}: importing the module failed: {type(e).__name__}: {e}", tail_of_traceback(e))
+    fn = getattr(module, "extract_cvs", None)
+    if fn is None:
+        raise ProjectFileProblem(
+            f"{path}: defines no extract_cvs; define "
+            "extract_cvs(trajectories, top_file, conf_file) returning an (n_frames, n_cv) array")
+    if not callable(fn):
+        raise ProjectFileProblem(f"{path}: extract_cvs is a {type(fn).__name__}, not a function")
+    return fn
+
+
+def run(request):
+    import numpy as np
+
+    path = request["module"]
+    fn = load_extract_cvs(path)
+    if request["mode"] == "check":
+        return
+    trajectories = [str(t) for t in request["trajectories"]]
+    try:
+        result = fn(trajectories, request["top_file"], request["conf_file"])
+    except BaseException as e:
+        raise ProjectFileProblem(
+            f"{path}: extract_cvs raised {type(e).__name__}: {e}", tail_of_traceback(e))
+    try:
+        cvs = np.asarray(result, dtype=np.float64)
+    except (TypeError, ValueError) as e:
+        raise ProjectFileProblem(
+            f"{path}: extract_cvs returned a {type(result).__name__} that is not a numeric "
+            f"array: {e}")
+    rows, columns = int(request["rows"]), int(request["columns"])
+    if cvs.ndim != 2:
+        hint = " (reshape a single CV with .reshape(-1, 1))" if cvs.ndim == 1 else ""
+        raise ProjectFileProblem(
+            f"{path}: extract_cvs returned an array of shape {cvs.shape}; it must be 2-D, "
+            f"(n_frames, n_cv) = ({rows}, {columns}){hint}")
+    if cvs.shape[0] != rows:
+        raise ProjectFileProblem(
+            f"{path}: extract_cvs returned {cvs.shape[0]} rows for {rows} frames in "
+            f"{len(trajectories)} trajectories; it must return one row per frame, trajectories "
+            "in the order given")
+    if cvs.shape[1] != columns:
+        raise ProjectFileProblem(
+            f"{path}: extract_cvs returned {cvs.shape[1]} CV columns but n_bins has {columns} "
+            "entries; give n_bins, min_values and max_values one entry per CV column")
+    bad = ~np.isfinite(cvs)
+    if bad.any():
+        r, c = (int(i) for i in np.argwhere(bad)[0])
+        raise ProjectFileProblem(
+            f"{path}: extract_cvs returned {int(bad.sum())} non-finite values (first: "
+            f"{cvs[r, c]} at row {r}, column {c}); every CV value must be a finite number")
+    tmp = request["output"] + ".tmp"
+    with open(tmp, "wb") as f:
+        np.save(f, np.ascontiguousarray(cvs, dtype="<f8"))
+    os.replace(tmp, request["output"])
+
+
+def main():
+    with open(sys.argv[1]) as f:
+        request = json.load(f)
+    try:
+        run(request)
+    except ProjectFileProblem as p:
+        with open(request["error"], "w") as f:
+            json.dump({"message": p.message, "traceback": p.tb}, f)
+        sys.exit(3)
+
+
+if __name__ == "__main__":
+    main()

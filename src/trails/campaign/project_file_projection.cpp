@@ -1,0 +1,307 @@
+#include "trails/campaign/project_file_projection.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <optional>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "trails/core/error.h"
+#include "trails/core/npy.h"
+#include "trails/trajio/trajectory.h"
+
+namespace trails::campaign {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+constexpr const char* kKey = "system.project_file";
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string indented(const std::string& text) {
+  std::string out = "    ";
+  for (char c : text) {
+    out += c;
+    if (c == '\n') out += "    ";
+  }
+  return out;
+}
+
+json optional_path(const std::optional<fs::path>& p) {
+  return p ? json(fs::absolute(*p).string()) : json(nullptr);
+}
+
+// Runs the script on `request` with `dir` as its scratch. nullopt on success; otherwise what
+// went wrong, in words (the script's report, with the traceback tail indented below it).
+std::optional<std::string> run_script(const fs::path& dir, json request) {
+  const fs::path request_path = dir / "request.json";
+  const fs::path error_path = dir / "error.json";
+  const fs::path log_path = dir / "python.log";
+  request["error"] = error_path.string();
+  {
+    std::ofstream out(request_path);
+    out << request.dump();
+    if (!out) throw core::StoreError(request_path.string() + ": cannot write");
+  }
+  const std::string cmd = "env -u PYTHONPATH -u PYTHONHOME /usr/bin/python3 " +
+                          shell_quote(project_file_script().string()) + " " +
+                          shell_quote(request_path.string()) + " > " +
+                          shell_quote(log_path.string()) + " 2>&1 </dev/null";
+  const int status = std::system(cmd.c_str());
+  const int rc = status == -1 ? -1 : (WIFEXITED(status) ? WEXITSTATUS(status) : 128);
+  if (rc == 0) return std::nullopt;
+  if (rc == 3 && fs::exists(error_path)) {
+    try {
+      const json problem = json::parse(read_text(error_path));
+      std::string text = problem.at("message").get<std::string>();
+      const std::string tb = problem.value("traceback", std::string());
+      if (!tb.empty()) text += "\n  Python traceback (last lines):\n" + indented(tb);
+      return text;
+    } catch (const json::exception&) {
+    }
+  }
+  std::string log = read_text(log_path);
+  while (!log.empty() && (log.back() == '\n' || log.back() == ' ')) log.pop_back();
+  if (log.size() > 2000) log = "..." + log.substr(log.size() - 2000);
+  return fmt::format("/usr/bin/python3 {} exited with status {}{}", project_file_script().string(),
+                     rc, log.empty() ? std::string() : ":\n" + indented(log));
+}
+
+// The XTC precision for one walker's frames: the finest of 10^7 ... 10^3 at which the spread of
+// coordinates along each axis stays within 2·10^7 grid steps. 10^7 (a 1e-7 nm grid, float32's
+// own spacing near 1 nm) lets extract_cvs see the frames as simulated; OpenMM's reporter writes
+// 10^3 (0.001 nm). The xdrfile readers inside mdtraj and MDAnalysis fail on larger integer
+// ranges (mdtraj from about 5·10^7 on a small molecule). The choice depends only on the
+// frames, so a resume writes the same files.
+double xtc_precision_for(std::span<const double> frames) {
+  double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    const std::size_t axis = i % 3;
+    if (i < 3 || frames[i] < lo[axis]) lo[axis] = frames[i];
+    if (i < 3 || frames[i] > hi[axis]) hi[axis] = frames[i];
+  }
+  double spread = 0.0, largest = 0.0;
+  for (int a = 0; a < 3; ++a) {
+    spread = std::max(spread, hi[a] - lo[a]);
+    largest = std::max({largest, std::abs(lo[a]), std::abs(hi[a])});
+  }
+  for (const double precision : {1e7, 1e6, 1e5, 1e4}) {
+    if (spread * precision <= 2e7 && largest * precision < 1e9) return precision;
+  }
+  return 1e3;
+}
+
+class ProjectFileProjection final : public Projection {
+ public:
+  ProjectFileProjection(const config::CampaignConfig& config)
+      : module_(fs::absolute(*config.system.project_file)),
+        top_file_(optional_path(config.system.top_file)),
+        conf_file_(optional_path(config.system.conf_file)),
+        scratch_(config.outdir / "project_file.tmp"),
+        dimension_(config.cv_dimension()),
+        stride_(config.spawning.stride),
+        dt_ps_(config.engine.openmm.dt) {}
+
+  int dimension() const override { return dimension_; }
+  std::vector<std::string> column_names() const override {
+    std::vector<std::string> names;
+    for (int i = 0; i < dimension_; ++i) names.push_back(fmt::format("extract_cvs[{}]", i));
+    return names;
+  }
+
+  void project(std::span<const double> frames, std::int64_t n_frames,
+               std::span<const double> boxes, std::vector<double>& out) const override {
+    const WalkerFrames all{0, n_frames};
+    project_iteration(0, std::span<const WalkerFrames>(&all, 1), frames, n_frames, boxes, out);
+  }
+
+  void project_iteration(std::int64_t iteration, std::span<const WalkerFrames> walkers,
+                         std::span<const double> frames, std::int64_t n_frames,
+                         std::span<const double> boxes, std::vector<double>& out) const override {
+    std::lock_guard lock(mutex_);
+    std::error_code ec;
+    fs::remove_all(scratch_, ec);  // a killed run's leftovers
+    fs::create_directories(scratch_);
+    std::optional<std::string> problem;
+    try {
+      problem = extract(scratch_, iteration, walkers, frames, n_frames, boxes, out);
+    } catch (...) {
+      fs::remove_all(scratch_, ec);
+      throw;
+    }
+    fs::remove_all(scratch_, ec);
+    if (problem) {
+      throw core::EngineError(fmt::format(
+          "iteration {}: {}: {}\n  iteration {} was not committed; fix the module, then continue "
+          "the campaign with --resume",
+          iteration, kKey, *problem, iteration));
+    }
+  }
+
+  // The start-structure probe: one frame, one trajectory, in a private temporary directory.
+  void probe(std::span<const double> positions, std::span<const double> box) const {
+    std::string templ = (fs::temp_directory_path() / "trails-project-file-XXXXXX").string();
+    if (::mkdtemp(templ.data()) == nullptr) {
+      throw core::StoreError("cannot create a temporary directory under " +
+                             fs::temp_directory_path().string());
+    }
+    const fs::path dir(templ);
+    std::vector<double> rows;
+    const WalkerFrames one{0, 1};
+    std::optional<std::string> problem;
+    std::error_code ec;
+    try {
+      problem = extract(dir, 0, std::span<const WalkerFrames>(&one, 1), positions, 1, box, rows);
+    } catch (...) {
+      fs::remove_all(dir, ec);
+      throw;
+    }
+    fs::remove_all(dir, ec);
+    if (problem) {
+      throw core::ConfigError(fmt::format(
+          "{}: {}\n  (Trails called extract_cvs on a one-frame trajectory of the start structure "
+          "to check the module before any MD; no MD was run)",
+          kKey, *problem));
+    }
+  }
+
+ private:
+  std::optional<std::string> extract(const fs::path& dir, std::int64_t iteration,
+                                     std::span<const WalkerFrames> walkers,
+                                     std::span<const double> frames, std::int64_t n_frames,
+                                     std::span<const double> boxes,
+                                     std::vector<double>& out) const {
+    TRAILS_CHECK(n_frames > 0 && frames.size() % static_cast<std::size_t>(3 * n_frames) == 0,
+                 "project_file projection: frames are not n_frames × n_atoms × 3");
+    const int n_atoms = static_cast<int>(frames.size() / static_cast<std::size_t>(3 * n_frames));
+    const std::size_t frame_size = static_cast<std::size_t>(3 * n_atoms);
+    json trajectories = json::array();
+    std::size_t row = 0;
+    for (const auto& w : walkers) {
+      const fs::path path = fs::absolute(dir / fmt::format("iteration_{}_{}.xtc", iteration, w.walker));
+      trajio::TrajectoryWriterOptions options;
+      options.xtc_precision = xtc_precision_for(frames.subspan(
+          row * frame_size, static_cast<std::size_t>(w.n_frames) * frame_size));
+      auto writer = trajio::open_trajectory_writer(path, n_atoms, options);
+      for (std::int64_t f = 0; f < w.n_frames; ++f, ++row) {
+        trajio::TrajectoryFrame frame;
+        frame.positions_nm.assign(frames.begin() + static_cast<std::ptrdiff_t>(row * frame_size),
+                                  frames.begin() + static_cast<std::ptrdiff_t>((row + 1) * frame_size));
+        if (!boxes.empty()) {
+          structure::Box b;
+          std::copy_n(boxes.begin() + static_cast<std::ptrdiff_t>(row * 9), 9, b.begin());
+          frame.box = b;
+        }
+        frame.step = static_cast<std::int64_t>(stride_) * (f + 1);  // no t = 0 frame (row 23)
+        frame.time_ps = static_cast<double>(frame.step) * dt_ps_;
+        writer->write(frame);
+      }
+      writer->close();
+      trajectories.push_back(path.string());
+    }
+    TRAILS_CHECK(row == static_cast<std::size_t>(n_frames), "walker spans do not cover the frames");
+    const fs::path output = fs::absolute(dir / "cvs.npy");
+    json request{{"mode", "run"},
+                 {"module", module_.string()},
+                 {"trajectories", trajectories},
+                 {"top_file", top_file_},
+                 {"conf_file", conf_file_},
+                 {"rows", n_frames},
+                 {"columns", dimension_},
+                 {"output", output.string()}};
+    if (auto problem = run_script(dir, std::move(request))) return problem;
+    const core::NpyArray a = core::read_npy(output);
+    if (a.descr != "<f8" || a.shape != std::vector<std::int64_t>{n_frames, dimension_}) {
+      return fmt::format("{}: the result file holds {} {} instead of float64 ({}, {})",
+                         module_.string(), a.descr, a.shape_text, n_frames, dimension_);
+    }
+    const std::size_t start = out.size();
+    out.resize(start + static_cast<std::size_t>(a.n_elements()));
+    for (std::int64_t i = 0; i < a.n_elements(); ++i) {
+      const double v = a.float_at(i);
+      if (!std::isfinite(v)) {
+        out.resize(start);
+        return module_.string() + ": extract_cvs returned a non-finite value";
+      }
+      out[start + static_cast<std::size_t>(i)] = v;
+    }
+    return std::nullopt;
+  }
+
+  fs::path module_;
+  json top_file_;
+  json conf_file_;
+  fs::path scratch_;
+  int dimension_;
+  int stride_;
+  double dt_ps_;
+  mutable std::mutex mutex_;
+};
+
+}  // namespace
+
+fs::path project_file_script() {
+  if (const char* s = std::getenv("TRAILS_PROJECT_FILE_SCRIPT"); s != nullptr && *s != '\0') {
+    return s;
+  }
+  return fs::path(TRAILS_SOURCE_DIR) / "share" / "trails" / "run_project_file.py";
+}
+
+void check_project_file(const config::CampaignConfig& config) {
+  if (!config.system.project_file) return;
+  std::string templ = (fs::temp_directory_path() / "trails-project-file-XXXXXX").string();
+  if (::mkdtemp(templ.data()) == nullptr) {
+    throw core::StoreError("cannot create a temporary directory under " +
+                           fs::temp_directory_path().string());
+  }
+  const fs::path dir(templ);
+  std::optional<std::string> problem;
+  std::error_code ec;
+  try {
+    problem = run_script(dir, json{{"mode", "check"},
+                                   {"module", fs::absolute(*config.system.project_file).string()}});
+  } catch (...) {
+    fs::remove_all(dir, ec);
+    throw;
+  }
+  fs::remove_all(dir, ec);
+  if (problem) throw core::ConfigError(std::string(kKey) + ": " + *problem);
+}
+
+std::unique_ptr<Projection> make_project_file_projection(const config::CampaignConfig& config,
+                                                         std::span<const double> start_positions_nm,
+                                                         std::span<const double> start_box) {
+  TRAILS_CHECK(config.system.project_file.has_value(), "no system.project_file");
+  auto projection = std::make_unique<ProjectFileProjection>(config);
+  projection->probe(start_positions_nm, start_box);
+  return projection;
+}
+
+}  // namespace trails::campaign

@@ -1,0 +1,35 @@
+// system.project_file (Trails-MD row 57): the fixed CVs of a molecular run come from the user's
+// Python extract_cvs(trajectories, top_file, conf_file). Per iteration every ok walker's frames
+// are written to RUN_DIR/project_file.tmp/iteration_<N>_<walker>.xtc, ONE /usr/bin/python3
+// process (share/trails/run_project_file.py) calls extract_cvs on them in walker order and saves
+// the (n_frames, len(n_bins)) float64 result as .npy, which is read back; the directory is then
+// removed. Calls are serialized (one scratch directory); see docs/cvs.md for the contract.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <span>
+
+#include "trails/campaign/projection.h"
+#include "trails/config/campaign_config.h"
+
+namespace trails::campaign {
+
+// Preflight (`trails check`, run start): imports the module in /usr/bin/python3 and finds a
+// callable extract_cvs. Throws ConfigError naming system.project_file, the file and Python's
+// message (a traceback tail for import errors). Its scratch is a private directory under
+// $TMPDIR, removed again: the run directory is not touched.
+void check_project_file(const config::CampaignConfig& config);
+
+// The projection. Before returning it calls extract_cvs once on a one-frame trajectory of the
+// start structure (start_positions_nm: n_atoms × 3, start_box: 9 values or empty), so a module
+// that raises, returns the wrong number of columns or non-finite values fails before any MD:
+// ConfigError. At run time the same problems are an EngineError naming the iteration and file.
+std::unique_ptr<Projection> make_project_file_projection(const config::CampaignConfig& config,
+                                                         std::span<const double> start_positions_nm,
+                                                         std::span<const double> start_box);
+
+// share/trails/run_project_file.py in the source tree; TRAILS_PROJECT_FILE_SCRIPT overrides.
+std::filesystem::path project_file_script();
+
+}  // namespace trails::campaign

@@ -1,0 +1,165 @@
+#include "trails/core/npy.h"
+
+#include <charconv>
+#include <cstring>
+#include <fstream>
+
+#include "trails/core/error.h"
+
+namespace trails::core {
+namespace {
+
+[[noreturn]] void bad(const std::filesystem::path& file, const std::string& what) {
+  throw InputError(file.string() + ": " + what);
+}
+
+std::string trim(const std::string& s) {
+  const auto a = s.find_first_not_of(" \t\r");
+  if (a == std::string::npos) return {};
+  const auto b = s.find_last_not_of(" \t\r");
+  return s.substr(a, b - a + 1);
+}
+
+// The value of 'key' in the NPY header's Python dict literal, as raw text.
+std::string dict_value(const std::string& header, const std::string& key,
+                       const std::filesystem::path& file) {
+  for (const char q : {'\'', '"'}) {
+    const std::string k = std::string(1, q) + key + q;
+    auto p = header.find(k);
+    if (p == std::string::npos) continue;
+    p = header.find(':', p + k.size());
+    if (p == std::string::npos) break;
+    ++p;
+    while (p < header.size() && header[p] == ' ') ++p;
+    std::size_t end = p;
+    if (p < header.size() && header[p] == '(') {
+      end = header.find(')', p);
+      if (end == std::string::npos) break;
+      return header.substr(p, end - p + 1);
+    }
+    if (p < header.size() && (header[p] == '\'' || header[p] == '"')) {
+      end = header.find(header[p], p + 1);
+      if (end == std::string::npos) break;
+      return header.substr(p + 1, end - p - 1);
+    }
+    end = header.find_first_of(",}", p);
+    return trim(header.substr(p, end - p));
+  }
+  bad(file, "NPY header has no '" + key + "' entry: " + header);
+}
+
+// "(2, 5)", "(7,)", "()" → dimensions.
+std::vector<std::int64_t> parse_shape(const std::string& shape, const std::filesystem::path& file) {
+  if (shape.size() < 2 || shape.front() != '(' || shape.back() != ')') {
+    bad(file, "NPY header shape " + shape + " is not a tuple");
+  }
+  std::vector<std::int64_t> dims;
+  std::string rest = shape.substr(1, shape.size() - 2);
+  std::size_t pos = 0;
+  while (pos <= rest.size()) {
+    const auto comma = rest.find(',', pos);
+    const std::string item = trim(rest.substr(pos, comma == std::string::npos ? std::string::npos
+                                                                              : comma - pos));
+    if (!item.empty()) {
+      std::int64_t n = -1;
+      const auto r = std::from_chars(item.data(), item.data() + item.size(), n);
+      if (r.ec != std::errc() || r.ptr != item.data() + item.size() || n < 0) {
+        bad(file, "NPY header shape " + shape + " is not a tuple of sizes");
+      }
+      dims.push_back(n);
+    }
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return dims;
+}
+
+std::uint64_t raw_element(const NpyArray& a, std::int64_t i) {
+  std::uint64_t u = 0;
+  const auto base = static_cast<std::size_t>(i) * static_cast<std::size_t>(a.item_size);
+  for (int b = 0; b < a.item_size && b < 8; ++b) {
+    u |= static_cast<std::uint64_t>(a.data[base + static_cast<std::size_t>(b)]) << (8 * b);
+  }
+  return u;
+}
+
+}  // namespace
+
+std::int64_t NpyArray::n_elements() const {
+  std::int64_t n = 1;
+  for (const auto d : shape) n *= d;
+  return n;
+}
+
+std::uint64_t NpyArray::uint_at(std::int64_t i) const { return raw_element(*this, i); }
+
+std::int64_t NpyArray::int_at(std::int64_t i) const {
+  const std::uint64_t u = raw_element(*this, i);
+  if (kind != 'i' || item_size >= 8) return static_cast<std::int64_t>(u);
+  const int shift = 64 - 8 * item_size;
+  return static_cast<std::int64_t>(u << shift) >> shift;  // sign-extend
+}
+
+double NpyArray::float_at(std::int64_t i) const {
+  const std::uint64_t u = raw_element(*this, i);
+  if (item_size == 4) {
+    const auto w = static_cast<std::uint32_t>(u);
+    float f;
+    std::memcpy(&f, &w, sizeof f);
+    return f;
+  }
+  double d;
+  std::memcpy(&d, &u, sizeof d);
+  return d;
+}
+
+NpyArray read_npy(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) bad(file, "cannot open the file");
+  char magic[8];
+  if (!in.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0) {
+    bad(file, "not an NPY file (no \\x93NUMPY magic); write it with numpy.save");
+  }
+  const int major = static_cast<unsigned char>(magic[6]);
+  std::uint32_t header_len = 0;
+  if (major == 1) {
+    unsigned char b[2];
+    if (!in.read(reinterpret_cast<char*>(b), 2)) bad(file, "truncated NPY header");
+    header_len = b[0] | (b[1] << 8);
+  } else if (major == 2 || major == 3) {
+    unsigned char b[4];
+    if (!in.read(reinterpret_cast<char*>(b), 4)) bad(file, "truncated NPY header");
+    header_len = b[0] | (b[1] << 8) | (b[2] << 16) | (static_cast<std::uint32_t>(b[3]) << 24);
+  } else {
+    bad(file, "NPY format version " + std::to_string(major) + " is not supported (1, 2 or 3)");
+  }
+  std::string header(header_len, '\0');
+  if (!in.read(header.data(), header_len)) bad(file, "truncated NPY header");
+
+  NpyArray a;
+  a.descr = dict_value(header, "descr", file);
+  const std::string fortran = dict_value(header, "fortran_order", file);
+  a.shape_text = dict_value(header, "shape", file);
+  if (fortran != "False") bad(file, "fortran_order must be False (got " + fortran + ")");
+  if (a.descr.size() < 3) bad(file, "unsupported dtype " + a.descr);
+  const char order = a.descr[0];
+  a.kind = a.descr[1];
+  const auto r = std::from_chars(a.descr.data() + 2, a.descr.data() + a.descr.size(), a.item_size);
+  if (r.ec != std::errc() || r.ptr != a.descr.data() + a.descr.size() || a.item_size <= 0) {
+    bad(file, "unsupported dtype " + a.descr);
+  }
+  if (order == '>' && a.item_size > 1) {
+    bad(file, "big-endian dtype " + a.descr + " is not supported; save it as little-endian");
+  }
+  if (order != '<' && order != '|' && order != '=' && order != '>') {
+    bad(file, "unsupported dtype " + a.descr);
+  }
+  a.shape = parse_shape(a.shape_text, file);
+  a.data.resize(static_cast<std::size_t>(a.n_elements()) * static_cast<std::size_t>(a.item_size));
+  if (!in.read(reinterpret_cast<char*>(a.data.data()), static_cast<std::streamsize>(a.data.size()))) {
+    bad(file, "data shorter than the header's shape " + a.shape_text);
+  }
+  return a;
+}
+
+}  // namespace trails::core
