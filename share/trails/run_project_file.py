@@ -39,7 +39,12 @@ class ProjectFileProblem(Exception):
 
 
 def tail_of_traceback(exc):
-    lines = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)).splitlines()
+    # The user's frames only: skip this script's and importlib's own.
+    tb = exc.__traceback__
+    while tb is not None and (tb.tb_frame.f_code.co_filename == __file__ or
+                              tb.tb_frame.f_code.co_filename.startswith("<frozen")):
+        tb = tb.tb_next
+    lines = "".join(traceback.format_exception(type(exc), exc, tb)).splitlines()
     return "\n".join(lines[-TRACEBACK_LINES:])
 
 
@@ -62,7 +67,8 @@ def load_extract_cvs(path):
             f"{path}: defines no extract_cvs; define "
             "extract_cvs(trajectories, top_file, conf_file) returning an (n_frames, n_cv) array")
     if not callable(fn):
-        raise ProjectFileProblem(f"{path}: extract_cvs is a {type(fn).__name__}, not a function")
+        raise ProjectFileProblem(f"{path}: extract_cvs = {fn!r:.60} is not callable; define it as "
+                                 "a function of (trajectories, top_file, conf_file)")
     return fn
 
 

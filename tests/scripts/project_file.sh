@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# system.project_file (Trails-MD's extract_cvs): an alanine-dipeptide campaign whose φ/ψ come from
+# a Python module (tests/data/openmm/alad_phi_psi_project.py: mdtraj reads the exported XTCs)
+# matches the same campaign with the built-in `cvs:` φ/ψ to 1e-5 rad with identical spawns; the
+# module is called as Trails-MD calls it; kill -9 + resume is bitwise identical; bad modules are
+# exit-2 errors before any MD (nothing written) or, when only real iterations expose them, a
+# runtime failure naming the file that a fixed module and --resume get past.
+source "$(dirname "$0")/lib/common.bash"
+PDB="$ROOT/examples/alanine-dipeptide/alanine-dipeptide.pdb"
+PHIPSI="$ROOT/tests/data/openmm/alad_phi_psi_project.py"
+
+alad_config() {  # FILE OUTDIR PROJECT_FILE|cvs
+  local cvs="" pf=""
+  if [ "$3" = cvs ]; then
+    cvs=$'cvs:\n  - {name: phi, kind: phi, resid: 2}\n  - {name: psi, kind: psi, resid: 2}'
+  else
+    pf="  project_file: $3"
+  fi
+  cat > "$1" <<YAML
+outdir: $2
+random_seed: 11
+iterations: 3
+$cvs
+n_bins: [30, 30]
+min_values: [-3.141592653589793, -3.141592653589793]
+max_values: [3.141592653589793, 3.141592653589793]
+system:
+  conf_file: $PDB
+  forcefield: [amber14-all.xml]
+$pf
+engine:
+  md_engine: openmm
+  platform_name: Reference
+  dt: 0.002
+spawning:
+  walker: 4
+  step: 200
+  stride: 20
+  max_workers: 2
+  spawn_scheme: density
+  spawn_type: hard
+YAML
+}
+checksums() { sqlite3 "$1/ledger.sqlite" "SELECT iteration, shard_checksum FROM iterations ORDER BY iteration"; }
+
+# 1. project_file φ/ψ against the built-in cvs: block, and how extract_cvs was called.
+alad_config pf.yaml pf "$PHIPSI"
+alad_config builtin.yaml builtin cvs
+"$TRAILS" check pf.yaml > check.out 2>&1 || fail "trails check with a good project file: $(cat check.out)"
+TRAILS_TEST_PROJECT_SPY="$WORK/spy.jsonl" "$TRAILS" run pf.yaml > pf.out 2>&1 || fail "project_file run: $(cat pf.out)"
+"$TRAILS" run builtin.yaml > builtin.out 2>&1 || fail "cvs run: $(cat builtin.out)"
+[ ! -e pf/project_file.tmp ] || fail "the per-iteration scratch directory was left behind"
+export_run pf pf
+export_run builtin builtin
+cmp pf.lineage.csv builtin.lineage.csv || fail "project_file and cvs runs spawned differently"
+/usr/bin/python3 - "$PDB" <<'PY' || fail "project_file CVs or call differ"
+import json, sys
+import numpy as np
+load = lambda f: np.loadtxt(f, delimiter=",", skiprows=1)
+pf, ref = load("pf.cvs.csv"), load("builtin.cvs.csv")
+assert pf.shape == ref.shape == (120, 5), (pf.shape, ref.shape)
+assert (pf[:, :3] == ref[:, :3]).all()
+d = np.abs(np.angle(np.exp(1j * (pf[:, 3:] - ref[:, 3:])))).max()
+print(f"max |d phi/psi| project_file vs cvs: {d:.2e} rad")
+assert d < 1e-5, d
+calls = [json.loads(l) for l in open("spy.jsonl")]
+# The start-structure probe (one 1-frame file), then one call per iteration with the 4 walkers'
+# XTCs in walker order, 10 frames each; top_file None (force-field run), conf_file as configured.
+assert len(calls) == 4 and calls[0]["frames"] == [1], calls[0]
+for n, c in enumerate(calls[1:]):
+    names = [t.rsplit("/", 1)[1] for t in c["trajectories"]]
+    assert names == [f"iteration_{n}_{w}.xtc" for w in range(4)], names
+    assert all(t.startswith("/") for t in c["trajectories"]), c["trajectories"]
+    assert c["frames"] == [10] * 4 and c["top_file"] is None and c["conf_file"] == sys.argv[1], c
+PY
+pass "project_file φ/ψ match the built-in cvs to 1e-5 rad; extract_cvs(list of XTC paths, top, conf)"
+
+# 2. Killed after iteration 1 committed, then resumed: bitwise the uninterrupted run.
+alad_config crash.yaml crash "$PHIPSI"
+set +e
+TRAILS_CRASH_AT=after-commit:1 "$TRAILS" run crash.yaml > crash.out 2>&1
+rc=$?
+set -e
+[ $rc -eq 137 ] || fail "expected death by SIGKILL (137), got $rc: $(cat crash.out)"
+"$TRAILS" run crash.yaml --resume > resume.out 2>&1 || fail "resume: $(cat resume.out)"
+export_run crash crash
+cmp pf.cvs.csv crash.cvs.csv || fail "resumed CV export differs"
+[ "$(checksums pf)" = "$(checksums crash)" ] || fail "resumed shards differ"
+pass "kill -9 and resume reproduce the project_file campaign bitwise"
+
+# 3. Bad modules caught before MD: exit 2 from check and run, the file named, no run directory.
+printf 'def extract_cvs(trajectories, top_file, conf_file)\n    return 1\n' > syntax.py
+printf 'import numpy as np\n\ndef compute(trajectories, top_file, conf_file):\n    return None\n' > nofunc.py
+printf 'import no_such_module_for_trails\n' > badimport.py
+printf 'extract_cvs = 3\n' > notcallable.py
+cat > nan.py <<'PY'
+import numpy as np
+def extract_cvs(trajectories, top_file, conf_file):
+    return np.full((1, 2), np.nan)
+PY
+cat > cols.py <<'PY'
+import numpy as np
+def extract_cvs(trajectories, top_file, conf_file):
+    return np.zeros((1, 3))
+PY
+cat > raises.py <<'PY'
+def helper(x):
+    raise ValueError("no dihedral atoms in " + x)
+def extract_cvs(trajectories, top_file, conf_file):
+    return helper(trajectories[0])
+PY
+expect_preflight() {  # NAME CHECK_TOO MESSAGE...
+  local name=$1 check=$2
+  shift 2
+  alad_config "$name.yaml" "$name.run" "$WORK/$name.py"
+  local cmds=(run)
+  [ "$check" = yes ] && cmds+=(check)
+  for cmd in "${cmds[@]}"; do
+    set +e
+    "$TRAILS" "$cmd" "$name.yaml" > "$name.$cmd.out" 2>&1
+    rc=$?
+    set -e
+    [ $rc -eq 2 ] || fail "$name: trails $cmd should exit 2, got $rc: $(cat "$name.$cmd.out")"
+    for m in "system.project_file" "$WORK/$name.py" "$@"; do
+      grep -qF -- "$m" "$name.$cmd.out" || fail "$name: trails $cmd: no '$m' in: $(cat "$name.$cmd.out")"
+    done
+    [ ! -e "$name.run" ] || fail "$name: trails $cmd left a run directory behind"
+  done
+}
+expect_preflight syntax yes "SyntaxError" "importing the module failed"
+expect_preflight nofunc yes "defines no extract_cvs"
+expect_preflight badimport yes "ModuleNotFoundError" "no_such_module_for_trails" "Python traceback"
+expect_preflight notcallable yes "extract_cvs = 3 is not callable"
+# Only a call shows these: the start-structure probe inside `trails run`.
+expect_preflight nan no "non-finite values" "row 0, column 0"
+expect_preflight cols no "returned 3 CV columns but n_bins has 2 entries"
+expect_preflight raises no "extract_cvs raised ValueError: no dihedral atoms in" "raises.py\", line 2, in helper"
+pass "bad project files: exit 2 naming the file (traceback tail), before any MD, nothing written"
+
+# 4. Wrong only on real iterations (rows of the first trajectory only; NaN from iteration 1 on):
+# a runtime failure naming the file and iteration, nothing committed for it; fixed + --resume.
+cat > rows.py <<PY
+import importlib.util
+spec = importlib.util.spec_from_file_location("phipsi", "$PHIPSI")
+m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
+def extract_cvs(trajectories, top_file, conf_file):
+    return m.extract_cvs(trajectories[:1], top_file, conf_file)
+PY
+alad_config rows.yaml rows "$WORK/rows.py"
+set +e
+"$TRAILS" run rows.yaml > rows.out 2>&1
+rc=$?
+set -e
+[ $rc -eq 1 ] || fail "rows: expected a runtime failure (1), got $rc: $(cat rows.out)"
+grep -qF "iteration 0: system.project_file: $WORK/rows.py: extract_cvs returned 10 rows for 40 frames in 4 trajectories" rows.out ||
+  fail "rows: message: $(cat rows.out)"
+[ "$(committed rows)" -eq 0 ] && [ ! -e rows/project_file.tmp ] || fail "rows: something was committed or left behind"
+cat > rows.py <<PY
+import importlib.util
+spec = importlib.util.spec_from_file_location("phipsi", "$PHIPSI")
+m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
+extract_cvs = m.extract_cvs
+PY
+"$TRAILS" run rows.yaml --resume > rows2.out 2>&1 || fail "rows: resume with the fixed module: $(cat rows2.out)"
+export_run rows rows
+cmp pf.cvs.csv rows.cvs.csv || fail "rows: the fixed, resumed run differs from the good one"
+pass "runtime extract_cvs failure: exit 1 naming file and iteration; fixed module + --resume completes"
+
+# 5. Config cross-checks: not with the built-in engine, not together with cvs:.
+alad_config both.yaml both "$PHIPSI"
+sed -i 's/^n_bins/cvs:\n  - {name: phi, kind: phi, resid: 2}\n  - {name: psi, kind: psi, resid: 2}\nn_bins/' both.yaml
+set +e
+"$TRAILS" check both.yaml > both.out 2>&1
+rc=$?
+set -e
+[ $rc -eq 2 ] && grep -q "system.project_file: is set together with cvs" both.out ||
+  fail "project_file + cvs: expected exit 2, got $rc: $(cat both.out)"
+pass "project_file with a cvs: block is refused"
