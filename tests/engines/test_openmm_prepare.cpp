@@ -150,6 +150,24 @@ TEST_F(Prepare, GroPlusTopWithBox) {
   EXPECT_NE(text(p.system_xml).find("method=\"4\""), std::string::npos);  // PME
 }
 
+// A hand-written Amber prmtop (tests/data/openmm/argon-amber: two argon atoms, one LJ type
+// with A = 4εσ¹², B = 4εσ⁶ for σ = 3.405 Å, ε = 0.2381 kcal/mol, no bonds, IFBOX 0) + inpcrd.
+TEST_F(Prepare, InpcrdPlusPrmtopInVacuum) {
+  config.system.conf_file = kData / "openmm/argon-amber/argon2.inpcrd";
+  config.system.top_file = kData / "openmm/argon-amber/argon2.prmtop";
+  const PreparedSystem p = prepare_openmm_system(config, run_dir);
+  EXPECT_EQ(p.source, "prmtop");
+  EXPECT_EQ(p.n_atoms, 2);
+  EXPECT_TRUE(p.box.empty());  // IFBOX 0 and no box in the inpcrd: NoCutoff
+  EXPECT_DOUBLE_EQ(p.positions[3], 0.38);
+  const std::string xml = text(p.system_xml);
+  EXPECT_NE(xml.find("method=\"0\""), std::string::npos);  // NoCutoff
+  // σ = (A/B)^(1/6) = 0.3405 nm and ε = B²/4A = 0.2381 · 4.184 kJ/mol, from the coefficients.
+  EXPECT_NE(xml.find("eps=\".99621040"), std::string::npos) << xml.substr(0, 2000);
+  EXPECT_NE(xml.find("sig=\".3404999999"), std::string::npos);
+  EXPECT_NE(text(p.topology_pdb).find("Ar    AR"), std::string::npos);
+}
+
 TEST_F(Prepare, UnknownForceFieldNamesTheKeyAndWritesNothing) {
   config.system.forcefield = {"no-such-forcefield.xml"};
   const std::string m = error_of();

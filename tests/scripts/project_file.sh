@@ -47,6 +47,7 @@ checksums() { sqlite3 "$1/ledger.sqlite" "SELECT iteration, shard_checksum FROM 
 alad_config pf.yaml pf "$PHIPSI"
 alad_config builtin.yaml builtin cvs
 "$TRAILS" check pf.yaml > check.out 2>&1 || fail "trails check with a good project file: $(cat check.out)"
+[ ! -e pf ] || fail "trails check wrote the run directory"
 TRAILS_TEST_PROJECT_SPY="$WORK/spy.jsonl" "$TRAILS" run pf.yaml > pf.out 2>&1 || fail "project_file run: $(cat pf.out)"
 "$TRAILS" run builtin.yaml > builtin.out 2>&1 || fail "cvs run: $(cat builtin.out)"
 [ ! -e pf/project_file.tmp ] || fail "the per-iteration scratch directory was left behind"

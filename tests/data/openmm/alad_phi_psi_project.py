@@ -1,7 +1,7 @@
 """A Trails-MD project file for alanine dipeptide: phi/psi of residue 2 (ALA) in radians, one
 row per frame of the trajectories in the order given. mdtraj reads the files and finds the
 dihedral atoms; the angles are computed here in float64 (mdtraj's compute_dihedrals works in
-float32, ~1e-5 rad). Used by tests/scripts/project_file.sh and the bad-config corpus."""
+float32, ~1e-5 rad). Used by tests/scripts/project_file.sh."""
 import json
 import os
 
