@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
 
 #include "trails/core/error.h"
 #include "trails/core/npy.h"
@@ -76,7 +77,11 @@ std::optional<std::string> run_script(const fs::path& dir, json request) {
                           shell_quote(log_path.string()) + " 2>&1 </dev/null";
   const int status = std::system(cmd.c_str());
   const int rc = status == -1 ? -1 : (WIFEXITED(status) ? WEXITSTATUS(status) : 128);
-  if (rc == 0) return std::nullopt;
+  if (rc == 0) {
+    std::string log = read_text(log_path);  // what the module printed, for --log-level debug
+    if (!log.empty()) spdlog::debug("system.project_file output:\n{}", log);
+    return std::nullopt;
+  }
   if (rc == 3 && fs::exists(error_path)) {
     try {
       const json problem = json::parse(read_text(error_path));
