@@ -4,7 +4,8 @@
 # matches the same campaign with the built-in `cvs:` φ/ψ to 1e-5 rad with identical spawns; the
 # module is called as Trails-MD calls it; kill -9 + resume is bitwise identical; bad modules are
 # exit-2 errors before any MD (nothing written) or, when only real iterations expose them, a
-# runtime failure naming the file that a fixed module and --resume get past.
+# runtime failure naming the file that a fixed module and --resume get past; a periodic run
+# hands each frame's box to extract_cvs.
 source "$(dirname "$0")/lib/common.bash"
 PDB="$ROOT/examples/alanine-dipeptide/alanine-dipeptide.pdb"
 PHIPSI="$ROOT/tests/data/openmm/alad_phi_psi_project.py"
@@ -177,3 +178,41 @@ set -e
 [ $rc -eq 2 ] && grep -q "system.project_file: is set together with cvs" both.out ||
   fail "project_file + cvs: expected exit 2, got $rc: $(cat both.out)"
 pass "project_file with a cvs: block is refused"
+
+# 6. A periodic system: each frame's box reaches extract_cvs (the XTC box), here as the a-edge.
+SOLV="$ROOT/examples/alanine-dipeptide/solvated/alanine-dipeptide-solvated.pdb"
+cat > boxlen.py <<'PY'
+import mdtraj as md
+def extract_cvs(trajectories, top_file, conf_file):
+    t = md.load(list(trajectories), top=conf_file)
+    return t.unitcell_vectors[:, 0, :1].astype(float)
+PY
+cat > solv.yaml <<YAML
+outdir: solv
+random_seed: 5
+iterations: 1
+n_bins: [10]
+min_values: [2.0]
+max_values: [3.5]
+system:
+  conf_file: $SOLV
+  forcefield: [amber14-all.xml, amber14/tip3p.xml]
+  project_file: $WORK/boxlen.py
+engine:
+  md_engine: openmm
+  platform_name: CPU
+spawning:
+  walker: 2
+  step: 20
+  stride: 10
+  max_workers: 2
+YAML
+OPENMM_CPU_THREADS=1 "$TRAILS" run solv.yaml > solv.out 2>&1 || fail "periodic project_file run: $(cat solv.out)"
+/usr/bin/python3 - <<'PY' || fail "the box did not reach extract_cvs"
+import h5py, numpy as np
+with h5py.File("solv/shards/iter_000000.h5", "r") as f:
+    edges = f["particles/walkers/box/edges/value"][...]
+    cvs = f["observables/cvs/value"][...]
+assert cvs.shape == (4, 1) and np.abs(cvs[:, 0] - edges[:, 0, 0]).max() < 1e-6, (cvs, edges[:, 0, 0])
+PY
+pass "periodic system: every frame's box reaches extract_cvs"
