@@ -6,10 +6,13 @@
 //   (c) trails-md: per walker a new Context, then step(stride) + getState + a file write per frame
 //                  (a reporter without XTC compression: a lower bound on Trails-MD's cost)
 // Plus the cost of the two ways to re-seed a Context: reinitialize() vs a new Context.
-// Usage: bench_openmm_overhead [PREPARED_DIR] [WALKERS] [STEPS] [STRIDE]
+//   (d) campaign:  with --campaign, instead of (b) and (c): one iteration of a real `trails run`
+//                  campaign (examples/alanine-dipeptide/solvated/config.yaml with W walkers × S
+//                  steps, one worker) between two raw runs (a), so kernel drift shows; its walker
+//                  phase (executor wall, output.log's runner_s) against (a)
+// Usage: bench_openmm_overhead [--campaign] [PREPARED_DIR] [WALKERS] [STEPS] [STRIDE]
 // (default: examples/alanine-dipeptide/solvated/prepared, 8, 5000, 100; threads from
-// OPENMM_CPU_THREADS, else 1). run_trails() takes any Engine: a full campaign's walker phase can
-// be timed the same way by handing it the campaign's engine and tasks.
+// OPENMM_CPU_THREADS, else 1).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -22,9 +25,12 @@
 #include <OpenMM.h>
 #include <fmt/format.h>
 
+#include "trails/campaign/campaign.h"
+#include "trails/config/load.h"
 #include "trails/engines/openmm/openmm_engine.h"
 #include "trails/engines/openmm/platform.h"
 #include "trails/engines/openmm/prepared_system.h"
+#include "trails/store/run_store.h"
 
 namespace om = trails::engines::openmm;
 namespace eng = trails::engines;
@@ -138,6 +144,46 @@ Split run_trails_md(const om::PreparedSystem& p, int walkers, int steps, int str
   return s;
 }
 
+// (d): one iteration of a real campaign on the solvated example, one worker, its own run dir.
+struct CampaignSplit {
+  double runner = 0, startup = 0, integrate = 0, wall = 0;
+};
+
+class QuietSink : public trails::campaign::ProgressSink {
+ public:
+  void started(const std::vector<std::string>&) override {}
+  void iteration(const trails::campaign::IterationReport& r) override { runner_s = r.summary.runner_s; }
+  void finished(const trails::campaign::CampaignOutcome&) override {}
+  double runner_s = 0;
+};
+
+CampaignSplit run_campaign_iteration(int walkers, int steps, int stride) {
+  auto config = trails::config::load_campaign_config(
+      std::filesystem::path(TRAILS_SOURCE_DIR) / "examples/alanine-dipeptide/solvated/config.yaml");
+  const auto dir = std::filesystem::temp_directory_path() / "trails-bench-openmm-campaign";
+  std::filesystem::remove_all(dir);
+  config.outdir = dir;
+  config.spawning.walker = walkers;
+  config.spawning.step = steps;
+  config.spawning.stride = stride;
+  config.spawning.max_workers = 1;
+  trails::campaign::RunOptions options;
+  options.target_iterations = 1;
+  QuietSink sink;
+  const auto t0 = Clock::now();
+  (void)trails::campaign::run_campaign(config, options, sink);
+  CampaignSplit s;
+  s.wall = since(t0);
+  s.runner = sink.runner_s;
+  const auto store = trails::store::RunStore::open(dir, trails::store::RunStore::Mode::ReadOnly);
+  for (const auto& w : store.walker_placements(0)) {
+    s.startup += w.startup_s;
+    s.integrate += w.integrate_s;
+  }
+  std::filesystem::remove_all(dir);
+  return s;
+}
+
 // Mean seconds of a re-seed by Context::reinitialize() vs building a new Context.
 std::pair<double, double> reseed_costs(const om::PreparedSystem& p, int n) {
   auto system = load_system(p);
@@ -162,9 +208,40 @@ std::pair<double, double> reseed_costs(const om::PreparedSystem& p, int n) {
   return {reinit, since(t) / n};
 }
 
+// --campaign: (a), (d), (a) again. The raw runs bracket the campaign so that the kernel's drift
+// on a shared machine is visible; the campaign's own integration ÷ walker-phase wall isolates
+// what Trails adds around step() at whatever speed the kernel ran.
+int campaign_table(const om::PreparedSystem& p, int walkers, int steps, int stride) {
+  const Split a1 = run_raw(p, walkers, steps);
+  const CampaignSplit d = run_campaign_iteration(walkers, steps, stride);
+  const Split a2 = run_raw(p, walkers, steps);
+  const double total_steps = double(walkers) * steps;
+  const double raw = 0.5 * (a1.total + a2.total);
+  fmt::print("\n| variant | wall s | steps/s | vs raw (mean of both) |\n|---|---|---|---|\n");
+  fmt::print("| (a) raw OpenMM Context, before | {:.2f} | {:.0f} | {:.3f} |\n", a1.total,
+             total_steps / a1.total, raw / a1.total);
+  fmt::print("| (d) Trails campaign, walker phase | {:.2f} | {:.0f} | {:.3f} |\n", d.runner,
+             total_steps / d.runner, raw / d.runner);
+  fmt::print("| (a) raw OpenMM Context, after | {:.2f} | {:.0f} | {:.3f} |\n", a2.total,
+             total_steps / a2.total, raw / a2.total);
+  fmt::print("\ncampaign: whole run {:.2f} s (set-up, preparation and commit included), walker "
+             "phase {:.2f} s, of which start-up (Context creation / re-arm) {:.3f} s and "
+             "integration {:.2f} s\n",
+             d.wall, d.runner, d.startup, d.integrate);
+  fmt::print("campaign integration / walker-phase wall: {:.4f}\n", d.integrate / d.runner);
+  fmt::print("(d)/(a) throughput: {:.3f} (vs the mean raw run), {:.3f} .. {:.3f} (vs each)\n",
+             raw / d.runner, a1.total / d.runner, a2.total / d.runner);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  const bool campaign = argc > 1 && std::string(argv[1]) == "--campaign";
+  if (campaign) {
+    --argc;
+    ++argv;
+  }
   const std::filesystem::path dir =
       argc > 1 ? argv[1]
                : std::filesystem::path(TRAILS_SOURCE_DIR) / "examples/alanine-dipeptide/solvated/prepared";
@@ -177,6 +254,8 @@ int main(int argc, char** argv) {
   fmt::print("system {} ({} atoms{}), CPU platform, {} thread(s), {} walkers x {} steps, stride {}\n",
              dir.string(), p.n_atoms, p.box.empty() ? ", vacuum" : ", periodic",
              std::getenv("OPENMM_CPU_THREADS"), walkers, steps, stride);
+
+  if (campaign) return campaign_table(p, walkers, steps, stride);
 
   trails::config::OpenMMEngineConfig c;
   c.platform_name = "CPU";

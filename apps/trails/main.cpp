@@ -52,8 +52,7 @@ int cmd_run(const fs::path& config_file, std::optional<std::int64_t> iterations,
 int cmd_check(const fs::path& config_file, bool resume) {
   const auto config = config::load_campaign_config(config_file);
   campaign::preflight(config, resume);
-  // Molecular engines prepare their system into the run directory, which --check must not write.
-  if (config.engine.md_engine == "builtin") (void)engines::make_engine(config.engine);
+  campaign::check_engine_and_cvs(config);
   fmt::print("Preflight checks passed. Output directory: {}\n", config.outdir.string());
   return 0;
 }

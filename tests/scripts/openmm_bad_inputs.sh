@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # OpenMM system preparation errors reach the user as exit 2 with the key and OpenMM's message,
-# and `trails run` leaves no run directory behind.
+# from `trails check` as from `trails run`, and neither leaves a run directory (or the missing
+# parents of one) behind.
 source "$(dirname "$0")/lib/common.bash"
 cp "$ROOT/tests/data/structures/alanine-dipeptide.pdb" alad.pdb
 
@@ -17,13 +18,16 @@ openmm_config() {  # $1 file, rest: extra system-block lines
 }
 
 check_case() {  # $1 config, $2 expected substring
-  set +e
-  "$TRAILS" run "$1" > out.txt 2> err.txt
-  local rc=$?
-  set -e
-  [ $rc -eq 2 ] || fail "$1: exit $rc, expected 2 ($(cat err.txt))"
-  grep -qF -- "$2" err.txt || fail "$1: message lacks '$2': $(cat err.txt)"
-  [ ! -e run ] || fail "$1: left a run directory behind"
+  local cmd rc
+  for cmd in check run; do
+    set +e
+    "$TRAILS" "$cmd" "$1" > out.txt 2> err.txt
+    rc=$?
+    set -e
+    [ $rc -eq 2 ] || fail "trails $cmd $1: exit $rc, expected 2 ($(cat err.txt))"
+    grep -qF -- "$2" err.txt || fail "trails $cmd $1: message lacks '$2': $(cat err.txt)"
+    [ ! -e run ] && [ ! -e nested ] || fail "trails $cmd $1: left a run directory behind"
+  done
 }
 
 openmm_config ff.yaml "forcefield: [no-such-forcefield.xml]"
@@ -32,4 +36,11 @@ openmm_config bare.yaml
 check_case bare.yaml "system.top_file:"
 openmm_config missing.yaml "top_file: nothing.prmtop"
 check_case missing.yaml "system.top_file: file not found"
+# CV columns against n_bins need the prepared topology: `check` prepares in a scratch
+# directory, and a failing run removes the parents it created for its outdir.
+openmm_config dims.yaml "forcefield: [amber14-all.xml]"
+sed -i 's/^outdir: run/outdir: nested\/deeper\/run/; s/^n_bins: .*/n_bins: [30, 30, 30]/' dims.yaml
+sed -i 's/^min_values: .*/min_values: [-3.15, -3.15, -3.15]/; s/^max_values: .*/max_values: [3.15, 3.15, 3.15]/' dims.yaml
+printf 'cvs:\n  - {name: phi, kind: phi, resid: 2}\n  - {name: psi, kind: psi, resid: 2}\n' >> dims.yaml
+check_case dims.yaml "n_bins has 3 entries but the CVs give 2 columns (phi, psi)"
 pass "OpenMM preparation errors: exit 2, key named, nothing written"

@@ -30,16 +30,6 @@ std::vector<double> box_of(const IterationRecord& r, std::int64_t w, std::int64_
   return {begin, begin + 9};
 }
 
-void sql(const fs::path& db, const std::string& statements) {
-  sqlite3* h = nullptr;
-  ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
-  char* err = nullptr;
-  const int rc = sqlite3_exec(h, statements.c_str(), nullptr, nullptr, &err);
-  EXPECT_EQ(rc, SQLITE_OK) << (err != nullptr ? err : "");
-  sqlite3_free(err);
-  sqlite3_close(h);
-}
-
 TEST_F(BoxAndPlacementTest, BoxesRoundTripWithTheirFrames) {
   const auto r0 = with_boxes(make_record(0));
   const auto r1 = make_record(1);  // no box: a built-in-like iteration

@@ -13,16 +13,6 @@ namespace {
 
 using Mode = RunStore::Mode;
 
-void sql(const fs::path& db, const std::string& statements) {
-  sqlite3* h = nullptr;
-  ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
-  char* err = nullptr;
-  const int rc = sqlite3_exec(h, statements.c_str(), nullptr, nullptr, &err);
-  EXPECT_EQ(rc, SQLITE_OK) << (err != nullptr ? err : "");
-  sqlite3_free(err);
-  sqlite3_close(h);
-}
-
 std::string sql_text(const fs::path& db, const std::string& query) {
   sqlite3* h = nullptr;
   sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -49,6 +50,18 @@ class StoreTest : public ::testing::Test {
   }
   fs::path dir_;
 };
+
+// Runs SQL statements directly on a ledger (to age or damage it the way other versions or
+// crashes would).
+inline void sql(const fs::path& db, const std::string& statements) {
+  sqlite3* h = nullptr;
+  ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
+  char* err = nullptr;
+  const int rc = sqlite3_exec(h, statements.c_str(), nullptr, nullptr, &err);
+  EXPECT_EQ(rc, SQLITE_OK) << (err != nullptr ? err : "");
+  sqlite3_free(err);
+  sqlite3_close(h);
+}
 
 inline RunMeta test_meta() {
   RunMeta m;

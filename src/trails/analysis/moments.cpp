@@ -94,27 +94,7 @@ RunningMoments::ChunkSums RunningMoments::chunk_sums(const Eigen::Ref<const Fram
 void RunningMoments::absorb(const ChunkSums& cs) {
   if (cs.lagged) {
     segments_paired_ = 1;
-    if (w_ == 0) {
-      w_ = cs.n;
-      mx_ = cs.mx;
-      my_ = cs.my;
-      sxx_ = cs.sxx;
-      sxy_ = cs.sxy;
-      syy_ = cs.syy;
-      return;
-    }
-    const double na = static_cast<double>(w_), nb = static_cast<double>(cs.n), nt = na + nb;
-    const Eigen::VectorXd dx = cs.mx - mx_, dy = cs.my - my_;
-    const double f = na * nb / nt;
-    sxx_ += cs.sxx;
-    sxx_.noalias() += f * (dx * dx.transpose());
-    sxy_ += cs.sxy;
-    sxy_.noalias() += f * (dx * dy.transpose());
-    syy_ += cs.syy;
-    syy_.noalias() += f * (dy * dy.transpose());
-    mx_ += (nb / nt) * dx;
-    my_ += (nb / nt) * dy;
-    w_ += cs.n;
+    merge_pairs(cs.n, cs.mx, cs.my, cs.sxx, cs.sxy, cs.syy);
     return;
   }
   // All frames = the x halves of the pairs (rows [0, n - lag), already summed) + the rows
@@ -217,27 +197,35 @@ void RunningMoments::merge(const RunningMoments& other) {
   segments_paired_ += other.segments_paired_;
   chan_merge(n_, mean_, m2_, other.n_, other.mean_, other.m2_);
   if (other.w_ == 0) return;
+  merge_pairs(other.w_, other.mx_, other.my_, other.sxx_, other.sxy_, other.syy_);
+}
+
+// Chan et al.'s pairwise update of the lagged-pair sums; into an empty accumulator it copies,
+// which is what makes folding per-segment accumulators bitwise equal to serial accumulation.
+void RunningMoments::merge_pairs(std::int64_t w, const Eigen::VectorXd& mx,
+                                 const Eigen::VectorXd& my, const Eigen::MatrixXd& sxx,
+                                 const Eigen::MatrixXd& sxy, const Eigen::MatrixXd& syy) {
   if (w_ == 0) {
-    w_ = other.w_;
-    mx_ = other.mx_;
-    my_ = other.my_;
-    sxx_ = other.sxx_;
-    sxy_ = other.sxy_;
-    syy_ = other.syy_;
+    w_ = w;
+    mx_ = mx;
+    my_ = my;
+    sxx_ = sxx;
+    sxy_ = sxy;
+    syy_ = syy;
     return;
   }
-  const double na = static_cast<double>(w_), nb = static_cast<double>(other.w_), nt = na + nb;
-  const Eigen::VectorXd dx = other.mx_ - mx_, dy = other.my_ - my_;
+  const double na = static_cast<double>(w_), nb = static_cast<double>(w), nt = na + nb;
+  const Eigen::VectorXd dx = mx - mx_, dy = my - my_;
   const double f = na * nb / nt;
-  sxx_ += other.sxx_;
+  sxx_ += sxx;
   sxx_.noalias() += f * (dx * dx.transpose());
-  sxy_ += other.sxy_;
+  sxy_ += sxy;
   sxy_.noalias() += f * (dx * dy.transpose());
-  syy_ += other.syy_;
+  syy_ += syy;
   syy_.noalias() += f * (dy * dy.transpose());
   mx_ += (nb / nt) * dx;
   my_ += (nb / nt) * dy;
-  w_ += other.w_;
+  w_ += w;
 }
 
 Covariances RunningMoments::instantaneous(bool remove_mean) const {

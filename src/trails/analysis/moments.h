@@ -89,6 +89,9 @@ class RunningMoments {
   static ChunkSums chunk_sums(const Eigen::Ref<const FrameMatrix>& frames, const Chunk& chunk,
                               int lagtime);
   void absorb(const ChunkSums& sums);  // fold one chunk of the segment being built
+  void merge_pairs(std::int64_t w, const Eigen::VectorXd& mx, const Eigen::VectorXd& my,
+                   const Eigen::MatrixXd& sxx, const Eigen::MatrixXd& sxy,
+                   const Eigen::MatrixXd& syy);
 
   int d_;
   int lag_;

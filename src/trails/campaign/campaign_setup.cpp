@@ -39,6 +39,18 @@ spawners::DensityOptions density_options(const config::CampaignConfig& c) {
   return o;
 }
 
+// The outermost ancestor of `dir` (or dir itself) that does not exist yet: what creating `dir`
+// would add. Empty when `dir` exists.
+std::filesystem::path outermost_missing(const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::filesystem::path missing;
+  for (auto p = dir; !p.empty() && !std::filesystem::exists(p, ec); p = p.parent_path()) {
+    missing = p;
+    if (p == p.parent_path()) break;
+  }
+  return missing;
+}
+
 // One exclusive run per directory: flock on the ledger (SQLite uses fcntl locks, which are
 // independent of flock, so this never interferes with the database).
 int lock_run_directory(const std::filesystem::path& outdir) {
@@ -93,16 +105,16 @@ CampaignDriver::~CampaignDriver() {
 
 CampaignOutcome CampaignDriver::run() {
   preflight(config_, options_.resume);
-  std::error_code ec;
-  const bool outdir_existed = std::filesystem::exists(config_.outdir, ec);
-  engine_ = engines::make_engine(config_, config_.outdir);
+  // OpenMM preparation writes prepared/ into the run directory (and creates its missing
+  // parents); bad CVs, force fields or seed trajectories must leave none of that behind.
+  const std::filesystem::path created = outermost_missing(config_.outdir);
   try {
+    engine_ = engines::make_engine(config_, config_.outdir);
     projection_ = make_projection(config_, *engine_);
     load_initial_trajectory();  // read and checked before anything is written
   } catch (const core::Error&) {
-    // Bad CVs or seed trajectory: leave no run directory behind (OpenMM preparation may
-    // already have written prepared/ into a directory this call created).
-    if (!outdir_existed) std::filesystem::remove_all(config_.outdir, ec);
+    std::error_code ec;
+    if (!created.empty()) std::filesystem::remove_all(created, ec);
     throw;
   }
   if (config_.learned_space()) {

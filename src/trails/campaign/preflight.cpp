@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include "trails/campaign/project_file_projection.h"
+#include "trails/campaign/projection_factory.h"
 #include "trails/core/error.h"
+#include "trails/engines/registry.h"
 #include "trails/store/run_store.h"
 
 namespace trails::campaign {
@@ -83,6 +85,29 @@ void preflight(const config::CampaignConfig& config, bool resume) {
                            "--resume to start a new campaign");
   }
   check_project_file(config);  // importable, with a callable extract_cvs (row 3)
+}
+
+void check_engine_and_cvs(const config::CampaignConfig& config) {
+  if (config.engine.md_engine == "builtin") {
+    (void)engines::make_engine(config.engine);
+    return;
+  }
+  std::string templ = (std::filesystem::temp_directory_path() / "trails-check-XXXXXX").string();
+  if (::mkdtemp(templ.data()) == nullptr) {
+    throw core::InputError("cannot create a scratch directory in " +
+                           std::filesystem::temp_directory_path().string() +
+                           " to prepare the system; set TMPDIR to a writable directory");
+  }
+  const std::filesystem::path scratch = templ;
+  struct Remove {
+    std::filesystem::path dir;
+    ~Remove() {
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+    }
+  } remove{scratch};
+  const auto engine = engines::make_engine(config, scratch);
+  (void)make_projection(config, *engine);
 }
 
 }  // namespace trails::campaign

@@ -19,4 +19,9 @@ void check_outdir_writable(const std::filesystem::path& dir);
 // ConfigError for a system.project_file that does not import or has no extract_cvs.
 void preflight(const config::CampaignConfig& config, bool resume);
 
+// `trails check`: builds the engine and the CV projection as `trails run` would (force field,
+// selections, CV columns against n_bins) without touching the run directory: a molecular
+// engine prepares its system into a scratch directory that is removed afterwards.
+void check_engine_and_cvs(const config::CampaignConfig& config);
+
 }  // namespace trails::campaign
