@@ -133,10 +133,10 @@ expect_preflight syntax yes "SyntaxError" "importing the module failed"
 expect_preflight nofunc yes "defines no extract_cvs"
 expect_preflight badimport yes "ModuleNotFoundError" "no_such_module_for_trails" "Python traceback"
 expect_preflight notcallable yes "extract_cvs = 3 is not callable"
-# Only a call shows these: the start-structure probe inside `trails run`.
-expect_preflight nan no "non-finite values" "row 0, column 0"
-expect_preflight cols no "returned 3 CV columns but n_bins has 2 entries"
-expect_preflight raises no "extract_cvs raised ValueError: no dihedral atoms in" "raises.py\", line 2, in helper"
+# Only a call shows these: the start-structure probe (trails check and trails run).
+expect_preflight nan yes "non-finite values" "row 0, column 0"
+expect_preflight cols yes "returned 3 CV columns but n_bins has 2 entries"
+expect_preflight raises yes "extract_cvs raised ValueError: no dihedral atoms in" "raises.py\", line 2, in helper"
 pass "bad project files: exit 2 naming the file (traceback tail), before any MD, nothing written"
 
 # 4. Wrong only on real iterations (rows of the first trajectory only; NaN from iteration 1 on):

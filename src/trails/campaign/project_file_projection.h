@@ -21,8 +21,8 @@ namespace trails::campaign {
 // $TMPDIR, removed again: the run directory is not touched.
 void check_project_file(const config::CampaignConfig& config);
 
-// The projection. Before returning it calls extract_cvs once on a one-frame trajectory of the
-// start structure (start_positions_nm: n_atoms × 3, start_box: 9 values or empty), so a module
+// The projection (built by `trails run` and, in a scratch run directory, `trails check`).
+// Before returning it calls extract_cvs once on a one-frame trajectory of the start structure (start_positions_nm: n_atoms × 3, start_box: 9 values or empty), so a module
 // that raises, returns the wrong number of columns or non-finite values fails before any MD:
 // ConfigError. At run time the same problems are an EngineError naming the iteration and file.
 std::unique_ptr<Projection> make_project_file_projection(const config::CampaignConfig& config,
