@@ -59,6 +59,30 @@ json optional_path(const std::optional<fs::path>& p) {
   return p ? json(fs::absolute(*p).string()) : json(nullptr);
 }
 
+// A private directory under $TMPDIR for the preflight and the probe, removed on scope exit.
+class TemporaryDirectory {
+ public:
+  TemporaryDirectory() {
+    std::string templ = (fs::temp_directory_path() / "trails-project-file-XXXXXX").string();
+    if (::mkdtemp(templ.data()) == nullptr) {
+      throw core::InputError("cannot create a scratch directory in " +
+                             fs::temp_directory_path().string() +
+                             " to try system.project_file; set TMPDIR to a writable directory");
+    }
+    path_ = templ;
+  }
+  ~TemporaryDirectory() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  TemporaryDirectory(const TemporaryDirectory&) = delete;
+  TemporaryDirectory& operator=(const TemporaryDirectory&) = delete;
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
 // Runs the script on `request` with `dir` as its scratch. nullopt on success; otherwise what
 // went wrong, in words (the script's report, with the traceback tail indented below it).
 std::optional<std::string> run_script(const fs::path& dir, json request) {
@@ -125,7 +149,7 @@ double xtc_precision_for(std::span<const double> frames) {
 
 class ProjectFileProjection final : public Projection {
  public:
-  ProjectFileProjection(const config::CampaignConfig& config)
+  explicit ProjectFileProjection(const config::CampaignConfig& config)
       : module_(fs::absolute(*config.system.project_file)),
         top_file_(optional_path(config.system.top_file)),
         conf_file_(optional_path(config.system.conf_file)),
@@ -172,24 +196,11 @@ class ProjectFileProjection final : public Projection {
 
   // The start-structure probe: one frame, one trajectory, in a private temporary directory.
   void probe(std::span<const double> positions, std::span<const double> box) const {
-    std::string templ = (fs::temp_directory_path() / "trails-project-file-XXXXXX").string();
-    if (::mkdtemp(templ.data()) == nullptr) {
-      throw core::StoreError("cannot create a temporary directory under " +
-                             fs::temp_directory_path().string());
-    }
-    const fs::path dir(templ);
+    const TemporaryDirectory dir;
     std::vector<double> rows;
     const WalkerFrames one{0, 1};
-    std::optional<std::string> problem;
-    std::error_code ec;
-    try {
-      problem = extract(dir, 0, std::span<const WalkerFrames>(&one, 1), positions, 1, box, rows);
-    } catch (...) {
-      fs::remove_all(dir, ec);
-      throw;
-    }
-    fs::remove_all(dir, ec);
-    if (problem) {
+    if (auto problem = extract(dir.path(), 0, std::span<const WalkerFrames>(&one, 1), positions, 1,
+                               box, rows)) {
       throw core::ConfigError(fmt::format(
           "{}: {}\n  (Trails called extract_cvs on a one-frame trajectory of the start structure "
           "to check the module before any MD; no MD was run)",
@@ -281,23 +292,12 @@ fs::path project_file_script() {
 
 void check_project_file(const config::CampaignConfig& config) {
   if (!config.system.project_file) return;
-  std::string templ = (fs::temp_directory_path() / "trails-project-file-XXXXXX").string();
-  if (::mkdtemp(templ.data()) == nullptr) {
-    throw core::StoreError("cannot create a temporary directory under " +
-                           fs::temp_directory_path().string());
+  const TemporaryDirectory dir;
+  const json request{{"mode", "check"},
+                     {"module", fs::absolute(*config.system.project_file).string()}};
+  if (auto problem = run_script(dir.path(), request)) {
+    throw core::ConfigError(std::string(kKey) + ": " + *problem);
   }
-  const fs::path dir(templ);
-  std::optional<std::string> problem;
-  std::error_code ec;
-  try {
-    problem = run_script(dir, json{{"mode", "check"},
-                                   {"module", fs::absolute(*config.system.project_file).string()}});
-  } catch (...) {
-    fs::remove_all(dir, ec);
-    throw;
-  }
-  fs::remove_all(dir, ec);
-  if (problem) throw core::ConfigError(std::string(kKey) + ": " + *problem);
 }
 
 std::unique_ptr<Projection> make_project_file_projection(const config::CampaignConfig& config,
