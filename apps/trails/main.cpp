@@ -153,12 +153,10 @@ int main(int argc, char** argv) {
   analyze->add_option("--outfile", analyze_request.outfile,
                       "Report picture (default RUN_DIR/analysis/convergence_report.png)");
   analyze->add_option("--temperature", analyze_request.temperature,
-                      "Temperature (K) of F = -kT ln p in kJ/mol (default 300)")
-      ->check(CLI::PositiveNumber);
+                      "Temperature (K) of F = -kT ln p in kJ/mol (default 300)");
   analyze->add_option("--tau-ps", analyze_request.tau_ps,
                       "Walker segment length in ps (spawning.step x engine.dt, as Trails-MD's "
-                      "--tau-ps); frame interval = tau x stride / step")
-      ->check(CLI::PositiveNumber);
+                      "--tau-ps); frame interval = tau x stride / step");
   analyze->add_option("--discard-fraction", analyze_request.discard_fraction,
                       "Leading fraction of the MSM builds dropped before the tail means, in [0, 1) "
                       "(default 0.5)");

@@ -637,7 +637,7 @@ AnalyzeResult analyze_run(const AnalyzeRequest& request) {
   // (a) implied timescales vs lag
   g += "set title '(a) Implied timescales (latest build)'\n";
   g += fmt::format("set xlabel 'lag time ({})'\nset ylabel 'implied timescale ({})'\n", u, u);
-  g += "set logscale y\nset grid\nset key top left\n";
+  g += "set logscale y\nset grid\nset key top left opaque\n";
   if (!its.empty() && std::isfinite(ylo) && yhi > 0) {
     g += fmt::format("set yrange [{}:{}]\n", ylo / 2, yhi * 2);
     std::string plot = fmt::format("plot {} using 1:({}):1 with filledcurves lc rgb '#dddddd' title 'lag time'",
@@ -656,7 +656,7 @@ AnalyzeResult analyze_run(const AnalyzeRequest& request) {
   g += "reset\n" + transient;
   g += "set title '(b) Timescale convergence'\n";
   g += fmt::format("set xlabel 'iteration'\nset ylabel 'implied timescale ({})'\n", u);
-  g += "set logscale y\nset grid\nset key top left\n";
+  g += "set logscale y\nset grid\nset key top left opaque\n";
   const std::size_t nplot = std::min<std::size_t>(width, kPlottedTimescales);
   if (nplot > 0) {
     std::string plot = "plot ";
@@ -675,7 +675,7 @@ AnalyzeResult analyze_run(const AnalyzeRequest& request) {
   }
   // (c) VAMP-2 convergence
   g += "reset\n" + transient;
-  g += "set title '(c) VAMP-2 convergence'\nset xlabel 'iteration'\nset ylabel 'VAMP-2 score'\nset grid\nset key top left\n";
+  g += "set title '(c) VAMP-2 convergence'\nset xlabel 'iteration'\nset ylabel 'VAMP-2 score'\nset grid\nset key top left opaque\n";
   g += "plot " + q(tmp.path / "builds.dat") +
        " using 1:2 with linespoints pt 7 ps 0.8 lw 2 lc rgb '#c0392b' title 'VAMP-2'";
   if (std::isfinite(vamp2_tail.mean)) {
