@@ -121,6 +121,27 @@ PY
 grep -q "(--tau-ps)" t.out || fail "the summary does not name the time source: $(cat t.out)"
 pass "--tau-ps (frame = tau x stride / step), --temperature, --discard-fraction 0, --outfile"
 
+# --- a molecular engine's dt is in ps: frame = stride x dt from the stored configuration ---
+# (the stored config of a copy is relabelled; an OpenMM campaign is too slow for this test)
+cp -r mb om
+rm -rf om/analysis
+/usr/bin/python3 - om <<'PY'
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1] + "/ledger.sqlite")
+c = json.loads(db.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()[0])
+c["engine"]["md_engine"] = "openmm"
+c["engine"]["dt"] = 0.002
+db.execute("UPDATE meta SET value = ? WHERE key = 'config'", (json.dumps(c),))
+db.commit()
+PY
+"$TRAILS" analyze om --json om.json > om.out || fail "analyze of the relabelled run failed: $(cat om.out)"
+/usr/bin/python3 -c '
+import json, sys
+t = json.load(open(sys.argv[1]))["time"]
+assert t["unit"] == "ps" and t["source"] == "config" and abs(t["frame_ps"] - 0.02) < 1e-15 and abs(t["tau_ps"] - 0.4) < 1e-15, t
+' om.json || fail "config-derived time axis: $(cat om.json | head -20)"
+pass "molecular run: frame interval = stride x dt (0.02 ps) from the configuration"
+
 # --- PCCA+ populations, when a build carries them (optional key) ---
 cp -r mb pc
 rm -rf pc/analysis
