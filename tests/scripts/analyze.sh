@@ -253,6 +253,8 @@ expect_2 "non-numeric tau" mb --tau-ps fast --json bad.json
 expect_2 "unknown flag" mb --bins 30 --json bad.json
 expect_2 "missing RUN_DIR" --json bad.json
 expect_2 "json into a missing directory" mb --json nodir/bad.json
+mkdir -p adir
+expect_2 "outfile is a directory" mb --outfile adir --json bad.json
 expect_2 "not a run directory" "$WORK" --json bad.json
 expect_2 "missing run directory" nosuchrun --json bad.json
 pass "bad flags and directories: exit 2, nothing written"

@@ -297,7 +297,13 @@ AnalyzeResult analyze_run(const AnalyzeRequest& request) {
     throw core::UsageError(fmt::format("--discard-fraction {} is outside [0, 1)", request.discard_fraction));
   }
   const fs::path outfile = request.outfile.value_or(request.run_dir / "analysis" / "convergence_report.png");
+  if (fs::is_directory(outfile)) {
+    throw core::UsageError("--outfile " + outfile.string() + " is a directory; give the PNG's file name");
+  }
   if (request.json_out) {
+    if (fs::is_directory(*request.json_out)) {
+      throw core::UsageError("--json " + request.json_out->string() + " is a directory; give a file name");
+    }
     const auto parent = fs::absolute(*request.json_out).parent_path();
     if (!fs::is_directory(parent)) {
       throw core::UsageError("--json: directory " + parent.string() + " does not exist");
