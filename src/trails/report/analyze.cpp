@@ -1,6 +1,5 @@
 #include "trails/report/analyze.h"
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -73,7 +72,7 @@ bool has_model(const json& m) {
          m.contains("stationary_distribution") && m.at("stationary_distribution").is_array();
 }
 
-// Seconds of physical time per frame, or nullopt when the run's time unit is unknown.
+// Picoseconds per frame, or nullopt when the run's time unit is unknown (built-in engine).
 struct TimeAxis {
   std::optional<double> frame_ps;
   std::optional<double> tau_ps;  // walker segment (step × dt)
