@@ -19,6 +19,7 @@
 #include "trails/config/template.h"
 #include "trails/core/error.h"
 #include "trails/engines/registry.h"
+#include "trails/report/analyze.h"
 #include "trails/report/export.h"
 #include "trails/report/msm_tool.h"
 #include "trails/report/trajectory_export.h"
@@ -144,6 +145,22 @@ int main(int argc, char** argv) {
   msm->add_option("--pcca", pcca, "PCCA+ metastable sets (not available in this build)");
   msm->add_option("--json", msm_json, "Write the model as JSON to this file (default: stdout)");
 
+  auto* analyze = app.add_subcommand(
+      "analyze", "MSM convergence report of a run: convergence_report.png and a summary");
+  report::AnalyzeRequest analyze_request;
+  analyze->add_option("RUN_DIR", analyze_request.run_dir, "Run directory")->required();
+  analyze->add_option("--outfile", analyze_request.outfile,
+                      "Report picture (default RUN_DIR/analysis/convergence_report.png)");
+  analyze->add_option("--temperature", analyze_request.temperature,
+                      "Temperature (K) of F = -kT ln p in kJ/mol (default 300)");
+  analyze->add_option("--tau-ps", analyze_request.tau_ps,
+                      "Walker segment length in ps (spawning.step x engine.dt, as Trails-MD's "
+                      "--tau-ps); frame interval = tau x stride / step");
+  analyze->add_option("--discard-fraction", analyze_request.discard_fraction,
+                      "Leading fraction of the MSM builds dropped before the tail means, in [0, 1) "
+                      "(default 0.5)");
+  analyze->add_option("--json", analyze_request.json_out, "Also write the numbers as JSON to this file");
+
   const auto known = [&](const std::string& name) {
     for (const auto* sub : app.get_subcommands({})) {
       if (sub->get_name() == name) return true;
@@ -152,7 +169,7 @@ int main(int argc, char** argv) {
   };
   if (argc > 1 && argv[1][0] != '-' && !known(argv[1])) {
     fmt::print(stderr, "error: unknown command '{}'; the commands are run, check, init, status, "
-               "export, plot and msm (see trails --help)\n", argv[1]);
+               "export, plot, msm and analyze (see trails --help)\n", argv[1]);
     return 2;
   }
   try {
@@ -228,6 +245,11 @@ int main(int argc, char** argv) {
       } else {
         std::cout << j.dump(2) << "\n";
       }
+      return 0;
+    }
+    if (*analyze) {
+      const auto result = report::analyze_run(analyze_request);
+      std::cout << result.text;
       return 0;
     }
     if (*plot) {

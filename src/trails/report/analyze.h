@@ -1,0 +1,81 @@
+// `trails analyze RUN_DIR`: Trails-MD's `trails-md-analyze` report (row 137) for a run with
+// in-loop MSM builds — one 2×2 PNG (implied timescales vs lag, timescale convergence, VAMP-2
+// convergence, free-energy surface of the first two CVs) drawn by one gnuplot call, a text
+// summary and, on request, the same numbers as JSON (docs/analysis.md, "`trails analyze`").
+// Reads the run store only. Bad input (not a run, no MSM builds, bad options) throws
+// InputError/UsageError (exit 2) before anything is written.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace trails::report {
+
+// Boltzmann constant in kJ/(mol K), Trails-MD's value (row 138).
+inline constexpr double kBoltzmannKjPerMolK = 0.00831446;
+inline constexpr int kFreeEnergyBins = 60;  // Trails-MD's plot_free_energy_surface
+
+struct AnalyzeRequest {
+  std::filesystem::path run_dir;
+  std::optional<std::filesystem::path> outfile;  // default run_dir/analysis/convergence_report.png
+  double temperature = 300.0;                    // K, for F = -kT ln p (kJ/mol)
+  // Walker segment length in ps (spawning.step × engine.dt), Trails-MD's --tau-ps; the frame
+  // interval is then tau_ps × stride / step. Without it: stride × engine.dt for molecular
+  // engines, frames for the built-in engine (its dt is in reduced units).
+  std::optional<double> tau_ps;
+  // Leading fraction of the build series dropped before the tail means (Trails-MD applies it to
+  // the weighted-ensemble flux series; Trails has none, see docs).
+  double discard_fraction = 0.5;
+  std::optional<std::filesystem::path> json_out;
+};
+
+struct AnalyzeResult {
+  nlohmann::json summary;  // the --json document
+  std::string text;        // the text summary (stdout)
+  std::filesystem::path outfile;
+};
+
+AnalyzeResult analyze_run(const AnalyzeRequest& request);
+
+// ---- numerics (pure; exposed for tests) ----
+
+// Weight of each frame (n × point_dim row-major) so that the frames nearest to active
+// microstate i (Euclidean, ties to the lowest centre index) carry pi_i in total: pi_i / n_i.
+// Frames nearest to an inactive microstate get 0. centres: k × point_dim row-major.
+std::vector<double> microstate_frame_weights(std::span<const double> points, int point_dim,
+                                             std::span<const double> centres,
+                                             std::span<const int> active_set,
+                                             std::span<const double> pi);
+
+// F = -kT ln p over a regular grid of `bins` per axis on the first `dims` (1 or 2) columns,
+// numpy's histogram conventions: edges linspace(min, max, bins + 1) per axis (min == max →
+// ±0.5), bin = searchsorted(edges, x, right) - 1 with x == max in the last bin. p is the
+// weighted density; F is shifted so its minimum is 0; empty bins are NaN.
+struct FreeEnergySurface {
+  int dims = 0;
+  int bins = 0;
+  std::vector<std::vector<double>> edges;  // per axis, bins + 1
+  std::vector<double> free_energy;         // bins^dims, index i*bins + j (i: cv_0 bin)
+  double total_weight = 0.0;
+};
+FreeEnergySurface free_energy_surface(std::span<const double> points, int point_dim, int dims,
+                                      std::span<const double> weights, int bins, double kT);
+
+// Trails-MD's steady-state tail (§3.7) applied to a series: drop floor(n × discard_fraction)
+// leading values; mean of the finite tail values; plateau = mean(second half) / mean(first
+// half) of the tail (h = len/2; NaN when len < 2 or the first-half mean is 0).
+struct SeriesTail {
+  std::size_t n_skip = 0;
+  std::size_t n_tail = 0;
+  double mean = 0.0;     // NaN when the tail has no finite value
+  double plateau = 0.0;  // NaN when undefined
+};
+SeriesTail series_tail(std::span<const double> values, double discard_fraction);
+
+}  // namespace trails::report
