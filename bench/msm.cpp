@@ -21,6 +21,7 @@
 // `--export DIR` also writes the workload for other tools (bench/msm_reference.py):
 // DIR/dtraj_NNN.npy (100 int32 trajectories), DIR/counts_lag10.npy (500 x 500 float64 sliding
 // counts), DIR/active_set.npy (int32), DIR/trails_T_lag10.npy (float64, active x active),
+// DIR/trails_pi_lag10.npy (float64, 1 x active),
 // DIR/trails_mle.json (timings, iterations).
 // Campaign: built-in Müller–Brown, 16 walkers x 50 frames, msm enabled (n_microstates 50, lag 5,
 // ITS ladder 1,2,5), 500 iterations; from the ledger: MSM build time at iterations 5–15 and
@@ -291,7 +292,7 @@ int main(int argc, char** argv) {
   phases.push_back(timed("reversible MLE, plain sparse fixed point (same test, tol 1e-12)", [&] {
     plain = analysis::reversible_mle(
         Cs, analysis::ReversibleMleOptions{1e-12, 10000000, analysis::ReversibleMleMethod::FixedPoint});
-    return fmt::format("{} updates, converged {}, max |T - T_newton| = {:.2e}", plain.iterations,
+    return fmt::format("{} updates, converged {}, max abs(T - T_Newton) = {:.2e}", plain.iterations,
                        plain.converged, (plain.T - mle.T).cwiseAbs().maxCoeff());
   }));
   phases.push_back(timed("10 implied timescales of the MLE", [&] {
@@ -304,6 +305,7 @@ int main(int argc, char** argv) {
     write_npy(export_dir / "counts_lag10.npy", C);
     write_npy(export_dir / "active_set.npy", set);
     write_npy(export_dir / "trails_T_lag10.npy", mle.T);
+    write_npy(export_dir / "trails_pi_lag10.npy", Eigen::MatrixXd(mle.pi.transpose()));
     std::ofstream(export_dir / "trails_mle.json")
         << fmt::format("{{\"lag\": 10, \"n_active\": {}, \"tol\": 1e-12, \"best_seconds\": {:.9g}, "
                        "\"newton_steps\": {}, \"iterations\": {}, \"converged\": {}, "
