@@ -43,7 +43,9 @@ struct ReversibleMle {
 // then applies fixed-point updates from there. Either method stops at the first fixed-point
 // update that changes pi by less than tol in every component (the documented test, identical
 // for both methods); the returned T and pi are that update's. If S's graph is not connected the
-// dual has no unique optimum and the plain fixed-point iteration is used. Non-convergence
+// dual has no unique optimum and the plain fixed-point iteration is used. On badly scaled
+// problems (pi spanning ~10 orders of magnitude) Newton may stop early; the fixed-point
+// iteration then finishes at its own (slow) rate. Non-convergence
 // (max_iterations reached) is reported in the result, not thrown.
 ReversibleMle reversible_mle(const Eigen::Ref<const Eigen::MatrixXd>& C,
                              const ReversibleMleOptions& options = {});
