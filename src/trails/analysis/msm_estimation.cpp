@@ -125,9 +125,10 @@ double dual(const SymmetricPattern& p, const Eigen::VectorXd& c, const Eigen::Ve
   return G;
 }
 
-// Largest relative gradient component: max_i |g_i| / c_i.
-double relative_residual(const Eigen::VectorXd& g, const Eigen::VectorXd& c) {
-  return g.cwiseAbs().cwiseQuotient(c).maxCoeff();
+// Largest relative gradient component: max_i |g_i| / d_i with d_i = sum_j S_ij, the scale of
+// the terms of g_i (so the rounding floor is ~1e-16 whatever the row's own count c_i).
+double relative_residual(const Eigen::VectorXd& g, const Eigen::VectorXd& d) {
+  return g.cwiseAbs().cwiseQuotient(d).maxCoeff();
 }
 
 // Newton direction: H delta = -g with the Hessian H of G, the graph Laplacian with weights
@@ -191,8 +192,7 @@ bool newton_direction(const SymmetricPattern& p, const Eigen::VectorXd& y,
 }
 
 constexpr int kMaxNewtonSteps = 100;
-constexpr double kNewtonDone = 1e-14;       // max_i |g_i| / c_i at which Newton stops
-constexpr double kFullStepsBelow = 1e-8;    // quadratic regime: full steps, accept if g shrinks
+constexpr double kNewtonDone = 1e-14;       // max_i |g_i| / d_i at which Newton stops
 
 // Newton's method on the dual from y = log(c / rowsum(S)). Returns q = e^y of the best iterate;
 // counts its steps in `out`. Stops early (leaving the rest to the fixed-point iteration) if a
@@ -205,28 +205,27 @@ Eigen::VectorXd newton_start(const SymmetricPattern& p, const Eigen::VectorXd& c
   c.maxCoeff(&gauge);  // the best-sampled state: the first with the largest row count
   Eigen::VectorXd g(n), g_new(n), delta(n), y_new(n);
   double G = dual(p, c, y, g);
-  double r = relative_residual(g, c);
+  double r = relative_residual(g, x0);  // x0 = rowsum(S)
   while (out.iterations < max_steps && out.newton_steps < kMaxNewtonSteps && r > kNewtonDone) {
     if (!newton_direction(p, y, g, gauge, delta)) break;
     const double slope = g.dot(delta);
     if (!(slope < 0.0)) break;
-    bool accepted = false;
-    double G_new = G, r_new = r;
-    if (r <= kFullStepsBelow) {
-      y_new = y + delta;
-      G_new = dual(p, c, y_new, g_new);
-      r_new = relative_residual(g_new, c);
-      accepted = r_new < r;
-    } else {
-      // Backtracking (Armijo) on the convex dual.
-      for (double t = 1.0; t > 1e-20; t *= 0.5) {
+    // The full step is taken if it halves the gradient (always, once in the quadratic basin,
+    // where G itself is flat to rounding); otherwise backtracking (Armijo) on the convex dual.
+    // A step that neither lowers G nor shrinks g is no progress: Newton stops there.
+    y_new = y + delta;
+    double G_new = dual(p, c, y_new, g_new);
+    double r_new = relative_residual(g_new, x0);
+    bool accepted = r_new < 0.5 * r;
+    for (double t = 1.0; !accepted && t > 1e-20; t *= 0.5) {
+      if (t < 1.0) {
         y_new = y + t * delta;
         G_new = dual(p, c, y_new, g_new);
-        if (G_new <= G + 1e-4 * t * slope) {
-          r_new = relative_residual(g_new, c);
-          accepted = true;
-          break;
-        }
+      }
+      if (G_new <= G + 1e-4 * t * slope) {
+        r_new = relative_residual(g_new, x0);
+        accepted = G_new < G || r_new < r;
+        break;
       }
     }
     ++out.iterations;
