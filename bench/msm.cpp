@@ -12,10 +12,17 @@
 //  * Features for TICA (10^6 x 50): f_j = sin((j + 1) x) + 0.1 N(0,1), stream "bench-msm-feat",
 //    t, generated per trajectory (never 10^6 x 50 in memory).
 // Phases: k-means k = 500 (k-means++ seeds + KMEANS_ITERS Lloyd iterations, threads = all),
-// assignment, sliding counts at lag 10, largest connected set + reversible MLE (tol 1e-12) +
-// timescales, ITS sweep over lags 1,2,5,10,20,50,100,200,500,1000 (serial), TICA at lag 10
-// (running moments per trajectory, then the eigenproblem). Each phase: wall time and the growth
-// of the peak RSS (VmHWM) during it.
+// assignment, sliding counts at lag 10 of the chain's own state ids (not the k-means labels),
+// largest connected set, reversible MLE (tol 1e-12; Newton, then the same MLE by the plain
+// sparse fixed-point iteration for comparison), 10 timescales, ITS sweep over lags
+// 1,2,5,10,20,50,100,200,500,1000 (parallel across lags, threads = all), TICA at lag 10 (running
+// moments per trajectory, then the eigenproblem). Each phase: wall time and the growth of the
+// peak RSS (VmHWM) during it.
+// `--export DIR` also writes the workload for other tools (bench/msm_reference.py):
+// DIR/dtraj_NNN.npy (100 int32 trajectories), DIR/counts_lag10.npy (500 x 500 float64 sliding
+// counts), DIR/active_set.npy (int32), DIR/trails_T_lag10.npy (float64, active x active),
+// DIR/trails_pi_lag10.npy (float64, 1 x active),
+// DIR/trails_mle.json (timings, iterations).
 // Campaign: built-in Müller–Brown, 16 walkers x 50 frames, msm enabled (n_microstates 50, lag 5,
 // ITS ladder 1,2,5), 500 iterations; from the ledger: MSM build time at iterations 5–15 and
 // 490–500 (medians, refit builds excluded and counted), analysis_s of the same iterations.
@@ -25,6 +32,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
@@ -75,6 +84,33 @@ Phase timed(const std::string& name, F&& f) {
   std::fprintf(stderr, "  %s: %.3f s, +%.1f MiB, %s\n", p.name.c_str(), p.seconds,
                p.rss_growth_kib / 1024.0, p.note.c_str());
   return p;
+}
+
+// .npy version 1.0 writer: little-endian int32 or float64, C order.
+void write_npy(const fs::path& file, const void* data, std::size_t bytes, const char* descr,
+               const std::string& shape) {
+  std::string header = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", descr, shape);
+  header.append(64 - (10 + header.size() + 1) % 64, ' ');
+  header.push_back('\n');
+  std::ofstream out(file, std::ios::binary);
+  out.write("\x93NUMPY\x01\x00", 8);
+  const auto len = static_cast<std::uint16_t>(header.size());
+  const char len_bytes[2] = {static_cast<char>(len & 0xff), static_cast<char>(len >> 8)};
+  out.write(len_bytes, 2);
+  out.write(header.data(), static_cast<std::streamsize>(header.size()));
+  out.write(static_cast<const char*>(data), static_cast<std::streamsize>(bytes));
+  if (!out) throw std::runtime_error("cannot write " + file.string());
+}
+
+void write_npy(const fs::path& file, const std::vector<int>& v) {
+  std::vector<std::int32_t> w(v.begin(), v.end());
+  write_npy(file, w.data(), w.size() * 4, "<i4", fmt::format("({},)", w.size()));
+}
+
+void write_npy(const fs::path& file, const Eigen::MatrixXd& m) {
+  const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> r = m;
+  write_npy(file, r.data(), static_cast<std::size_t>(r.size()) * 8, "<f8",
+            fmt::format("({}, {})", r.rows(), r.cols()));
 }
 
 constexpr int kStates = 500, kTrajs = 100, kFrames = 10000;
@@ -164,15 +200,25 @@ msm:
 }  // namespace
 
 int main(int argc, char** argv) {
-  // `bench_msm campaign [N]`: only the in-loop campaign part.
-  const bool campaign_only = argc > 1 && std::string(argv[1]) == "campaign";
-  const int kmeans_iters = argc > 1 && !campaign_only ? std::stoi(argv[1]) : 10;
-  const int campaign_iterations = argc > 2 ? std::stoi(argv[2]) : 500;
+  // `bench_msm [KMEANS_ITERS] [CAMPAIGN_ITERATIONS] [--export DIR]`; `bench_msm campaign [N]`:
+  // only the in-loop campaign part.
+  std::vector<std::string> args;
+  fs::path export_dir;
+  for (int a = 1; a < argc; ++a) {
+    if (std::string(argv[a]) == "--export" && a + 1 < argc) {
+      export_dir = argv[++a];
+    } else {
+      args.emplace_back(argv[a]);
+    }
+  }
+  const bool campaign_only = !args.empty() && args[0] == "campaign";
+  const int kmeans_iters = !args.empty() && !campaign_only ? std::stoi(args[0]) : 10;
+  const int campaign_iterations = args.size() > 1 ? std::stoi(args[1]) : 500;
   spdlog::set_level(spdlog::level::warn);  // the in-loop MSM logs every build at info
   const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::vector<Phase> phases;
   if (campaign_only) {
-    const int n = argc > 2 ? std::stoi(argv[2]) : 500;
+    const int n = campaign_iterations;
     const auto c = campaign_cost(n);
     std::printf("| in-loop MSM | iterations 5–15 | iterations %d–%d |\n|---|---|---|\n", n - 11, n - 1);
     std::printf("| MSM build, median, refits excluded (s) | %.5f | %.5f |\n", c.build_early, c.build_late);
@@ -224,15 +270,54 @@ int main(int argc, char** argv) {
     C = analysis::count_matrix(dtrajs, 10, kStates);
     return fmt::format("{} pairs", C.sum());
   }));
-  phases.push_back(timed("largest SCC + reversible MLE + 10 timescales", [&] {
-    const auto set = analysis::largest_connected_set(C);
-    const auto mle = analysis::reversible_mle(analysis::restrict_to_set(C, set));
-    const auto ts = analysis::implied_timescales(mle.T, mle.pi, 10, 10);
-    return fmt::format("{} active, {} MLE iterations, t2 = {:.6g} frames", set.size(), mle.iterations, ts(0));
+  std::vector<int> set;
+  Eigen::MatrixXd Cs;
+  phases.push_back(timed("largest connected set + restrict", [&] {
+    set = analysis::largest_connected_set(C);
+    Cs = analysis::restrict_to_set(C, set);
+    return fmt::format("{} active states, {} nonzero counts", set.size(), (Cs.array() > 0).count());
   }));
+  analysis::ReversibleMle mle;
+  double mle_best = INFINITY;
+  phases.push_back(timed("reversible MLE, Newton + fixed-point test (tol 1e-12), 5 runs", [&] {
+    for (int rep = 0; rep < 5; ++rep) {
+      const auto t0 = Clock::now();
+      mle = analysis::reversible_mle(Cs);
+      mle_best = std::min(mle_best, std::chrono::duration<double>(Clock::now() - t0).count());
+    }
+    return fmt::format("best of 5: {:.4f} s; {} Newton steps + {} fixed-point updates, converged {}",
+                       mle_best, mle.newton_steps, mle.iterations - mle.newton_steps, mle.converged);
+  }));
+  analysis::ReversibleMle plain;
+  phases.push_back(timed("reversible MLE, plain sparse fixed point (same test, tol 1e-12)", [&] {
+    plain = analysis::reversible_mle(
+        Cs, analysis::ReversibleMleOptions{1e-12, 10000000, analysis::ReversibleMleMethod::FixedPoint});
+    return fmt::format("{} updates, converged {}, max abs(T - T_Newton) = {:.2e}", plain.iterations,
+                       plain.converged, (plain.T - mle.T).cwiseAbs().maxCoeff());
+  }));
+  phases.push_back(timed("10 implied timescales of the MLE", [&] {
+    const auto ts = analysis::implied_timescales(mle.T, mle.pi, 10, 10);
+    return fmt::format("t2 = {:.6g} frames", ts(0));
+  }));
+  if (!export_dir.empty()) {
+    fs::create_directories(export_dir);
+    for (int t = 0; t < kTrajs; ++t) write_npy(export_dir / fmt::format("dtraj_{:03d}.npy", t), dtrajs[t]);
+    write_npy(export_dir / "counts_lag10.npy", C);
+    write_npy(export_dir / "active_set.npy", set);
+    write_npy(export_dir / "trails_T_lag10.npy", mle.T);
+    write_npy(export_dir / "trails_pi_lag10.npy", Eigen::MatrixXd(mle.pi.transpose()));
+    std::ofstream(export_dir / "trails_mle.json")
+        << fmt::format("{{\"lag\": 10, \"n_active\": {}, \"tol\": 1e-12, \"best_seconds\": {:.9g}, "
+                       "\"newton_steps\": {}, \"iterations\": {}, \"converged\": {}, "
+                       "\"plain_fixed_point_iterations\": {}}}\n",
+                       set.size(), mle_best, mle.newton_steps, mle.iterations, mle.converged,
+                       plain.iterations);
+    std::fprintf(stderr, "  exported the workload to %s\n", export_dir.c_str());
+  }
   const std::vector<int> lags = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000};
-  phases.push_back(timed("ITS sweep, 10 lags (1..1000), 10 timescales", [&] {
-    const auto sweep = analysis::implied_timescales_sweep(dtrajs, lags, 10, kStates);
+  phases.push_back(timed(fmt::format("ITS sweep, 10 lags (1..1000), 10 timescales, parallel ({} threads)", threads), [&] {
+    const auto sweep = analysis::implied_timescales_sweep(dtrajs, lags, 10, kStates,
+                                                          analysis::CountMode::Sliding, {}, threads);
     return fmt::format("t2(lag 1) = {:.6g}, t2(lag 1000) = {:.6g}", sweep.timescales(0, 0),
                        sweep.timescales(9, 0));
   }));

@@ -1,4 +1,5 @@
-// Counting and connectivity: hand-counted sliding/effective matrices, a hand-made graph with a
+// Counting and connectivity: hand-counted sliding/effective matrices, statistical inefficiency
+// against a closed form, effective counts against explicit indicator series, a hand-made graph with a
 // sink state and two components, tie-breaking, restriction, and misuse checks.
 #include "trails/analysis/counting.h"
 
@@ -9,14 +10,88 @@
 
 #include <gtest/gtest.h>
 
+#include "trails/analysis/msm_estimation.h"
 #include "trails/core/error.h"
+#include "trails/core/rng.h"
 
 using trails::analysis::count_matrix;
 using trails::analysis::CountMode;
 using trails::analysis::largest_connected_set;
 using trails::analysis::restrict_to_set;
 using trails::analysis::strongly_connected_components;
+using trails::analysis::statistical_inefficiency;
 using trails::core::InputError;
+using trails::core::Rng;
+
+namespace {
+
+// A sticky chain on n states: stay with probability `stay`, else jump to a uniform state.
+std::vector<int> sticky_chain(std::uint64_t seed, int n, int frames, double stay) {
+  Rng rng(seed);
+  std::vector<int> d;
+  int s = 0;
+  for (int t = 0; t < frames; ++t) {
+    d.push_back(s);
+    if (rng.uniform() >= stay) s = static_cast<int>(rng.below(static_cast<std::uint64_t>(n)));
+  }
+  return d;
+}
+
+}  // namespace
+
+TEST(StatisticalInefficiency, TwoStateChainMatchesTheClosedForm) {
+  // Symmetric two-state chain flipping with probability p: A(k) = (1 - 2p)^k, so
+  // tau = 1/2 + (1 - 2p) / (2p) and I = p / (1 - p) (damping negligible at this length).
+  constexpr double p = 0.2;
+  Rng rng(3);
+  std::vector<double> x;
+  int s = 0;
+  for (int t = 0; t < 400000; ++t) {
+    x.push_back(s);
+    if (rng.uniform() < p) s = 1 - s;
+  }
+  EXPECT_NEAR(statistical_inefficiency({x}), p / (1 - p), 0.02);
+  // Split into independent-looking pieces: same process, same answer.
+  std::vector<std::vector<double>> pieces;
+  for (std::size_t b = 0; b < x.size(); b += 1000) pieces.emplace_back(x.begin() + b, x.begin() + b + 1000);
+  EXPECT_NEAR(statistical_inefficiency(pieces), p / (1 - p), 0.02);
+  EXPECT_EQ(statistical_inefficiency({{1.0, 1.0, 1.0}}), 1.0);  // constant: no information lost
+  std::vector<double> white;
+  for (int t = 0; t < 100000; ++t) white.push_back(rng.normal());
+  EXPECT_GT(statistical_inefficiency({white}), 0.95);
+}
+
+TEST(CountMatrix, EffectiveCountsAreRowAveragedIndicatorInefficiencies) {
+  constexpr int n = 4, lag = 3;
+  const std::vector<std::vector<int>> dtrajs = {sticky_chain(1, n, 300, 0.9),
+                                                sticky_chain(2, n, 200, 0.9),
+                                                sticky_chain(3, n, 5, 0.9)};
+  const Eigen::MatrixXd C = count_matrix(dtrajs, lag, n);
+  const Eigen::MatrixXd E = count_matrix(dtrajs, lag, n, CountMode::Effective);
+  // Reference: the statistical inefficiency of each pair's explicit indicator series.
+  Eigen::MatrixXd I = Eigen::MatrixXd::Ones(n, n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      if (C(i, j) == 0.0) continue;
+      std::vector<std::vector<double>> series;
+      for (const auto& d : dtrajs) {
+        std::vector<double> a;
+        for (std::size_t t = 0; t + lag < d.size(); ++t) a.push_back(d[t] == i && d[t + lag] == j);
+        series.push_back(a);
+      }
+      I(i, j) = statistical_inefficiency(series);
+    }
+  for (int i = 0; i < n; ++i) {
+    const double average = C.row(i).dot(I.row(i)) / C.row(i).sum();
+    for (int j = 0; j < n; ++j) EXPECT_NEAR(E(i, j), C(i, j) * average, 1e-10 * C(i, j)) << i << "," << j;
+  }
+  // Correlated windows: far fewer effective than sliding counts; row proportions unchanged.
+  EXPECT_LT(E.sum(), 0.5 * C.sum());
+  EXPECT_LT((trails::analysis::nonreversible_mle(E) - trails::analysis::nonreversible_mle(C))
+                .cwiseAbs()
+                .maxCoeff(),
+            1e-14);
+}
 
 TEST(CountMatrix, SlidingCountsOnHandMadeTrajectories) {
   const std::vector<std::vector<int>> dtrajs = {{0, 0, 1, 2, 1}, {2, 2}};
@@ -28,7 +103,9 @@ TEST(CountMatrix, SlidingCountsOnHandMadeTrajectories) {
   Eigen::MatrixXd expected2(3, 3);
   expected2 << 0, 1, 1, 0, 1, 0, 0, 0, 0;
   EXPECT_EQ(count_matrix(dtrajs, 2, -1, CountMode::Sliding), expected2);
-  EXPECT_EQ(count_matrix(dtrajs, 2, -1, CountMode::Effective), expected2 / 2.0);
+  // Each lag-2 pair occurs once and never again one frame later: the indicators' truncated
+  // autocorrelation is empty, every statistical inefficiency is 1, effective = sliding.
+  EXPECT_EQ(count_matrix(dtrajs, 2, -1, CountMode::Effective), expected2);
   // Explicit n_states pads with empty states.
   const auto padded = count_matrix(dtrajs, 1, 5);
   ASSERT_EQ(padded.rows(), 5);

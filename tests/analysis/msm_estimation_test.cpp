@@ -1,10 +1,14 @@
 // MLE transition matrices: closed-form 2-state answer, detailed balance and local optimality of
-// the reversible MLE on random non-symmetric counts, the symmetric-count fixed point, and
-// stationary distributions against analytic values.
+// the reversible MLE on random non-symmetric counts, the symmetric-count fixed point, the Newton
+// solver against the plain fixed-point iteration (random sparse counts, a slowly mixing chain,
+// the KKT conditions), and stationary distributions against analytic values.
 #include "trails/analysis/msm_estimation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -13,6 +17,8 @@
 
 using trails::analysis::nonreversible_mle;
 using trails::analysis::reversible_mle;
+using trails::analysis::ReversibleMle;
+using trails::analysis::ReversibleMleMethod;
 using trails::analysis::ReversibleMleOptions;
 using trails::analysis::stationary_distribution;
 using trails::core::InputError;
@@ -37,6 +43,72 @@ double log_likelihood(const Eigen::MatrixXd& C, const Eigen::MatrixXd& T) {
     for (Eigen::Index j = 0; j < C.cols(); ++j)
       if (C(i, j) > 0.0) ll += C(i, j) * std::log(T(i, j));
   return ll;
+}
+
+// Random sparse counts: about `density` of the entries drawn from 1..50, plus a ring
+// i -> i + 1 -> ... so the matrix is strongly connected; some entries have no reverse count.
+Eigen::MatrixXd random_sparse_counts(std::uint64_t seed, int n, double density) {
+  Rng rng(seed);
+  Eigen::MatrixXd C = Eigen::MatrixXd::Zero(n, n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      if (rng.uniform() < density) C(i, j) = static_cast<double>(1 + rng.below(50));
+  for (int i = 0; i < n; ++i) C(i, (i + 1) % n) += 1.0;
+  return C;
+}
+
+// Counts at lag 3 of 50 trajectories of 4000 frames of a slowly mixing reversible chain:
+// Metropolis moves i -> i +- 1 on a 40-state double well V(x) = 5 (x^2 - 1)^2, x in
+// [-1.5, 1.5], each trajectory started in state 0, so the counts are far from symmetric
+// (barrier about 5 kT; the plain fixed-point iteration needs >10^4 updates).
+Eigen::MatrixXd slow_chain_counts(std::uint64_t seed) {
+  constexpr int n = 40, lag = 3;
+  auto V = [](int i) {
+    const double x = -1.5 + 3.0 * (i + 0.5) / n;
+    return 5.0 * (x * x - 1.0) * (x * x - 1.0);
+  };
+  Eigen::MatrixXd C = Eigen::MatrixXd::Zero(n, n);
+  for (int traj = 0; traj < 50; ++traj) {
+    Rng rng = Rng::stream(seed, "slow-chain", static_cast<std::uint64_t>(traj));
+    std::vector<int> d = {0};
+    for (int t = 1; t < 4000; ++t) {
+      const int s = d.back();
+      const int j = rng.uniform() < 0.5 ? s - 1 : s + 1;
+      const double u = rng.uniform();
+      d.push_back((j >= 0 && j < n && u < std::exp(-(V(j) - V(s)))) ? j : s);
+    }
+    for (std::size_t t = 0; t + lag < d.size(); ++t) C(d[t], d[t + lag]) += 1.0;
+  }
+  return C;
+}
+
+ReversibleMle plain_fixed_point(const Eigen::MatrixXd& C) {
+  return reversible_mle(C, ReversibleMleOptions{1e-16, 20000000, ReversibleMleMethod::FixedPoint});
+}
+
+// KKT (stationarity) conditions of the reversible MLE with X = diag(pi) T, x = pi:
+// S_ij = X_ij (c_i / x_i + c_j / x_j) wherever S_ij = C_ij + C_ji > 0, and X_ij = 0 elsewhere.
+// Returns the largest relative violation.
+double kkt_violation(const Eigen::MatrixXd& C, const ReversibleMle& est) {
+  const Eigen::VectorXd c = C.rowwise().sum();
+  const Eigen::MatrixXd X = est.pi.asDiagonal() * est.T;
+  double worst = 0.0;
+  for (Eigen::Index i = 0; i < C.rows(); ++i)
+    for (Eigen::Index j = 0; j < C.cols(); ++j) {
+      const double s = C(i, j) + C(j, i);
+      if (s > 0.0) {
+        const double v = X(i, j) * (c(i) / est.pi(i) + c(j) / est.pi(j));
+        worst = std::max(worst, std::abs(v - s) / s);
+      } else {
+        worst = std::max(worst, std::abs(X(i, j)));
+      }
+    }
+  return worst;
+}
+
+double detailed_balance_violation(const ReversibleMle& est) {
+  const Eigen::MatrixXd F = est.pi.asDiagonal() * est.T;
+  return (F - F.transpose()).cwiseAbs().maxCoeff();
 }
 
 }  // namespace
@@ -136,4 +208,61 @@ TEST(MsmEstimation, RejectsBadInput) {
   EXPECT_THROW(reversible_mle(Eigen::MatrixXd::Ones(2, 2), ReversibleMleOptions{0.0, 10}),
                InputError);
   EXPECT_THROW(stationary_distribution(Eigen::MatrixXd(0, 0)), InputError);
+}
+
+TEST(ReversibleMle, NewtonAgreesWithThePlainFixedPointOnRandomSparseCounts) {
+  // n = 30 takes the dense Newton path, n = 150 at 4% density the sparse one.
+  for (const auto& [seed, n, density] :
+       {std::tuple{21u, 30, 0.2}, std::tuple{22u, 30, 0.05}, std::tuple{23u, 150, 0.04}}) {
+    const auto C = random_sparse_counts(seed, n, density);
+    const auto newton = reversible_mle(C);
+    const auto plain = plain_fixed_point(C);
+    ASSERT_TRUE(newton.converged) << "seed " << seed;
+    ASSERT_TRUE(plain.converged) << "seed " << seed;
+    EXPECT_GT(newton.newton_steps, 0);
+    EXPECT_LT((newton.T - plain.T).cwiseAbs().maxCoeff(), 1e-10) << "seed " << seed;
+    EXPECT_LT((newton.pi - plain.pi).cwiseAbs().maxCoeff(), 1e-10) << "seed " << seed;
+    EXPECT_LT(detailed_balance_violation(newton), 1e-12) << "seed " << seed;
+    EXPECT_LT(kkt_violation(C, newton), 1e-10) << "seed " << seed;
+    EXPECT_LT((newton.T.rowwise().sum().array() - 1.0).abs().maxCoeff(), 1e-14);
+  }
+}
+
+TEST(ReversibleMle, NewtonSolvesASlowlyMixingChainInFewSteps) {
+  const auto C = slow_chain_counts(31);
+  ASSERT_GE((C - C.transpose()).cwiseAbs().maxCoeff(), 10.0);
+  const auto newton = reversible_mle(C);
+  const auto plain = plain_fixed_point(C);
+  ASSERT_TRUE(newton.converged);
+  ASSERT_TRUE(plain.converged);
+  // The plain iteration needs orders of magnitude more updates on this chain.
+  EXPECT_LT(newton.iterations, 100);
+  EXPECT_GT(plain.iterations, 100 * newton.iterations);
+  EXPECT_LT((newton.T - plain.T).cwiseAbs().maxCoeff(), 1e-10);
+  EXPECT_LT((newton.pi - plain.pi).cwiseAbs().maxCoeff(), 1e-10);
+  EXPECT_LT(detailed_balance_violation(newton), 1e-12);
+  EXPECT_LT(kkt_violation(C, newton), 1e-10);
+  // At the default tol the plain iteration stops early on a slow chain; Newton is at least as
+  // close to the optimum as the tightly converged plain answer.
+  EXPECT_LE(kkt_violation(C, newton), 10 * kkt_violation(C, plain) + 1e-13);
+}
+
+TEST(ReversibleMle, DisconnectedCountsFallBackToTheFixedPointIteration) {
+  Eigen::MatrixXd C = Eigen::MatrixXd::Zero(4, 4);
+  C << 5, 2, 0, 0, 1, 7, 0, 0, 0, 0, 3, 4, 0, 0, 2, 6;
+  const auto newton = reversible_mle(C);
+  const auto plain = reversible_mle(C, ReversibleMleOptions{1e-12, 1000000, ReversibleMleMethod::FixedPoint});
+  EXPECT_EQ(newton.newton_steps, 0);
+  EXPECT_EQ(newton.iterations, plain.iterations);
+  EXPECT_TRUE(newton.T == plain.T);
+  EXPECT_TRUE(newton.pi == plain.pi);
+}
+
+TEST(ReversibleMle, SameBitsOnRepeatedCalls) {
+  const auto C = random_sparse_counts(41, 120, 0.05);
+  const auto a = reversible_mle(C);
+  const auto b = reversible_mle(C);
+  EXPECT_TRUE(a.T == b.T);
+  EXPECT_TRUE(a.pi == b.pi);
+  EXPECT_EQ(a.iterations, b.iterations);
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "trails/core/error.h"
@@ -17,7 +18,110 @@ void require_square(const Eigen::Ref<const Eigen::MatrixXd>& C, const char* what
                            std::to_string(C.rows()) + " x " + std::to_string(C.cols()));
 }
 
+// Effective counts from the sliding counts C: the statistical inefficiency of each nonzero
+// pair's indicator series, evaluated sparsely. With m = C_ij / L (L = total series length) the
+// lag-k autocovariance sum of one trajectory is n_k - m (S1 + S2) + m^2 (L_r - k): n_k pairs of
+// occurrences k apart, S1 occurrences that have a partner slot k later, S2 occurrences that
+// have one k earlier. Each is counted from the occurrence list, reading a_{t+k} straight from
+// the trajectory, so a pair costs O(occurrences) per k.
+Eigen::MatrixXd effective_counts(const std::vector<std::vector<int>>& dtrajs, std::size_t lag,
+                                 const Eigen::MatrixXd& C) {
+  const Eigen::Index n = C.rows();
+  struct Occurrence {
+    std::int64_t pair;
+    std::uint32_t traj;
+    std::uint32_t t;
+  };
+  std::vector<Occurrence> occ;
+  occ.reserve(static_cast<std::size_t>(C.sum()));
+  std::vector<std::size_t> length(dtrajs.size(), 0);  // indicator series length L_r
+  double total = 0.0;
+  std::size_t longest = 0;
+  for (std::size_t r = 0; r < dtrajs.size(); ++r) {
+    const auto& d = dtrajs[r];
+    if (d.size() <= lag) continue;
+    length[r] = d.size() - lag;
+    total += static_cast<double>(length[r]);
+    longest = std::max(longest, length[r]);
+    for (std::size_t t = 0; t + lag < d.size(); ++t)
+      occ.push_back({static_cast<std::int64_t>(d[t]) * n + d[t + lag], static_cast<std::uint32_t>(r),
+                     static_cast<std::uint32_t>(t)});
+  }
+  // Stable: within a pair, occurrences stay in (trajectory, time) order.
+  std::stable_sort(occ.begin(), occ.end(),
+                   [](const Occurrence& a, const Occurrence& b) { return a.pair < b.pair; });
+  Eigen::MatrixXd inefficiency = Eigen::MatrixXd::Ones(n, n);
+  for (std::size_t begin = 0; begin < occ.size();) {
+    std::size_t end = begin;
+    while (end < occ.size() && occ[end].pair == occ[begin].pair) ++end;
+    const auto i = static_cast<int>(occ[begin].pair / n), j = static_cast<int>(occ[begin].pair % n);
+    const double m = static_cast<double>(end - begin) / total;
+    const double var = m * (1.0 - m);
+    double tau = 0.5;
+    if (var > 0.0) {
+      for (std::size_t k = 1; k < longest; ++k) {
+        double products = 0.0, partners = 0.0, pairs = 0.0;
+        for (std::size_t r = 0; r < dtrajs.size(); ++r)
+          if (length[r] > k) pairs += static_cast<double>(length[r] - k);
+        for (std::size_t o = begin; o < end; ++o) {
+          const auto r = occ[o].traj;
+          const std::size_t t = occ[o].t, L = length[r];
+          if (t + k < L) {
+            partners += 1.0;
+            const auto& d = dtrajs[r];
+            if (d[t + k] == i && d[t + k + lag] == j) products += 1.0;
+          }
+          if (t >= k && L > k) partners += 1.0;
+        }
+        const double autocorrelation = (products - m * partners + m * m * pairs) / pairs / var;
+        if (!(autocorrelation > 0.0)) break;
+        tau += autocorrelation * pairs / total;
+      }
+    }
+    inefficiency(i, j) = 1.0 / (2.0 * tau);
+    begin = end;
+  }
+  Eigen::MatrixXd E = C;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double row = C.row(i).sum();
+    if (!(row > 0.0)) continue;
+    const double average = C.row(i).dot(inefficiency.row(i)) / row;
+    E.row(i) *= average;
+  }
+  return E;
+}
+
 }  // namespace
+
+double statistical_inefficiency(const std::vector<std::vector<double>>& series) {
+  double total = 0.0, sum = 0.0;
+  std::size_t longest = 0;
+  for (const auto& s : series) {
+    total += static_cast<double>(s.size());
+    longest = std::max(longest, s.size());
+    for (double v : s) sum += v;
+  }
+  if (!(total > 0.0)) return 1.0;
+  const double mean = sum / total;
+  double var = 0.0;
+  for (const auto& s : series)
+    for (double v : s) var += (v - mean) * (v - mean);
+  var /= total;
+  if (!(var > 0.0)) return 1.0;
+  double tau = 0.5;
+  for (std::size_t k = 1; k < longest; ++k) {
+    double products = 0.0, pairs = 0.0;
+    for (const auto& s : series)
+      for (std::size_t t = 0; t + k < s.size(); ++t) {
+        products += (s[t] - mean) * (s[t + k] - mean);
+        pairs += 1.0;
+      }
+    const double autocorrelation = products / pairs / var;
+    if (!(autocorrelation > 0.0)) break;
+    tau += autocorrelation * pairs / total;
+  }
+  return 1.0 / (2.0 * tau);
+}
 
 Eigen::MatrixXd count_matrix(const std::vector<std::vector<int>>& dtrajs, int lag, int n_states,
                              CountMode mode) {
@@ -47,7 +151,7 @@ Eigen::MatrixXd count_matrix(const std::vector<std::vector<int>>& dtrajs, int la
   for (const auto& traj : dtrajs) {
     for (std::size_t t = 0; t + ulag < traj.size(); ++t) C(traj[t], traj[t + ulag]) += 1.0;
   }
-  if (mode == CountMode::Effective) C /= static_cast<double>(lag);
+  if (mode == CountMode::Effective) return effective_counts(dtrajs, ulag, C);
   return C;
 }
 

@@ -1,6 +1,8 @@
 // Transition counting on discrete trajectories and the largest strongly connected set.
 // Pure numerics for trails::analysis: no I/O, no state. Inputs are read-only; results are values.
-// Cost: counting is O(total frames); connectivity is O(n^2) on a dense n x n count matrix.
+// Cost: sliding counting is O(total frames); effective counting adds O(C_ij * K_ij) per nonzero
+// pair (K_ij: the lag at which the pair's autocorrelation first drops to <= 0); connectivity is
+// O(n^2) on a dense n x n count matrix.
 // Throws core::InputError for bad lags, negative or out-of-range state ids, non-square matrices.
 #pragma once
 
@@ -13,11 +15,24 @@ namespace trails::analysis {
 
 enum class CountMode {
   Sliding,    // every pair (x_t, x_{t+lag}) counts 1 (the MLE counting of Prinz et al. 2011)
-  Effective,  // sliding counts divided by lag: the simple effective-count approximation for
-              // correlated sliding windows (not deeptime's per-state statistical inefficiency)
+  Effective,  // sliding counts times the statistical inefficiency of each pair's count indicator,
+              // averaged over each row (Noé 2015; deeptime's `effective` mode, see below)
 };
 
-// C_ij = number of pairs (t, t+lag) with x_t = i and x_{t+lag} = j, summed over trajectories.
+// Statistical inefficiency I in (0, 1] of a set of time series treated as independent runs of
+// one stationary process: I = 1 / (2 tau), tau = 1/2 + sum_{k>=1} A(k) w(k), where A(k) is the
+// autocorrelation pooled over the series (global mean and variance; lag-k products summed over
+// every series longer than k, divided by their number), w(k) = sum_s (L_s - k)+ / sum_s L_s
+// (for one series 1 - k/L), and the sum stops before the first k with A(k) <= 0 (truncated
+// autocorrelation). Constant input (zero variance) gives 1. N * I is the number of effectively
+// uncorrelated samples.
+double statistical_inefficiency(const std::vector<std::vector<double>>& series);
+
+// Sliding: C_ij = number of pairs (t, t+lag) with x_t = i and x_{t+lag} = j, summed over
+// trajectories. Effective: for every pair with C_ij > 0, I_ij is the statistical inefficiency of
+// the indicator series a_t = [x_t = i and x_{t+lag} = j] (t = 0 .. L - lag - 1 per trajectory);
+// C_eff_ij = C_ij * I_i with the row average I_i = sum_j C_ij I_ij / sum_j C_ij, so each row
+// keeps its proportions (the non-reversible MLE is unchanged) and only its total shrinks.
 // n_states = -1 means max state id + 1 (0 if there are no frames). Trajectories with at most
 // lag frames contribute nothing. lag >= 1; state ids in [0, n_states).
 Eigen::MatrixXd count_matrix(const std::vector<std::vector<int>>& dtrajs, int lag, int n_states,
