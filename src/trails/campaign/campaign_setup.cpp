@@ -106,8 +106,12 @@ CampaignOutcome CampaignDriver::run() {
     throw;
   }
   if (config_.learned_space()) {
-    TRAILS_CHECK(projection_->is_identity(), "learned spaces are built for the built-in engine only");
-    space_.emplace(config_, projection_->dimension());
+    try {
+      make_learned_space();
+    } catch (const core::Error&) {
+      if (!outdir_existed) std::filesystem::remove_all(config_.outdir, ec);
+      throw;
+    }
   } else {
     TRAILS_CHECK(projection_->dimension() == config_.cv_dimension(),
                  "the projection's dimension must match n_bins (checked by the config)");
