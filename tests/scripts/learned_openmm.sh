@@ -120,3 +120,16 @@ for n in 1 2; do
   cmp serial.lineage.csv "crash$n.lineage.csv" || fail "crash at $n: lineage differs"
 done
 pass "kill -9 after iterations 1 and 2, resume: identical to the uninterrupted run"
+
+# 4. A feature selection that matches nothing: exit 2 naming the key, no run directory left.
+learned_config empty.yaml empty 1
+sed -i 's/feature_selection: protein and not (type H)/feature_selection: resname XYZ/' empty.yaml
+set +e
+"$TRAILS" run empty.yaml > empty.out 2>&1
+rc=$?
+set -e
+[ $rc -eq 2 ] || fail "empty feature selection: exit $rc, expected 2: $(cat empty.out)"
+grep -qF 'system.feature_selection: the atom selection "resname XYZ" matches no atom' empty.out ||
+  fail "empty feature selection: message: $(cat empty.out)"
+[ ! -e empty ] || fail "empty feature selection: a run directory was left behind"
+pass "an empty system.feature_selection is refused (exit 2) before any MD"

@@ -288,13 +288,18 @@ std::vector<std::string> CampaignDriver::banner() const {
                                 o.npt ? ", NPT" : ""));
     std::string cvs;
     for (const auto& n : projection_->column_names()) cvs += (cvs.empty() ? "" : ", ") + n;
-    lines.push_back(fmt::format("  cvs         {}", cvs));
+    lines.push_back(fmt::format("  {}{}", space_ ? "physical cvs " : "cvs         ", cvs));
   } else {
     lines.push_back(fmt::format("  engine      {} ({}, {} integrator, kT {}, dt {})",
                                 config_.engine.md_engine, engine_->name(),
                                 b.integrator == config::Integrator::Overdamped ? "overdamped"
                                                                                : "langevin",
                                 b.kT, b.dt));
+  }
+  if (space_) {
+    lines.push_back(fmt::format("  features    {} ({} columns{})", space_->feature_type(),
+                                space_->n_features(),
+                                config_.learned.selection.enabled ? ", VAMP-2 selection" : ""));
   }
   lines.push_back(fmt::format("  walkers     {} × {} steps, stride {} ({} frames each), {} worker(s)",
                               s.walker, s.step, s.stride, s.frames_per_walker(),

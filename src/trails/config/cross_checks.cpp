@@ -385,6 +385,16 @@ void check_learned_features(const RawConfig& raw, Problems& problems) {
   if (!raw.usable("space_mode") || raw.value("space_mode") == "fixed") return;
   const Entry& on = raw.at("feature_selection.enabled");
   if (!(on.valid && on.value.is_boolean() && on.value.get<bool>())) return;
+  std::string nbins_key;
+  const std::vector<int> n_bins = effective_n_bins(raw, &nbins_key);
+  const Entry& maxf = raw.at("feature_selection.max_features");
+  if (maxf.present && maxf.valid && maxf.value.is_number_integer() && raw.usable(nbins_key) &&
+      maxf.value.get<int>() < static_cast<int>(n_bins.size())) {
+    problems.add(maxf.value_at, "feature_selection.max_features",
+                 std::to_string(maxf.value.get<int>()) + " is fewer than the " +
+                     count(n_bins.size(), "learned dimension", "learned dimensions") + " of " +
+                     nbins_key + "; the model needs at least one feature column per dimension");
+  }
   const Entry& lag = raw.at("feature_selection.lagtime");
   if (raw.usable("spawning.step") && raw.usable("spawning.stride") && lag.valid) {
     const int frames = raw.value("spawning.step").get<int>() /
