@@ -227,7 +227,9 @@ TEST(SpaceStage, FeatureSelectionPicksTheSlowCoordinate) {
     ASSERT_TRUE(st.selected_columns().has_value());
     EXPECT_EQ(*st.selected_columns(), std::vector<int>{slow});
     for (int c = 0; c < 3; ++c) {
-      if (c != slow) EXPECT_EQ(st.projection().coefficients(c, 0), 0.0);
+      if (c != slow) {
+        EXPECT_EQ(st.projection().coefficients(c, 0), 0.0);
+      }
     }
     EXPECT_NE(st.projection().coefficients(slow, 0), 0.0);
   }
