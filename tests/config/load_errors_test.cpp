@@ -223,7 +223,9 @@ TEST(LoadErrors, NotBuiltFeaturesAwayFromTheirDefaults) {
                                              "supported by this build of Trails yet; remove the "
                                              "key or set it to its default (fixed)"},
       {good_config() + "adaptive_feature_type: phi_psi\n",
-       "adaptive_feature_type: learning the CV space"},
+       "adaptive_feature_type: only applies to molecular engines (engine.md_engine: openmm); "
+       "the built-in engine's learned-space features are its particle coordinates; remove the "
+       "key or set it to its default (distances)"},
       {with("  dt: 0.0001", "  dt: 0.0001\n  gpu_ids: [0]"),
        "engine.gpu_ids: running the OpenMM, GROMACS or Amber engine is not supported by this "
        "build of Trails yet; remove the key or set it to its default (null)"},
@@ -233,7 +235,7 @@ TEST(LoadErrors, NotBuiltFeaturesAwayFromTheirDefaults) {
       {with("  dt: 0.0001", "  dt: 0.0001\n  amber_extra_args: [-x]"),
        "engine.amber_extra_args: the Amber engine is not supported"},
       {with("  start:", "  feature_selection: name CA\n  start:"),
-       "system.feature_selection: computing atom-selection features"},
+       "system.feature_selection: only applies to molecular engines"},
       {good_config() + "  spawn_scheme: we\n", "the we spawning scheme is not supported"},
       {good_config() + "  voronoi_periodic: true\n",
        "spawning.voronoi_periodic: Voronoi spawning (spawn_scheme: voronoi) is not supported"},
@@ -257,8 +259,9 @@ TEST(LoadErrors, NotBuiltFeaturesAwayFromTheirDefaults) {
       {good_config() + "execution:\n  backend: pbs\n", "the pbs execution backend is not"},
       {good_config() + "execution:\n  persistent_workers: true\n",
        "execution.persistent_workers: scheduler and worker-pool execution is not supported"},
-      {good_config() + "feature_selection:\n  enabled: true\n",
-       "feature_selection.enabled: VAMP-2 feature selection"},
+      {good_config() + "feature_selection:\n  enabled: true\n  candidate_feature_types: [phi_psi]\n",
+       "feature_selection.candidate_feature_types: feature-type ranking needs a molecular engine "
+       "(engine.md_engine: openmm)"},
       {good_config() + "adaptive_model:\n  batch_size: 64\n",
        "adaptive_model.batch_size: training a learned CV model (adaptive_model block) is not "
        "supported by this build of Trails yet; remove the key or set it to its default (auto)"},

@@ -64,6 +64,10 @@ class CampaignDriver {
   void replay_learned_space();
   void rebuild_learned_space();
   void resume_learned_space(const std::vector<store::IterationRecord>& records);
+  void make_learned_space();
+  // One committed iteration's frames (positions and boxes) from its shard, for feature recomputation.
+  SpaceStage::Frames load_committed_frames(std::int64_t iteration,
+                                           std::span<const FrameHistory::WalkerSpan> spans) const;
 
   const config::CampaignConfig& config_;
   RunOptions options_;
@@ -77,7 +81,8 @@ class CampaignDriver {
 
   FrameHistory history_;
   std::optional<CoverageTracker> tracker_;
-  std::optional<SpaceStage> space_;  // space_mode pca | tica: features = coordinates
+  std::unique_ptr<FeatureSource> features_;  // learned spaces: the feature types (features_factory.h)
+  std::optional<SpaceStage> space_;  // space_mode pca | tica
   spawners::DensitySpawner spawner_;
   binning::ResolutionController resolution_;
   std::unique_ptr<MsmStage> msm_;

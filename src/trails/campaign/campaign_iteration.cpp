@@ -190,9 +190,18 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
     projection_->project_iteration(iteration, walker_frames, rec.positions, n_new, rec.boxes,
                                    rec.cvs);
   }
-  // Learned space: the ledger's CVs are this iteration's projections in the space current now.
-  // (built-in engine only, over the identity projection's coordinates)
-  if (space_) rec.cvs = space_->add_iteration(iteration, spans, rec.positions);
+  // Learned space: the ledger's CVs are this iteration's projections in the space current now;
+  // a molecular run keeps its physical CVs (cvs: or [Rg, RMSD], row 59) in the shard.
+  if (space_) {
+    if (!projection_->is_identity()) {
+      rec.observables.push_back({"physical_cvs", projection_->dimension(), std::move(rec.cvs)});
+    }
+    rec.cvs = space_->add_iteration(iteration, spans, rec.positions, rec.boxes);
+    if (config_.learned.save_features) {
+      const auto f = space_->latest_features();
+      rec.observables.push_back({"features", space_->n_features(), {f.begin(), f.end()}});
+    }
+  }
   std::int64_t first_frame = 0;
   if (space_ && space_->retrained()) {
     rebuild_learned_space();

@@ -118,8 +118,12 @@ CampaignOutcome CampaignDriver::run() {
     throw;
   }
   if (config_.learned_space()) {
-    TRAILS_CHECK(projection_->is_identity(), "learned spaces are built for the built-in engine only");
-    space_.emplace(config_, projection_->dimension());
+    try {
+      make_learned_space();
+    } catch (const core::Error&) {
+      if (!outdir_existed) std::filesystem::remove_all(config_.outdir, ec);
+      throw;
+    }
   } else {
     TRAILS_CHECK(projection_->dimension() == config_.cv_dimension(),
                  "the projection's dimension must match n_bins (checked by the config)");
@@ -296,13 +300,18 @@ std::vector<std::string> CampaignDriver::banner() const {
                                 o.npt ? ", NPT" : ""));
     std::string cvs;
     for (const auto& n : projection_->column_names()) cvs += (cvs.empty() ? "" : ", ") + n;
-    lines.push_back(fmt::format("  cvs         {}", cvs));
+    lines.push_back(fmt::format("  {}{}", space_ ? "physical cvs " : "cvs         ", cvs));
   } else {
     lines.push_back(fmt::format("  engine      {} ({}, {} integrator, kT {}, dt {})",
                                 config_.engine.md_engine, engine_->name(),
                                 b.integrator == config::Integrator::Overdamped ? "overdamped"
                                                                                : "langevin",
                                 b.kT, b.dt));
+  }
+  if (space_) {
+    lines.push_back(fmt::format("  features    {} ({} columns{})", space_->feature_type(),
+                                space_->n_features(),
+                                config_.learned.selection.enabled ? ", VAMP-2 selection" : ""));
   }
   lines.push_back(fmt::format("  walkers     {} × {} steps, stride {} ({} frames each), {} worker(s)",
                               s.walker, s.step, s.stride, s.frames_per_walker(),

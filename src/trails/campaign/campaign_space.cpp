@@ -1,9 +1,33 @@
-// Learned-space half of the campaign driver (space_mode pca | tica): rebuilding the history and
-// bins in a newly fitted space, and restoring the stored features on resume. The numerics and
-// the retraining decision live in SpaceStage.
+// Learned-space half of the campaign driver (space_mode pca | tica): building the feature
+// source, rebuilding the history and bins in a newly fitted space, and recomputing the stored
+// features from the shards on resume. The numerics and the retraining decision live in
+// SpaceStage.
 #include "trails/campaign/campaign_driver.h"
+#include "trails/campaign/features_factory.h"
 
 namespace trails::campaign {
+
+void CampaignDriver::make_learned_space() {
+  features_ = make_feature_source(config_, *engine_);
+  space_.emplace(config_, *features_,
+                 [this](std::int64_t iteration, std::span<const FrameHistory::WalkerSpan> spans) {
+                   return load_committed_frames(iteration, spans);
+                 });
+}
+
+SpaceStage::Frames CampaignDriver::load_committed_frames(
+    std::int64_t iteration, std::span<const FrameHistory::WalkerSpan> spans) const {
+  std::vector<core::FrameKey> keys;
+  for (const auto& s : spans) {
+    for (std::int64_t f = 0; f < s.n_frames; ++f) keys.push_back({iteration, s.walker, f});
+  }
+  SpaceStage::Frames out;
+  for (auto& fr : store_->load_frames(keys)) {
+    out.positions.insert(out.positions.end(), fr.positions.begin(), fr.positions.end());
+    out.boxes.insert(out.boxes.end(), fr.box.begin(), fr.box.end());
+  }
+  return out;
+}
 
 void CampaignDriver::replay_learned_space() {
   // Row 76: every stored frame re-projected; row 94: a new box from the data bounds. Replaying
@@ -24,18 +48,15 @@ void CampaignDriver::rebuild_learned_space() {
 }
 
 void CampaignDriver::resume_learned_space(const std::vector<store::IterationRecord>& records) {
+  // Features are recomputed from the shards' full-precision frames: the same bits as the
+  // uninterrupted run computed from memory.
   for (const auto& rec : records) {
     std::vector<FrameHistory::WalkerSpan> spans;
-    std::vector<core::FrameKey> keys;
     for (const auto& w : rec.walkers) {
-      if (!w.ok) continue;
-      spans.push_back({w.walker, w.n_frames});
-      for (std::int64_t f = 0; f < w.n_frames; ++f) keys.push_back({rec.iteration, w.walker, f});
+      if (w.ok) spans.push_back({w.walker, w.n_frames});
     }
-    std::vector<double> features;
-    for (auto& p : store_->load_positions(keys))
-      features.insert(features.end(), p.begin(), p.end());
-    space_->restore_features(rec.iteration, spans, features);
+    const auto frames = load_committed_frames(rec.iteration, spans);
+    space_->restore_features(rec.iteration, spans, frames.positions, frames.boxes);
   }
   replay_learned_space();
 }

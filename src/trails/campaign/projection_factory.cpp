@@ -87,7 +87,8 @@ std::unique_ptr<Projection> molecular_projection(const config::CampaignConfig& c
         structure::select_nonempty(top.topology, "protein", "the fallback CVs [Rg, RMSD] (no cvs:)"));
   }
   cvs::CvSet set(std::move(specs), top.topology, reference);
-  if (set.dimension() != config.cv_dimension()) {
+  // A learned space bins its own len(n_bins) dimensions; these CVs are then evaluation only.
+  if (!config.learned_space() && set.dimension() != config.cv_dimension()) {
     std::string names;
     for (const auto& n : set.column_names()) names += (names.empty() ? "" : ", ") + n;
     throw core::ConfigError(fmt::format(

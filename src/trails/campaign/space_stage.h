@@ -1,15 +1,23 @@
-// The learned CV space of a built-in campaign (space_mode pca | tica; Trails-MD rows 65-66,
-// 73-76, 94): the features are the particle coordinates, the learned space has len(n_bins)
-// dimensions. Each iteration's frames feed one RunningMoments block (walker segments with exact
-// frame counts); the bounded training memory keeps a pruned list of such blocks; on a retrain
-// (RetrainController) PCA / TICA is fitted on the merged memory, every stored frame is
-// re-projected and the grid box becomes the data bounds ±10 % of their span.
+// The learned CV space of a campaign (space_mode pca | tica; Trails-MD rows 60-66, 73-78, 94).
+// Features come from a FeatureSource: the particle coordinates for the built-in engine, a
+// molecular feature type (distances | fitted_coords | phi_psi) for OpenMM; the learned space has
+// len(n_bins) dimensions. Each iteration's features feed one memory block (RunningMoments over
+// the walker segments with exact frame counts, plus the feature range); the bounded training
+// memory keeps a pruned list of such blocks. On a retrain (RetrainController) the features are
+// MinMax-scaled with the training range (row 64), optionally restricted to VAMP-2-selected
+// columns (row 77), PCA / TICA is fitted on the merged memory, every stored frame is
+// re-projected and the grid box becomes the data bounds ±10 % of their span. With
+// feature_selection.candidate_feature_types, the feature type is ranked by VAMP-2 on the
+// current iteration (row 78); a switch recomputes every stored block in the new type (the
+// history through a FrameLoader) and forces a refit.
 // Everything that carries across iterations is in state(), so a resumed campaign reproduces the
 // uninterrupted one bit for bit. Projection is row-wise in a fixed summation order, so a frame's
 // learned CVs do not depend on how many frames are projected together.
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
@@ -20,6 +28,7 @@
 #include "trails/analysis/moments.h"
 #include "trails/analysis/retraining.h"
 #include "trails/binning/uniform_grid.h"
+#include "trails/campaign/feature_source.h"
 #include "trails/campaign/frame_history.h"
 #include "trails/config/campaign_config.h"
 
@@ -27,26 +36,44 @@ namespace trails::campaign {
 
 class SpaceStage {
  public:
-  // n_features: coordinates per frame; dim: learned dimension (len(n_bins)).
+  // The committed frames of one iteration (ok walkers' frames in walker order, as in its shard):
+  // positions n_frames × n_atoms × spatial_dim and boxes n_frames × 9 or empty.
+  struct Frames {
+    std::vector<double> positions;
+    std::vector<double> boxes;
+  };
+  using FrameLoader =
+      std::function<Frames(std::int64_t iteration, std::span<const FrameHistory::WalkerSpan>)>;
+
+  // `source` must outlive the stage; `loader` is needed only when the feature type can change.
+  SpaceStage(const config::CampaignConfig& config, const FeatureSource& source,
+             FrameLoader loader = {});
+  // Features = n_features coordinates per frame (built-in engine, tests).
   SpaceStage(const config::CampaignConfig& config, int n_features);
 
-  int n_features() const { return d_; }
+  int n_features() const { return d_; }  // of the current feature type
+  const std::string& feature_type() const { return type_; }
   int dim() const { return k_; }
   bool has_model() const { return projection_.has_value(); }
   std::int64_t space_version() const { return version_; }  // fits so far
+  // Selected feature columns (sorted), or nullopt before the first selection / without one.
+  const std::optional<std::vector<int>>& selected_columns() const { return columns_; }
 
-  // One iteration's features (Σ spans × n_features, walker-major, the FrameHistory order):
-  // updates the memory, retrains if the policy says so, and returns the iteration's learned
-  // CVs (Σ spans × dim). After it, retrained() tells whether all history was re-projected.
+  // One iteration's frames (Σ spans frames, walker-major, the FrameHistory order): computes its
+  // features, updates the memory, ranks feature types and retrains if due, and returns the
+  // iteration's learned CVs (Σ spans × dim). After it, retrained() tells whether all history
+  // was re-projected and latest_features() holds the iteration's feature rows.
   std::vector<double> add_iteration(std::int64_t iteration,
                                     std::span<const FrameHistory::WalkerSpan> spans,
-                                    std::span<const double> features);
+                                    std::span<const double> frames,
+                                    std::span<const double> boxes = {});
   bool retrained() const { return retrained_; }
+  std::span<const double> latest_features() const { return blocks_.back().features; }
 
-  // Resume, after restore(): the stored features of every committed iteration, in order (no
-  // fitting; the training memory's moments are recomputed from them).
+  // Resume, after restore(): the stored frames of every committed iteration, in order (no
+  // fitting; features and the training memory's moments are recomputed from them).
   void restore_features(std::int64_t iteration, std::span<const FrameHistory::WalkerSpan> spans,
-                        std::span<const double> features);
+                        std::span<const double> frames, std::span<const double> boxes = {});
 
   // Calls f(iteration, spans, learned CVs) for every stored iteration block, in order, in the
   // current space (to rebuild the history and bins after a retrain or on resume).
@@ -56,40 +83,70 @@ class SpaceStage {
   }
   // The grid of the current space: data bounds ±10 % span of the last fit's projections.
   binning::UniformGrid grid(const std::vector<int>& n_bins) const;
-  // The features (coordinates) of a global frame index.
+  // The features of a global frame index (the coordinates, for the built-in engine).
   std::span<const double> features_of(std::int64_t global) const;
 
-  // Compact JSON: the model (flat vector), grid box, controller and the memory's iteration list
-  // (its moments are recomputed from the features on resume, so the state stays O(d k)).
+  // Compact JSON: the model (flat vector, scaling and column selection folded in), grid box,
+  // controller, feature type, selected columns and the memory's iteration list (its moments are
+  // recomputed from the features on resume, so the state stays O(d k)).
   nlohmann::json state() const;
   void restore(const nlohmann::json& state);
 
   const analysis::LinearProjection& projection() const { return *projection_; }
 
  private:
+  SpaceStage(const config::CampaignConfig& config, std::unique_ptr<FeatureSource> owned,
+             const FeatureSource* source, FrameLoader loader);
+
   struct Block {
     std::int64_t iteration;
     std::int64_t first;  // global index of its first frame
     std::vector<FrameHistory::WalkerSpan> spans;
     std::vector<double> features;
   };
+  // Sufficient statistics of some feature blocks: moments at the model's lag, at the
+  // selection lag (feature_selection enabled) and the feature range (MinMax scaling).
+  struct Memory {
+    std::int64_t iteration = 0;
+    analysis::RunningMoments model;
+    std::optional<analysis::RunningMoments> selection;
+    std::vector<double> lo, hi;
+    void merge(const Memory& other);
+  };
   void append_block(std::int64_t iteration, std::span<const FrameHistory::WalkerSpan> spans,
-                    std::span<const double> features);
-  analysis::RunningMoments block_moments(const Block& b) const;
+                    std::vector<double> features);
+  Memory block_memory(const Block& b) const;
+  Memory empty_memory() const;
+  std::vector<double> features_for(const std::string& type, std::span<const double> frames,
+                                   std::span<const FrameHistory::WalkerSpan> spans,
+                                   std::span<const double> boxes) const;
+  bool rank_feature_types(std::int64_t iteration, std::span<const FrameHistory::WalkerSpan> spans,
+                          std::span<const double> frames, std::span<const double> boxes,
+                          std::vector<double>& features);
+  void switch_type(const std::string& type);
+  void select_columns(const Memory& training);
   std::optional<double> score(const analysis::RunningMoments& m) const;  // VAMP-2 of the model
-  void fit(const analysis::RunningMoments& training);
+  void fit(const Memory& training);
   std::vector<double> project(std::span<const double> features) const;
 
   std::string mode_;
   config::LearnedSpaceConfig options_;
   std::uint64_t seed_;
+  std::unique_ptr<FeatureSource> owned_source_;  // the coordinate source of the int constructor
+  const FeatureSource* source_;
+  FrameLoader loader_;
+  std::string type_;
+  bool type_chosen_ = false;  // feature-type ranking has run at least once
+  nlohmann::json ranking_ = nlohmann::json::array();  // last ranking, for the ledger state
   int d_, k_;
   analysis::RetrainController controller_;
   std::vector<Block> blocks_;  // every iteration's features (history is never pruned)
-  // Training memory: per-iteration moments, pruned (anchor + random middle + recent quarter).
+  // Training memory: per-iteration statistics, pruned (anchor + random middle + recent quarter).
   std::vector<std::int64_t> memory_iterations_;
-  std::vector<analysis::RunningMoments> memory_;
+  std::vector<Memory> memory_;
   std::int64_t first_block_frames_ = 0;
+  std::optional<std::vector<int>> columns_;
+  double selection_score_ = 0;
   std::optional<analysis::LinearProjection> projection_;
   std::vector<double> lo_, hi_;
   std::int64_t version_ = 0;

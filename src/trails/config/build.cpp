@@ -121,6 +121,25 @@ CampaignConfig build_config(const RawConfig& raw) {
     l.max_adaptive_memory_frames = v.get<std::int64_t>();
   }
   l.lagtime = as_int(raw, "adaptive_model.lagtime", l.lagtime);
+  l.feature_type = as_string(raw, "adaptive_feature_type");
+  l.sincos = as_string(raw, "adaptive_angle_encoding") == "sincos";
+  l.feature_atoms = as_string(raw, "system.feature_selection");
+  l.save_features = as_bool(raw, "save_features", l.save_features);
+  FeatureSelectionConfig& fs = l.selection;
+  fs.enabled = as_bool(raw, "feature_selection.enabled", fs.enabled);
+  fs.greedy = as_string(raw, "feature_selection.method") != "all";
+  fs.lagtime = as_int(raw, "feature_selection.lagtime", fs.lagtime);
+  fs.cadence = as_int(raw, "feature_selection.cadence", fs.cadence);
+  if (const json& v = raw.value("feature_selection.max_features"); v.is_number_integer()) {
+    fs.max_features = v.get<int>();
+  }
+  if (const json& v = raw.value("feature_selection.dim"); v.is_number_integer()) {
+    fs.dim = v.get<int>();
+  }
+  fs.min_gain = as_double(raw, "feature_selection.min_gain", fs.min_gain);
+  if (const json& v = raw.value("feature_selection.candidate_feature_types"); v.is_array()) {
+    for (const auto& t : v) fs.candidate_feature_types.push_back(t.get<std::string>());
+  }
   c.checkpoint_freq = as_int(raw, "checkpoint_freq", c.checkpoint_freq);
   c.min_success_fraction = as_double(raw, "min_success_fraction", c.min_success_fraction);
   c.binning_scheme = as_string(raw, "binning.scheme");

@@ -90,9 +90,22 @@ struct SpawningConfig {
   int frames_per_walker() const { return step / stride; }
 };
 
-// Learned CV space (space_mode pca | tica; Trails-MD rows 65-66, 73-76). Built-in engine only:
-// the features are the particle coordinates, the learned dimension is len(n_bins).
+// Learned CV space (space_mode pca | tica; Trails-MD rows 60-66, 73-78). The built-in engine's
+// features are its particle coordinates; OpenMM runs compute adaptive_feature_type over the
+// system.feature_selection atoms. The learned dimension is len(n_bins).
 enum class RetrainPolicyKind { Fixed, VampAdaptive };
+
+// feature_selection block (rows 77-78): VAMP-2 greedy column selection and feature-type ranking.
+struct FeatureSelectionConfig {
+  bool enabled = false;
+  bool greedy = true;                    // method greedy_vamp (false: all)
+  int lagtime = 10;                      // frames
+  int cadence = 5;                       // re-select when iteration % cadence == 0
+  std::optional<int> max_features;       // at most this many columns (None: no limit)
+  std::optional<int> dim;                // score only the dim largest singular values
+  double min_gain = 1e-4;
+  std::vector<std::string> candidate_feature_types;  // OpenMM only; empty: no ranking
+};
 
 struct LearnedSpaceConfig {
   RetrainPolicyKind retrain_policy = RetrainPolicyKind::Fixed;
@@ -103,6 +116,13 @@ struct LearnedSpaceConfig {
   bool aggregate_memory = true;
   std::int64_t max_adaptive_memory_frames = 50000;
   int lagtime = 5;  // adaptive_model.lagtime (frames): TICA's lag and the VAMP-2 score's
+  // Molecular features (OpenMM): adaptive_feature_type distances | fitted_coords | phi_psi,
+  // adaptive_angle_encoding sincos (phi_psi only), atoms of system.feature_selection.
+  std::string feature_type = "distances";
+  bool sincos = false;
+  std::string feature_atoms = "protein and not (type H)";
+  bool save_features = false;  // save_features: the feature rows in each shard
+  FeatureSelectionConfig selection;
 };
 
 enum class ClusterMethod { KMeans, RegularSpace };

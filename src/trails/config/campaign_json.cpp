@@ -55,6 +55,24 @@ json built_values(const CampaignConfig& c, bool all) {
     j["max_adaptive_memory_frames"] = l.max_adaptive_memory_frames;
     j["adaptive_model"]["lagtime"] = l.lagtime;
     j["adaptive_model"]["latent_dim"] = c.cv_dimension();
+    if (c.engine.md_engine != "builtin") {  // molecular features; built-in features = coordinates
+      j["adaptive_feature_type"] = l.feature_type;
+      j["adaptive_angle_encoding"] = l.sincos ? "sincos" : "raw";
+      j["system"]["feature_selection"] = l.feature_atoms;
+    }
+    if (all) j["save_features"] = l.save_features;  // output only: not result-relevant
+    const FeatureSelectionConfig& fs = l.selection;
+    if (fs.enabled) {  // absent when off, so earlier learned-space digests are unchanged
+      json& f = j["feature_selection"];
+      f["enabled"] = true;
+      f["method"] = fs.greedy ? "greedy_vamp" : "all";
+      f["lagtime"] = fs.lagtime;
+      f["cadence"] = fs.cadence;
+      f["max_features"] = fs.max_features ? json(*fs.max_features) : json(nullptr);
+      f["dim"] = fs.dim ? json(*fs.dim) : json(nullptr);
+      f["min_gain"] = fs.min_gain;
+      f["candidate_feature_types"] = fs.candidate_feature_types;
+    }
   }
   j["min_success_fraction"] = c.min_success_fraction;
   j["binning"]["scheme"] = c.binning_scheme;

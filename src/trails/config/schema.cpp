@@ -42,7 +42,6 @@ struct K {
   K& builtin_engine() { s.support = Support::BuiltinOnly; return *this; }
 };
 
-constexpr std::string_view kLearned = "learning the CV space (space_mode other than fixed)";
 constexpr std::string_view kMdFiles = "running MD from structure files (OpenMM/GROMACS/Amber)";
 constexpr std::string_view kOpenMM = "the OpenMM engine";
 constexpr std::string_view kMdEngines = "running the OpenMM, GROMACS or Amber engine";
@@ -55,7 +54,6 @@ constexpr std::string_view kBayes = "the Bayesian MSM estimator (msm.estimator: 
 constexpr std::string_view kPcca = "PCCA+ metastable sets in the loop (msm.n_metastable)";
 constexpr std::string_view kBinning = "adaptive binning (binning.scheme other than uniform)";
 constexpr std::string_view kSched = "scheduler and worker-pool execution";
-constexpr std::string_view kFeatSel = "VAMP-2 feature selection (feature_selection block)";
 constexpr std::string_view kModel = "training a learned CV model (adaptive_model block)";
 
 std::vector<KeySpec> make_table() {
@@ -75,9 +73,8 @@ std::vector<KeySpec> make_table() {
       K("", "checkpoint_freq", T::Int, 1).ge(0),
       K("", "min_success_fraction", T::Number, 1.0).gt(0).le(1),
       K("", "adaptive_feature_type", T::String, "distances")
-          .one_of({"distances", "fitted_coords", "phi_psi"}).not_built(kLearned),
-      K("", "adaptive_angle_encoding", T::String, "raw").one_of({"raw", "sincos"})
-          .not_built(kLearned),
+          .one_of({"distances", "fitted_coords", "phi_psi"}),
+      K("", "adaptive_angle_encoding", T::String, "raw").one_of({"raw", "sincos"}),
       K("", "cvs", T::MappingList, null_v).null().non_empty(),  // Trails extension (docs/cvs.md)
       K("", "retrain_policy", T::String, "fixed").one_of({"fixed", "vamp_adaptive"}),
       K("", "retrain_freq", T::Int, 1).ge(0),
@@ -86,7 +83,7 @@ std::vector<KeySpec> make_table() {
       K("", "retrain_max_interval", T::Int, null_v).null().ge(0),
       K("", "aggregate_memory", T::Bool, true),
       K("", "max_adaptive_memory_frames", T::Int, 50000).gt(0),
-      K("", "save_features", T::Bool, false).not_built(kLearned),
+      K("", "save_features", T::Bool, false),
       // ---- system ----
       K("system", "conf_file", T::FilePath, null_v).null(),
       K("system", "top_file", T::FilePath, null_v).null(),
@@ -95,8 +92,7 @@ std::vector<KeySpec> make_table() {
       K("system", "project_file", T::FilePath, null_v).null(),
       K("system", "trajectory_topology_file", T::FilePath, null_v).null().not_built(kMdFiles),
       K("system", "initial_trajectory", T::FilePath, null_v).null(),
-      K("system", "feature_selection", T::String, "protein and not (type H)")
-          .not_built("computing atom-selection features (learned CV spaces)"),
+      K("system", "feature_selection", T::String, "protein and not (type H)"),
       K("system", "topology", T::String, null_v).null().not_built(kMdFiles),
       K("system", "start", T::Points, null_v).null().non_empty(),
       // ---- engine ----
@@ -221,16 +217,14 @@ std::vector<KeySpec> make_table() {
       K("execution", "marker_grace", T::Number, 30.0).ge(0).not_built(kSched),
       K("execution", "max_retries", T::Int, 1).ge(0).not_built(kSched),
       // ---- feature_selection ----
-      K("feature_selection", "enabled", T::Bool, false).not_built(kFeatSel),
-      K("feature_selection", "method", T::String, "greedy_vamp").one_of({"greedy_vamp", "all"})
-          .not_built(kFeatSel),
-      K("feature_selection", "lagtime", T::Int, 10).gt(0).not_built(kFeatSel),
-      K("feature_selection", "cadence", T::Int, 5).gt(0).not_built(kFeatSel),
-      K("feature_selection", "max_features", T::Int, null_v).null().gt(0).not_built(kFeatSel),
-      K("feature_selection", "dim", T::Int, null_v).null().gt(0).not_built(kFeatSel),
-      K("feature_selection", "min_gain", T::Number, 1e-4).ge(0).not_built(kFeatSel),
-      K("feature_selection", "candidate_feature_types", T::StringList, empty_list)
-          .not_built(kFeatSel),
+      K("feature_selection", "enabled", T::Bool, false),
+      K("feature_selection", "method", T::String, "greedy_vamp").one_of({"greedy_vamp", "all"}),
+      K("feature_selection", "lagtime", T::Int, 10).gt(0),
+      K("feature_selection", "cadence", T::Int, 5).gt(0),
+      K("feature_selection", "max_features", T::Int, null_v).null().gt(0),
+      K("feature_selection", "dim", T::Int, null_v).null().gt(0),
+      K("feature_selection", "min_gain", T::Number, 1e-4).ge(0),
+      K("feature_selection", "candidate_feature_types", T::StringList, empty_list),
       // ---- adaptive_model ----
       K("adaptive_model", "latent_dim", T::Int, 2).gt(0),
       K("adaptive_model", "lagtime", T::Int, 5).gt(0),

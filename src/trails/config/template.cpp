@@ -28,7 +28,7 @@ n_bins: [30, 30]
 min_values: [-1.5, -0.5]
 # Upper edge of the grid on each axis.
 max_values: [1.2, 2.0]
-# fixed: CVs come straight from the engine (learned spaces are not built yet).
+# fixed: CVs come straight from the engine (pca | tica: a learned space, docs/analysis.md).
 space_mode: fixed
 
 system:

@@ -33,6 +33,15 @@ struct SpawnChoice {
   core::FrameKey source;        // the chosen frame
 };
 
+// An extra per-frame dataset of the shard, /observables/<name>/value (rows × n_columns float64,
+// the same rows as cvs): learned-space features and physical CVs (docs/file-formats.md).
+// Written only; a resumed run recomputes them from the positions.
+struct FrameObservable {
+  std::string name;
+  int n_columns = 0;
+  std::vector<double> values;
+};
+
 struct IterationRecord {
   std::int64_t iteration = 0;
   std::vector<WalkerRecord> walkers;  // every walker of the iteration, failed ones included
@@ -45,6 +54,7 @@ struct IterationRecord {
   std::int64_t stride = 1;            // MD steps between frames (H5MD step = (frame+1)*stride)
   double dt = 0.0;                    // time step (H5MD time = step*dt)
   std::vector<SpawnChoice> spawns;    // restart frames chosen for iteration+1
+  std::vector<FrameObservable> observables;  // extra shard datasets (shard only)
   double runner_s = 0.0;
   double analysis_s = 0.0;
   std::int64_t cumulative_frames = 0;

@@ -177,6 +177,14 @@ void write_contents(const H5Context& h, hid_t file, const IterationRecord& r) {
     observable("cvs", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {frames, static_cast<hsize_t>(r.cv_dim)},
                sizeof(double), r.cvs.data(),
                false);  // small, also in the ledger, and costly to deflate
+    for (const auto& o : r.observables) {
+      TRAILS_CHECK(o.n_columns > 0 && o.values.size() == static_cast<std::size_t>(frames) *
+                                                              static_cast<std::size_t>(o.n_columns),
+                   "an extra observable has one row per frame");
+      observable(o.name.c_str(), H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                 {frames, static_cast<hsize_t>(o.n_columns)}, sizeof(double), o.values.data(),
+                 false);
+    }
     observable("walker", H5T_STD_I64LE, H5T_NATIVE_INT64, {frames}, sizeof(std::int64_t),
                walker.data(), true);
     observable("frame", H5T_STD_I64LE, H5T_NATIVE_INT64, {frames}, sizeof(std::int64_t),
@@ -198,7 +206,9 @@ std::vector<std::byte> build_shard_image(const IterationRecord& record) {
   const H5Context h{"shard of iteration " + std::to_string(record.iteration),
                     core::ErrorKind::Store};
   // Grow the in-memory file in steps near its final size to avoid repeated reallocation.
-  const std::size_t estimate = (record.positions.size() + record.cvs.size()) * 8 + (64 << 10);
+  std::size_t values = record.positions.size() + record.cvs.size();
+  for (const auto& o : record.observables) values += o.values.size();
+  const std::size_t estimate = values * 8 + (64 << 10);
   H5Handle fapl = h.own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access list");
   h.check(H5Pset_fapl_core(fapl.get(), estimate, 0), "core driver");
   H5Handle fcpl = h.own(H5Pcreate(H5P_FILE_CREATE), H5Pclose, "file creation list");

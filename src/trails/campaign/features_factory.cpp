@@ -1,0 +1,145 @@
+#include "trails/campaign/features_factory.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "trails/core/error.h"
+#include "trails/cvs/cv_set.h"
+#include "trails/cvs/cv_spec.h"
+#include "trails/engines/openmm/openmm_engine.h"
+#include "trails/structure/selection.h"
+#include "trails/structure/structure_file.h"
+
+namespace trails::campaign {
+namespace {
+
+class CoordinateFeatures final : public FeatureSource {
+ public:
+  explicit CoordinateFeatures(int n) : n_(n) {}
+  const std::vector<std::string>& types() const override { return types_; }
+  int n_features(const std::string& type) const override {
+    check(type);
+    return n_;
+  }
+  std::vector<double> compute(const std::string& type, std::span<const double> frames,
+                              std::int64_t, std::span<const double>) const override {
+    check(type);
+    return {frames.begin(), frames.end()};
+  }
+  bool is_identity() const override { return true; }
+
+ private:
+  void check(const std::string& type) const {
+    if (type != types_[0]) throw core::InputError("the built-in engine has no feature type " + type);
+  }
+  int n_;
+  std::vector<std::string> types_{"coordinates"};
+};
+
+// One CvSet per feature type (Trails-MD's presets, cvs::trails_md_feature).
+class MolecularFeatures final : public FeatureSource {
+ public:
+  void add(const std::string& type, cvs::CvSet set) {
+    types_.push_back(type);
+    sets_.emplace(type, std::move(set));
+  }
+  const std::vector<std::string>& types() const override { return types_; }
+  int n_features(const std::string& type) const override { return set(type).dimension(); }
+  std::vector<double> compute(const std::string& type, std::span<const double> frames,
+                              std::int64_t n_frames, std::span<const double> boxes) const override {
+    const cvs::CvSet& s = set(type);
+    std::vector<std::optional<structure::Box>> per_frame;
+    if (!boxes.empty()) {
+      per_frame.resize(static_cast<std::size_t>(n_frames));
+      for (std::size_t f = 0; f < per_frame.size(); ++f) {
+        structure::Box b;
+        std::copy_n(boxes.begin() + static_cast<std::ptrdiff_t>(f * 9), 9, b.begin());
+        per_frame[f] = b;
+      }
+    }
+    std::vector<double> out(static_cast<std::size_t>(n_frames) *
+                            static_cast<std::size_t>(s.dimension()));
+    s.compute(frames, static_cast<int>(n_frames), per_frame, out);
+    return out;
+  }
+
+ private:
+  const cvs::CvSet& set(const std::string& type) const {
+    const auto it = sets_.find(type);
+    if (it == sets_.end()) throw core::InputError("no feature type " + type + " in this campaign");
+    return it->second;
+  }
+  std::vector<std::string> types_;
+  std::map<std::string, cvs::CvSet> sets_;
+};
+
+std::unique_ptr<FeatureSource> molecular_features(const config::CampaignConfig& config,
+                                                  const engines::openmm::OpenMMEngine& engine) {
+  const auto& prepared = engine.prepared();
+  if (prepared.topology_pdb.empty()) {
+    throw core::ConfigError("system.feature_selection: the prepared system in " +
+                            prepared.dir.string() +
+                            " has no topology.pdb, so the feature atoms cannot be resolved");
+  }
+  const auto top = structure::read_structure(prepared.topology_pdb);
+  const auto& l = config.learned;
+  std::vector<int> atoms;
+  try {
+    atoms = structure::select_nonempty(top.topology, l.feature_atoms, "system.feature_selection");
+  } catch (core::Error& e) {
+    if (e.exit_code() != 2) throw;
+    throw core::ConfigError(fmt::format("{}: {}", config.config_file.string(), e.describe()));
+  }
+  std::vector<std::string> types = {l.feature_type};
+  if (l.selection.enabled) {
+    for (const auto& t : l.selection.candidate_feature_types) {
+      if (std::find(types.begin(), types.end(), t) == types.end()) types.push_back(t);
+    }
+  }
+  const auto encoding = l.sincos ? cvs::AngleEncoding::Sincos : cvs::AngleEncoding::Raw;
+  auto source = std::make_unique<MolecularFeatures>();
+  for (const auto& type : types) {
+    const char* key = type == l.feature_type ? "adaptive_feature_type"
+                                             : "feature_selection.candidate_feature_types";
+    try {
+      // fitted_coords: fitted onto the topology file's coordinates (row 61), the prepared ones.
+      cvs::CvSet set({cvs::trails_md_feature(type, atoms, encoding)}, top.topology,
+                     prepared.positions);
+      if (set.dimension() < config.cv_dimension()) {
+        throw core::ConfigError(fmt::format(
+            "gives {} feature(s) over system.feature_selection \"{}\", fewer than the {} "
+            "learned dimension(s) of n_bins; select more atoms or give fewer n_bins axes",
+            set.dimension(), l.feature_atoms, config.cv_dimension()));
+      }
+      source->add(type, std::move(set));
+    } catch (core::Error& e) {
+      if (e.exit_code() != 2) throw;
+      throw core::ConfigError(
+          fmt::format("{}: {} {}: {}", config.config_file.string(), key, type, e.describe()));
+    }
+  }
+  return source;
+}
+
+}  // namespace
+
+std::unique_ptr<FeatureSource> make_coordinate_features(int n_values) {
+  return std::make_unique<CoordinateFeatures>(n_values);
+}
+
+std::unique_ptr<FeatureSource> make_feature_source(const config::CampaignConfig& config,
+                                                   const engines::Engine& engine) {
+  if (config.engine.md_engine == "builtin") {
+    return make_coordinate_features(engine.n_atoms() * engine.spatial_dim());
+  }
+  if (const auto* openmm = dynamic_cast<const engines::openmm::OpenMMEngine*>(&engine)) {
+    return molecular_features(config, *openmm);
+  }
+  throw core::ConfigError("engine.md_engine: " + config.engine.md_engine +
+                          " has no learned-space features in this build");
+}
+
+}  // namespace trails::campaign
