@@ -121,7 +121,8 @@ CampaignOutcome CampaignDriver::run() {
     try {
       make_learned_space();
     } catch (const core::Error&) {
-      if (!outdir_existed) std::filesystem::remove_all(config_.outdir, ec);
+      std::error_code ec;
+      if (!created.empty()) std::filesystem::remove_all(created, ec);
       throw;
     }
   } else {
