@@ -142,7 +142,7 @@ int main(int argc, char** argv) {
   msm->add_flag("--nonreversible", nonreversible, "Non-reversible MLE (default: reversible MLE)");
   msm->add_option("--its", msm_its, "Implied-timescale lags, comma-separated (L1,L2,...)");
   msm->add_option("--timescales", msm_request.n_timescales, "Timescales reported per lag (default 5)");
-  msm->add_option("--pcca", pcca, "PCCA+ metastable sets (not available in this build)");
+  msm->add_option("--pcca", pcca, "PCCA+: K metastable sets of the reversible model (JSON key pcca)");
   msm->add_option("--json", msm_json, "Write the model as JSON to this file (default: stdout)");
 
   auto* analyze = app.add_subcommand(
@@ -216,10 +216,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*msm) {
-      if (pcca) {
-        throw core::UsageError("msm: --pcca needs PCCA+, which this build does not have yet; "
-                               "drop --pcca");
-      }
+      msm_request.pcca = pcca;
       msm_request.run_dir = msm_run;
       msm_request.reversible = !nonreversible;
       std::stringstream lags(msm_its);
@@ -240,8 +237,18 @@ int main(int argc, char** argv) {
         for (const auto& t : j["timescales"]) {
           ts += (ts.empty() ? "" : ", ") + (t.is_number() ? fmt::format("{:.6g}", t.get<double>()) : "inf");
         }
-        fmt::print("MSM lag {}: {}/{} states active, timescales [{}] frames; wrote {}\n", j["lag"].get<int>(),
-                   j["active_set"].size(), j["n_states"].get<int>(), ts, msm_json->string());
+        std::string meta;
+        if (j.contains("pcca")) {
+          std::string pops;
+          for (const auto& p : j["pcca"]["populations"]) {
+            pops += (pops.empty() ? "" : ", ") + fmt::format("{:.4g}", p.get<double>());
+          }
+          meta = fmt::format("; {} PCCA+ sets, metastable populations [{}]",
+                             j["pcca"]["n_sets"].get<int>(), pops);
+        }
+        fmt::print("MSM lag {}: {}/{} states active, timescales [{}] frames{}; wrote {}\n",
+                   j["lag"].get<int>(), j["active_set"].size(), j["n_states"].get<int>(), ts, meta,
+                   msm_json->string());
       } else {
         std::cout << j.dump(2) << "\n";
       }

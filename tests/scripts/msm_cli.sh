@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `trails msm`: known answers on tiny chains (closed form and a numpy cross-check), .npy header
 # variants (versions 1/2, int8..int64, unsigned), text input, bad input exits 2 with file:line,
-# and --run on a built-in campaign.
+# --pcca on a three-well chain (and its usage errors), and --run on a built-in campaign.
 source "$(dirname "$0")/lib/common.bash"
 
 # A two-state chain with counts C = [[4, 2], [2, 4]] at lag 1: T = [[2/3, 1/3], [1/3, 2/3]],
@@ -98,11 +98,62 @@ expect_bad "bad_neg.npy: element 2 = -1 is not a state id" bad_neg.npy --lag 1
 expect_bad "bad_be.npy: big-endian dtype >i4" bad_be.npy --lag 1
 expect_bad "missing.npy: no such file" missing.npy --lag 1
 expect_bad "no transition at lag 20" two.txt --lag 20
-expect_bad "--pcca needs PCCA+" two.txt --lag 1 --pcca 2
 expect_bad "--its: 'a' is not a lag" two.txt --lag 1 --its 1,a
 printf 'NUMPY' > notnpy.npy
 expect_bad "notnpy.npy: not an NPY file" notnpy.npy --lag 1
 pass "bad input: exit 2 naming the file (and line), nothing written"
+
+# --pcca: a three-well chain of six states, blocks {0,1}, {2,3}, {4,5} (free hops inside a
+# block, 0.2% per step to another block): PCCA+ with 3 sets must find the blocks.
+/usr/bin/python3 - <<'PY'
+import random
+rng = random.Random(7)
+s, x = 0, []
+for _ in range(80000):
+    x.append(s)
+    if rng.random() < 0.002:
+        s = 2 * ((s // 2 + rng.choice([1, 2])) % 3) + rng.randrange(2)
+    elif rng.random() < 0.5:
+        s ^= 1
+with open("wells.txt", "w") as f:
+    f.write("\n".join(map(str, x)) + "\n")
+PY
+"$TRAILS" msm wells.txt --lag 2 --its 1,2 --pcca 3 --json wells.json > wells.out || fail "msm --pcca: $(cat wells.out)"
+grep -q "3 PCCA+ sets, metastable populations \[" wells.out || fail "summary line lacks the populations: $(cat wells.out)"
+/usr/bin/python3 - <<'PY' || fail "--pcca 3 on three wells"
+import json
+j = json.load(open("wells.json"))
+p = j["pcca"]
+assert p["n_sets"] == 3
+assert sorted(sorted(s) for s in p["sets"]) == [[0, 1], [2, 3], [4, 5]], p["sets"]
+assert len(p["memberships"]) == 6 and all(len(r) == 3 and abs(sum(r) - 1) < 1e-10 for r in p["memberships"])
+assert all(j["active_set"][i] in p["sets"][a] for i, a in enumerate(p["assignments"])), p["assignments"]
+pi = j["stationary_distribution"]
+for s, pop in zip(p["sets"], p["populations"]):
+    assert abs(pop - sum(pi[j["active_set"].index(i)] for i in s)) < 1e-12
+assert abs(sum(p["populations"]) - 1) < 1e-12, p["populations"]
+assert 2.5 < p["crispness"] <= 3 + 1e-9, p["crispness"]
+C = p["coarse_transition_matrix"]
+assert len(C) == 3 and all(abs(sum(r) - 1) < 1e-8 for r in C), C
+M = p["mfpt"]
+assert len(M) == 3 and all(len(r) == 3 for r in M)
+for a in range(3):
+    for b in range(3):
+        if a == b:
+            assert M[a][b] == 0, M
+        else:  # about 1 / (0.002 / 2) = 1000 frames
+            assert 300 < M[a][b] < 3000, M
+assert set(j["its"]) == {"1", "2"}
+PY
+pass "--pcca 3 on three wells: the blocks, populations sum to 1, MFPT (frames) 0 on the diagonal"
+"$TRAILS" msm wells.txt --lag 1 --pcca 3 > wells_stdout.json || fail "msm --pcca to stdout"
+/usr/bin/python3 -c 'import json; assert json.load(open("wells_stdout.json"))["pcca"]["n_sets"] == 3' \
+  || fail "--pcca to stdout"
+expect_bad "--pcca 1: give at least 2 metastable sets" wells.txt --lag 1 --pcca 1
+expect_bad "--pcca 6: the model has 6 active states; give --pcca K with 2 <= K < 6" wells.txt --lag 1 --pcca 6
+expect_bad "--pcca 2: the model has 2 active states; PCCA+ needs at least 3" two.txt --lag 1 --pcca 2
+expect_bad "--pcca needs a reversible model" wells.txt --lag 1 --pcca 3 --nonreversible
+pass "--pcca: K < 2, K >= active states and --nonreversible exit 2 naming --pcca"
 
 # --run: cluster a built-in campaign's CVs first.
 write_config mb.yaml mb
@@ -118,4 +169,12 @@ assert set(j["its"]) == {"1", "2", "4"}
 PY
 "$TRAILS" msm --run mb --clusters 12 --lag 2 --its 1,2,4 --json run2.json > /dev/null
 cmp run.json run2.json || fail "msm --run is not deterministic"
-pass "msm --run: k-means on the run's CVs, deterministic"
+"$TRAILS" msm --run mb --clusters 12 --lag 2 --pcca 2 --json runp.json > /dev/null || fail "msm --run --pcca"
+/usr/bin/python3 - <<'PY' || fail "msm --run --pcca output"
+import json
+j = json.load(open("runp.json"))
+p = j["pcca"]
+assert sorted(i for s in p["sets"] for i in s) == sorted(j["active_set"]), (p["sets"], j["active_set"])
+assert abs(sum(p["populations"]) - 1) < 1e-12
+PY
+pass "msm --run: k-means on the run's CVs, deterministic, with --pcca"

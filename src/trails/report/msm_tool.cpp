@@ -10,7 +10,10 @@
 #include "trails/analysis/counting.h"
 #include "trails/analysis/clustering.h"
 #include "trails/analysis/msm_estimation.h"
+#include "trails/analysis/msm_model.h"
+#include "trails/analysis/pcca.h"
 #include "trails/analysis/spectral.h"
+#include "trails/analysis/tpt.h"
 #include "trails/core/error.h"
 #include "trails/report/dtraj_io.h"
 #include "trails/store/run_store.h"
@@ -25,6 +28,12 @@ json numbers(const Eigen::Ref<const Eigen::VectorXd>& v) {
   for (Eigen::Index i = 0; i < v.size(); ++i) {
     out.push_back(std::isfinite(v(i)) ? json(v(i)) : json(nullptr));
   }
+  return out;
+}
+
+json rows(const Eigen::MatrixXd& m) {
+  json out = json::array();
+  for (Eigen::Index i = 0; i < m.rows(); ++i) out.push_back(numbers(m.row(i).transpose()));
   return out;
 }
 
@@ -63,11 +72,60 @@ std::optional<Model> estimate(const std::vector<std::vector<int>>& dtrajs, int l
   return m;
 }
 
+// The "pcca" block: PCCA+ with k sets on the reversible model m (k checked by the caller).
+json pcca_block(const Model& m, int lag, int k) {
+  const analysis::MsmModel model(m.T, lag, true, m.active, m.pi);
+  const analysis::Pcca p = analysis::pcca(model, k);
+  json j;
+  j["n_sets"] = k;
+  j["memberships"] = rows(p.memberships);
+  j["assignments"] = p.assignments;
+  json sets = json::array();
+  for (const auto& set : p.sets) {
+    json ids = json::array();
+    for (const int s : set) ids.push_back(m.active[static_cast<std::size_t>(s)]);
+    sets.push_back(ids);
+  }
+  j["sets"] = sets;
+  j["populations"] = numbers(p.populations);
+  j["coarse_transition_matrix"] = rows(p.coarse_transition);
+  j["crispness"] = p.crispness;
+  // MFPT (frames) from crisp set a to crisp set b; null where a set is empty (no state has its
+  // largest membership there).
+  json mfpt = json::array();
+  for (int a = 0; a < k; ++a) {
+    json row = json::array();
+    for (int b = 0; b < k; ++b) {
+      const auto& A = p.sets[static_cast<std::size_t>(a)];
+      const auto& B = p.sets[static_cast<std::size_t>(b)];
+      if (a == b) {
+        row.push_back(0.0);
+      } else if (A.empty() || B.empty()) {
+        row.push_back(nullptr);
+      } else {
+        const double t = analysis::mfpt(model, A, B);
+        row.push_back(std::isfinite(t) ? json(t) : json(nullptr));
+      }
+    }
+    mfpt.push_back(row);
+  }
+  j["mfpt"] = mfpt;
+  return j;
+}
+
 }  // namespace
 
 json msm_of_dtrajs(const std::vector<std::vector<int>>& dtrajs, int lag, bool reversible,
-                   const std::vector<int>& its_lags, int n_timescales) {
+                   const std::vector<int>& its_lags, int n_timescales, std::optional<int> pcca) {
   if (lag < 1) throw core::UsageError("--lag must be >= 1");
+  if (pcca && !reversible) {
+    throw core::UsageError("--pcca needs a reversible model (PCCA+ here assumes detailed "
+                           "balance); drop --nonreversible or drop --pcca");
+  }
+  if (pcca && *pcca < 2) {
+    throw core::UsageError("--pcca " + std::to_string(*pcca) +
+                           ": give at least 2 metastable sets (--pcca K with K >= 2)");
+  }
   std::int64_t frames = 0;
   int n_states = 0;
   for (const auto& d : dtrajs) {
@@ -80,6 +138,14 @@ json msm_of_dtrajs(const std::vector<std::vector<int>>& dtrajs, int lag, bool re
                            " connects two states (the largest strongly connected set has fewer "
                            "than 2 states); use a shorter --lag or longer trajectories");
   }
+  const int n_active = static_cast<int>(m->active.size());
+  if (pcca && *pcca >= n_active) {
+    const std::string fix =
+        n_active > 2 ? "give --pcca K with 2 <= K < " + std::to_string(n_active)
+                     : std::string("PCCA+ needs at least 3 active states; drop --pcca or use more states");
+    throw core::UsageError("--pcca " + std::to_string(*pcca) + ": the model has " +
+                           std::to_string(n_active) + " active states; " + fix);
+  }
   json j;
   j["lag"] = lag;
   j["reversible"] = reversible;
@@ -88,13 +154,8 @@ json msm_of_dtrajs(const std::vector<std::vector<int>>& dtrajs, int lag, bool re
   j["n_states"] = n_states;
   j["active_set"] = m->active;
   j["stationary_distribution"] = numbers(m->pi);
-  json T = json::array(), C = json::array();
-  for (Eigen::Index i = 0; i < m->T.rows(); ++i) {
-    T.push_back(numbers(m->T.row(i).transpose()));
-    C.push_back(numbers(m->C.row(i).transpose()));
-  }
-  j["transition_matrix"] = T;
-  j["count_matrix"] = C;
+  j["transition_matrix"] = rows(m->T);
+  j["count_matrix"] = rows(m->C);
   j["timescales"] = numbers(m->timescales);
   json its = json::object();
   for (const int l : its_lags) {
@@ -103,6 +164,7 @@ json msm_of_dtrajs(const std::vector<std::vector<int>>& dtrajs, int lag, bool re
     its[std::to_string(l)] = mi ? numbers(mi->timescales) : json(nullptr);
   }
   j["its"] = its;
+  if (pcca) j["pcca"] = pcca_block(*m, lag, *pcca);
   return j;
 }
 
@@ -162,7 +224,7 @@ json msm_report(const MsmRequest& r) {
     if (r.dtrajs.empty()) throw core::UsageError("msm: give DTRAJ files (.npy or text) or --run RUN_DIR");
     for (const auto& f : r.dtrajs) dtrajs.push_back(read_dtraj(f));
   }
-  json j = msm_of_dtrajs(dtrajs, r.lag, r.reversible, r.its_lags, r.n_timescales);
+  json j = msm_of_dtrajs(dtrajs, r.lag, r.reversible, r.its_lags, r.n_timescales, r.pcca);
   if (!info.is_null()) j["clustering"] = info;
   return j;
 }

@@ -1,7 +1,9 @@
 // `trails msm`: a Markov state model of given discrete trajectories, or of a run directory's
 // CVs after k-means clustering. Returns the JSON document described in docs/analysis.md
 // ("Standalone use"): active_set (original state ids), stationary_distribution,
-// transition_matrix, timescales (frames, -lag/ln|lambda|), its (lag -> timescales).
+// transition_matrix, timescales (frames, -lag/ln|lambda|), its (lag -> timescales), and with
+// pcca = K the PCCA+ block "pcca" (memberships, assignments, sets of original ids, populations,
+// coarse_transition_matrix, crispness, mfpt between the crisp sets in frames).
 // Throws InputError/UsageError (exit 2) on bad input or options.
 #pragma once
 
@@ -23,6 +25,7 @@ struct MsmRequest {
   bool reversible = true;
   std::vector<int> its_lags;
   int n_timescales = 5;
+  std::optional<int> pcca;                    // PCCA+ metastable sets (reversible models only)
 };
 
 nlohmann::json msm_report(const MsmRequest& request);
@@ -31,6 +34,7 @@ std::vector<std::vector<int>> run_dtrajs(const std::filesystem::path& run_dir, i
                                          std::uint64_t seed, nlohmann::json* info = nullptr);
 // The dtrajs behind msm_report (exposed for tests).
 nlohmann::json msm_of_dtrajs(const std::vector<std::vector<int>>& dtrajs, int lag,
-                             bool reversible, const std::vector<int>& its_lags, int n_timescales);
+                             bool reversible, const std::vector<int>& its_lags, int n_timescales,
+                             std::optional<int> pcca = std::nullopt);
 
 }  // namespace trails::report
