@@ -146,7 +146,7 @@ TEST(LoadErrors, RangesAndEmptyValues) {
 TEST(LoadErrors, AllProblemsAreReportedTogetherInFileOrder) {
   std::string text = with("  walker: 4", "  walker: -1");
   text.replace(text.find("  kT: 15.0"), 10, "  kT: 0");
-  text += "bogus_key: 1\nmsm:\n  estimator: bayesian\n";
+  text += "bogus_key: 1\nmsm:\n  estimator: bayes\n";
   const std::string m = error_of(text);
   EXPECT_EQ(m.rfind("4 problem(s) in c.yaml:", 0), 0u) << m;
   const auto kT = m.find("c.yaml:10:7: engine.kT");
@@ -246,14 +246,16 @@ TEST(LoadErrors, NotBuiltFeaturesAwayFromTheirDefaults) {
        "spawning.recycle_target: weighted-ensemble kinetics"},
       {good_config() + "msm:\n  convergence_criteria:\n    its: {tol: 0.2, n: 2}\n    bogus: {}\n",
        "msm.convergence_criteria.bogus: unknown criterion; known: implied_timescales (its), vamp2, "
-       "transition_matrix"},
+       "transition_matrix, stationary_distribution, statistical_error"},
       {good_config() + "msm:\n  convergence_criteria:\n    its: {tol: -1}\n",
        "msm.convergence_criteria.its.tol: must be a number > 0"},
       {good_config() + "msm:\n  convergence_criteria:\n    vamp2: {tolerance: 0.1}\n",
        "msm.convergence_criteria.vamp2.tolerance: unknown parameter; known: tol"},
       {good_config() + "msm:\n  enabled: true\n  lagtime: 5\n  lagtimes: [1, 12]\n",
        "msm.lagtimes[1]: 12 frames is not shorter than one walker segment (10 frames)"},
-      {good_config() + "msm:\n  n_metastable: 2\n", "msm.n_metastable: PCCA+ metastable sets"},
+      {good_config() + "msm:\n  n_metastable: 1\n", "msm.n_metastable: PCCA+ needs at least 2 metastable sets"},
+      {good_config() + "msm:\n  convergence_criteria:\n    statistical_error: {tol: 0.1}\n",
+       "msm.convergence_criteria.statistical_error: uses the Bayesian standard deviation"},
       {good_config() + "binning:\n  scheme: mab\n", "binning.scheme: the mab binning scheme"},
       {good_config() + "binning:\n  n_fine: 50\n", "binning.n_fine: adaptive binning"},
       {good_config() + "execution:\n  backend: pbs\n", "the pbs execution backend is not"},

@@ -142,7 +142,8 @@ assert t["unit"] == "ps" and t["source"] == "config" and abs(t["frame_ps"] - 0.0
 ' om.json || fail "config-derived time axis: $(cat om.json | head -20)"
 pass "molecular run: frame interval = stride x dt (0.02 ps) from the configuration"
 
-# --- PCCA+ populations, when a build carries them (optional key) ---
+# --- PCCA+ populations, when a build carries them (msm.n_metastable; known values injected
+# here so the free energies are exact; msm_loop_models.sh analyzes a real PCCA+ run) ---
 cp -r mb pc
 rm -rf pc/analysis
 /usr/bin/python3 - pc <<'PY'
@@ -150,35 +151,21 @@ import json, sqlite3, sys
 db = sqlite3.connect(sys.argv[1] + "/ledger.sqlite")
 it, m = list(db.execute("SELECT iteration, model FROM msm_builds ORDER BY iteration"))[-1]
 m = json.loads(m)
-m["pcca"] = {"populations": [0.75, 0.25], "assignments": [0] * m["n_active"], "sets": [[0], [1]]}
+m["n_metastable"] = 2
+m["metastable_populations"] = [0.75, 0.25]
+m["metastable_assignments"] = [0] * m["n_active"]
 db.execute("UPDATE msm_builds SET model = ? WHERE iteration = ?", (json.dumps(m), it))
 db.commit()
 PY
-"$TRAILS" analyze pc --json pc.json > pc.out || fail "analyze with a pcca block failed"
+"$TRAILS" analyze pc --json pc.json > pc.out || fail "analyze with PCCA+ populations failed"
 grep -q "^metastable      2 PCCA+ sets: populations 0.75, 0.25 (F 0, 2.74 kJ/mol)$" pc.out \
   || fail "no metastable line: $(cat pc.out)"
 grep -q "^metastable" analyze.out && fail "metastable line without PCCA+"
 pass "PCCA+ populations reported when present (F = kT ln 3 = 2.74 kJ/mol), absent otherwise"
 
 # --- 1-D CV space: a free-energy profile ---
-cat > dw.yaml <<'YAML'
-outdir: dw
-random_seed: 7
-n_bins: [40]
-min_values: [-2.0]
-max_values: [2.0]
-system:
-  start: [-1.0]
-engine:
-  md_engine: builtin
-  potential: double_well
-  kT: 0.5
-  dt: 0.001
-spawning:
-  walker: 8
-  step: 1000
-  stride: 10
-  max_workers: 2
+double_well_config dw.yaml dw 1000
+cat >> dw.yaml <<'YAML'
 msm:
   enabled: true
   min_frames: 300

@@ -6,25 +6,8 @@
 source "$(dirname "$0")/lib/common.bash"
 
 dw_config() {  # FILE OUTDIR PATIENCE
-  cat > "$1" <<YAML
-outdir: $2
-random_seed: 7
-n_bins: [40]
-min_values: [-2.0]
-max_values: [2.0]
-system:
-  start: [-1.0]
-engine:
-  md_engine: builtin
-  potential: double_well
-  kT: 0.5
-  dt: 0.001
-  synthetic_cost_ms: ${SYNTHETIC_COST_MS:-0}
-spawning:
-  walker: 8
-  step: 2000
-  stride: 10
-  max_workers: 2
+  double_well_config "$1" "$2"
+  cat >> "$1" <<YAML
 msm:
   enabled: true
   min_frames: 500
@@ -33,15 +16,6 @@ msm:
   lagtimes: [1, 2, 5, 10, 20]
   convergence_patience: $3
 YAML
-}
-
-msm_models() {  # RUN_DIR -> one line per build: iteration and model JSON
-  /usr/bin/python3 - "$1" <<'PY'
-import sqlite3, sys
-db = sqlite3.connect(sys.argv[1] + "/ledger.sqlite")
-for it, model in db.execute("SELECT iteration, model FROM msm_builds ORDER BY iteration"):
-    print(it, model)
-PY
 }
 
 # --- known answer: double well, MSM convergence ---

@@ -59,6 +59,7 @@ class CampaignDriver {
   nlohmann::json state_json() const;
   // Joins the pending MSM build (if any) and records it in the store; returns its build time.
   std::optional<MsmBuild> join_msm(double* wait_s);
+  void record_msm_build(const MsmBuild& built);  // into the ledger
 
   // campaign_space.cpp (learned CV space only)
   void replay_learned_space();

@@ -211,6 +211,16 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
     tracker_->add_latest(history_);
   }
   msm_->observe(first_frame, spans);
+  if (space_) {
+    msm_->set_space_version(space_->space_version());
+    // §8.2-12: after a retrain the model's clustering is of the old space; rebuild it in the
+    // new one before anything (the MSM spawner) uses it.
+    if (msm_->stale()) {
+      const auto t_rebuild = Clock::now();
+      record_msm_build(msm_->rebuild_now(iteration, history_));
+      msm_wait_s += seconds_since(t_rebuild);
+    }
+  }
 
   // Spawn from the candidate pool with this iteration's own random stream.
   core::Rng rng = core::Rng::stream(config_.random_seed, "spawn", static_cast<std::uint64_t>(iteration));

@@ -241,6 +241,16 @@ void CampaignDriver::resume() {
     restore_state(records.back().state);
     if (space_) {
       resume_learned_space(records);  // history in the current learned space, from the shards
+      std::int64_t first = 0;  // the replayed history holds every committed frame, in order
+      for (const auto& rec : records) {
+        std::vector<FrameHistory::WalkerSpan> spans;
+        for (const auto& w : rec.walkers) {
+          if (w.ok) spans.push_back({w.walker, w.n_frames});
+        }
+        msm_->observe(first, spans);
+        first += rec.n_frames();
+      }
+      msm_->set_space_version(space_->space_version());
     } else {
       tracker_.emplace(
           binning::UniformGrid(resolution_.n_bins(), config_.min_values, config_.max_values),
@@ -283,8 +293,12 @@ nlohmann::json CampaignDriver::state_json() const {
 
 std::optional<MsmBuild> CampaignDriver::join_msm(double* wait_s) {
   auto built = msm_->join(wait_s);
-  if (built) store_->commit_msm_build({built->iteration, built->build_s, built->to_json()});
+  if (built) record_msm_build(*built);
   return built;
+}
+
+void CampaignDriver::record_msm_build(const MsmBuild& built) {
+  store_->commit_msm_build({built.iteration, built.build_s, built.to_json()});
 }
 
 std::vector<std::string> CampaignDriver::banner() const {

@@ -9,8 +9,11 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "trails/analysis/bayesian_msm.h"
 #include "trails/analysis/counting.h"
 #include "trails/analysis/msm_estimation.h"
+#include "trails/analysis/msm_model.h"
+#include "trails/analysis/pcca.h"
 #include "trails/analysis/spectral.h"
 #include "trails/core/error.h"
 #include "trails/core/rng.h"
@@ -59,6 +62,13 @@ json MsmBuild::to_json() const {
           {"transition_matrix", matrix_json(T)},
           {"count_matrix", matrix_json(C)},
           {"timescales", finite_or_null(timescales)},
+          {"estimator", bayesian ? "bayesian" : "mle"},
+          {"timescale_errors", bayesian ? finite_or_null(timescale_errors) : json(nullptr)},
+          {"n_metastable", n_metastable > 0 ? json(n_metastable) : json(nullptr)},
+          {"metastable_assignments", metastable_assignments.empty() ? json(nullptr) : json(metastable_assignments)},
+          {"metastable_populations", metastable_populations.empty() ? json(nullptr) : json(metastable_populations)},
+          {"metastable_memberships", memberships.size() == 0 ? json(nullptr) : matrix_json(memberships)},
+          {"pcca_crispness", memberships.size() == 0 ? json(nullptr) : json(crispness)},
           {"vamp2", vamp2 ? json(*vamp2) : json(nullptr)},
           {"its", its_j},
           {"mle_converged", mle_converged},
@@ -70,6 +80,7 @@ json MsmBuild::to_json() const {
           {"note", note},
           {"lag_guard_ok", lag_guard_ok},
           {"criteria_met", criteria_met},
+          {"criteria", criteria},
           {"streak", streak},
           {"converged", converged},
           {"reason", reason}};
@@ -98,14 +109,25 @@ void MsmStage::observe(std::int64_t first_frame,
 }
 
 void MsmStage::start(std::int64_t iteration, const FrameHistory& history) {
-  if (!config_.enabled || pending_) return;
+  if (!config_.enabled || pending_ || built_at_ == iteration) return;
   if (iteration % config_.cadence != 0) return;
   if (history.frames() < config_.min_frames) return;
   launch(iteration, history);
 }
 
+MsmBuild MsmStage::rebuild_now(std::int64_t iteration, const FrameHistory& history) {
+  TRAILS_CHECK(!pending_, "MsmStage::rebuild_now while a build is pending");
+  const bool overlap = overlap_;
+  overlap_ = false;
+  launch(iteration, history);
+  auto built = join();
+  overlap_ = overlap;
+  return std::move(*built);
+}
+
 void MsmStage::launch(std::int64_t iteration, const FrameHistory& history) {
   pending_ = iteration;
+  built_at_ = iteration;
   const std::size_t n_segments = segments_.size();
   if (overlap_) {
     future_ = std::async(std::launch::async, [this, iteration, &history, n_segments] {
@@ -150,7 +172,9 @@ void MsmStage::refit(const FrameHistory& history, std::size_t n_segments, std::i
     // One k-means++ stream per refit, all from random_seed (Trails-MD: fixed_seed=random_seed).
     o.seed = core::Rng::stream(seed_, "msm-kmeans", static_cast<std::uint64_t>(n_refits_)).next_u64();
     o.n_threads = kThreads;
-    if (config_.stable_clustering && centres_.centres.rows() == k) o.initial_centres = centres_.centres;
+    if (config_.stable_clustering && centres_.centres.rows() == k && fit_space_version_ == space_version_) {
+      o.initial_centres = centres_.centres;
+    }
     centres_ = analysis::kmeans(view, o);
   } else {
     // RegularSpace(dmin = ||max - min|| / k, max_centers = k), as Trails-MD's estimator.
@@ -166,6 +190,7 @@ void MsmStage::refit(const FrameHistory& history, std::size_t n_segments, std::i
     centres_ = analysis::regular_space(view, std::sqrt(span2) / k, k, kThreads);
   }
   fit_target_k_ = k;
+  fit_space_version_ = space_version_;
   ++n_refits_;
   dtrajs_.clear();
   counted_segments_ = 0;
@@ -201,58 +226,106 @@ void MsmStage::count_segments(std::size_t from, std::size_t to, const FrameHisto
 void MsmStage::estimate(MsmBuild& b) const {
   b.clustering = shared_centres_;
   b.clustering_version = n_refits_;
-  {
-    const Eigen::MatrixXd& counts = counts_[0];
-    b.active_set = analysis::largest_connected_set(counts);
-    if (b.active_set.size() < 2) {
-      b.note = "fewer than 2 states in the largest strongly connected set";
-    } else {
-      b.C = analysis::restrict_to_set(counts, b.active_set);
-      const auto mle = analysis::reversible_mle(b.C);
-      b.T = mle.T;
+  b.bayesian = config_.bayesian;
+  const auto kc = static_cast<int>(centres_.centres.rows());
+  // Counts at a lag of the ladder: the kept sliding counts (incremental), or — Bayesian, as
+  // Trails-MD's effective count mode — effective counts of all labels (the statistical
+  // inefficiency is a property of whole segments, so this part is O(frames) per build).
+  const auto counts_at = [&](std::size_t li) {
+    return config_.bayesian ? analysis::count_matrix(dtrajs_, lags_[li], kc, analysis::CountMode::Effective)
+                            : counts_[li];
+  };
+  const Eigen::MatrixXd counts = counts_at(0);
+  b.active_set = analysis::largest_connected_set(counts);
+  if (b.active_set.size() < 2) {
+    b.note = "fewer than 2 states in the largest strongly connected set";
+  } else {
+    b.C = analysis::restrict_to_set(counts, b.active_set);
+    const int n_active = static_cast<int>(b.active_set.size());
+    const int nts = std::min(config_.n_timescales, n_active - 1);
+    Eigen::VectorXd pi;
+    if (!config_.bayesian) {
+      auto mle = analysis::reversible_mle(b.C);
+      b.T = std::move(mle.T);
+      pi = std::move(mle.pi);
       b.mle_converged = mle.converged;
-      b.pi.assign(mle.pi.data(), mle.pi.data() + mle.pi.size());
-      const int n_active = static_cast<int>(b.active_set.size());
-      const int nts = std::min(config_.n_timescales, n_active - 1);
-      const Eigen::VectorXd ts = analysis::implied_timescales(mle.T, mle.pi, b.lag, nts);
-      b.timescales.assign(ts.data(), ts.data() + ts.size());
-      // VAMP-2 of a reversible MSM on its own data = sum of its squared eigenvalues
-      // = ||D^1/2 T D^-1/2||_F^2 (the trivial eigenvalue 1 included).
-      double v = 0.0;
-      for (Eigen::Index i = 0; i < mle.T.rows(); ++i) {
-        for (Eigen::Index j = 0; j < mle.T.cols(); ++j) v += mle.pi(i) * mle.T(i, j) * mle.T(i, j) / mle.pi(j);
-      }
-      b.vamp2 = v;
-      for (const int st : b.active_set) b.counts_per_state.push_back(histogram_[static_cast<std::size_t>(st)]);
-      // Right eigenvectors psi = D^-1/2 u of S = D^1/2 T D^-1/2 (sorted by |lambda|, psi_1 = 1).
-      const Eigen::VectorXd sq = mle.pi.array().sqrt();
-      const Eigen::MatrixXd S = sq.asDiagonal() * mle.T * sq.cwiseInverse().asDiagonal();
-      Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(0.5 * (S + S.transpose()));
-      std::vector<Eigen::Index> order(static_cast<std::size_t>(n_active));
-      for (Eigen::Index i = 0; i < n_active; ++i) order[static_cast<std::size_t>(i)] = i;
-      std::stable_sort(order.begin(), order.end(), [&](Eigen::Index a, Eigen::Index c) {
-        return std::abs(es.eigenvalues()(a)) > std::abs(es.eigenvalues()(c));
-      });
-      b.eigenvectors.resize(n_active, n_active - 1);
-      for (Eigen::Index r = 1; r < n_active; ++r) {
-        b.eigenvectors.col(r - 1) =
-            sq.cwiseInverse().asDiagonal() * es.eigenvectors().col(order[static_cast<std::size_t>(r)]);
+    } else {
+      // Point estimate = the reversible MLE of the effective counts (BayesianMSM's prior);
+      // each posterior sample its own seeded chain, so the errors do not depend on threads.
+      analysis::CountModel cm;
+      cm.lag = b.lag;
+      cm.mode = analysis::CountMode::Effective;
+      cm.counts = counts;
+      cm.state_histogram = Eigen::Map<const Eigen::VectorXd>(histogram_.data(), kc);
+      cm.connected_sets = {b.active_set};
+      cm.active_set = b.active_set;
+      cm.active_index.assign(static_cast<std::size_t>(kc), -1);
+      for (int a = 0; a < n_active; ++a) cm.active_index[static_cast<std::size_t>(b.active_set[a])] = a;
+      analysis::BayesianMsmOptions o;
+      o.n_samples = config_.n_bayesian_samples;
+      o.seed = core::Rng::stream(seed_, "msm-bayesian", static_cast<std::uint64_t>(b.iteration)).next_u64();
+      o.n_threads = kThreads;
+      o.n_timescales = nts;
+      o.keep_transition_matrices = false;
+      const auto bayes = analysis::estimate_bayesian_msm(cm, o);
+      b.T = bayes.point_estimate.transition_matrix();
+      pi = bayes.point_estimate.stationary_distribution();
+      b.mle_converged = bayes.point_estimate.mle_converged();
+      b.timescale_errors.assign(bayes.timescales_std.data(),
+                                bayes.timescales_std.data() + bayes.timescales_std.size());
+    }
+    b.pi.assign(pi.data(), pi.data() + pi.size());
+    const Eigen::VectorXd ts = analysis::implied_timescales(b.T, pi, b.lag, nts);
+    b.timescales.assign(ts.data(), ts.data() + ts.size());
+    // VAMP-2 of a reversible MSM on its own data = sum of its squared eigenvalues
+    // = ||D^1/2 T D^-1/2||_F^2 (the trivial eigenvalue 1 included).
+    double v = 0.0;
+    for (Eigen::Index i = 0; i < b.T.rows(); ++i) {
+      for (Eigen::Index j = 0; j < b.T.cols(); ++j) v += pi(i) * b.T(i, j) * b.T(i, j) / pi(j);
+    }
+    b.vamp2 = v;
+    for (const int st : b.active_set) b.counts_per_state.push_back(histogram_[static_cast<std::size_t>(st)]);
+    // Right eigenvectors psi = D^-1/2 u of S = D^1/2 T D^-1/2 (sorted by |lambda|, psi_1 = 1).
+    const Eigen::VectorXd sq = pi.array().sqrt();
+    const Eigen::MatrixXd S = sq.asDiagonal() * b.T * sq.cwiseInverse().asDiagonal();
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(0.5 * (S + S.transpose()));
+    std::vector<Eigen::Index> order(static_cast<std::size_t>(n_active));
+    for (Eigen::Index i = 0; i < n_active; ++i) order[static_cast<std::size_t>(i)] = i;
+    std::stable_sort(order.begin(), order.end(), [&](Eigen::Index a, Eigen::Index c) {
+      return std::abs(es.eigenvalues()(a)) > std::abs(es.eigenvalues()(c));
+    });
+    b.eigenvectors.resize(n_active, n_active - 1);
+    for (Eigen::Index r = 1; r < n_active; ++r) {
+      b.eigenvectors.col(r - 1) =
+          sq.cwiseInverse().asDiagonal() * es.eigenvectors().col(order[static_cast<std::size_t>(r)]);
+    }
+    // PCCA+ when 2 <= m < n_active (Trails-MD skips it otherwise; the build records why).
+    if (config_.n_metastable) {
+      b.n_metastable = *config_.n_metastable;
+      if (b.n_metastable < n_active) {
+        const analysis::MsmModel model(b.T, b.lag, true, b.active_set, pi);
+        const auto p = analysis::pcca(model, b.n_metastable);
+        b.memberships = p.memberships;
+        b.metastable_assignments = p.assignments;
+        b.metastable_populations.assign(p.populations.data(), p.populations.data() + p.populations.size());
+        b.crispness = p.crispness;
       }
     }
-    for (const int lag : config_.lagtimes) {
-      const auto li = static_cast<std::size_t>(std::find(lags_.begin(), lags_.end(), lag) - lags_.begin());
-      std::vector<double> row(static_cast<std::size_t>(config_.n_timescales),
-                              std::numeric_limits<double>::quiet_NaN());
-      const auto set = analysis::largest_connected_set(counts_[li]);
-      if (set.size() >= 2) {
-        const auto mle = analysis::reversible_mle(analysis::restrict_to_set(counts_[li], set));
-        const int nts = std::min<int>(config_.n_timescales, static_cast<int>(set.size()) - 1);
-        const Eigen::VectorXd ts = analysis::implied_timescales(mle.T, mle.pi, lag, nts);
-        for (int i = 0; i < nts; ++i) row[static_cast<std::size_t>(i)] = ts(i);
-      }
-      b.its_lags.push_back(lag);
-      b.its.push_back(std::move(row));
+  }
+  for (const int lag : config_.lagtimes) {
+    const auto li = static_cast<std::size_t>(std::find(lags_.begin(), lags_.end(), lag) - lags_.begin());
+    std::vector<double> row(static_cast<std::size_t>(config_.n_timescales),
+                            std::numeric_limits<double>::quiet_NaN());
+    const Eigen::MatrixXd c = li == 0 ? counts : counts_at(li);
+    const auto set = analysis::largest_connected_set(c);
+    if (set.size() >= 2) {
+      const auto mle = analysis::reversible_mle(analysis::restrict_to_set(c, set));
+      const int nts = std::min<int>(config_.n_timescales, static_cast<int>(set.size()) - 1);
+      const Eigen::VectorXd ts = analysis::implied_timescales(mle.T, mle.pi, lag, nts);
+      for (int i = 0; i < nts; ++i) row[static_cast<std::size_t>(i)] = ts(i);
     }
+    b.its_lags.push_back(lag);
+    b.its.push_back(std::move(row));
   }
 }
 
@@ -275,7 +348,8 @@ MsmBuild MsmStage::build(std::int64_t iteration, const FrameHistory& history,
   if (k < 1) {
     b.note = "no walker segment longer than one frame";
   } else {
-    b.refit = centres_.centres.rows() == 0 || k != fit_target_k_ || usable >= 2 * fit_frames_;
+    b.refit = centres_.centres.rows() == 0 || k != fit_target_k_ || usable >= 2 * fit_frames_ ||
+              fit_space_version_ != space_version_;
     if (b.refit) {
       refit(history, n_segments, usable);
       fit_frames_ = usable;
@@ -286,7 +360,7 @@ MsmBuild MsmStage::build(std::int64_t iteration, const FrameHistory& history,
 
     estimate(b);
   }
-  pending_model_ = model_json();
+  pending_model_ = model_json(iteration);
   b.build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return b;
 }
@@ -342,6 +416,38 @@ void MsmStage::apply_monitor(MsmBuild& b) {
       results.emplace_back(ok, fmt::format("transition_matrix: max sigma/T {:.4g} {} {}", metric,
                                            ok ? "<" : ">=", *c.tm_tol));
     }
+    if (c.populations_tol) {
+      std::vector<double> cur = b.metastable_populations;
+      std::sort(cur.begin(), cur.end(), std::greater<>());
+      bool ok = false;
+      std::string detail = "baseline";
+      if (cur.empty()) {
+        detail = fmt::format("no PCCA+ sets ({} active states, n_metastable {})", b.active_set.size(),
+                             b.n_metastable);
+      } else if (prev_populations_.size() == cur.size()) {
+        double d = 0.0;
+        for (std::size_t i = 0; i < cur.size(); ++i) d += std::abs(cur[i] - prev_populations_[i]);
+        ok = d < *c.populations_tol;
+        detail = fmt::format("sum |change| of populations {:.4g} {} {}", d, ok ? "<" : ">=", *c.populations_tol);
+      }
+      prev_populations_ = cur;
+      results.emplace_back(ok, "stationary_distribution: " + detail);
+    }
+    if (c.error_tol) {
+      // The slowest timescale with a finite value and a finite error (Trails-MD: errors[0] over
+      // the first finite timescale; the same index keeps both of one process).
+      bool ok = false;
+      std::string detail = "no finite timescale with an error";
+      for (std::size_t i = 0; i < b.timescales.size() && i < b.timescale_errors.size(); ++i) {
+        if (std::isfinite(b.timescales[i]) && std::isfinite(b.timescale_errors[i]) && b.timescales[i] != 0) {
+          const double r = b.timescale_errors[i] / std::abs(b.timescales[i]);
+          ok = r < *c.error_tol;
+          detail = fmt::format("std/t{} {:.4g} {} {}", i + 2, r, ok ? "<" : ">=", *c.error_tol);
+          break;
+        }
+      }
+      results.emplace_back(ok, "statistical_error: " + detail);
+    }
     bool all = !results.empty(), any = false;
     std::string details;
     for (const auto& [ok, d] : results) {
@@ -350,6 +456,7 @@ void MsmStage::apply_monitor(MsmBuild& b) {
       details += (details.empty() ? "" : "; ") + d;
     }
     b.criteria_met = config_.convergence_mode == config::ConvergenceMode::All ? all : any;
+    b.criteria = details;
     streak_ = b.criteria_met ? streak_ + 1 : 0;
     if (!converged_ && config_.convergence_patience > 0 && streak_ >= config_.convergence_patience) {
       if (!b.lag_guard_ok) {
@@ -373,15 +480,17 @@ void MsmStage::apply_monitor(MsmBuild& b) {
   b.reason = reason_;
 }
 
-json MsmStage::model_json() const {
+json MsmStage::model_json(std::int64_t iteration) const {
   const auto& c = centres_.centres;
-  return {{"k", c.rows()},
+  return {{"iteration", iteration},
+          {"k", c.rows()},
           {"dim", cv_dim_},
           {"centres", std::vector<double>(c.data(), c.data() + c.size())},  // row-major
           {"counted_segments", counted_segments_},
           {"fit_frames", fit_frames_},
           {"fit_target_k", fit_target_k_},
-          {"n_refits", n_refits_}};
+          {"n_refits", n_refits_},
+          {"fit_space_version", fit_space_version_}};
 }
 
 json MsmStage::state() const {
@@ -393,7 +502,8 @@ json MsmStage::state() const {
             {"converged", converged_},
             {"reason", reason_},
             {"prev_timescales", prev_ts},
-            {"prev_vamp2", prev_vamp2_ ? json(*prev_vamp2_) : json(nullptr)}}}};
+            {"prev_vamp2", prev_vamp2_ ? json(*prev_vamp2_) : json(nullptr)},
+            {"prev_populations", prev_populations_}}}};
 }
 
 void MsmStage::restore(const json& state, const FrameHistory& history) {
@@ -403,6 +513,7 @@ void MsmStage::restore(const json& state, const FrameHistory& history) {
   reason_ = mon.at("reason").get<std::string>();
   prev_timescales_ = mon.at("prev_timescales").get<std::vector<double>>();
   if (mon.at("prev_vamp2").is_number()) prev_vamp2_ = mon.at("prev_vamp2").get<double>();
+  prev_populations_ = mon.value("prev_populations", std::vector<double>{});
   const json& model = state.at("model");
   if (!model.is_null()) {
     const int k = model.at("k").get<int>();
@@ -414,6 +525,11 @@ void MsmStage::restore(const json& state, const FrameHistory& history) {
     fit_frames_ = model.at("fit_frames").get<std::int64_t>();
     fit_target_k_ = model.at("fit_target_k").get<int>();
     n_refits_ = model.at("n_refits").get<std::int64_t>();
+    fit_space_version_ = model.value("fit_space_version", std::int64_t{0});
+    // A retrain rebuilds the model in the new space before its iteration commits (rebuild_now),
+    // so a checkpointed model's centres are always of the restored history's space.
+    TRAILS_CHECK(fit_space_version_ == space_version_,
+                 "MSM state: centres of another learned space than the history's");
     const auto counted = model.at("counted_segments").get<std::size_t>();
     TRAILS_CHECK(counted <= segments_.size(), "MSM state covers more segments than the history");
     counts_.assign(lags_.size(), Eigen::MatrixXd::Zero(k, k));
@@ -423,6 +539,7 @@ void MsmStage::restore(const json& state, const FrameHistory& history) {
     applied_model_ = model;
     // The spawner's model of the last applied build: the same counts give the same estimate.
     MsmBuild last;
+    last.iteration = model.value("iteration", std::int64_t{0});
     last.lag = config_.lagtime;
     last.n_microstates = k;
     estimate(last);

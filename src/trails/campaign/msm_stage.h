@@ -47,6 +47,15 @@ struct MsmBuild {
   Eigen::MatrixXd T;             // reversible MLE on the active set
   Eigen::MatrixXd C;             // sliding counts on the active set
   std::vector<double> timescales;  // frames; at most n_timescales, at most n_active - 1
+  bool bayesian = false;             // estimator: bayesian (effective counts, posterior samples)
+  std::vector<double> timescale_errors;  // Bayesian: std of each timescale over the samples
+  // PCCA+ (msm.n_metastable = m, when 2 <= m < n_active): fuzzy memberships n_active x m, crisp
+  // set per active state, and the sum of pi over each crisp set (Trails-MD's populations).
+  int n_metastable = 0;
+  Eigen::MatrixXd memberships;
+  std::vector<int> metastable_assignments;
+  std::vector<double> metastable_populations;
+  double crispness = 0.0;
   std::optional<double> vamp2;     // sum of squared eigenvalues of T (>= 1)
   std::vector<int> its_lags;
   std::vector<std::vector<double>> its;  // per lag of the ladder (NaN where too few states)
@@ -64,6 +73,7 @@ struct MsmBuild {
   // Filled by join(): convergence monitor after this build.
   bool lag_guard_ok = true;
   bool criteria_met = false;
+  std::string criteria;  // each criterion's verdict, "; "-separated (also in the log line)
   int streak = 0;
   bool converged = false;
   std::string reason;
@@ -101,6 +111,16 @@ class MsmStage {
   // Rebuilds the model state of `state` over `history` and restarts its pending build.
   void restore(const nlohmann::json& state, const FrameHistory& history);
 
+  // Learned spaces: the version of the space the history's points are in. A build after a
+  // change reclusters from scratch (no warm start from centres of another space).
+  void set_space_version(std::int64_t version) { space_version_ = version; }
+  // True when the latest model's clustering is of an older space than the history's (§8.2-12).
+  bool stale() const { return latest_.has_value() && fit_space_version_ != space_version_; }
+  // Builds `iteration` now, in the current space, and applies it (no pending build allowed);
+  // start(iteration) is then a no-op. For a retrain: the MSM spawner must not spawn from a
+  // clustering of the old space.
+  MsmBuild rebuild_now(std::int64_t iteration, const FrameHistory& history);
+
  private:
   struct Segment {
     std::int64_t first;
@@ -108,7 +128,7 @@ class MsmStage {
   };
   MsmBuild build(std::int64_t iteration, const FrameHistory& history, std::size_t n_segments);
   void launch(std::int64_t iteration, const FrameHistory& history);
-  nlohmann::json model_json() const;
+  nlohmann::json model_json(std::int64_t iteration) const;
   void refit(const FrameHistory& history, std::size_t n_segments, std::int64_t frames);
   void count_segments(std::size_t from, std::size_t to, const FrameHistory& history);
   void apply_monitor(MsmBuild& b);
@@ -129,6 +149,9 @@ class MsmStage {
   std::size_t counted_segments_ = 0;
   std::int64_t fit_frames_ = 0;
   std::int64_t n_refits_ = 0;
+  std::int64_t space_version_ = 0;      // of the history's points
+  std::int64_t fit_space_version_ = 0;  // of centres_
+  std::optional<std::int64_t> built_at_;  // iteration of the last build started
   int fit_target_k_ = 0;  // min(n_microstates, usable frames) at the last fit
 
   // Applied-state snapshot for state(): model as of the last applied build.
@@ -146,6 +169,7 @@ class MsmStage {
   std::string reason_;
   std::vector<double> prev_timescales_;
   std::optional<double> prev_vamp2_;
+  std::vector<double> prev_populations_;
 };
 
 }  // namespace trails::campaign

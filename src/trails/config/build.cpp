@@ -65,6 +65,9 @@ void build_msm(const RawConfig& raw, MsmConfig& m) {
   }
   m.lagtime = as_int(raw, "msm.lagtime", m.lagtime);
   m.n_timescales = as_int(raw, "msm.n_timescales", m.n_timescales);
+  m.bayesian = as_string(raw, "msm.estimator") == "bayesian";
+  m.n_bayesian_samples = as_int(raw, "msm.n_bayesian_samples", m.n_bayesian_samples);
+  if (const json& v = raw.value("msm.n_metastable"); v.is_number_integer()) m.n_metastable = v.get<int>();
   if (const json& v = raw.value("msm.lagtimes"); v.is_array()) m.lagtimes = v.get<std::vector<int>>();
   m.convergence_mode = as_string(raw, "msm.convergence_mode") == "any" ? ConvergenceMode::Any
                                                                        : ConvergenceMode::All;
@@ -89,6 +92,10 @@ void build_msm(const RawConfig& raw, MsmConfig& m) {
     } else if (name == "transition_matrix") {
       m.criteria.tm_tol = num("tol", 0.2);
       m.criteria.tm_min_flux = num("min_flux", 1e-4);
+    } else if (name == "stationary_distribution") {
+      m.criteria.populations_tol = num("tol", 0.05);
+    } else if (name == "statistical_error") {
+      m.criteria.error_tol = num("tol", 0.1);
     }
   }
 }

@@ -136,6 +136,10 @@ struct MsmCriteria {
   std::optional<double> vamp2_tol;  // vamp2: relative change of the VAMP-2 score < tol
   std::optional<double> tm_tol;     // transition_matrix: max flux-masked sigma_ij/T_ij < tol
   double tm_min_flux = 1e-4;
+  std::optional<double> populations_tol;  // stationary_distribution: sum |PCCA+ populations
+                                          // (sorted) - previous| < tol; needs n_metastable
+  std::optional<double> error_tol;  // statistical_error: Bayesian std of the slowest timescale
+                                    // / the timescale < tol; needs estimator bayesian
 };
 
 struct MsmConfig {
@@ -147,6 +151,11 @@ struct MsmConfig {
   bool stable_clustering = false;
   int lagtime = 10;
   int n_timescales = 3;
+  // estimator: bayesian — effective counts, point estimate = their reversible MLE, plus
+  // n_bayesian_samples posterior samples for the timescales' standard deviations (row 105).
+  bool bayesian = false;
+  int n_bayesian_samples = 50;
+  std::optional<int> n_metastable;  // PCCA+ sets per build (row 106); 2 <= m < n_microstates
   std::vector<int> lagtimes;  // ITS ladder; empty = no sweep
   MsmCriteria criteria;
   ConvergenceMode convergence_mode = ConvergenceMode::All;

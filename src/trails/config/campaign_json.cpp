@@ -148,6 +148,11 @@ json built_values(const CampaignConfig& c, bool all) {
     x["stable_clustering"] = m.stable_clustering;
     x["lagtime"] = m.lagtime;
     x["n_timescales"] = m.n_timescales;
+    if (m.bayesian) {
+      x["estimator"] = "bayesian";
+      x["n_bayesian_samples"] = m.n_bayesian_samples;
+    }
+    if (m.n_metastable) x["n_metastable"] = *m.n_metastable;
     x["lagtimes"] = list_or_null(m.lagtimes);
     json crit = json::object();
     if (m.criteria.its_tol) crit["implied_timescales"] = {{"tol", *m.criteria.its_tol}, {"n", m.criteria.its_n}};
@@ -155,6 +160,8 @@ json built_values(const CampaignConfig& c, bool all) {
     if (m.criteria.tm_tol) {
       crit["transition_matrix"] = {{"tol", *m.criteria.tm_tol}, {"min_flux", m.criteria.tm_min_flux}};
     }
+    if (m.criteria.populations_tol) crit["stationary_distribution"] = {{"tol", *m.criteria.populations_tol}};
+    if (m.criteria.error_tol) crit["statistical_error"] = {{"tol", *m.criteria.error_tol}};
     x["convergence_criteria"] = crit;
     x["convergence_mode"] = m.convergence_mode == ConvergenceMode::All ? "all" : "any";
     x["convergence_patience"] = m.convergence_patience;

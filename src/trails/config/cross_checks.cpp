@@ -220,16 +220,25 @@ void check_msm_criteria(const RawConfig& raw, Problems& problems) {
       allowed = {"tol"};
     } else if (name == "transition_matrix") {
       allowed = {"tol", "min_flux"};
-    } else if (name == "stationary_distribution" || name == "statistical_error") {
-      problems.add(crit.value_at, path,
-                   "needs " + std::string(name == "statistical_error" ? "the Bayesian estimator"
-                                                                      : "PCCA+ (msm.n_metastable)") +
-                       ", which this build does not have; use implied_timescales, vamp2 or "
-                       "transition_matrix");
-      continue;
+    } else if (name == "stationary_distribution") {
+      allowed = {"tol"};
+      const Entry& m = raw.at("msm.n_metastable");
+      if (!(m.present && m.valid && m.value.is_number_integer())) {
+        problems.add(crit.value_at, path,
+                     "compares PCCA+ metastable populations between builds, so it needs "
+                     "msm.n_metastable (e.g. 2); set it or remove the criterion");
+      }
+    } else if (name == "statistical_error") {
+      allowed = {"tol"};
+      if (!(raw.usable("msm.estimator") && raw.value("msm.estimator") == "bayesian")) {
+        problems.add(crit.value_at, path,
+                     "uses the Bayesian standard deviation of the slowest timescale, so it needs "
+                     "msm.estimator: bayesian; set it or remove the criterion");
+      }
     } else {
       problems.add(crit.value_at, path,
-                   "unknown criterion; known: implied_timescales (its), vamp2, transition_matrix");
+                   "unknown criterion; known: implied_timescales (its), vamp2, transition_matrix, "
+                   "stationary_distribution, statistical_error");
       continue;
     }
     if (params.is_null()) continue;  // the criterion with its default parameters
@@ -255,6 +264,21 @@ void check_msm_criteria(const RawConfig& raw, Problems& problems) {
 
 void check_msm(const RawConfig& raw, Problems& problems) {
   check_msm_criteria(raw, problems);
+  // PCCA+ splits the active microstates into n_metastable sets: at least two, fewer than states.
+  const Entry& meta = raw.at("msm.n_metastable");
+  if (meta.present && meta.valid && meta.value.is_number_integer()) {
+    const int m = meta.value.get<int>();
+    const int micro = raw.usable("msm.n_microstates") ? raw.value("msm.n_microstates").get<int>() : 100;
+    if (m < 2) {
+      problems.add(meta.value_at, "msm.n_metastable",
+                   "PCCA+ needs at least 2 metastable sets, got " + std::to_string(m) +
+                       "; use 2 or more, or null for no PCCA+");
+    } else if (m >= micro) {
+      problems.add(meta.value_at, "msm.n_metastable",
+                   std::to_string(m) + " sets need more microstates than msm.n_microstates (" +
+                       std::to_string(micro) + "); lower n_metastable or raise n_microstates");
+    }
+  }
   const Entry& enabled = raw.at("msm.enabled");
   if (!enabled.valid || enabled.value != true) return;
   if (!raw.usable("spawning.step") || !raw.usable("spawning.stride")) return;
@@ -319,15 +343,6 @@ void check_learned_space(const RawConfig& raw, Problems& problems) {
                  std::to_string(latent.value.get<int>()) + " differs from the " +
                      count(n_bins.size(), "axis", "axes") + " of " + nbins_key +
                      "; the learned dimension is len(n_bins): remove latent_dim or make them equal");
-  }
-  // The MSM keeps the microstate assignments of old frames between its refits; after a
-  // learned-space refit those would be stale, so the combination is refused until the MSM
-  // stage reclusters on every space refit.
-  const Entry& msm_on = raw.at("msm.enabled");
-  if (msm_on.present && msm_on.valid && msm_on.value.is_boolean() && msm_on.value.get<bool>()) {
-    problems.add(msm_on.value_at, "msm.enabled",
-                 "the in-loop MSM runs in the fixed CV space only in this build; set space_mode: "
-                 "fixed or msm.enabled: false");
   }
   const Entry& lag = raw.at("adaptive_model.lagtime");
   if (raw.usable("spawning.step") && raw.usable("spawning.stride") && lag.valid &&

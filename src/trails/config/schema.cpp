@@ -50,8 +50,6 @@ constexpr std::string_view kAmber = "the Amber engine";
 constexpr std::string_view kVoronoi = "Voronoi spawning (spawn_scheme: voronoi)";
 constexpr std::string_view kLof = "LOF spawning (spawn_scheme: lof)";
 constexpr std::string_view kWe = "weighted-ensemble kinetics (spawn_scheme: we)";
-constexpr std::string_view kBayes = "the Bayesian MSM estimator (msm.estimator: bayesian)";
-constexpr std::string_view kPcca = "PCCA+ metastable sets in the loop (msm.n_metastable)";
 constexpr std::string_view kBinning = "adaptive binning (binning.scheme other than uniform)";
 constexpr std::string_view kSched = "scheduler and worker-pool execution";
 constexpr std::string_view kModel = "training a learned CV model (adaptive_model block)";
@@ -173,11 +171,10 @@ std::vector<KeySpec> make_table() {
       K("msm", "cluster_method", T::String, "kmeans").one_of({"kmeans", "regspace"}),
       K("msm", "stable_clustering", T::Bool, false),
       K("msm", "lagtime", T::Int, 10).gt(0),
-      K("msm", "estimator", T::String, "mle").one_of({"mle", "bayesian"})
-          .built_only({"mle"}, "the {} MSM estimator"),
-      K("msm", "n_bayesian_samples", T::Int, 50).gt(0).not_built(kBayes),
+      K("msm", "estimator", T::String, "mle").one_of({"mle", "bayesian"}),
+      K("msm", "n_bayesian_samples", T::Int, 50).gt(0),
       K("msm", "n_timescales", T::Int, 3).gt(0),
-      K("msm", "n_metastable", T::Int, null_v).null().gt(0).not_built(kPcca),
+      K("msm", "n_metastable", T::Int, null_v).null().gt(0),
       K("msm", "lagtimes", T::IntList, null_v).null().non_empty().gt(0),
       K("msm", "convergence_criteria", T::Mapping,
         json{{"its", {{"tol", 0.1}, {"n", 2}}}, {"vamp2", {{"tol", 0.05}}}}),

@@ -491,11 +491,10 @@ AnalyzeResult analyze_run(const AnalyzeRequest& request) {
                         {"unit", "kJ/mol"},
                         {"F", std::move(grid)}};
   }
-  // PCCA+ of the build, when the campaign recorded one (optional key).
+  // PCCA+ of the build, when the campaign recorded one (msm.n_metastable).
   std::vector<double> meta_pops;
-  if (m.contains("pcca") && m.at("pcca").is_object() && m.at("pcca").contains("populations") &&
-      m.at("pcca").at("populations").is_array()) {
-    for (const auto& p : m.at("pcca").at("populations")) meta_pops.push_back(number_or_nan(p));
+  if (m.contains("metastable_populations") && m.at("metastable_populations").is_array()) {
+    for (const auto& p : m.at("metastable_populations")) meta_pops.push_back(number_or_nan(p));
     std::vector<double> fm;
     double lo = std::numeric_limits<double>::infinity();
     for (const double p : meta_pops) fm.push_back(p > 0 ? -kT * std::log(p) : kNaN);

@@ -71,6 +71,10 @@ nlohmann::json run_status(const std::filesystem::path& run_dir) {
                 {"streak", m.at("streak")},
                 {"converged", msm_converged},
                 {"note", m.value("note", "")}};
+    // Builds recorded before these fields existed lack them: null, not an error.
+    for (const char* k : {"estimator", "timescale_errors", "n_metastable", "metastable_populations"}) {
+      s["msm"][k] = m.value(k, nlohmann::json(nullptr));
+    }
   }
   const bool occupancy_converged = resolution.value("converged", false);
   const bool converged = occupancy_converged || msm_converged;
@@ -147,6 +151,21 @@ std::string format_status(const nlohmann::json& s) {
                        ts, m["vamp2"].is_number() ? fmt::format("{:.6g}", m["vamp2"].get<double>()) : "n/a",
                        m["converged"].get<bool>() ? "converged"
                                                   : fmt::format("not converged (streak {})", m["streak"].get<int>()));
+    if (m["timescale_errors"].is_array()) {
+      std::string err;
+      for (const auto& e : m["timescale_errors"]) {
+        err += (err.empty() ? "" : ", ") + (e.is_number() ? fmt::format("{:.3g}", e.get<double>()) : "n/a");
+      }
+      out += fmt::format("                Bayesian MSM: timescale std [{}] frames\n", err);
+    }
+    if (m["metastable_populations"].is_array()) {
+      std::string pop;
+      for (const auto& p : m["metastable_populations"]) pop += fmt::format("{}{:.3f}", pop.empty() ? "" : ", ", p.get<double>());
+      out += fmt::format("                PCCA+ {} metastable sets: populations [{}]\n", m["n_metastable"].get<int>(), pop);
+    } else if (m["n_metastable"].is_number()) {
+      out += fmt::format("                PCCA+ {} metastable sets: not computed (too few active states)\n",
+                         m["n_metastable"].get<int>());
+    }
   }
   const bool converged = s["convergence"]["converged"].get<bool>();
   out += fmt::format("convergence     {}\n",

@@ -53,3 +53,49 @@ export_run() {
 snapshot() { find "$1" -printf '%P %s %T@\n' 2>/dev/null | sort; }
 
 committed() { "$TRAILS" status "$1" --json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["iterations_committed"])'; }
+
+# double_well_config FILE OUTDIR [STEP]: the 1-D built-in double well (basins at ±1, kT 0.5)
+# with 8 walkers; callers append their own blocks (msm: …).
+double_well_config() {
+  cat > "$1" <<YAML
+outdir: $2
+random_seed: 7
+n_bins: [40]
+min_values: [-2.0]
+max_values: [2.0]
+system:
+  start: [-1.0]
+engine:
+  md_engine: builtin
+  potential: double_well
+  kT: 0.5
+  dt: 0.001
+  synthetic_cost_ms: ${SYNTHETIC_COST_MS:-0}
+spawning:
+  walker: 8
+  step: ${3:-2000}
+  stride: 10
+  max_workers: 2
+YAML
+}
+
+# msm_models RUN_DIR -> one line per in-loop MSM build: iteration and model JSON (ledger).
+msm_models() {
+  /usr/bin/python3 - "$1" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1] + "/ledger.sqlite")
+for it, model in db.execute("SELECT iteration, model FROM msm_builds ORDER BY iteration"):
+    print(it, model)
+PY
+}
+
+# crash_then_resume CONFIG POINT ITERATIONS: SIGKILL at TRAILS_CRASH_AT=POINT, then --resume.
+crash_then_resume() {
+  local rc
+  set +e
+  TRAILS_CRASH_AT=$2 "$TRAILS" run "$1" --iterations "$3" > "$1.crash.out" 2>&1
+  rc=$?
+  set -e
+  [ $rc -eq 137 ] || fail "$1 at $2: expected SIGKILL (137), got $rc: $(cat "$1.crash.out")"
+  "$TRAILS" run "$1" --iterations "$3" --resume > /dev/null || fail "$1: resume after $2 failed"
+}
