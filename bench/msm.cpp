@@ -129,7 +129,8 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-Campaign campaign_cost(int iterations) {
+// extra: further msm: lines (e.g. the Bayesian estimator, PCCA+), two-space indented.
+Campaign campaign_cost(int iterations, const std::string& extra) {
   const fs::path dir = fs::temp_directory_path() / "trails-bench-msm";
   fs::remove_all(dir);
   fs::create_directories(dir);
@@ -158,7 +159,7 @@ msm:
   lagtime: 5
   lagtimes: [1, 2, 5]
   convergence_patience: 0
-)";
+)" << extra;
   const auto config = config::load_campaign_config(file);
   struct Quiet final : campaign::ProgressSink {
     void started(const std::vector<std::string>&) override {}
@@ -200,13 +201,19 @@ msm:
 }  // namespace
 
 int main(int argc, char** argv) {
-  // `bench_msm [KMEANS_ITERS] [CAMPAIGN_ITERATIONS] [--export DIR]`; `bench_msm campaign [N]`:
-  // only the in-loop campaign part.
+  // `bench_msm [KMEANS_ITERS] [CAMPAIGN_ITERATIONS] [--export DIR]`; `bench_msm campaign [N]
+  // [--bayesian] [--pcca M]`: only the in-loop campaign part (optionally with the Bayesian
+  // estimator, 50 samples, and/or PCCA+ with M sets).
   std::vector<std::string> args;
   fs::path export_dir;
+  std::string extra;
   for (int a = 1; a < argc; ++a) {
     if (std::string(argv[a]) == "--export" && a + 1 < argc) {
       export_dir = argv[++a];
+    } else if (std::string(argv[a]) == "--bayesian") {
+      extra += "  estimator: bayesian\n  n_bayesian_samples: 50\n";
+    } else if (std::string(argv[a]) == "--pcca" && a + 1 < argc) {
+      extra += fmt::format("  n_metastable: {}\n", argv[++a]);
     } else {
       args.emplace_back(argv[a]);
     }
@@ -219,7 +226,7 @@ int main(int argc, char** argv) {
   std::vector<Phase> phases;
   if (campaign_only) {
     const int n = campaign_iterations;
-    const auto c = campaign_cost(n);
+    const auto c = campaign_cost(n, extra);
     std::printf("| in-loop MSM | iterations 5–15 | iterations %d–%d |\n|---|---|---|\n", n - 11, n - 1);
     std::printf("| MSM build, median, refits excluded (s) | %.5f | %.5f |\n", c.build_early, c.build_late);
     std::printf("| analysis_s, median (s) | %.5f | %.5f |\n", c.analysis_early, c.analysis_late);
@@ -342,7 +349,7 @@ int main(int argc, char** argv) {
   }
   std::printf("\npeak RSS of the process: %.1f MiB\n", peak_rss_kib() / 1024.0);
   if (campaign_iterations > 0) {
-    const auto c = campaign_cost(campaign_iterations);
+    const auto c = campaign_cost(campaign_iterations, extra);
     std::printf("\n| in-loop MSM (Müller–Brown, 16 walkers x 50 frames, k = 50) | iterations 5–15 | iterations %d–%d |\n|---|---|---|\n",
                 campaign_iterations - 11, campaign_iterations - 1);
     std::printf("| MSM build, median, refits excluded (s) | %.5f | %.5f |\n", c.build_early, c.build_late);

@@ -11,7 +11,9 @@ REQUEST.json holds:
   top_file     system.top_file as a string, or null when it is not set
   conf_file    system.conf_file as a string, or null
   rows         expected number of rows: the frames of all trajectories together ("run")
-  columns      expected number of columns: len(n_bins) ("run")
+  columns      expected number of columns: len(n_bins), or null for any number >= 1 (a learned
+               space, where these CVs are for evaluation only: the start-structure probe) ("run")
+  evaluation_only  true with a learned space_mode (changes the wording of a column mismatch)
   output       the .npy to write: a C-ordered little-endian float64 array rows x columns ("run")
   error        where to write a JSON problem report {"message", "traceback"} on failure
 
@@ -91,18 +93,26 @@ def run(request):
         raise ProjectFileProblem(
             f"{path}: extract_cvs returned a {type(result).__name__} that is not a numeric "
             f"array: {e}")
-    rows, columns = int(request["rows"]), int(request["columns"])
+    rows = int(request["rows"])
+    columns = None if request["columns"] is None else int(request["columns"])
     if cvs.ndim != 2:
         hint = " (reshape a single CV with .reshape(-1, 1))" if cvs.ndim == 1 else ""
         raise ProjectFileProblem(
             f"{path}: extract_cvs returned an array of shape {cvs.shape}; it must be 2-D, "
-            f"(n_frames, n_cv) = ({rows}, {columns}){hint}")
+            f"(n_frames, n_cv) = ({rows}, {columns if columns is not None else 'n_cv'}){hint}")
     if cvs.shape[0] != rows:
         raise ProjectFileProblem(
             f"{path}: extract_cvs returned {cvs.shape[0]} rows for {rows} frames in "
             f"{len(trajectories)} trajectories; it must return one row per frame, trajectories "
             "in the order given")
-    if cvs.shape[1] != columns:
+    if columns is None and cvs.shape[1] < 1:
+        raise ProjectFileProblem(f"{path}: extract_cvs returned no CV column")
+    if columns is not None and cvs.shape[1] != columns:
+        if request.get("evaluation_only"):
+            raise ProjectFileProblem(
+                f"{path}: extract_cvs returned {cvs.shape[1]} CV columns but {columns} for the "
+                "start structure; with a learned space_mode it must return the same columns "
+                "every time")
         raise ProjectFileProblem(
             f"{path}: extract_cvs returned {cvs.shape[1]} CV columns but n_bins has {columns} "
             "entries; give n_bins, min_values and max_values one entry per CV column")

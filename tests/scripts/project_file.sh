@@ -216,3 +216,33 @@ with h5py.File("solv/shards/iter_000000.h5", "r") as f:
 assert cvs.shape == (4, 1) and np.abs(cvs[:, 0] - edges[:, 0, 0]).max() < 1e-6, (cvs, edges[:, 0, 0])
 PY
 pass "periodic system: every frame's box reaches extract_cvs"
+
+# 7. With a learned space (tica on heavy-atom distances) the project file's CVs are evaluation
+# only (Trails-MD's physical_cvs): 2 columns next to a 1-D learned space; the same campaign with
+# the built-in cvs: φ/ψ spawns identically and stores the same physical CVs to 1e-5 rad.
+learned_pf() {  # FILE OUTDIR PROJECT_FILE|cvs
+  alad_config "$1" "$2" "$3"
+  sed -i -e 's/^n_bins: .*/n_bins: [10]\nspace_mode: tica\nadaptive_feature_type: distances\nadaptive_model:\n  lagtime: 2/' \
+    -e '/^min_values/d' -e '/^max_values/d' \
+    -e 's/^  forcefield: \[amber14-all.xml\]/  forcefield: [amber14-all.xml]\n  feature_selection: protein and not (type H)/' "$1"
+}
+learned_pf lpf.yaml lpf "$PHIPSI"
+learned_pf lcvs.yaml lcvs cvs
+"$TRAILS" run lpf.yaml > lpf.out 2>&1 || fail "project_file + tica run: $(cat lpf.out)"
+"$TRAILS" run lcvs.yaml > lcvs.out 2>&1 || fail "cvs + tica run: $(cat lcvs.out)"
+export_run lpf lpf
+export_run lcvs lcvs
+cmp lpf.lineage.csv lcvs.lineage.csv || fail "project_file + tica and cvs + tica spawned differently"
+cmp lpf.cvs.csv lcvs.cvs.csv || fail "project_file + tica and cvs + tica learned CVs differ"
+/usr/bin/python3 - <<'PY' || fail "physical CVs of the learned-space project_file run"
+import glob, h5py, numpy as np
+worst = 0.0
+for a in sorted(glob.glob("lpf/shards/iter_*.h5")):
+    with h5py.File(a, "r") as f, h5py.File(a.replace("lpf/", "lcvs/"), "r") as g:
+        p, q = f["observables/physical_cvs/value"][...], g["observables/physical_cvs/value"][...]
+        assert p.shape == q.shape == (40, 2) and f["observables/cvs/value"].shape == (40, 1), p.shape
+        worst = max(worst, np.abs(np.angle(np.exp(1j * (p - q)))).max())
+assert worst < 1e-5, worst
+print(f"physical CVs project_file vs cvs: {worst:.2e} rad")
+PY
+pass "project_file with a learned space: evaluation-only physical CVs; same spawns as cvs: + tica"

@@ -154,7 +154,11 @@ class ProjectFileProjection final : public Projection {
         top_file_(optional_path(config.system.top_file)),
         conf_file_(optional_path(config.system.conf_file)),
         scratch_(config.outdir / "project_file.tmp"),
-        dimension_(config.cv_dimension()),
+        // A learned space bins its own dimensions; the project file's CVs are then evaluation
+        // only (Trails-MD's physical_cvs), with as many columns as extract_cvs returns at the
+        // start-structure probe (0 until then).
+        dimension_(config.learned_space() ? 0 : config.cv_dimension()),
+        evaluation_only_(config.learned_space()),
         stride_(config.spawning.stride),
         dt_ps_(config.engine.openmm.dt) {}
 
@@ -250,10 +254,14 @@ class ProjectFileProjection final : public Projection {
                  {"top_file", top_file_},
                  {"conf_file", conf_file_},
                  {"rows", n_frames},
-                 {"columns", dimension_},
+                 {"columns", dimension_ > 0 ? json(dimension_) : json(nullptr)},
+                 {"evaluation_only", evaluation_only_},
                  {"output", output.string()}};
     if (auto problem = run_script(dir, std::move(request))) return problem;
     const core::NpyArray a = core::read_npy(output);
+    if (dimension_ == 0 && a.shape.size() == 2 && a.shape[0] == n_frames && a.shape[1] >= 1) {
+      dimension_ = static_cast<int>(a.shape[1]);  // learned space: the probe fixes the columns
+    }
     if (a.descr != "<f8" || a.shape != std::vector<std::int64_t>{n_frames, dimension_}) {
       return fmt::format("{}: the result file holds {} {} instead of float64 ({}, {})",
                          module_.string(), a.descr, a.shape_text, n_frames, dimension_);
@@ -275,7 +283,8 @@ class ProjectFileProjection final : public Projection {
   json top_file_;
   json conf_file_;
   fs::path scratch_;
-  int dimension_;
+  mutable int dimension_;  // set once, by the probe, for a learned space (under mutex_ after)
+  bool evaluation_only_;
   int stride_;
   double dt_ps_;
   mutable std::mutex mutex_;

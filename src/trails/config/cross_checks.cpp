@@ -377,11 +377,6 @@ void check_project_file(const RawConfig& raw, Problems& problems) {
     problems.add(cvs.key_at, "system.project_file",
                  "is set together with cvs; both define the fixed CVs, keep one of them");
   }
-  if (raw.usable("space_mode") && raw.value("space_mode") != "fixed") {
-    problems.add(pf.value_at, "system.project_file",
-                 "with a learned space_mode (Trails-MD's physical_cvs.npz, for evaluation only) "
-                 "is not built; use space_mode: fixed to make extract_cvs the CV space");
-  }
 }
 
 // Learned-space features (rows 60-63, 77-78): molecular feature keys need a molecular engine,
