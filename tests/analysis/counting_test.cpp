@@ -61,6 +61,29 @@ TEST(StatisticalInefficiency, TwoStateChainMatchesTheClosedForm) {
   EXPECT_GT(statistical_inefficiency({white}), 0.95);
 }
 
+TEST(EffectiveCountAccumulator, EqualsBatchEffectiveCountsBitwiseAfterEveryTrajectory) {
+  // Campaign-like segments: many short trajectories of varying length (some at or below the
+  // lag), added one at a time; after each, the accumulated counts are the batch counts.
+  constexpr int n = 6;
+  for (const int lag : {1, 3}) {
+    trails::analysis::EffectiveCountAccumulator acc(n, lag);
+    std::vector<std::vector<int>> dtrajs;
+    Rng lengths(99);
+    for (int s = 0; s < 40; ++s) {
+      dtrajs.push_back(sticky_chain(100 + static_cast<std::uint64_t>(s), n,
+                                    1 + static_cast<int>(lengths.below(60)), 0.85));
+      acc.add(dtrajs.back());
+      ASSERT_EQ(acc.sliding(), count_matrix(dtrajs, lag, n)) << "lag " << lag << " after " << s;
+      ASSERT_EQ(acc.effective(), count_matrix(dtrajs, lag, n, CountMode::Effective))
+          << "lag " << lag << " after " << s;
+    }
+    EXPECT_LT(acc.effective().sum(), acc.sliding().sum());  // correlated: fewer effective counts
+  }
+  trails::analysis::EffectiveCountAccumulator acc(3, 1);
+  EXPECT_THROW(acc.add(std::vector<int>{0, 3}), InputError);
+  EXPECT_THROW(trails::analysis::EffectiveCountAccumulator(3, 0), InputError);
+}
+
 TEST(CountMatrix, EffectiveCountsAreRowAveragedIndicatorInefficiencies) {
   constexpr int n = 4, lag = 3;
   const std::vector<std::vector<int>> dtrajs = {sticky_chain(1, n, 300, 0.9),

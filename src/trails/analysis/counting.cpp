@@ -18,6 +18,18 @@ void require_square(const Eigen::Ref<const Eigen::MatrixXd>& C, const char* what
                            std::to_string(C.rows()) + " x " + std::to_string(C.cols()));
 }
 
+// C with each row scaled by its count-weighted mean inefficiency (rows keep their proportions).
+Eigen::MatrixXd row_averaged(const Eigen::MatrixXd& C, const Eigen::MatrixXd& inefficiency) {
+  Eigen::MatrixXd E = C;
+  for (Eigen::Index i = 0; i < C.rows(); ++i) {
+    const double row = C.row(i).sum();
+    if (!(row > 0.0)) continue;
+    const double average = C.row(i).dot(inefficiency.row(i)) / row;
+    E.row(i) *= average;
+  }
+  return E;
+}
+
 // Effective counts from the sliding counts C: the statistical inefficiency of each nonzero
 // pair's indicator series, evaluated sparsely. With m = C_ij / L (L = total series length) the
 // lag-k autocovariance sum of one trajectory is n_k - m (S1 + S2) + m^2 (L_r - k): n_k pairs of
@@ -81,17 +93,80 @@ Eigen::MatrixXd effective_counts(const std::vector<std::vector<int>>& dtrajs, st
     inefficiency(i, j) = 1.0 / (2.0 * tau);
     begin = end;
   }
-  Eigen::MatrixXd E = C;
-  for (Eigen::Index i = 0; i < n; ++i) {
-    const double row = C.row(i).sum();
-    if (!(row > 0.0)) continue;
-    const double average = C.row(i).dot(inefficiency.row(i)) / row;
-    E.row(i) *= average;
-  }
-  return E;
+  return row_averaged(C, inefficiency);
 }
 
 }  // namespace
+
+EffectiveCountAccumulator::EffectiveCountAccumulator(int n_states, int lag)
+    : n_(n_states), lag_(static_cast<std::size_t>(lag)), C_(Eigen::MatrixXd::Zero(n_states, n_states)),
+      pair_of_(static_cast<std::size_t>(n_states) * static_cast<std::size_t>(n_states), -1) {
+  if (lag < 1) throw core::InputError("EffectiveCountAccumulator: expected lag >= 1, got " + std::to_string(lag));
+  if (n_states < 0) throw core::InputError("EffectiveCountAccumulator: expected n_states >= 0");
+}
+
+void EffectiveCountAccumulator::add(std::span<const int> d) {
+  if (d.size() <= lag_) return;  // no pair: contributes nothing, as in count_matrix
+  for (const int s : d) {
+    if (s < 0 || s >= n_)
+      throw core::InputError("EffectiveCountAccumulator: state id " + std::to_string(s) +
+                             " outside [0, " + std::to_string(n_) + ")");
+  }
+  const std::size_t L = d.size() - lag_;  // indicator series length
+  std::vector<std::int64_t> pair_at(L);
+  for (std::size_t t = 0; t < L; ++t) {
+    const auto key = static_cast<std::size_t>(d[t]) * static_cast<std::size_t>(n_) + static_cast<std::size_t>(d[t + lag_]);
+    if (pair_of_[key] < 0) {
+      pair_of_[key] = static_cast<std::int64_t>(pairs_.size());
+      pairs_.emplace_back();
+    }
+    pair_at[t] = pair_of_[key];
+    C_(d[t], d[t + lag_]) += 1.0;
+  }
+  total_ += static_cast<double>(L);
+  if (lagged_.size() < L) lagged_.resize(L, 0.0);
+  for (std::size_t k = 1; k < L; ++k) lagged_[k] += static_cast<double>(L - k);
+  for (std::size_t t = 0; t < L; ++t) {
+    Pair& p = pairs_[static_cast<std::size_t>(pair_at[t])];
+    if (p.partners.size() < L) {
+      p.partners.resize(L, 0.0);
+      p.products.resize(L, 0.0);
+    }
+    for (std::size_t k = 1; k < L; ++k) {
+      if (t + k < L) {
+        p.partners[k] += 1.0;
+        if (pair_at[t + k] == pair_at[t]) p.products[k] += 1.0;
+      }
+      if (t >= k) p.partners[k] += 1.0;
+    }
+  }
+}
+
+Eigen::MatrixXd EffectiveCountAccumulator::effective() const {
+  Eigen::MatrixXd inefficiency = Eigen::MatrixXd::Ones(n_, n_);
+  for (Eigen::Index i = 0; i < n_; ++i) {
+    for (Eigen::Index j = 0; j < n_; ++j) {
+      const auto idx = pair_of_[static_cast<std::size_t>(i * n_ + j)];
+      if (idx < 0) continue;
+      const Pair& p = pairs_[static_cast<std::size_t>(idx)];
+      const double m = C_(i, j) / total_;
+      const double var = m * (1.0 - m);
+      double tau = 0.5;
+      if (var > 0.0) {
+        for (std::size_t k = 1; k < lagged_.size(); ++k) {
+          const double products = k < p.products.size() ? p.products[k] : 0.0;
+          const double partners = k < p.partners.size() ? p.partners[k] : 0.0;
+          const double pairs = lagged_[k];
+          const double autocorrelation = (products - m * partners + m * m * pairs) / pairs / var;
+          if (!(autocorrelation > 0.0)) break;
+          tau += autocorrelation * pairs / total_;
+        }
+      }
+      inefficiency(i, j) = 1.0 / (2.0 * tau);
+    }
+  }
+  return row_averaged(C_, inefficiency);
+}
 
 double statistical_inefficiency(const std::vector<std::vector<double>>& series) {
   double total = 0.0, sum = 0.0;

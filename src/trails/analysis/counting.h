@@ -6,6 +6,7 @@
 // Throws core::InputError for bad lags, negative or out-of-range state ids, non-square matrices.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -37,6 +38,35 @@ double statistical_inefficiency(const std::vector<std::vector<double>>& series);
 // lag frames contribute nothing. lag >= 1; state ids in [0, n_states).
 Eigen::MatrixXd count_matrix(const std::vector<std::vector<int>>& dtrajs, int lag, int n_states,
                              CountMode mode = CountMode::Sliding);
+
+// Effective counts accumulated trajectory by trajectory, for a campaign whose walker segments
+// arrive over time: effective() equals count_matrix(every added trajectory, lag, n_states,
+// Effective) bit for bit. Every term of the pooled autocorrelation above is an integer count
+// summed over trajectories (pairs of occurrences k apart, occurrences with a partner slot k
+// later or earlier, lag-k pairs of the series), so they are kept per nonzero pair and k.
+// Cost: O(L^2) per added trajectory of L frames and O(nonzero pairs x longest L) per
+// effective(), independent of how many trajectories were added; memory O(pairs x longest L).
+// For few long trajectories the batch count_matrix (which stops at the truncation) is cheaper.
+class EffectiveCountAccumulator {
+ public:
+  EffectiveCountAccumulator(int n_states, int lag);
+  void add(std::span<const int> dtraj);  // state ids in [0, n_states)
+  const Eigen::MatrixXd& sliding() const { return C_; }
+  Eigen::MatrixXd effective() const;
+
+ private:
+  struct Pair {
+    std::vector<double> products;  // [k]: occurrences with the same pair k slots later
+    std::vector<double> partners;  // [k]: occurrences with a slot k later, plus k earlier
+  };
+  int n_;
+  std::size_t lag_;
+  Eigen::MatrixXd C_;
+  std::vector<Pair> pairs_;            // per nonzero pair, in order of first occurrence
+  std::vector<std::int64_t> pair_of_;  // n x n: index into pairs_, or -1
+  std::vector<double> lagged_;         // [k]: sum over series of (L - k)+
+  double total_ = 0.0;                 // sum of the indicator series' lengths
+};
 
 // Strongly connected components of the graph with an edge i -> j wherever C_ij > 0 (i != j),
 // found by an iterative Tarjan (1972) search. Each component is sorted; components are listed

@@ -196,9 +196,16 @@ void MsmStage::refit(const FrameHistory& history, std::size_t n_segments, std::i
   counted_segments_ = 0;
   const auto kc = centres_.centres.rows();
   counts_.assign(lags_.size(), Eigen::MatrixXd::Zero(kc, kc));
+  reset_effective(static_cast<int>(kc));
   histogram_.assign(static_cast<std::size_t>(kc), 0.0);
   shared_centres_ = std::make_shared<const analysis::ClusterModel>(centres_);
   count_segments(0, n_segments, history);
+}
+
+void MsmStage::reset_effective(int k) {
+  effective_.clear();
+  if (!config_.bayesian) return;
+  for (const int lag : lags_) effective_.emplace_back(k, lag);
 }
 
 void MsmStage::count_segments(std::size_t from, std::size_t to, const FrameHistory& history) {
@@ -216,6 +223,7 @@ void MsmStage::count_segments(std::size_t from, std::size_t to, const FrameHisto
         const auto lag = static_cast<std::size_t>(lags_[li]);
         for (std::size_t t = 0; t + lag < labels.size(); ++t) counts_[li](labels[t], labels[t + lag]) += 1.0;
       }
+      for (auto& e : effective_) e.add(labels);
       for (const int l : labels) histogram_[static_cast<std::size_t>(l)] += 1.0;
     }
     dtrajs_.push_back(std::move(labels));
@@ -228,12 +236,10 @@ void MsmStage::estimate(MsmBuild& b) const {
   b.clustering_version = n_refits_;
   b.bayesian = config_.bayesian;
   const auto kc = static_cast<int>(centres_.centres.rows());
-  // Counts at a lag of the ladder: the kept sliding counts (incremental), or — Bayesian, as
-  // Trails-MD's effective count mode — effective counts of all labels (the statistical
-  // inefficiency is a property of whole segments, so this part is O(frames) per build).
+  // Counts at a lag of the ladder: the kept sliding counts, or — Bayesian, as Trails-MD's
+  // effective count mode — the kept effective counts; both incremental.
   const auto counts_at = [&](std::size_t li) {
-    return config_.bayesian ? analysis::count_matrix(dtrajs_, lags_[li], kc, analysis::CountMode::Effective)
-                            : counts_[li];
+    return config_.bayesian ? effective_[li].effective() : counts_[li];
   };
   const Eigen::MatrixXd counts = counts_at(0);
   b.active_set = analysis::largest_connected_set(counts);
@@ -533,6 +539,7 @@ void MsmStage::restore(const json& state, const FrameHistory& history) {
     const auto counted = model.at("counted_segments").get<std::size_t>();
     TRAILS_CHECK(counted <= segments_.size(), "MSM state covers more segments than the history");
     counts_.assign(lags_.size(), Eigen::MatrixXd::Zero(k, k));
+    reset_effective(k);
     histogram_.assign(static_cast<std::size_t>(k), 0.0);
     shared_centres_ = std::make_shared<const analysis::ClusterModel>(centres_);
     count_segments(0, counted, history);

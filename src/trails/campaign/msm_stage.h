@@ -31,6 +31,7 @@
 #include <nlohmann/json.hpp>
 
 #include "trails/analysis/clustering.h"
+#include "trails/analysis/counting.h"
 #include "trails/campaign/frame_history.h"
 #include "trails/config/campaign_config.h"
 
@@ -131,6 +132,7 @@ class MsmStage {
   nlohmann::json model_json(std::int64_t iteration) const;
   void refit(const FrameHistory& history, std::size_t n_segments, std::int64_t frames);
   void count_segments(std::size_t from, std::size_t to, const FrameHistory& history);
+  void reset_effective(int k);  // empty accumulators for k microstates (Bayesian only)
   void apply_monitor(MsmBuild& b);
 
   config::MsmConfig config_;
@@ -146,6 +148,8 @@ class MsmStage {
   std::vector<double> histogram_;   // frames per microstate over counted segments
   std::vector<std::vector<int>> dtrajs_;  // labels of segments_[0..counted_segments_)
   std::vector<Eigen::MatrixXd> counts_;   // per lags_
+  // estimator bayesian: effective counts per lags_, accumulated segment by segment like counts_
+  std::vector<analysis::EffectiveCountAccumulator> effective_;
   std::size_t counted_segments_ = 0;
   std::int64_t fit_frames_ = 0;
   std::int64_t n_refits_ = 0;
