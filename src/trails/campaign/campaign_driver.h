@@ -60,6 +60,8 @@ class CampaignDriver {
   // Joins the pending MSM build (if any) and records it in the store; returns its build time.
   std::optional<MsmBuild> join_msm(double* wait_s);
   void record_msm_build(const MsmBuild& built);  // into the ledger
+  // The walker segments of a committed iteration (its ok walkers, in walker order).
+  static std::vector<FrameHistory::WalkerSpan> ok_spans(const store::IterationRecord& rec);
 
   // campaign_space.cpp (learned CV space only)
   void replay_learned_space();

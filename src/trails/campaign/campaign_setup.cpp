@@ -243,11 +243,7 @@ void CampaignDriver::resume() {
       resume_learned_space(records);  // history in the current learned space, from the shards
       std::int64_t first = 0;  // the replayed history holds every committed frame, in order
       for (const auto& rec : records) {
-        std::vector<FrameHistory::WalkerSpan> spans;
-        for (const auto& w : rec.walkers) {
-          if (w.ok) spans.push_back({w.walker, w.n_frames});
-        }
-        msm_->observe(first, spans);
+        msm_->observe(first, ok_spans(rec));
         first += rec.n_frames();
       }
       msm_->set_space_version(space_->space_version());
@@ -256,10 +252,7 @@ void CampaignDriver::resume() {
           binning::UniformGrid(resolution_.n_bins(), config_.min_values, config_.max_values),
           config_.spawning.history_window);
       for (const auto& rec : records) {
-        std::vector<FrameHistory::WalkerSpan> spans;
-        for (const auto& w : rec.walkers) {
-          if (w.ok) spans.push_back({w.walker, w.n_frames});
-        }
+        const auto spans = ok_spans(rec);
         const auto first = history_.append(rec.iteration, spans, rec.cvs);
         tracker_->add_latest(history_);
         msm_->observe(first, spans);
@@ -295,6 +288,14 @@ std::optional<MsmBuild> CampaignDriver::join_msm(double* wait_s) {
   auto built = msm_->join(wait_s);
   if (built) record_msm_build(*built);
   return built;
+}
+
+std::vector<FrameHistory::WalkerSpan> CampaignDriver::ok_spans(const store::IterationRecord& rec) {
+  std::vector<FrameHistory::WalkerSpan> spans;
+  for (const auto& w : rec.walkers) {
+    if (w.ok) spans.push_back({w.walker, w.n_frames});
+  }
+  return spans;
 }
 
 void CampaignDriver::record_msm_build(const MsmBuild& built) {

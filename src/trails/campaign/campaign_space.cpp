@@ -51,10 +51,7 @@ void CampaignDriver::resume_learned_space(const std::vector<store::IterationReco
   // Features are recomputed from the shards' full-precision frames: the same bits as the
   // uninterrupted run computed from memory.
   for (const auto& rec : records) {
-    std::vector<FrameHistory::WalkerSpan> spans;
-    for (const auto& w : rec.walkers) {
-      if (w.ok) spans.push_back({w.walker, w.n_frames});
-    }
+    const auto spans = ok_spans(rec);
     const auto frames = load_committed_frames(rec.iteration, spans);
     space_->restore_features(rec.iteration, spans, frames.positions, frames.boxes);
   }

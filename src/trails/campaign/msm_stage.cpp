@@ -112,24 +112,20 @@ void MsmStage::start(std::int64_t iteration, const FrameHistory& history) {
   if (!config_.enabled || pending_ || built_at_ == iteration) return;
   if (iteration % config_.cadence != 0) return;
   if (history.frames() < config_.min_frames) return;
-  launch(iteration, history);
+  launch(iteration, history, overlap_);
 }
 
 MsmBuild MsmStage::rebuild_now(std::int64_t iteration, const FrameHistory& history) {
   TRAILS_CHECK(!pending_, "MsmStage::rebuild_now while a build is pending");
-  const bool overlap = overlap_;
-  overlap_ = false;
-  launch(iteration, history);
-  auto built = join();
-  overlap_ = overlap;
-  return std::move(*built);
+  launch(iteration, history, false);
+  return std::move(*join());
 }
 
-void MsmStage::launch(std::int64_t iteration, const FrameHistory& history) {
+void MsmStage::launch(std::int64_t iteration, const FrameHistory& history, bool overlap) {
   pending_ = iteration;
   built_at_ = iteration;
   const std::size_t n_segments = segments_.size();
-  if (overlap_) {
+  if (overlap) {
     future_ = std::async(std::launch::async, [this, iteration, &history, n_segments] {
       return build(iteration, history, n_segments);
     });
@@ -142,7 +138,7 @@ std::optional<MsmBuild> MsmStage::join(double* wait_s) {
   const auto t0 = std::chrono::steady_clock::now();
   std::optional<MsmBuild> out;
   if (pending_) {
-    out = overlap_ ? future_.get() : std::move(*ready_);
+    out = ready_ ? std::move(*ready_) : future_.get();
     ready_.reset();
     pending_.reset();
     applied_model_ = std::move(pending_model_);
@@ -555,7 +551,7 @@ void MsmStage::restore(const json& state, const FrameHistory& history) {
   if (state.at("pending").is_number_integer()) {
     // The pending build covered exactly the segments observed up to its iteration.
     const auto it = state.at("pending").get<std::int64_t>();
-    launch(it, history);
+    launch(it, history, overlap_);
   }
 }
 

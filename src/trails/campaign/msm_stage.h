@@ -128,7 +128,7 @@ class MsmStage {
     std::int64_t n_frames;
   };
   MsmBuild build(std::int64_t iteration, const FrameHistory& history, std::size_t n_segments);
-  void launch(std::int64_t iteration, const FrameHistory& history);
+  void launch(std::int64_t iteration, const FrameHistory& history, bool overlap);
   nlohmann::json model_json(std::int64_t iteration) const;
   void refit(const FrameHistory& history, std::size_t n_segments, std::int64_t frames);
   void count_segments(std::size_t from, std::size_t to, const FrameHistory& history);
