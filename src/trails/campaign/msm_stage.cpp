@@ -301,7 +301,7 @@ void MsmStage::estimate(MsmBuild& b) const {
       b.eigenvectors.col(r - 1) =
           sq.cwiseInverse().asDiagonal() * es.eigenvectors().col(order[static_cast<std::size_t>(r)]);
     }
-    // PCCA+ when 2 <= m < n_active (Trails-MD skips it otherwise; the build records why).
+    // PCCA+ when 2 <= m < n_active (Trails-MD skips it otherwise; the build then has no sets).
     if (config_.n_metastable) {
       b.n_metastable = *config_.n_metastable;
       if (b.n_metastable < n_active) {
