@@ -37,7 +37,8 @@ system:
   start: [-0.558, 1.442]
 
 engine:
-  # builtin: analytic potentials integrated inside Trails (OpenMM/GROMACS/Amber are not built yet).
+  # builtin: analytic potentials integrated inside Trails; openmm: molecules through OpenMM
+  # (examples/alanine-dipeptide). GROMACS and Amber engines are not built yet.
   md_engine: builtin
   # double_well (1-D), muller_brown (2-D), three_well (2-D), harmonic (n-D), biased_walk (1-D).
   potential: muller_brown
@@ -73,6 +74,19 @@ spawning:
   resolution_check_patience: 5
   # Upper limit on bins per axis when refining.
   resolution_max_bins: 150
+
+msm:
+  # In-loop Markov state model (docs/analysis.md); true builds one per iteration, overlapped
+  # with the next iteration's MD, and can stop the campaign when it converges.
+  enabled: false
+  # Microstates: k-means centres in the CV space.
+  n_microstates: 100
+  # Lag time in frames (below step/stride, one walker segment).
+  lagtime: 10
+  # mle (reversible maximum likelihood) or bayesian (adds the timescales' standard deviations).
+  estimator: mle
+  # PCCA+ metastable sets per build (null: none).
+  n_metastable: null
 )";
   return text;
 }
