@@ -246,3 +246,46 @@ assert worst < 1e-5, worst
 print(f"physical CVs project_file vs cvs: {worst:.2e} rad")
 PY
 pass "project_file with a learned space: evaluation-only physical CVs; same spawns as cvs: + tica"
+
+# 8. system.initial_trajectory with a project file (Trails-MD row 92): extract_cvs gives the
+# 120 seed frames' φ/ψ (one "iteration -1" trajectory) and the hard density spawner picks the 4
+# starts from the least-populated bins; the banner names them; the same choice on a rerun.
+"$TRAILS" export pf --trajectory init.xtc > /dev/null || fail "export of the seed trajectory"
+seeded() {  # FILE OUTDIR
+  alad_config "$1" "$2" "$PHIPSI"
+  sed -i "s|^  project_file: .*|&\n  initial_trajectory: $WORK/init.xtc|" "$1"
+  sed -i 's/^iterations: 3/iterations: 1/' "$1"
+}
+seeded seed.yaml seed
+seeded seed2.yaml seed2
+TRAILS_TEST_PROJECT_SPY="$WORK/seedspy.jsonl" "$TRAILS" run seed.yaml > seed.out 2>&1 || fail "seeded run: $(cat seed.out)"
+"$TRAILS" run seed2.yaml > seed2.out 2>&1 || fail "second seeded run: $(cat seed2.out)"
+line=$(grep -E "^  seeds +4 of 120 frames of init.xtc, picked by the hard density spawner over extract_cvs \(frames [0-9, ]+\)$" seed.out) \
+  || fail "banner lacks the seeding line: $(cat seed.out)"
+grep -qF "$line" seed2.out || fail "the rerun chose other seed frames: $(grep seeds seed2.out)"
+frames=$(echo "$line" | sed -E 's/.*\(frames ([0-9, ]+)\)$/\1/')
+/usr/bin/python3 - "$frames" "$PDB" <<'PY' || fail "seed frames are not the least-populated bins' frames"
+import json, math, sys
+import mdtraj as md, numpy as np
+chosen = [int(x) for x in sys.argv[1].split(",")]
+calls = [json.loads(l) for l in open("seedspy.jsonl")]
+# probe, then the seed trajectory as one 120-frame file, then iteration 0's 4 walkers
+assert calls[0]["frames"] == [1] and calls[1]["frames"] == [120], [c["frames"] for c in calls]
+assert calls[1]["trajectories"][0].endswith("iteration_-1_0.xtc"), calls[1]["trajectories"]
+t = md.load("init.xtc", top=sys.argv[2])
+phi, psi = md.compute_phi(t)[1][:, 0], md.compute_psi(t)[1][:, 0]
+def bin_of(x):
+    return min(29, max(0, int(math.floor((x + math.pi) / (2 * math.pi) * 30))))
+bins = [(bin_of(a), bin_of(b)) for a, b in zip(phi, psi)]
+pop = {b: bins.count(b) for b in set(bins)}
+assert len(chosen) == 4 and len(set(chosen)) == 4, chosen
+picked = {bins[f] for f in chosen}
+worst = max(pop[bins[f]] for f in chosen)
+assert all(pop[b] >= worst for b in pop if b not in picked), (worst, sorted(pop.values()))
+assert chosen != [0, 39, 79, 119], chosen  # not the plain linspace
+print("seed frames", chosen, "bin populations", [pop[bins[f]] for f in chosen], "min", min(pop.values()))
+PY
+export_run seed seed
+export_run seed2 seed2
+cmp seed.cvs.csv seed2.cvs.csv || fail "seeded reruns differ"
+pass "initial_trajectory + project_file: the density spawner picks the seeds from extract_cvs' CVs"

@@ -21,6 +21,7 @@
 #include "trails/engines/engine.h"
 #include "trails/exec/executor.h"
 #include "trails/spawners/density_spawner.h"
+#include "trails/trajio/trajectory.h"
 #include "trails/store/run_store.h"
 
 namespace trails::campaign {
@@ -38,6 +39,9 @@ class CampaignDriver {
   void resume();
   void set_initial_walkers();
   void load_initial_trajectory();
+  // Row 92 with a project file: the frames' extract_cvs CVs on the campaign grid, W of them
+  // chosen by a fresh density spawner (own RNG stream); indices into the trajectory.
+  std::vector<std::int64_t> spawn_from_initial_trajectory(const trajio::Trajectory& traj) const;
   void restore_state(const nlohmann::json& state);
   std::vector<std::string> banner() const;
   void write_outcome(const CampaignOutcome& outcome) const;
@@ -95,7 +99,8 @@ class CampaignDriver {
   std::vector<engines::Configuration> next_starts_;
   std::vector<std::optional<core::FrameKey>> next_parents_;
   std::vector<double> iteration_seconds_;
-  std::vector<engines::Configuration> initial_frames_;  // system.initial_trajectory, when set  // wall time of each iteration run now (for the ETA)
+  std::vector<engines::Configuration> initial_frames_;  // system.initial_trajectory, when set
+  std::string initial_seeding_;  // how initial_frames_ were chosen (banner), or ""  // wall time of each iteration run now (for the ETA)
 };
 
 }  // namespace trails::campaign

@@ -5,6 +5,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 
@@ -175,6 +176,7 @@ void CampaignDriver::start_new() {
 
 void CampaignDriver::load_initial_trajectory() {
   initial_frames_.clear();
+  initial_seeding_.clear();
   const auto& path = config_.system.initial_trajectory;
   if (!path) return;
   if (engine_->spatial_dim() != 3) {
@@ -185,12 +187,29 @@ void CampaignDriver::load_initial_trajectory() {
   const auto n = static_cast<std::int64_t>(traj.frames.size());
   if (n == 0) throw core::InputError(path->string() + " (system.initial_trajectory) has no frames");
   const int walkers = config_.spawning.walker;
-  auto rng = core::Rng::stream(config_.random_seed, "initial_trajectory");
-  for (int w = 0; w < walkers; ++w) {
+  std::vector<std::int64_t> chosen;
+  if (config_.system.project_file && !config_.learned_space() && n > walkers) {
+    // Trails-MD row 92: the project file gives the frames' CVs and the spawner picks W of them.
+    chosen = spawn_from_initial_trajectory(traj);
+    initial_seeding_ = fmt::format("{} of {} frames of {}, picked by the {} spawner over extract_cvs",
+                                   walkers, n, path->filename().string(),
+                                   config_.spawning.spawn_type == config::SpawnType::Hard ? "hard density"
+                                                                                          : "soft density");
+  } else {
     // Trails-MD: linspace over the frames when there are enough, else random replication.
-    const std::int64_t f =
-        n >= walkers ? (walkers == 1 ? 0 : static_cast<std::int64_t>(w) * (n - 1) / (walkers - 1))
-                     : static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(n)));
+    auto rng = core::Rng::stream(config_.random_seed, "initial_trajectory");
+    for (int w = 0; w < walkers; ++w) {
+      chosen.push_back(n >= walkers
+                           ? (walkers == 1 ? 0 : static_cast<std::int64_t>(w) * (n - 1) / (walkers - 1))
+                           : static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(n))));
+    }
+    initial_seeding_ = fmt::format("{} of {} frames of {}, {}", walkers, n, path->filename().string(),
+                                   n >= walkers ? "evenly spaced" : "drawn at random");
+  }
+  std::string list;
+  for (const auto f : chosen) list += fmt::format("{}{}", list.empty() ? "" : ", ", f);
+  initial_seeding_ += " (frames " + list + ")";
+  for (const auto f : chosen) {
     const auto& frame = traj.frames[static_cast<std::size_t>(f)];
     engines::Configuration c = engine_->default_start();
     c.positions = frame.positions_nm;
@@ -200,6 +219,31 @@ void CampaignDriver::load_initial_trajectory() {
     }
     initial_frames_.push_back(std::move(c));
   }
+}
+
+std::vector<std::int64_t> CampaignDriver::spawn_from_initial_trajectory(
+    const trajio::Trajectory& traj) const {
+  const auto n = static_cast<std::int64_t>(traj.frames.size());
+  std::vector<double> positions, boxes;
+  const bool periodic = std::all_of(traj.frames.begin(), traj.frames.end(),
+                                    [](const auto& f) { return f.box.has_value(); });
+  for (const auto& f : traj.frames) {
+    positions.insert(positions.end(), f.positions_nm.begin(), f.positions_nm.end());
+    if (periodic) boxes.insert(boxes.end(), f.box->begin(), f.box->end());
+  }
+  // One trajectory, "iteration -1" (Trails-MD's history[-1]), through the campaign's projection.
+  const WalkerFrames all{0, n};
+  std::vector<double> cvs;
+  projection_->project_iteration(-1, std::span<const WalkerFrames>(&all, 1), positions, n, boxes, cvs);
+  FrameHistory frames(config_.cv_dimension());
+  const FrameHistory::WalkerSpan span{0, n};
+  frames.append(-1, std::span<const FrameHistory::WalkerSpan>(&span, 1), cvs);
+  CoverageTracker bins(binning::UniformGrid(config_.n_bins, config_.min_values, config_.max_values),
+                       std::nullopt);
+  bins.add_latest(frames);
+  spawners::DensitySpawner spawner(density_options(config_));
+  core::Rng rng = core::Rng::stream(config_.random_seed, "initial_trajectory_spawn");
+  return spawner.choose(bins.pool(), bins.grid(), config_.spawning.walker, rng);
 }
 
 void CampaignDriver::set_initial_walkers() {
@@ -329,6 +373,7 @@ std::vector<std::string> CampaignDriver::banner() const {
                                 space_->n_features(),
                                 config_.learned.selection.enabled ? ", VAMP-2 selection" : ""));
   }
+  if (!initial_seeding_.empty()) lines.push_back("  seeds       " + initial_seeding_);
   lines.push_back(fmt::format("  walkers     {} × {} steps, stride {} ({} frames each), {} worker(s)",
                               s.walker, s.step, s.stride, s.frames_per_walker(),
                               executor_ ? executor_->workers() : s.max_workers));
