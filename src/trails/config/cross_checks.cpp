@@ -268,15 +268,16 @@ void check_msm(const RawConfig& raw, Problems& problems) {
   const Entry& meta = raw.at("msm.n_metastable");
   if (meta.present && meta.valid && meta.value.is_number_integer()) {
     const int m = meta.value.get<int>();
-    const int micro = raw.usable("msm.n_microstates") ? raw.value("msm.n_microstates").get<int>() : 100;
     if (m < 2) {
       problems.add(meta.value_at, "msm.n_metastable",
                    "PCCA+ needs at least 2 metastable sets, got " + std::to_string(m) +
                        "; use 2 or more, or null for no PCCA+");
-    } else if (m >= micro) {
+    } else if (raw.usable("msm.n_microstates") && m >= raw.value("msm.n_microstates").get<int>()) {
+      // (an invalid n_microstates has its own problem; no comparison against a guess)
       problems.add(meta.value_at, "msm.n_metastable",
                    std::to_string(m) + " sets need more microstates than msm.n_microstates (" +
-                       std::to_string(micro) + "); lower n_metastable or raise n_microstates");
+                       std::to_string(raw.value("msm.n_microstates").get<int>()) +
+                       "); lower n_metastable or raise n_microstates");
     }
   }
   const Entry& enabled = raw.at("msm.enabled");
