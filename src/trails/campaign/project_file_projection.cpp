@@ -16,6 +16,7 @@
 #include <spdlog/spdlog.h>
 
 #include "trails/core/error.h"
+#include "trails/core/source_tree.h"
 #include "trails/core/npy.h"
 #include "trails/trajio/trajectory.h"
 
@@ -296,7 +297,7 @@ fs::path project_file_script() {
   if (const char* s = std::getenv("TRAILS_PROJECT_FILE_SCRIPT"); s != nullptr && *s != '\0') {
     return s;
   }
-  return fs::path(TRAILS_SOURCE_DIR) / "share" / "trails" / "run_project_file.py";
+  return core::source_dir() / "share" / "trails" / "run_project_file.py";
 }
 
 void check_project_file(const config::CampaignConfig& config) {

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "trails/core/error.h"
+#include "trails/core/source_tree.h"
 
 namespace trails::engines::openmm {
 namespace {
@@ -59,7 +60,7 @@ json file_entry(const std::optional<fs::path>& p) {
 
 fs::path preparation_script() {
   if (const char* s = std::getenv("TRAILS_PREPARE_SCRIPT"); s != nullptr && *s != '\0') return s;
-  return fs::path(TRAILS_SOURCE_DIR) / "share" / "trails" / "prepare_openmm.py";
+  return core::source_dir() / "share" / "trails" / "prepare_openmm.py";
 }
 
 PreparedSystem load_prepared_system(const fs::path& dir) {
