@@ -33,6 +33,7 @@ class Prepare : public ::testing::Test {
     config.system.conf_file = kAlad;
   }
   void TearDown() override { fs::remove_all(run_dir); }
+  config::OpenMMSpec spec() const { return std::get<config::OpenMMSpec>(config.engine_spec()); }
   std::string text(const fs::path& p) {
     std::ifstream in(p);
     std::ostringstream s;
@@ -41,7 +42,7 @@ class Prepare : public ::testing::Test {
   }
   std::string error_of() {
     try {
-      prepare_openmm_system(config, run_dir);
+      prepare_openmm_system(spec(), run_dir);
     } catch (const core::ConfigError& e) {
       return e.what();
     }
@@ -53,7 +54,7 @@ class Prepare : public ::testing::Test {
 
 TEST_F(Prepare, PdbWithForceFieldThenReusedByDigest) {
   config.system.forcefield = {"amber14-all.xml"};
-  const PreparedSystem p = prepare_openmm_system(config, run_dir);
+  const PreparedSystem p = prepare_openmm_system(spec(), run_dir);
   EXPECT_EQ(p.n_atoms, 22);
   EXPECT_EQ(p.source, "forcefield");
   EXPECT_TRUE(p.box.empty());  // no CRYST1: vacuum, NoCutoff
@@ -66,17 +67,17 @@ TEST_F(Prepare, PdbWithForceFieldThenReusedByDigest) {
   EXPECT_NE(xml.find("HarmonicBondForce"), std::string::npos);
   EXPECT_NE(xml.find("method=\"0\""), std::string::npos);  // NonbondedForce NoCutoff
   const auto written = fs::last_write_time(p.dir / "prepare.json");
-  const PreparedSystem again = prepare_openmm_system(config, run_dir);  // resume: reused
+  const PreparedSystem again = prepare_openmm_system(spec(), run_dir);  // resume: reused
   EXPECT_EQ(again.dir, p.dir);
   EXPECT_EQ(fs::last_write_time(p.dir / "prepare.json"), written);
   EXPECT_EQ(again.positions, p.positions);
   // A different force field is a different digest.
   config.system.forcefield = {"amber14-all.xml", "implicit/gbn2.xml"};
-  const PreparedSystem gb = prepare_openmm_system(config, run_dir);
+  const PreparedSystem gb = prepare_openmm_system(spec(), run_dir);
   EXPECT_NE(gb.digest, p.digest);
   EXPECT_NE(text(gb.system_xml).find("CustomGBForce"), std::string::npos);
   // And the engine runs on it.
-  const auto engine = make_engine(config, run_dir);
+  const auto engine = make_engine(config.engine_spec(), run_dir);
   SegmentTask t;
   t.start = engine->default_start();
   t.steps = 20;
@@ -89,7 +90,7 @@ TEST_F(Prepare, PdbWithForceFieldThenReusedByDigest) {
 
 TEST_F(Prepare, SerializedSystemXmlWithConfFilePositions) {
   config.system.system_file = kData / "openmm/alad-vacuum/system.xml";
-  const PreparedSystem p = prepare_openmm_system(config, run_dir);
+  const PreparedSystem p = prepare_openmm_system(spec(), run_dir);
   EXPECT_EQ(p.source, "system_xml");
   EXPECT_EQ(p.n_atoms, 22);
   EXPECT_DOUBLE_EQ(p.positions[0], 0.2);
@@ -104,7 +105,7 @@ TEST_F(Prepare, CustomMakeSystemModule) {
                            "    return ff.createSystem(topology, constraints=app.HBonds)\n";
   config.system.system_file = module;
   config.engine.openmm.temperature = 310.0;
-  const PreparedSystem p = prepare_openmm_system(config, run_dir);
+  const PreparedSystem p = prepare_openmm_system(spec(), run_dir);
   EXPECT_EQ(p.source, "make_system");
   EXPECT_EQ(p.n_atoms, 22);
   EXPECT_FALSE(p.integrator_xml);
@@ -119,7 +120,7 @@ TEST_F(Prepare, CustomMakeSystemWithItsOwnIntegratorReseededPerWalker) {
                            "    return system, openmm.LangevinIntegrator(kwargs['temp'], 5.0, "
                            "kwargs['dt'])\n";
   config.system.system_file = module;
-  const PreparedSystem p = prepare_openmm_system(config, run_dir);
+  const PreparedSystem p = prepare_openmm_system(spec(), run_dir);
   ASSERT_TRUE(p.integrator_xml);
   EXPECT_NE(text(*p.integrator_xml).find("LangevinIntegrator"), std::string::npos);
   const OpenMMEngine engine(config.engine.openmm, p);
@@ -140,7 +141,7 @@ TEST_F(Prepare, CustomMakeSystemWithItsOwnIntegratorReseededPerWalker) {
 TEST_F(Prepare, GroPlusTopWithBox) {
   config.system.conf_file = kData / "openmm/argon/argon.gro";
   config.system.top_file = kData / "openmm/argon/argon.top";
-  const PreparedSystem p = prepare_openmm_system(config, run_dir);
+  const PreparedSystem p = prepare_openmm_system(spec(), run_dir);
   EXPECT_EQ(p.source, "top");
   EXPECT_EQ(p.n_atoms, 2);
   ASSERT_EQ(p.box.size(), 9u);
@@ -155,7 +156,7 @@ TEST_F(Prepare, GroPlusTopWithBox) {
 TEST_F(Prepare, InpcrdPlusPrmtopInVacuum) {
   config.system.conf_file = kData / "openmm/argon-amber/argon2.inpcrd";
   config.system.top_file = kData / "openmm/argon-amber/argon2.prmtop";
-  const PreparedSystem p = prepare_openmm_system(config, run_dir);
+  const PreparedSystem p = prepare_openmm_system(spec(), run_dir);
   EXPECT_EQ(p.source, "prmtop");
   EXPECT_EQ(p.n_atoms, 2);
   EXPECT_TRUE(p.box.empty());  // IFBOX 0 and no box in the inpcrd: NoCutoff
@@ -176,7 +177,7 @@ TEST_F(Prepare, UnknownForceFieldNamesTheKeyAndWritesNothing) {
   EXPECT_FALSE(fs::exists(run_dir / "prepared"));
   // A run directory that did not exist before is not left behind either.
   const fs::path fresh = run_dir / "new-run";
-  EXPECT_THROW(prepare_openmm_system(config, fresh), core::ConfigError);
+  EXPECT_THROW(prepare_openmm_system(spec(), fresh), core::ConfigError);
   EXPECT_FALSE(fs::exists(fresh));
 }
 

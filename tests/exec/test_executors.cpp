@@ -37,8 +37,9 @@ class ScriptedEngine final : public engines::Engine {
     return std::make_unique<Instance>(behaviour_);
   }
   engines::Configuration default_start() const override { return {}; }
-  int n_atoms() const override { return 1; }
-  int spatial_dim() const override { return 1; }
+  const engines::EngineSystem& system() const override { return system_; }
+  engines::EngineCapabilities capabilities() const override { return {}; }
+  std::string describe() const override { return "scripted"; }
 
   mutable std::atomic<int> instances_made{0};
 
@@ -49,6 +50,7 @@ class ScriptedEngine final : public engines::Engine {
     Behaviour behaviour;
   };
   Behaviour behaviour_;
+  engines::EngineSystem system_{.n_atoms = 1, .spatial_dim = 1};
 };
 
 SegmentResult ok_result(const SegmentTask& task) {

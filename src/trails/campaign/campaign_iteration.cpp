@@ -122,8 +122,8 @@ std::vector<engines::Configuration> CampaignDriver::next_configurations(
 }
 
 double CampaignDriver::record_dt() const {
-  // engine.dt in the engine's own unit: reduced time (builtin), ps (OpenMM).
-  return config_.engine.md_engine == "openmm" ? config_.engine.openmm.dt : config_.engine.builtin.dt;
+  // engine.dt in the engine's own unit (EngineSystem::time_unit).
+  return engine_->system().dt;
 }
 
 IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {

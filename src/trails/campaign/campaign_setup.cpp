@@ -110,7 +110,7 @@ CampaignOutcome CampaignDriver::run() {
   // parents); bad CVs, force fields or seed trajectories must leave none of that behind.
   const std::filesystem::path created = outermost_missing(config_.outdir);
   try {
-    engine_ = engines::make_engine(config_, config_.outdir);
+    engine_ = engines::make_engine(config_.engine_spec(), config_.outdir);
     projection_ = make_projection(config_, *engine_);
     load_initial_trajectory();  // read and checked before anything is written
   } catch (const core::Error&) {
@@ -161,6 +161,8 @@ void CampaignDriver::start_new() {
   meta.config = config_.result_relevant_json();
   meta.config_digest = config::digest_of(meta.config);
   meta.effective_config = config_.effective_json();
+  meta.engine_system = engine_->system().to_json();
+  meta.engine_system["engine"] = engine_->name();
   meta.created_at = utc_now();
   store_.emplace(store::RunStore::create(config_.outdir, meta));
   lock_fd_ = lock_run_directory(config_.outdir);
@@ -179,9 +181,9 @@ void CampaignDriver::load_initial_trajectory() {
   initial_seeding_.clear();
   const auto& path = config_.system.initial_trajectory;
   if (!path) return;
-  if (engine_->spatial_dim() != 3) {
+  if (!engine_->system().molecular) {
     throw core::ConfigError("system.initial_trajectory needs a molecular engine (engine.md_engine: "
-                            "openmm); the built-in engine starts from system.start");
+                            "openmm); the " + engine_->name() + " engine starts from system.start");
   }
   const auto traj = trajio::read_trajectory(*path, engine_->n_atoms());
   const auto n = static_cast<std::int64_t>(traj.frames.size());
@@ -348,25 +350,15 @@ void CampaignDriver::record_msm_build(const MsmBuild& built) {
 
 std::vector<std::string> CampaignDriver::banner() const {
   const auto& s = config_.spawning;
-  const auto& b = config_.engine.builtin;
   std::vector<std::string> lines;
   lines.push_back(fmt::format("Trails {} — adaptive campaign", TRAILS_VERSION));
   lines.push_back(fmt::format("  config      {}", config_.config_file.string()));
   lines.push_back(fmt::format("  outdir      {}", config_.outdir.string()));
-  if (config_.engine.md_engine == "openmm") {
-    const auto& o = config_.engine.openmm;
-    lines.push_back(fmt::format("  engine      openmm ({} atoms, {} platform, {} K, dt {} ps{})",
-                                engine_->n_atoms(), o.platform_name, o.temperature, o.dt,
-                                o.npt ? ", NPT" : ""));
+  lines.push_back("  engine      " + engine_->describe());
+  if (engine_->system().molecular) {
     std::string cvs;
     for (const auto& n : projection_->column_names()) cvs += (cvs.empty() ? "" : ", ") + n;
     lines.push_back(fmt::format("  {}{}", space_ ? "physical cvs " : "cvs         ", cvs));
-  } else {
-    lines.push_back(fmt::format("  engine      {} ({}, {} integrator, kT {}, dt {})",
-                                config_.engine.md_engine, engine_->name(),
-                                b.integrator == config::Integrator::Overdamped ? "overdamped"
-                                                                               : "langevin",
-                                b.kT, b.dt));
   }
   if (space_) {
     lines.push_back(fmt::format("  features    {} ({} columns{})", space_->feature_type(),

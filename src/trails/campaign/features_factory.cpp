@@ -9,7 +9,6 @@
 #include "trails/core/error.h"
 #include "trails/cvs/cv_set.h"
 #include "trails/cvs/cv_spec.h"
-#include "trails/engines/openmm/openmm_engine.h"
 #include "trails/structure/selection.h"
 #include "trails/structure/structure_file.h"
 
@@ -77,18 +76,17 @@ class MolecularFeatures final : public FeatureSource {
 };
 
 std::unique_ptr<FeatureSource> molecular_features(const config::CampaignConfig& config,
-                                                  const engines::openmm::OpenMMEngine& engine) {
-  const auto& prepared = engine.prepared();
-  if (prepared.topology_pdb.empty()) {
+                                                  const engines::EngineSystem& system) {
+  if (!system.topology) {
     throw core::ConfigError("system.feature_selection: the prepared system in " +
-                            prepared.dir.string() +
+                            system.prepared_dir.string() +
                             " has no topology.pdb, so the feature atoms cannot be resolved");
   }
-  const auto top = structure::read_structure(prepared.topology_pdb);
+  const structure::Topology& topology = *system.topology;
   const auto& l = config.learned;
   std::vector<int> atoms;
   try {
-    atoms = structure::select_nonempty(top.topology, l.feature_atoms, "system.feature_selection");
+    atoms = structure::select_nonempty(topology, l.feature_atoms, "system.feature_selection");
   } catch (core::Error& e) {
     if (e.exit_code() != 2) throw;
     throw core::ConfigError(fmt::format("{}: {}", config.config_file.string(), e.describe()));
@@ -106,8 +104,8 @@ std::unique_ptr<FeatureSource> molecular_features(const config::CampaignConfig& 
                                              : "feature_selection.candidate_feature_types";
     try {
       // fitted_coords: fitted onto the topology file's coordinates (row 61), the prepared ones.
-      cvs::CvSet set({cvs::trails_md_feature(type, atoms, encoding)}, top.topology,
-                     prepared.positions);
+      cvs::CvSet set({cvs::trails_md_feature(type, atoms, encoding)}, topology,
+                     system.reference_positions);
       if (set.dimension() < config.cv_dimension()) {
         throw core::ConfigError(fmt::format(
             "gives {} feature(s) over system.feature_selection \"{}\", fewer than the {} "
@@ -132,14 +130,11 @@ std::unique_ptr<FeatureSource> make_coordinate_features(int n_values) {
 
 std::unique_ptr<FeatureSource> make_feature_source(const config::CampaignConfig& config,
                                                    const engines::Engine& engine) {
-  if (config.engine.md_engine == "builtin") {
+  // A non-molecular engine's features are its coordinates.
+  if (!engine.system().molecular) {
     return make_coordinate_features(engine.n_atoms() * engine.spatial_dim());
   }
-  if (const auto* openmm = dynamic_cast<const engines::openmm::OpenMMEngine*>(&engine)) {
-    return molecular_features(config, *openmm);
-  }
-  throw core::ConfigError("engine.md_engine: " + config.engine.md_engine +
-                          " has no learned-space features in this build");
+  return molecular_features(config, engine.system());
 }
 
 }  // namespace trails::campaign

@@ -88,10 +88,7 @@ void preflight(const config::CampaignConfig& config, bool resume) {
 }
 
 void check_engine_and_cvs(const config::CampaignConfig& config) {
-  if (config.engine.md_engine == "builtin") {
-    (void)engines::make_engine(config.engine);
-    return;
-  }
+  // Engines that prepare their system (OpenMM) do it in a scratch directory removed afterwards.
   std::string templ = (std::filesystem::temp_directory_path() / "trails-check-XXXXXX").string();
   if (::mkdtemp(templ.data()) == nullptr) {
     throw core::InputError("cannot create a scratch directory in " +
@@ -106,7 +103,7 @@ void check_engine_and_cvs(const config::CampaignConfig& config) {
       std::filesystem::remove_all(dir, ec);
     }
   } remove{scratch};
-  const auto engine = engines::make_engine(config, scratch);
+  const auto engine = engines::make_engine(config.engine_spec(), scratch);
   (void)make_projection(config, *engine);
 }
 

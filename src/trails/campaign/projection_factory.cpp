@@ -8,7 +8,6 @@
 #include "trails/core/error.h"
 #include "trails/cvs/cv_set.h"
 #include "trails/cvs/cv_spec.h"
-#include "trails/engines/openmm/openmm_engine.h"
 #include "trails/structure/selection.h"
 #include "trails/structure/structure_file.h"
 
@@ -49,21 +48,20 @@ bool is_structure_file(const std::filesystem::path& p) {
 }
 
 std::unique_ptr<Projection> molecular_projection(const config::CampaignConfig& config,
-                                                 const engines::openmm::OpenMMEngine& engine) {
-  const auto& prepared = engine.prepared();
+                                                 const engines::EngineSystem& system) {
   if (config.system.project_file) {  // Trails-MD's extract_cvs (cross-checked: no cvs: block)
-    return make_project_file_projection(config, prepared.positions, prepared.box);
+    return make_project_file_projection(config, system.reference_positions, system.box);
   }
-  if (prepared.topology_pdb.empty()) {
-    throw core::ConfigError("cvs: the prepared system in " + prepared.dir.string() +
+  if (!system.topology) {
+    throw core::ConfigError("cvs: the prepared system in " + system.prepared_dir.string() +
                             " has no topology.pdb, so CV selections cannot be resolved");
   }
-  const auto top = structure::read_structure(prepared.topology_pdb);
+  const structure::Topology& topology = *system.topology;
   // The default reference (rmsd, fitted_coords, q): system.conf_file as written.
-  std::vector<double> reference = prepared.positions;
+  std::vector<double> reference = system.reference_positions;
   if (config.system.conf_file && is_structure_file(*config.system.conf_file)) {
     auto conf = structure::read_structure(*config.system.conf_file);
-    if (conf.topology.n_atoms() == top.topology.n_atoms()) reference = conf.frames.front();
+    if (conf.topology.n_atoms() == topology.n_atoms()) reference = conf.frames.front();
   }
   std::vector<cvs::CvSpec> specs;
   if (config.cvs.is_array()) {
@@ -71,7 +69,7 @@ std::unique_ptr<Projection> molecular_projection(const config::CampaignConfig& c
       const std::string where = "cvs[" + std::to_string(i) + "]";
       auto spec = cvs::cv_spec_from_json(config.cvs[i], where);
       cvs::resolve_selections(spec, [&](const std::string& expr) {
-        return structure::select_nonempty(top.topology, expr, where);
+        return structure::select_nonempty(topology, expr, where);
       });
       if (!spec.reference.empty() && spec.reference != "conf_file" &&
           spec.reference != "topology" && spec.reference_positions_nm.empty()) {
@@ -84,9 +82,9 @@ std::unique_ptr<Projection> molecular_projection(const config::CampaignConfig& c
     }
   } else {
     specs = cvs::trails_md_fallback_cvs(
-        structure::select_nonempty(top.topology, "protein", "the fallback CVs [Rg, RMSD] (no cvs:)"));
+        structure::select_nonempty(topology, "protein", "the fallback CVs [Rg, RMSD] (no cvs:)"));
   }
-  cvs::CvSet set(std::move(specs), top.topology, reference);
+  cvs::CvSet set(std::move(specs), topology, reference);
   // A learned space bins its own len(n_bins) dimensions; these CVs are then evaluation only.
   if (!config.learned_space() && set.dimension() != config.cv_dimension()) {
     std::string names;
@@ -103,14 +101,11 @@ std::unique_ptr<Projection> molecular_projection(const config::CampaignConfig& c
 
 std::unique_ptr<Projection> make_projection(const config::CampaignConfig& config,
                                             const engines::Engine& engine) {
-  if (config.engine.md_engine == "builtin") {
+  // A non-molecular engine's particle is a point of the CV space: its coordinates are the CVs.
+  if (!engine.system().molecular) {
     return make_identity_projection(engine.n_atoms() * engine.spatial_dim());
   }
-  if (const auto* openmm = dynamic_cast<const engines::openmm::OpenMMEngine*>(&engine)) {
-    return molecular_projection(config, *openmm);
-  }
-  throw core::ConfigError("engine.md_engine: " + config.engine.md_engine +
-                          " has no CV projection in this build");
+  return molecular_projection(config, engine.system());
 }
 
 }  // namespace trails::campaign

@@ -46,11 +46,7 @@ std::vector<double> as_doubles(const json& v) {
 }
 
 Potential potential_of(const std::string& name) {
-  if (name == "double_well") return Potential::DoubleWell;
-  if (name == "three_well") return Potential::ThreeWell;
-  if (name == "harmonic") return Potential::Harmonic;
-  if (name == "biased_walk") return Potential::BiasedWalk;
-  return Potential::MullerBrown;
+  return potential_named(name).value_or(Potential::MullerBrown);  // the schema admits no other
 }
 
 void build_msm(const RawConfig& raw, MsmConfig& m) {

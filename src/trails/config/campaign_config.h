@@ -11,44 +11,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "trails/config/engine_spec.h"
+
 namespace trails::config {
 
-enum class Potential { DoubleWell, MullerBrown, ThreeWell, Harmonic, BiasedWalk };
-enum class Integrator { Overdamped, Langevin };
 enum class SpawnType { Hard, Soft };
 enum class SearchMode { Explore, Target };
 
-struct BuiltinEngineConfig {
-  Potential potential = Potential::MullerBrown;
-  Integrator integrator = Integrator::Overdamped;
-  double kT = 1.0;
-  double dt = 0.002;        // engine.dt: shared with OpenMM's key; the template sets a potential-fit value
-  double friction = 1.0;    // gamma (1/time), Langevin only; overdamped uses mobility 1/friction
-  double mass = 1.0;
-  double synthetic_cost_ms = 0.0;  // each segment also sleeps this long (orchestration benchmarks)
-  int dimension = 2;               // harmonic only: n-D (engine.dimension); others fixed by potential
-};
-
-// engine.md_engine: openmm. Units: K, atm, ps; the per-walker seed comes from the task.
-struct OpenMMEngineConfig {
-  double temperature = 300.0;           // engine.temperature (K)
-  double pressure = 1.0;                // engine.pressure (atm), NPT only
-  bool npt = false;                     // engine.npt: MonteCarloBarostat every 25 steps
-  double dt = 0.002;                    // engine.dt (ps)
-  std::string platform_name = "CUDA";   // engine.platform_name; unavailable -> fallback + warning
-  std::string precision = "mixed";      // engine.precision (CUDA/OpenCL only)
-  bool equilibrate = false;             // engine.equilibrate: pre-equilibrate the start structure
-  std::optional<int> device_index;      // GPU index for DeviceIndex-style properties; none: inherit
-  // Fixed by Trails-MD, not keys: friction 1/ps, barostat interval 25, constraint tolerance 1e-6,
-  // 5000 equilibration steps.
-  double friction = 1.0;
-  int barostat_interval = 25;
-  double constraint_tolerance = 1e-6;
-  int equilibration_steps = 5000;
-};
-
 struct EngineConfig {
-  std::string md_engine = "builtin";
+  std::string md_engine = "builtin";  // tested only in config/ and the engine registry
   std::optional<std::uint64_t> seed;  // engine.seed; None -> random_seed
   BuiltinEngineConfig builtin;
   OpenMMEngineConfig openmm;
@@ -190,6 +161,8 @@ struct CampaignConfig {
   MsmConfig msm;
 
   std::uint64_t engine_seed_base() const { return engine.seed.value_or(random_seed); }
+  // The typed description of the chosen engine (engine.md_engine), all that engines/ sees.
+  EngineSpec engine_spec() const;
   int cv_dimension() const { return static_cast<int>(n_bins.size()); }
   bool learned_space() const { return space_mode != "fixed"; }
 

@@ -1,12 +1,16 @@
 // Engine: a registry entry that makes per-worker EngineInstances. An instance holds warm state
-// (a loaded potential, later an OpenMM Context) and runs one SegmentTask at a time; it is used by
+// (a loaded potential, an OpenMM Context) and runs one SegmentTask at a time; it is used by
 // one thread at a time. Re-arming a warm instance with a new task gives bitwise the same result
 // as a fresh instance (tested). run() never throws for a walker failure: it returns Failed.
+// Drivers learn everything about the system from system() and capabilities(): nothing outside
+// config/ and the registry names a concrete engine (docs/architecture.md, "Engines").
 #pragma once
 
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "trails/engines/engine_system.h"
 #include "trails/engines/segment.h"
 
 namespace trails::engines {
@@ -24,9 +28,14 @@ class Engine {
   virtual std::unique_ptr<EngineInstance> make_instance() const = 0;
   // Configuration the campaign starts from when the config gives no start point.
   virtual Configuration default_start() const = 0;
-  // Spatial layout of configurations this engine produces.
-  virtual int n_atoms() const = 0;
-  virtual int spatial_dim() const = 0;
+  virtual const EngineSystem& system() const = 0;
+  virtual EngineCapabilities capabilities() const = 0;
+  // One line for a run's banner: the engine and its main settings as actually used (for OpenMM
+  // the platform after any fallback).
+  virtual std::string describe() const = 0;
+
+  int n_atoms() const { return system().n_atoms; }
+  int spatial_dim() const { return system().spatial_dim; }
 };
 
 }  // namespace trails::engines

@@ -81,7 +81,9 @@ struct TimeAxis {
   double scale() const { return frame_ps.value_or(1.0); }
 };
 
-TimeAxis time_axis(const json& config, const std::optional<double>& tau_ps) {
+// physical_time: the engine integrates in ps (RunMeta::engine_system), so engine.dt gives frames a
+// physical length.
+TimeAxis time_axis(const json& config, bool physical_time, const std::optional<double>& tau_ps) {
   const auto& spawning = config.value("spawning", json::object());
   const auto& engine = config.value("engine", json::object());
   const double step = spawning.value("step", 0.0);
@@ -95,7 +97,7 @@ TimeAxis time_axis(const json& config, const std::optional<double>& tau_ps) {
     t.tau_ps = *tau_ps;
     t.frame_ps = *tau_ps * stride / step;
     t.source = "--tau-ps";
-  } else if (engine.value("md_engine", "builtin") != "builtin" && engine.contains("dt") &&
+  } else if (physical_time && engine.contains("dt") &&
              engine.at("dt").is_number() && stride > 0) {
     const double dt = engine.at("dt").get<double>();
     t.frame_ps = stride * dt;
@@ -333,7 +335,8 @@ AnalyzeResult analyze_run(const AnalyzeRequest& request) {
   }
   const auto& m = latest->model;
   const auto& config = store.meta().config;
-  const TimeAxis time = time_axis(config, request.tau_ps);
+  const TimeAxis time =
+      time_axis(config, store.meta().engine_system.value("time_unit", "") == "ps", request.tau_ps);
   const double kT = kBoltzmannKjPerMolK * request.temperature;
 
   // Frames: every committed iteration, in ledger order (= `trails export --cvs`).

@@ -94,7 +94,7 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
   std::array<std::string, 2> axis_name{"cv_0", "cv_1"};
   bool degrees = false;
   std::string molecular_ranges;
-  if (cfg.value("engine", nlohmann::json::object()).value("md_engine", "") == "openmm") {
+  if (store.meta().engine_system.value("molecular", false)) {
     const auto& cvs = cfg.value("cvs", nlohmann::json());
     if (cvs.is_array() && static_cast<int>(cvs.size()) == d) {
       degrees = true;

@@ -48,9 +48,9 @@ std::int64_t export_trajectory(const TrajectoryExportRequest& req) {
                            ": the extension must be .xtc, .dcd or .pdb");
   }
   const auto store = store::RunStore::open(req.run_dir, store::RunStore::Mode::ReadOnly);
-  const auto engine = store.meta().config.value("engine", nlohmann::json::object())
-                          .value("md_engine", std::string("builtin"));
-  if (engine != "openmm") {
+  const auto& system = store.meta().engine_system;
+  if (!system.value("molecular", false)) {
+    const auto engine = system.value("engine", std::string("non-molecular"));
     throw core::UsageError("export --trajectory: " + req.run_dir.string() + " is a " + engine +
                            " run, whose particles are CV-space points, not atoms; export its "
                            "coordinates with --cvs FILE instead");

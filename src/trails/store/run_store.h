@@ -28,6 +28,9 @@ struct RunMeta {
   std::string config_digest;        // digest of the result-relevant configuration
   nlohmann::json config;            // result-relevant canonical configuration
   nlohmann::json effective_config;  // every key with its value
+  // What the engine reported about its system (engines::EngineSystem::to_json() plus "engine":
+  // its name): reports read units, dimension and molecularity from it, never md_engine.
+  nlohmann::json engine_system;
   std::string created_at;           // ISO 8601 UTC
 };
 

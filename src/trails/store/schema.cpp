@@ -170,6 +170,7 @@ void create_ledger_file(const std::filesystem::path& file, const RunMeta& meta) 
   set("config_digest", meta.config_digest);
   set("config", meta.config.dump());
   set("effective_config", meta.effective_config.dump());
+  set("engine_system", meta.engine_system.dump());
   set("created_at", meta.created_at.empty() ? utc_now_iso8601() : meta.created_at);
   set("shard_checksum", "crc32");
   txn.commit();
@@ -224,6 +225,8 @@ RunMeta read_meta(const Db& db) {
         meta.config = nlohmann::json::parse(value);
       } else if (key == "effective_config") {
         meta.effective_config = nlohmann::json::parse(value);
+      } else if (key == "engine_system") {
+        meta.engine_system = nlohmann::json::parse(value);
       } else if (key == "created_at") {
         meta.created_at = std::move(value);
       }

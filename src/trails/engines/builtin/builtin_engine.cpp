@@ -237,7 +237,7 @@ void require_positive(double value, const char* key) {
 
 }  // namespace
 
-BuiltinEngine::BuiltinEngine(const config::BuiltinEngineConfig& config)
+BuiltinEngine::BuiltinEngine(const config::BuiltinSpec& config)
     : config_(config), potential_(make_potential(config)) {
   require_positive(config_.kT, "engine.kT");
   require_positive(config_.dt, "engine.dt");
@@ -247,6 +247,24 @@ BuiltinEngine::BuiltinEngine(const config::BuiltinEngineConfig& config)
     throw core::ConfigError(
         fmt::format("engine.synthetic_cost_ms must be >= 0 (got {})", config_.synthetic_cost_ms));
   }
+  system_.n_atoms = 1;
+  system_.spatial_dim = potential_->dim();
+  system_.reference_positions = potential_->default_start();
+  system_.dt = config_.dt;
+  system_.time_unit = "reduced";
+  system_.length_unit = "reduced";
+}
+
+EngineCapabilities BuiltinEngine::capabilities() const {
+  // Overdamped dynamics has no velocities; Langevin BAOAB continues a task's start velocities.
+  return {.continues_velocities = config_.integrator == config::Integrator::Langevin,
+          .uses_devices = false};
+}
+
+std::string BuiltinEngine::describe() const {
+  return fmt::format("builtin ({}, {} integrator, kT {}, dt {})", potential_->name(),
+                     config_.integrator == config::Integrator::Overdamped ? "overdamped" : "langevin",
+                     config_.kT, config_.dt);
 }
 
 std::unique_ptr<EngineInstance> BuiltinEngine::make_instance() const {
@@ -257,10 +275,8 @@ Configuration BuiltinEngine::default_start() const {
   Configuration start;
   start.n_atoms = 1;
   start.spatial_dim = potential_->dim();
-  start.positions = potential_->default_start();
+  start.positions = system_.reference_positions;
   return start;
 }
-
-int BuiltinEngine::spatial_dim() const { return potential_->dim(); }
 
 }  // namespace trails::engines::builtin

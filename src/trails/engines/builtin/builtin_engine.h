@@ -6,7 +6,7 @@
 
 #include <memory>
 
-#include "trails/config/campaign_config.h"
+#include "trails/config/engine_spec.h"
 #include "trails/engines/builtin/potential.h"
 #include "trails/engines/engine.h"
 
@@ -14,13 +14,14 @@ namespace trails::engines::builtin {
 
 class BuiltinEngine final : public Engine {
  public:
-  explicit BuiltinEngine(const config::BuiltinEngineConfig& config);
+  explicit BuiltinEngine(const config::BuiltinSpec& config);
 
   std::string name() const override { return "builtin"; }
   std::unique_ptr<EngineInstance> make_instance() const override;
   Configuration default_start() const override;
-  int n_atoms() const override { return 1; }
-  int spatial_dim() const override;
+  const EngineSystem& system() const override { return system_; }
+  EngineCapabilities capabilities() const override;
+  std::string describe() const override;
 
   const Potential& potential() const { return *potential_; }
   const config::BuiltinEngineConfig& config() const { return config_; }
@@ -28,6 +29,7 @@ class BuiltinEngine final : public Engine {
  private:
   config::BuiltinEngineConfig config_;
   std::shared_ptr<const Potential> potential_;
+  EngineSystem system_;
 };
 
 }  // namespace trails::engines::builtin

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "trails/config/campaign_config.h"
+#include "trails/config/engine_spec.h"
 
 namespace trails::engines::builtin {
 

@@ -19,6 +19,7 @@
 #include "trails/core/error.h"
 #include "trails/core/rng.h"
 #include "trails/engines/openmm/platform.h"
+#include "trails/structure/structure_file.h"
 
 namespace trails::engines::openmm {
 namespace {
@@ -450,6 +451,25 @@ OpenMMEngine::OpenMMEngine(const config::OpenMMEngineConfig& config, PreparedSys
   start_.positions = prepared_.positions;
   start_.box = prepared_.box;
   if (config_.equilibrate) start_ = equilibrated_start(seed_base);
+  system_.n_atoms = prepared_.n_atoms;
+  system_.spatial_dim = 3;
+  system_.molecular = true;
+  if (!prepared_.topology_pdb.empty()) {
+    system_.topology = std::make_shared<const structure::Topology>(
+        structure::read_structure(prepared_.topology_pdb).topology);
+    system_.topology_file = prepared_.topology_pdb;
+  }
+  system_.prepared_dir = prepared_.dir;
+  system_.reference_positions = prepared_.positions;
+  system_.box = prepared_.box;
+  system_.dt = config_.dt;
+  system_.time_unit = "ps";
+  system_.length_unit = "nm";
+}
+
+std::string OpenMMEngine::describe() const {
+  return fmt::format("openmm ({} atoms, {} platform, {} K, dt {} ps{})", prepared_.n_atoms,
+                     platform_, config_.temperature, config_.dt, config_.npt ? ", NPT" : "");
 }
 
 std::unique_ptr<EngineInstance> OpenMMEngine::make_instance() const {

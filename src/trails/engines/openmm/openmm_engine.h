@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-#include "trails/config/campaign_config.h"
+#include "trails/config/engine_spec.h"
 #include "trails/engines/engine.h"
 #include "trails/engines/openmm/prepared_system.h"
 
@@ -28,8 +28,11 @@ class OpenMMEngine final : public Engine {
   std::string name() const override { return "openmm"; }
   std::unique_ptr<EngineInstance> make_instance() const override;
   Configuration default_start() const override { return start_; }
-  int n_atoms() const override { return prepared_.n_atoms; }
-  int spatial_dim() const override { return 3; }
+  const EngineSystem& system() const override { return system_; }
+  EngineCapabilities capabilities() const override {
+    return {.continues_velocities = true, .uses_devices = platform_ == "CUDA" || platform_ == "OpenCL"};
+  }
+  std::string describe() const override;
 
   const std::string& platform_name() const { return platform_; }  // after fallback
   const PreparedSystem& prepared() const { return prepared_; }
@@ -44,6 +47,7 @@ class OpenMMEngine final : public Engine {
   std::string system_xml_;      // each instance deserializes its own System (barostat seeds)
   std::string integrator_xml_;  // custom make_system() integrator, or empty
   Configuration start_;
+  EngineSystem system_;
 };
 
 }  // namespace trails::engines::openmm

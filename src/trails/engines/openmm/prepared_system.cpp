@@ -94,16 +94,17 @@ PreparedSystem load_prepared_system(const fs::path& dir) {
   return p;
 }
 
-std::string preparation_digest(const config::CampaignConfig& c) {
-  const config::OpenMMEngineConfig& o = c.engine.openmm;
+std::string preparation_digest(const config::OpenMMSpec& spec) {
+  const config::MolecularInputs& in = spec.inputs;
+  const config::OpenMMEngineConfig& o = spec.params;
   json j;
   j["format"] = 1;
   j["script"] = fnv1a_hex(read_text(preparation_script()));
-  j["conf_file"] = file_entry(c.system.conf_file);
-  j["top_file"] = file_entry(c.system.top_file);
-  j["system_file"] = file_entry(c.system.system_file);
-  j["forcefield"] = c.system.forcefield;
-  j["include_dir"] = c.engine.gromacs_include_dir ? c.engine.gromacs_include_dir->string() : "";
+  j["conf_file"] = file_entry(in.conf_file);
+  j["top_file"] = file_entry(in.top_file);
+  j["system_file"] = file_entry(in.system_file);
+  j["forcefield"] = in.forcefield;
+  j["include_dir"] = in.gromacs_include_dir ? in.gromacs_include_dir->string() : "";
   // make_system() modules may read these.
   j["temperature"] = o.temperature;
   j["dt"] = o.dt;
@@ -111,12 +112,13 @@ std::string preparation_digest(const config::CampaignConfig& c) {
   return fnv1a_hex(j.dump());
 }
 
-PreparedSystem prepare_openmm_system(const config::CampaignConfig& c, const fs::path& run_dir) {
-  if (!c.system.conf_file) {
+PreparedSystem prepare_openmm_system(const config::OpenMMSpec& spec, const fs::path& run_dir) {
+  const config::MolecularInputs& in = spec.inputs;
+  if (!in.conf_file) {
     throw core::ConfigError(
         "system.conf_file: the OpenMM engine needs a structure file (.pdb, .gro, .inpcrd)");
   }
-  const std::string digest = preparation_digest(c);
+  const std::string digest = preparation_digest(spec);
   const fs::path root = run_dir / "prepared";
   const fs::path dir = root / digest;
   if (fs::exists(dir / "prepare.json")) return load_prepared_system(dir);
@@ -128,14 +130,14 @@ PreparedSystem prepare_openmm_system(const config::CampaignConfig& c, const fs::
   fs::create_directories(tmp);
   std::string cmd = "env -u PYTHONPATH -u PYTHONHOME /usr/bin/python3 " +
                     shell_quote(preparation_script().string()) + " --conf " +
-                    shell_quote(c.system.conf_file->string());
-  if (c.system.top_file) cmd += " --top " + shell_quote(c.system.top_file->string());
-  if (c.system.system_file) cmd += " --system-file " + shell_quote(c.system.system_file->string());
-  for (const auto& ff : c.system.forcefield) cmd += " --forcefield " + shell_quote(ff);
-  if (c.engine.gromacs_include_dir) {
-    cmd += " --include-dir " + shell_quote(c.engine.gromacs_include_dir->string());
+                    shell_quote(in.conf_file->string());
+  if (in.top_file) cmd += " --top " + shell_quote(in.top_file->string());
+  if (in.system_file) cmd += " --system-file " + shell_quote(in.system_file->string());
+  for (const auto& ff : in.forcefield) cmd += " --forcefield " + shell_quote(ff);
+  if (in.gromacs_include_dir) {
+    cmd += " --include-dir " + shell_quote(in.gromacs_include_dir->string());
   }
-  const config::OpenMMEngineConfig& o = c.engine.openmm;
+  const config::OpenMMEngineConfig& o = spec.params;
   cmd += fmt::format(" --temperature {} --dt {} --pressure {}", o.temperature, o.dt, o.pressure);
   cmd += " --out " + shell_quote(tmp.string()) + " > " + shell_quote((tmp / "prepare.log").string()) +
          " 2>&1 </dev/null";

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "trails/config/campaign_config.h"
+#include "trails/config/engine_spec.h"
 
 namespace trails::engines::openmm {
 
@@ -31,11 +31,11 @@ PreparedSystem load_prepared_system(const std::filesystem::path& dir);
 
 // Digest of everything preparation reads: file contents, force fields, the createSystem
 // parameters and the script itself.
-std::string preparation_digest(const config::CampaignConfig& config);
+std::string preparation_digest(const config::OpenMMSpec& spec);
 
 // Prepares (or reuses) RUN_DIR/prepared/<digest>/. Bad inputs (missing file, unknown force
 // field, atom-count mismatch) throw ConfigError naming the key and quoting OpenMM's message.
-PreparedSystem prepare_openmm_system(const config::CampaignConfig& config,
+PreparedSystem prepare_openmm_system(const config::OpenMMSpec& spec,
                                      const std::filesystem::path& run_dir);
 
 // The preparation script (installed in the source tree; TRAILS_PREPARE_SCRIPT overrides).
