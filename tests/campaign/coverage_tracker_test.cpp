@@ -9,9 +9,9 @@ using namespace trails;
 namespace {
 
 // Adds `iterations` blocks of 4 frames each; iteration i's frames sit at x = i + 0.5 (bin i).
-void fill(campaign::FrameHistory& h, campaign::CoverageTracker& t, int iterations) {
+void fill(features::FrameHistory& h, campaign::CoverageTracker& t, int iterations) {
   for (int i = 0; i < iterations; ++i) {
-    std::vector<campaign::FrameHistory::WalkerSpan> w = {{0, 4}};
+    std::vector<features::FrameHistory::WalkerSpan> w = {{0, 4}};
     std::vector<double> cv(4, i + 0.5);
     h.append(i, w, cv);
     t.add_latest(h);
@@ -23,7 +23,7 @@ binning::UniformGrid grid10() { return binning::UniformGrid({10}, {0.0}, {10.0})
 }  // namespace
 
 TEST(CoverageTracker, NoWindowPoolsEverything) {
-  campaign::FrameHistory h(1);
+  features::FrameHistory h(1);
   campaign::CoverageTracker t(grid10(), std::nullopt);
   fill(h, t, 5);
   EXPECT_EQ(t.pool().frames(), 20);
@@ -33,7 +33,7 @@ TEST(CoverageTracker, NoWindowPoolsEverything) {
 
 TEST(CoverageTracker, WindowKeepsLastKPlusCurrent) {
   for (int k : {0, 1, 2, 99}) {
-    campaign::FrameHistory h(1);
+    features::FrameHistory h(1);
     campaign::CoverageTracker t(grid10(), k);
     fill(h, t, 5);
     const int pooled = std::min(k + 1, 5);
@@ -50,7 +50,7 @@ TEST(CoverageTracker, WindowKeepsLastKPlusCurrent) {
 }
 
 TEST(CoverageTracker, RegridRebinsHistoryAndKeepsTheWindow) {
-  campaign::FrameHistory h(1);
+  features::FrameHistory h(1);
   campaign::CoverageTracker t(grid10(), 1);
   fill(h, t, 6);
   t.regrid({5}, h);  // bins of width 2: iterations 0,1 -> bin 0; 2,3 -> 1; 4,5 -> 2

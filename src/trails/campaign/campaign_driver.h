@@ -12,17 +12,16 @@
 #include "trails/binning/resolution.h"
 #include "trails/campaign/campaign.h"
 #include "trails/campaign/coverage_tracker.h"
-#include "trails/campaign/frame_history.h"
-#include "trails/campaign/msm_spawner.h"
-#include "trails/campaign/msm_stage.h"
-#include "trails/campaign/projection.h"
 #include "trails/campaign/run_log.h"
-#include "trails/campaign/space_stage.h"
 #include "trails/engines/engine.h"
 #include "trails/exec/executor.h"
-#include "trails/spawners/density_spawner.h"
-#include "trails/trajio/trajectory.h"
+#include "trails/features/frame_history.h"
+#include "trails/features/projection.h"
+#include "trails/msm/msm_stage.h"
+#include "trails/spaces/space_stage.h"
+#include "trails/spawners/spawner.h"
 #include "trails/store/run_store.h"
+#include "trails/trajio/trajectory.h"
 
 namespace trails::campaign {
 
@@ -62,10 +61,10 @@ class CampaignDriver {
   double record_dt() const;
   nlohmann::json state_json() const;
   // Joins the pending MSM build (if any) and records it in the store; returns its build time.
-  std::optional<MsmBuild> join_msm(double* wait_s);
-  void record_msm_build(const MsmBuild& built);  // into the ledger
+  std::optional<msm::MsmBuild> join_msm(double* wait_s);
+  void record_msm_build(const msm::MsmBuild& built);  // into the ledger
   // The walker segments of a committed iteration (its ok walkers, in walker order).
-  static std::vector<FrameHistory::WalkerSpan> ok_spans(const store::IterationRecord& rec);
+  static std::vector<features::FrameHistory::WalkerSpan> ok_spans(const store::IterationRecord& rec);
 
   // campaign_space.cpp (learned CV space only)
   void replay_learned_space();
@@ -73,34 +72,33 @@ class CampaignDriver {
   void resume_learned_space(const std::vector<store::IterationRecord>& records);
   void make_learned_space();
   // One committed iteration's frames (positions and boxes) from its shard, for feature recomputation.
-  SpaceStage::Frames load_committed_frames(std::int64_t iteration,
-                                           std::span<const FrameHistory::WalkerSpan> spans) const;
+  spaces::SpaceStage::Frames load_committed_frames(std::int64_t iteration,
+                                           std::span<const features::FrameHistory::WalkerSpan> spans) const;
 
   const config::CampaignConfig& config_;
   RunOptions options_;
   ProgressSink& progress_;
   std::unique_ptr<engines::Engine> engine_;
-  std::unique_ptr<Projection> projection_;
+  std::unique_ptr<features::Projection> projection_;
   std::unique_ptr<exec::Executor> executor_;
   std::optional<store::RunStore> store_;
   std::unique_ptr<RunLog> log_;
   int lock_fd_ = -1;
 
-  FrameHistory history_;
+  features::FrameHistory history_;
   std::optional<CoverageTracker> tracker_;
-  std::unique_ptr<FeatureSource> features_;  // learned spaces: the feature types (features_factory.h)
-  std::optional<SpaceStage> space_;  // space_mode pca | tica
-  spawners::DensitySpawner spawner_;
+  std::unique_ptr<features::FeatureSource> features_;  // learned spaces: the feature types (features_factory.h)
+  std::optional<spaces::SpaceStage> space_;  // space_mode pca | tica
+  std::unique_ptr<spawners::Spawner> spawner_;  // spawning.spawn_scheme (make_spawner)
   binning::ResolutionController resolution_;
-  std::unique_ptr<MsmStage> msm_;
-  std::unique_ptr<MsmSpawner> msm_spawner_;  // spawn_scheme: msm (else the density spawner)  // in-loop MSM (msm_stage.h); inert when msm.enabled is false
+  std::unique_ptr<msm::MsmStage> msm_;  // in-loop MSM (msm/msm_stage.h); inert unless msm.enabled
 
   std::int64_t next_iteration_ = 0;
   std::vector<engines::Configuration> next_starts_;
   std::vector<std::optional<core::FrameKey>> next_parents_;
-  std::vector<double> iteration_seconds_;
+  std::vector<double> iteration_seconds_;  // wall time of each iteration run now (for the ETA)
   std::vector<engines::Configuration> initial_frames_;  // system.initial_trajectory, when set
-  std::string initial_seeding_;  // how initial_frames_ were chosen (banner), or ""  // wall time of each iteration run now (for the ETA)
+  std::string initial_seeding_;  // how initial_frames_ were chosen (banner), or ""
 };
 
 }  // namespace trails::campaign

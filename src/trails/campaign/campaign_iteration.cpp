@@ -149,7 +149,7 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
   rec.spatial_dim = engine_->spatial_dim();
   rec.stride = config_.spawning.stride;
   rec.dt = record_dt();
-  std::vector<FrameHistory::WalkerSpan> spans;
+  std::vector<features::FrameHistory::WalkerSpan> spans;
   for (std::size_t w = 0; w < results.size(); ++w) {
     const auto& r = results[w];
     store::WalkerRecord wr;
@@ -178,14 +178,14 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
                                                                                      rec.spatial_dim) ==
                                          rec.positions.size(),
                "walkers must all report a box per frame, or none");
-  // Projection into the fixed CV space (identity for built-in runs: the coordinates themselves).
+  // features::Projection into the fixed CV space (identity for built-in runs: the coordinates themselves).
   const auto n_new = static_cast<std::int64_t>(rec.positions.size()) /
                      std::max(1, rec.n_atoms * rec.spatial_dim);
   if (projection_->is_identity()) {
     rec.cvs = rec.positions;
   } else {
     rec.cvs.reserve(static_cast<std::size_t>(n_new * rec.cv_dim));
-    std::vector<WalkerFrames> walker_frames;
+    std::vector<features::WalkerFrames> walker_frames;
     for (const auto& s : spans) walker_frames.push_back({s.walker, s.n_frames});
     projection_->project_iteration(iteration, walker_frames, rec.positions, n_new, rec.boxes,
                                    rec.cvs);
@@ -224,10 +224,9 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
 
   // Spawn from the candidate pool with this iteration's own random stream.
   core::Rng rng = core::Rng::stream(config_.random_seed, "spawn", static_cast<std::uint64_t>(iteration));
-  const auto chosen =
-      msm_spawner_ ? msm_spawner_->choose(history_, tracker_->pool_first_frame(), msm_->latest(),
-                                          config_.spawning.walker, rng)
-                   : spawner_.choose(tracker_->pool(), tracker_->grid(), config_.spawning.walker, rng);
+  const spawners::SpawnPool pool{history_, tracker_->pool_first_frame(), tracker_->pool(),
+                                 tracker_->grid(), msm_->latest()};
+  const auto chosen = spawner_->choose(pool, config_.spawning.walker, rng);
   for (std::size_t k = 0; k < chosen.size(); ++k) {
     rec.spawns.push_back({static_cast<std::int64_t>(k), chosen[k] - tracker_->pool_first_frame(),
                           history_.key_of(chosen[k])});
@@ -259,7 +258,7 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
   rec.n_bins = tracker_->grid().n_bins();
   if (resolution_.observe(rec.occupied_bins).bumped) {
     tracker_->regrid(resolution_.n_bins(), history_);
-    spawner_.reset_memory();
+    spawner_->reset_memory();
   }
   msm_->start(iteration, history_);  // overlapped: runs during the next iteration's MD
   rec.state = state_json();

@@ -17,6 +17,8 @@
 #include "trails/core/fs.h"
 #include "trails/core/rng.h"
 #include "trails/engines/registry.h"
+#include "trails/spawners/density_spawner.h"
+#include "trails/spawners/msm_spawner.h"
 #include "trails/trajio/trajectory.h"
 #include "trails/campaign/projection_factory.h"
 
@@ -38,6 +40,19 @@ spawners::DensityOptions density_options(const config::CampaignConfig& c) {
   o.recent_window = c.spawning.recent_density_window;
   if (c.spawning.search_mode == config::SearchMode::Target) o.target = c.spawning.target;
   return o;
+}
+
+// The one table of spawning schemes (spawning.spawn_scheme, checked by config/).
+std::unique_ptr<spawners::Spawner> make_spawner(const config::CampaignConfig& c) {
+  if (c.spawning.spawn_scheme == "msm") {
+    std::optional<std::vector<double>> target;
+    if (c.spawning.search_mode == config::SearchMode::Target) target = c.spawning.target;
+    return std::make_unique<spawners::MsmSpawner>(spawners::MsmSpawnerOptions{
+        c.msm.spawn_alpha, c.msm.spawn_leverage, c.msm.spawn_uncertainty,
+        c.spawning.voronoi_clusters, c.random_seed, target});
+  }
+  TRAILS_CHECK(c.spawning.spawn_scheme == "density", "spawn_scheme admitted by config/");
+  return std::make_unique<spawners::DensitySpawner>(density_options(c));
 }
 
 // The outermost ancestor of `dir` (or dir itself) that does not exist yet: what creating `dir`
@@ -92,12 +107,11 @@ CampaignDriver::CampaignDriver(const config::CampaignConfig& config, const RunOp
       options_(options),
       progress_(progress),
       history_(config.cv_dimension()),
-      spawner_(density_options(config)),
+      spawner_(make_spawner(config)),
       resolution_(config.n_bins, config.spawning.resolution_max_bins,
                   config.spawning.resolution_check_patience, config.spawning.convergence_patience),
-      msm_(std::make_unique<MsmStage>(config.msm, config.random_seed, config.cv_dimension(),
+      msm_(std::make_unique<msm::MsmStage>(config.msm, config.random_seed, config.cv_dimension(),
                                       msm_overlap_enabled(options))) {
-  if (config.spawning.spawn_scheme == "msm") msm_spawner_ = std::make_unique<MsmSpawner>(config);
 }
 
 CampaignDriver::~CampaignDriver() {
@@ -234,12 +248,12 @@ std::vector<std::int64_t> CampaignDriver::spawn_from_initial_trajectory(
     if (periodic) boxes.insert(boxes.end(), f.box->begin(), f.box->end());
   }
   // One trajectory, "iteration -1" (Trails-MD's history[-1]), through the campaign's projection.
-  const WalkerFrames all{0, n};
+  const features::WalkerFrames all{0, n};
   std::vector<double> cvs;
-  projection_->project_iteration(-1, std::span<const WalkerFrames>(&all, 1), positions, n, boxes, cvs);
-  FrameHistory frames(config_.cv_dimension());
-  const FrameHistory::WalkerSpan span{0, n};
-  frames.append(-1, std::span<const FrameHistory::WalkerSpan>(&span, 1), cvs);
+  projection_->project_iteration(-1, std::span<const features::WalkerFrames>(&all, 1), positions, n, boxes, cvs);
+  features::FrameHistory frames(config_.cv_dimension());
+  const features::FrameHistory::WalkerSpan span{0, n};
+  frames.append(-1, std::span<const features::FrameHistory::WalkerSpan>(&span, 1), cvs);
   CoverageTracker bins(binning::UniformGrid(config_.n_bins, config_.min_values, config_.max_values),
                        std::nullopt);
   bins.add_latest(frames);
@@ -317,12 +331,12 @@ void CampaignDriver::resume() {
 
 void CampaignDriver::restore_state(const nlohmann::json& state) {
   resolution_.restore(state.at("resolution"));
-  spawner_.restore(state.at("spawner"));
+  spawner_->restore(state.at("spawner"));
   if (space_) space_->restore(state.at("space"));
 }
 
 nlohmann::json CampaignDriver::state_json() const {
-  nlohmann::json state = {{"spawner", spawner_.state()},
+  nlohmann::json state = {{"spawner", spawner_->state()},
                           {"resolution", resolution_.state()},
                           {"target_iterations", options_.target_iterations}};
   if (space_) state["space"] = space_->state();
@@ -330,21 +344,21 @@ nlohmann::json CampaignDriver::state_json() const {
   return state;
 }
 
-std::optional<MsmBuild> CampaignDriver::join_msm(double* wait_s) {
+std::optional<msm::MsmBuild> CampaignDriver::join_msm(double* wait_s) {
   auto built = msm_->join(wait_s);
   if (built) record_msm_build(*built);
   return built;
 }
 
-std::vector<FrameHistory::WalkerSpan> CampaignDriver::ok_spans(const store::IterationRecord& rec) {
-  std::vector<FrameHistory::WalkerSpan> spans;
+std::vector<features::FrameHistory::WalkerSpan> CampaignDriver::ok_spans(const store::IterationRecord& rec) {
+  std::vector<features::FrameHistory::WalkerSpan> spans;
   for (const auto& w : rec.walkers) {
     if (w.ok) spans.push_back({w.walker, w.n_frames});
   }
   return spans;
 }
 
-void CampaignDriver::record_msm_build(const MsmBuild& built) {
+void CampaignDriver::record_msm_build(const msm::MsmBuild& built) {
   store_->commit_msm_build({built.iteration, built.build_s, built.to_json()});
 }
 

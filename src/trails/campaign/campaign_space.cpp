@@ -1,7 +1,7 @@
 // Learned-space half of the campaign driver (space_mode pca | tica): building the feature
 // source, rebuilding the history and bins in a newly fitted space, and recomputing the stored
 // features from the shards on resume. The numerics and the retraining decision live in
-// SpaceStage.
+// spaces::SpaceStage.
 #include "trails/campaign/campaign_driver.h"
 #include "trails/campaign/features_factory.h"
 
@@ -9,19 +9,21 @@ namespace trails::campaign {
 
 void CampaignDriver::make_learned_space() {
   features_ = make_feature_source(config_, *engine_);
-  space_.emplace(config_, *features_,
-                 [this](std::int64_t iteration, std::span<const FrameHistory::WalkerSpan> spans) {
+  const spaces::SpaceOptions options{config_.space_mode, config_.learned, config_.random_seed,
+                                     config_.cv_dimension()};
+  space_.emplace(options, *features_,
+                 [this](std::int64_t iteration, std::span<const features::FrameHistory::WalkerSpan> spans) {
                    return load_committed_frames(iteration, spans);
                  });
 }
 
-SpaceStage::Frames CampaignDriver::load_committed_frames(
-    std::int64_t iteration, std::span<const FrameHistory::WalkerSpan> spans) const {
+spaces::SpaceStage::Frames CampaignDriver::load_committed_frames(
+    std::int64_t iteration, std::span<const features::FrameHistory::WalkerSpan> spans) const {
   std::vector<core::FrameKey> keys;
   for (const auto& s : spans) {
     for (std::int64_t f = 0; f < s.n_frames; ++f) keys.push_back({iteration, s.walker, f});
   }
-  SpaceStage::Frames out;
+  spaces::SpaceStage::Frames out;
   for (auto& fr : store_->load_frames(keys)) {
     out.positions.insert(out.positions.end(), fr.positions.begin(), fr.positions.end());
     out.boxes.insert(out.boxes.end(), fr.box.begin(), fr.box.end());
@@ -32,10 +34,10 @@ SpaceStage::Frames CampaignDriver::load_committed_frames(
 void CampaignDriver::replay_learned_space() {
   // Row 76: every stored frame re-projected; row 94: a new box from the data bounds. Replaying
   // the blocks in order gives the same tables after a retrain as a resumed run builds.
-  history_ = FrameHistory(space_->dim());
+  history_ = features::FrameHistory(space_->dim());
   tracker_.emplace(space_->grid(resolution_.n_bins()), config_.spawning.history_window);
   space_->for_each_projected_block([&](std::int64_t iteration,
-                                       std::span<const FrameHistory::WalkerSpan> spans,
+                                       std::span<const features::FrameHistory::WalkerSpan> spans,
                                        const std::vector<double>& cvs) {
     history_.append(iteration, spans, cvs);
     tracker_->add_latest(history_);
@@ -44,7 +46,7 @@ void CampaignDriver::replay_learned_space() {
 
 void CampaignDriver::rebuild_learned_space() {
   replay_learned_space();
-  spawner_.reset_memory();  // old bin ids mean nothing in the new space
+  spawner_->reset_memory();  // old bin ids mean nothing in the new space
 }
 
 void CampaignDriver::resume_learned_space(const std::vector<store::IterationRecord>& records) {

@@ -5,7 +5,7 @@ namespace trails::campaign {
 CoverageTracker::CoverageTracker(binning::UniformGrid grid, std::optional<int> history_window)
     : grid_(std::move(grid)), window_(history_window), coverage_(/*droppable=*/false) {}
 
-std::vector<std::int64_t> CoverageTracker::bins_of_block(const FrameHistory& history,
+std::vector<std::int64_t> CoverageTracker::bins_of_block(const features::FrameHistory& history,
                                                          std::size_t block) const {
   const auto points = history.block_points(block);
   const auto d = static_cast<std::size_t>(history.cv_dim());
@@ -14,7 +14,7 @@ std::vector<std::int64_t> CoverageTracker::bins_of_block(const FrameHistory& his
   return bins;
 }
 
-void CoverageTracker::add_block(const FrameHistory& history, std::size_t block) {
+void CoverageTracker::add_block(const features::FrameHistory& history, std::size_t block) {
   const auto bins = bins_of_block(history, block);
   const std::int64_t first = history.block_first(block);
   coverage_.add_block(first, bins);
@@ -31,11 +31,11 @@ void CoverageTracker::add_block(const FrameHistory& history, std::size_t block) 
   pool_first_ = history.block_first(block + 1 - pooled);
 }
 
-void CoverageTracker::add_latest(const FrameHistory& history) {
+void CoverageTracker::add_latest(const features::FrameHistory& history) {
   add_block(history, history.iterations() - 1);
 }
 
-void CoverageTracker::regrid(const std::vector<int>& n_bins, const FrameHistory& history) {
+void CoverageTracker::regrid(const std::vector<int>& n_bins, const features::FrameHistory& history) {
   grid_ = binning::UniformGrid(n_bins, grid_.min_values(), grid_.max_values());
   coverage_.clear();
   window_table_.clear();

@@ -10,7 +10,7 @@
 
 #include "trails/binning/bin_table.h"
 #include "trails/binning/uniform_grid.h"
-#include "trails/campaign/frame_history.h"
+#include "trails/features/frame_history.h"
 
 namespace trails::campaign {
 
@@ -19,9 +19,9 @@ class CoverageTracker {
   CoverageTracker(binning::UniformGrid grid, std::optional<int> history_window);
 
   // Bins the newest block of `history` into both tables and slides the window.
-  void add_latest(const FrameHistory& history);
+  void add_latest(const features::FrameHistory& history);
   // Switches to a refined grid and re-bins every stored frame.
-  void regrid(const std::vector<int>& n_bins, const FrameHistory& history);
+  void regrid(const std::vector<int>& n_bins, const features::FrameHistory& history);
 
   const binning::UniformGrid& grid() const { return grid_; }
   const binning::BinTable& coverage() const { return coverage_; }
@@ -30,8 +30,8 @@ class CoverageTracker {
   std::int64_t pool_first_frame() const { return pool_first_; }
 
  private:
-  std::vector<std::int64_t> bins_of_block(const FrameHistory& history, std::size_t block) const;
-  void add_block(const FrameHistory& history, std::size_t block);
+  std::vector<std::int64_t> bins_of_block(const features::FrameHistory& history, std::size_t block) const;
+  void add_block(const features::FrameHistory& history, std::size_t block);
 
   binning::UniformGrid grid_;
   std::optional<int> window_;

@@ -15,31 +15,8 @@
 namespace trails::campaign {
 namespace {
 
-class CoordinateFeatures final : public FeatureSource {
- public:
-  explicit CoordinateFeatures(int n) : n_(n) {}
-  const std::vector<std::string>& types() const override { return types_; }
-  int n_features(const std::string& type) const override {
-    check(type);
-    return n_;
-  }
-  std::vector<double> compute(const std::string& type, std::span<const double> frames,
-                              std::int64_t, std::span<const double>) const override {
-    check(type);
-    return {frames.begin(), frames.end()};
-  }
-  bool is_identity() const override { return true; }
-
- private:
-  void check(const std::string& type) const {
-    if (type != types_[0]) throw core::InputError("the built-in engine has no feature type " + type);
-  }
-  int n_;
-  std::vector<std::string> types_{"coordinates"};
-};
-
 // One CvSet per feature type (Trails-MD's presets, cvs::trails_md_feature).
-class MolecularFeatures final : public FeatureSource {
+class MolecularFeatures final : public features::FeatureSource {
  public:
   void add(const std::string& type, cvs::CvSet set) {
     types_.push_back(type);
@@ -75,7 +52,7 @@ class MolecularFeatures final : public FeatureSource {
   std::map<std::string, cvs::CvSet> sets_;
 };
 
-std::unique_ptr<FeatureSource> molecular_features(const config::CampaignConfig& config,
+std::unique_ptr<features::FeatureSource> molecular_features(const config::CampaignConfig& config,
                                                   const engines::EngineSystem& system) {
   if (!system.topology) {
     throw core::ConfigError("system.feature_selection: the prepared system in " +
@@ -124,15 +101,12 @@ std::unique_ptr<FeatureSource> molecular_features(const config::CampaignConfig& 
 
 }  // namespace
 
-std::unique_ptr<FeatureSource> make_coordinate_features(int n_values) {
-  return std::make_unique<CoordinateFeatures>(n_values);
-}
 
-std::unique_ptr<FeatureSource> make_feature_source(const config::CampaignConfig& config,
+std::unique_ptr<features::FeatureSource> make_feature_source(const config::CampaignConfig& config,
                                                    const engines::Engine& engine) {
   // A non-molecular engine's features are its coordinates.
   if (!engine.system().molecular) {
-    return make_coordinate_features(engine.n_atoms() * engine.spatial_dim());
+    return features::make_coordinate_features(engine.n_atoms() * engine.spatial_dim());
   }
   return molecular_features(config, engine.system());
 }

@@ -148,7 +148,7 @@ double xtc_precision_for(std::span<const double> frames) {
   return 1e3;
 }
 
-class ProjectFileProjection final : public Projection {
+class ProjectFileProjection final : public features::Projection {
  public:
   explicit ProjectFileProjection(const config::CampaignConfig& config)
       : module_(fs::absolute(*config.system.project_file)),
@@ -172,11 +172,11 @@ class ProjectFileProjection final : public Projection {
 
   void project(std::span<const double> frames, std::int64_t n_frames,
                std::span<const double> boxes, std::vector<double>& out) const override {
-    const WalkerFrames all{0, n_frames};
-    project_iteration(0, std::span<const WalkerFrames>(&all, 1), frames, n_frames, boxes, out);
+    const features::WalkerFrames all{0, n_frames};
+    project_iteration(0, std::span<const features::WalkerFrames>(&all, 1), frames, n_frames, boxes, out);
   }
 
-  void project_iteration(std::int64_t iteration, std::span<const WalkerFrames> walkers,
+  void project_iteration(std::int64_t iteration, std::span<const features::WalkerFrames> walkers,
                          std::span<const double> frames, std::int64_t n_frames,
                          std::span<const double> boxes, std::vector<double>& out) const override {
     std::lock_guard lock(mutex_);
@@ -203,8 +203,8 @@ class ProjectFileProjection final : public Projection {
   void probe(std::span<const double> positions, std::span<const double> box) const {
     const TemporaryDirectory dir;
     std::vector<double> rows;
-    const WalkerFrames one{0, 1};
-    if (auto problem = extract(dir.path(), 0, std::span<const WalkerFrames>(&one, 1), positions, 1,
+    const features::WalkerFrames one{0, 1};
+    if (auto problem = extract(dir.path(), 0, std::span<const features::WalkerFrames>(&one, 1), positions, 1,
                                box, rows)) {
       throw core::ConfigError(fmt::format(
           "{}: {}\n  (Trails called extract_cvs on a one-frame trajectory of the start structure "
@@ -215,7 +215,7 @@ class ProjectFileProjection final : public Projection {
 
  private:
   std::optional<std::string> extract(const fs::path& dir, std::int64_t iteration,
-                                     std::span<const WalkerFrames> walkers,
+                                     std::span<const features::WalkerFrames> walkers,
                                      std::span<const double> frames, std::int64_t n_frames,
                                      std::span<const double> boxes,
                                      std::vector<double>& out) const {
@@ -310,7 +310,7 @@ void check_project_file(const config::CampaignConfig& config) {
   }
 }
 
-std::unique_ptr<Projection> make_project_file_projection(const config::CampaignConfig& config,
+std::unique_ptr<features::Projection> make_project_file_projection(const config::CampaignConfig& config,
                                                          std::span<const double> start_positions_nm,
                                                          std::span<const double> start_box) {
   TRAILS_CHECK(config.system.project_file.has_value(), "no system.project_file");

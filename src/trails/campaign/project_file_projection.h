@@ -10,7 +10,7 @@
 #include <memory>
 #include <span>
 
-#include "trails/campaign/projection.h"
+#include "trails/features/projection.h"
 #include "trails/config/campaign_config.h"
 
 namespace trails::campaign {
@@ -25,7 +25,7 @@ void check_project_file(const config::CampaignConfig& config);
 // Before returning it calls extract_cvs once on a one-frame trajectory of the start structure (start_positions_nm: n_atoms × 3, start_box: 9 values or empty), so a module
 // that raises, returns the wrong number of columns or non-finite values fails before any MD:
 // ConfigError. At run time the same problems are an EngineError naming the iteration and file.
-std::unique_ptr<Projection> make_project_file_projection(const config::CampaignConfig& config,
+std::unique_ptr<features::Projection> make_project_file_projection(const config::CampaignConfig& config,
                                                          std::span<const double> start_positions_nm,
                                                          std::span<const double> start_box);
 

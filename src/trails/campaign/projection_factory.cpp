@@ -15,7 +15,7 @@ namespace trails::campaign {
 namespace {
 
 // Molecular frames (nm, 3-D) → the rows of a CvSet, with the frame's box for minimum images.
-class CvSetProjection final : public Projection {
+class CvSetProjection final : public features::Projection {
  public:
   explicit CvSetProjection(cvs::CvSet set) : set_(std::move(set)) {}
   int dimension() const override { return set_.dimension(); }
@@ -47,7 +47,7 @@ bool is_structure_file(const std::filesystem::path& p) {
   return ext == ".pdb" || ext == ".ent" || ext == ".gro";
 }
 
-std::unique_ptr<Projection> molecular_projection(const config::CampaignConfig& config,
+std::unique_ptr<features::Projection> molecular_projection(const config::CampaignConfig& config,
                                                  const engines::EngineSystem& system) {
   if (config.system.project_file) {  // Trails-MD's extract_cvs (cross-checked: no cvs: block)
     return make_project_file_projection(config, system.reference_positions, system.box);
@@ -99,11 +99,11 @@ std::unique_ptr<Projection> molecular_projection(const config::CampaignConfig& c
 
 }  // namespace
 
-std::unique_ptr<Projection> make_projection(const config::CampaignConfig& config,
+std::unique_ptr<features::Projection> make_projection(const config::CampaignConfig& config,
                                             const engines::Engine& engine) {
   // A non-molecular engine's particle is a point of the CV space: its coordinates are the CVs.
   if (!engine.system().molecular) {
-    return make_identity_projection(engine.n_atoms() * engine.spatial_dim());
+    return features::make_identity_projection(engine.n_atoms() * engine.spatial_dim());
   }
   return molecular_projection(config, engine.system());
 }

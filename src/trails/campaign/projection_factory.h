@@ -4,13 +4,13 @@
 
 #include <memory>
 
-#include "trails/campaign/projection.h"
+#include "trails/features/projection.h"
 #include "trails/config/campaign_config.h"
 #include "trails/engines/engine.h"
 
 namespace trails::campaign {
 
-std::unique_ptr<Projection> make_projection(const config::CampaignConfig& config,
+std::unique_ptr<features::Projection> make_projection(const config::CampaignConfig& config,
                                             const engines::Engine& engine);
 
 }  // namespace trails::campaign

@@ -14,6 +14,7 @@
 #include "trails/core/error.h"
 #include "trails/core/fs.h"
 #include "trails/store/run_store.h"
+#include "trails/report/msm_builds.h"
 
 namespace trails::report {
 namespace fs = std::filesystem;
@@ -315,7 +316,7 @@ AnalyzeResult analyze_run(const AnalyzeRequest& request) {
     throw core::InputError("run directory " + request.run_dir.string() + " does not exist");
   }
   const auto store = store::RunStore::open(request.run_dir, store::RunStore::Mode::ReadOnly);
-  const auto builds = store.msm_builds();
+  const auto builds = checked_msm_builds(store);
   // Trails-MD also reports a weighted-ensemble MFPT from the recycled-flux series; Trails does
   // not record one, so a run without MSM builds has nothing to analyze.
   if (builds.empty()) {

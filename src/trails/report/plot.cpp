@@ -16,6 +16,7 @@
 #include "trails/engines/builtin/potential.h"
 #include "trails/report/potential_from_meta.h"
 #include "trails/store/run_store.h"
+#include "trails/report/msm_builds.h"
 
 namespace trails::report {
 namespace fs = std::filesystem;
@@ -182,7 +183,7 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
             "axes x1y2 with steps lw 2 dt 2 title 'resolution (bins per axis)'\n";
   run_gnuplot(script);
   std::vector<fs::path> out = {coverage, occupancy};
-  for (auto& p : plot_msm_builds(store.msm_builds(), d, out_dir)) out.push_back(std::move(p));
+  for (auto& p : plot_msm_builds(checked_msm_builds(store), d, out_dir)) out.push_back(std::move(p));
   return out;
 }
 

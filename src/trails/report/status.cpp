@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "trails/store/run_store.h"
+#include "trails/report/msm_builds.h"
 
 namespace trails::report {
 namespace {
@@ -54,7 +55,7 @@ nlohmann::json run_status(const std::filesystem::path& run_dir) {
   }
   const auto& resolution = state.at("resolution");
   // The in-loop MSM: the latest recorded build (its convergence monitor included).
-  const auto builds = store.msm_builds();
+  const auto builds = checked_msm_builds(store);
   bool msm_converged = false;
   std::string msm_reason;
   if (!builds.empty()) {

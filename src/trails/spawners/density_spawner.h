@@ -18,6 +18,7 @@
 #include "trails/binning/bin_table.h"
 #include "trails/binning/uniform_grid.h"
 #include "trails/core/rng.h"
+#include "trails/spawners/spawner.h"
 
 namespace trails::spawners {
 
@@ -33,9 +34,13 @@ struct BinStat {
   double closeness = 1.0;  // 1 when there is no target
 };
 
-class DensitySpawner {
+class DensitySpawner final : public Spawner {
  public:
   explicit DensitySpawner(DensityOptions options);
+
+  std::vector<std::int64_t> choose(const SpawnPool& pool, int n, core::Rng& rng) override {
+    return choose(pool.bins, pool.grid, n, rng);
+  }
 
   // n global frame indices chosen from `table` (bins defined by `grid`).
   std::vector<std::int64_t> choose(const binning::BinTable& table, const binning::UniformGrid& grid,
@@ -46,10 +51,10 @@ class DensitySpawner {
   std::vector<std::int64_t> hard_order(const std::vector<BinStat>& bins, int n, core::Rng& rng) const;
 
   // Forget recent selections (after the grid is refined, old bin ids mean nothing).
-  void reset_memory() { recent_.clear(); }
+  void reset_memory() override { recent_.clear(); }
 
-  nlohmann::json state() const;
-  void restore(const nlohmann::json& state);
+  nlohmann::json state() const override;
+  void restore(const nlohmann::json& state) override;
 
  private:
   DensityOptions options_;

@@ -1,4 +1,4 @@
-#include "trails/campaign/space_stage.h"
+#include "trails/spaces/space_stage.h"
 
 #include <fmt/format.h>
 
@@ -15,7 +15,7 @@
 #include "trails/core/error.h"
 #include "trails/core/rng.h"
 
-namespace trails::campaign {
+namespace trails::spaces {
 namespace {
 
 using analysis::FrameMatrix;
@@ -87,28 +87,28 @@ analysis::Covariances scaled_columns(const analysis::Covariances& c, const std::
 
 }  // namespace
 
-SpaceStage::SpaceStage(const config::CampaignConfig& config, std::unique_ptr<FeatureSource> owned,
-                       const FeatureSource* source, FrameLoader loader)
-    : mode_(config.space_mode),
-      options_(config.learned),
-      seed_(config.random_seed),
+SpaceStage::SpaceStage(const SpaceOptions& options, std::unique_ptr<features::FeatureSource> owned,
+                       const features::FeatureSource* source, FrameLoader loader)
+    : mode_(options.mode),
+      options_(options.learned),
+      seed_(options.seed),
       owned_source_(std::move(owned)),
       source_(owned_source_ ? owned_source_.get() : source),
       loader_(std::move(loader)),
       type_(source_->types().front()),
       d_(source_->n_features(type_)),
-      k_(config.cv_dimension()),
-      controller_(retrain_options(config.learned)) {
+      k_(options.dim),
+      controller_(retrain_options(options.learned)) {
   TRAILS_CHECK(mode_ == "pca" || mode_ == "tica", "SpaceStage: space_mode pca or tica");
   TRAILS_CHECK(k_ >= 1 && k_ <= d_, "learned dimension within the feature count");
 }
 
-SpaceStage::SpaceStage(const config::CampaignConfig& config, const FeatureSource& source,
+SpaceStage::SpaceStage(const SpaceOptions& options, const features::FeatureSource& source,
                        FrameLoader loader)
-    : SpaceStage(config, nullptr, &source, std::move(loader)) {}
+    : SpaceStage(options, nullptr, &source, std::move(loader)) {}
 
-SpaceStage::SpaceStage(const config::CampaignConfig& config, int n_features)
-    : SpaceStage(config, make_coordinate_features(n_features), nullptr, {}) {}
+SpaceStage::SpaceStage(const SpaceOptions& options, int n_features)
+    : SpaceStage(options, features::make_coordinate_features(n_features), nullptr, {}) {}
 
 void SpaceStage::Memory::merge(const Memory& other) {
   model.merge(other.model);
@@ -131,7 +131,7 @@ SpaceStage::Memory SpaceStage::empty_memory() const {
 }
 
 void SpaceStage::append_block(std::int64_t iteration,
-                              std::span<const FrameHistory::WalkerSpan> spans,
+                              std::span<const features::FrameHistory::WalkerSpan> spans,
                               std::vector<double> features) {
   Block b;
   b.iteration = iteration;
@@ -170,7 +170,7 @@ SpaceStage::Memory SpaceStage::block_memory(const Block& b) const {
 }
 
 std::vector<double> SpaceStage::features_for(const std::string& type, std::span<const double> frames,
-                                             std::span<const FrameHistory::WalkerSpan> spans,
+                                             std::span<const features::FrameHistory::WalkerSpan> spans,
                                              std::span<const double> boxes) const {
   std::int64_t n = 0;
   for (const auto& s : spans) n += s.n_frames;
@@ -199,7 +199,7 @@ std::vector<double> SpaceStage::project(std::span<const double> features) const 
 }
 
 bool SpaceStage::rank_feature_types(std::int64_t iteration,
-                                    std::span<const FrameHistory::WalkerSpan> spans,
+                                    std::span<const features::FrameHistory::WalkerSpan> spans,
                                     std::span<const double> frames, std::span<const double> boxes,
                                     std::vector<double>& features) {
   // Row 78 / section 3.15: every candidate extracted on the current iteration, scored by VAMP-2
@@ -362,7 +362,7 @@ void SpaceStage::fit(const Memory& training) {
 }
 
 std::vector<double> SpaceStage::add_iteration(std::int64_t iteration,
-                                              std::span<const FrameHistory::WalkerSpan> spans,
+                                              std::span<const features::FrameHistory::WalkerSpan> spans,
                                               std::span<const double> frames,
                                               std::span<const double> boxes) {
   const auto& fs = options_.selection;
@@ -418,7 +418,7 @@ std::vector<double> SpaceStage::add_iteration(std::int64_t iteration,
 }
 
 void SpaceStage::restore_features(std::int64_t iteration,
-                                  std::span<const FrameHistory::WalkerSpan> spans,
+                                  std::span<const features::FrameHistory::WalkerSpan> spans,
                                   std::span<const double> frames, std::span<const double> boxes) {
   append_block(iteration, spans, features_for(type_, frames, spans, boxes));
   // The memory's statistics are a pure function of the blocks' features, so the state keeps
@@ -489,4 +489,4 @@ void SpaceStage::restore(const nlohmann::json& state) {
   }
 }
 
-}  // namespace trails::campaign
+}  // namespace trails::spaces

@@ -1,10 +1,10 @@
-#include "trails/campaign/projection.h"
+#include "trails/features/projection.h"
 
 #include <fmt/format.h>
 
 #include "trails/core/error.h"
 
-namespace trails::campaign {
+namespace trails::features {
 namespace {
 
 class IdentityProjection final : public Projection {
@@ -34,4 +34,4 @@ std::unique_ptr<Projection> make_identity_projection(int n_values) {
   return std::make_unique<IdentityProjection>(n_values);
 }
 
-}  // namespace trails::campaign
+}  // namespace trails::features

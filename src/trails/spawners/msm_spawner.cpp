@@ -1,19 +1,19 @@
-#include "trails/campaign/msm_spawner.h"
+#include "trails/spawners/msm_spawner.h"
 
 #include <cmath>
 
 #include "trails/analysis/clustering.h"
 #include "trails/spawners/density_spawner.h"
 
-namespace trails::campaign {
+namespace trails::spawners {
 namespace {
 constexpr int kFallbackMaxIter = 100;  // Trails-MD's least-counts KMeans max_iter
 }  // namespace
 
-MsmSpawner::MsmSpawner(const config::CampaignConfig& config) : config_(config) {}
+MsmSpawner::MsmSpawner(MsmSpawnerOptions options) : options_(std::move(options)) {}
 
-std::vector<double> MsmSpawner::guided_weights(const FrameHistory& history,
-                                               std::int64_t pool_first, const MsmBuild& msm) {
+std::vector<double> MsmSpawner::guided_weights(const features::FrameHistory& history,
+                                               std::int64_t pool_first, const msm::MsmBuild& msm) {
   const int d = history.cv_dim();
   if (labelled_with_ != msm.clustering.get()) {  // a refit: the new clustering labels everything
     labels_.clear();
@@ -30,9 +30,9 @@ std::vector<double> MsmSpawner::guided_weights(const FrameHistory& history,
     const auto l = analysis::assign(*keep_, analysis::points_view(pts, frames - from, d), 1);
     labels_.insert(labels_.end(), l.begin(), l.end());
   }
-  const auto& m = config_.msm;
+  const auto& m = options_;
   const auto n_micro = static_cast<std::size_t>(keep_->centres.rows());
-  std::vector<double> score(n_micro, m.spawn_alpha);  // frontier states: alpha
+  std::vector<double> score(n_micro, m.alpha);  // frontier states: alpha
   const auto na = static_cast<Eigen::Index>(msm.active_set.size());
   std::vector<double> s(static_cast<std::size_t>(na));
   double mean = 0.0;
@@ -47,9 +47,9 @@ std::vector<double> MsmSpawner::guided_weights(const FrameHistory& history,
     }
   }
   if (positive > 0) mean /= positive;
-  const int L = static_cast<int>(m.spawn_leverage);
+  const int L = static_cast<int>(m.leverage);
   for (Eigen::Index i = 0; i < na; ++i) {
-    const double sigma = m.spawn_uncertainty && mean > 0 ? s[static_cast<std::size_t>(i)] / mean : 1.0;
+    const double sigma = m.uncertainty && mean > 0 ? s[static_cast<std::size_t>(i)] / mean : 1.0;
     double lev = 1.0;
     if (L > 0 && msm.eigenvectors.cols() > 0) {
       lev = 0.0;
@@ -59,7 +59,7 @@ std::vector<double> MsmSpawner::guided_weights(const FrameHistory& history,
     }
     const double c = msm.counts_per_state[static_cast<std::size_t>(i)];
     score[static_cast<std::size_t>(msm.active_set[static_cast<std::size_t>(i)])] =
-        msm.pi[static_cast<std::size_t>(i)] * lev * sigma + m.spawn_alpha / std::sqrt(c + 1.0);
+        msm.pi[static_cast<std::size_t>(i)] * lev * sigma + m.alpha / std::sqrt(c + 1.0);
   }
   const std::int64_t end = history.frames();
   std::vector<double> members(n_micro, 0.0);
@@ -72,7 +72,7 @@ std::vector<double> MsmSpawner::guided_weights(const FrameHistory& history,
   return w;
 }
 
-std::vector<double> MsmSpawner::fallback_weights(const FrameHistory& history,
+std::vector<double> MsmSpawner::fallback_weights(const features::FrameHistory& history,
                                                  std::int64_t pool_first) {
   const int d = history.cv_dim();
   const std::int64_t n = history.frames() - pool_first;
@@ -87,9 +87,9 @@ std::vector<double> MsmSpawner::fallback_weights(const FrameHistory& history,
     pts.insert(pts.end(), p.begin(), p.end());
   }
   analysis::KMeansOptions o;
-  o.k = static_cast<int>(std::min<std::int64_t>(config_.spawning.voronoi_clusters, n));
+  o.k = static_cast<int>(std::min<std::int64_t>(options_.fallback_clusters, n));
   o.max_iter = kFallbackMaxIter;
-  o.seed = config_.random_seed;  // Trails-MD: fixed_seed = random_seed
+  o.seed = options_.seed;  // Trails-MD: fixed_seed = random_seed
   o.n_threads = 1;
   const auto view = analysis::points_view(pts, n, d);
   const auto labels = analysis::assign(analysis::kmeans(view, o), view, 1);
@@ -103,13 +103,13 @@ std::vector<double> MsmSpawner::fallback_weights(const FrameHistory& history,
   return w;
 }
 
-std::vector<std::int64_t> MsmSpawner::choose(const FrameHistory& history, std::int64_t pool_first,
-                                             const MsmBuild* msm, int n, core::Rng& rng) {
+std::vector<std::int64_t> MsmSpawner::choose(const features::FrameHistory& history, std::int64_t pool_first,
+                                             const msm::MsmBuild* msm, int n, core::Rng& rng) {
   used_fallback_ = msm == nullptr || !msm->note.empty() || !msm->clustering;
   std::vector<double> w = used_fallback_ ? fallback_weights(history, pool_first)
                                          : guided_weights(history, pool_first, *msm);
-  if (config_.spawning.search_mode == config::SearchMode::Target) {
-    const auto& t = config_.spawning.target;
+  if (options_.target) {
+    const auto& t = *options_.target;
     for (std::size_t i = 0; i < w.size(); ++i) {
       const auto p = history.point(pool_first + static_cast<std::int64_t>(i));
       double d2 = 0.0;
@@ -122,4 +122,4 @@ std::vector<std::int64_t> MsmSpawner::choose(const FrameHistory& history, std::i
   return rows;
 }
 
-}  // namespace trails::campaign
+}  // namespace trails::spawners

@@ -1,4 +1,4 @@
-#include "trails/campaign/space_stage.h"
+#include "trails/spaces/space_stage.h"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,12 @@
 #include "trails/analysis/pca.h"
 #include "trails/core/rng.h"
 
-namespace trails::campaign {
+namespace trails::spaces {
 namespace {
+
+SpaceOptions options(const config::CampaignConfig& c) {
+  return {c.space_mode, c.learned, c.random_seed, c.cv_dimension()};
+}
 
 // Overdamped Langevin in an anisotropic 2-D double well, rotated by 30°: the slow coordinate
 // u (barrier 4 kT along u) has the smaller variance; the fast harmonic v (stiffness 0.4) the
@@ -45,8 +49,8 @@ config::CampaignConfig learned_config(const std::string& mode, int dim) {
   return c;
 }
 
-std::vector<FrameHistory::WalkerSpan> spans_of(int walkers, int frames) {
-  std::vector<FrameHistory::WalkerSpan> spans;
+std::vector<features::FrameHistory::WalkerSpan> spans_of(int walkers, int frames) {
+  std::vector<features::FrameHistory::WalkerSpan> spans;
   for (int w = 0; w < walkers; ++w) spans.push_back({w, frames});
   return spans;
 }
@@ -61,12 +65,12 @@ TEST(SpaceStage, FirstTicaComponentIsTheSlowCoordinate) {
   const int walkers = 4, frames = 2000;
   const auto x = simulate(walkers, frames, 20, 11);
   const auto spans = spans_of(walkers, frames);
-  SpaceStage tica(learned_config("tica", 1), 2);
+  SpaceStage tica(options(learned_config("tica", 1)), 2);
   tica.add_iteration(0, spans, x);
   ASSERT_TRUE(tica.retrained());
   EXPECT_GT(alignment_with(tica.projection(), kAngle), 0.98);
   // The test discriminates: PCA, which ranks by (MinMax-scaled) variance, leans to the fast axis.
-  SpaceStage pca(learned_config("pca", 1), 2);
+  SpaceStage pca(options(learned_config("pca", 1)), 2);
   pca.add_iteration(0, spans, x);
   EXPECT_GT(alignment_with(pca.projection(), kAngle + std::numbers::pi / 2), 0.85);
   EXPECT_LT(alignment_with(pca.projection(), kAngle), 0.5);
@@ -78,7 +82,7 @@ TEST(SpaceStage, PcaIsFittedOnMinMaxScaledFeatures) {
   const int walkers = 2, frames = 500;
   auto x = simulate(walkers, frames, 10, 21);
   for (std::size_t r = 0; r < x.size(); r += 2) x[r] *= 7.0;  // very different ranges
-  SpaceStage st(learned_config("pca", 1), 2);
+  SpaceStage st(options(learned_config("pca", 1)), 2);
   const auto y = st.add_iteration(0, spans_of(walkers, frames), x);
   analysis::FrameMatrix scaled = Eigen::Map<const analysis::FrameMatrix>(x.data(), walkers * frames, 2);
   for (int c = 0; c < 2; ++c) {
@@ -95,7 +99,7 @@ TEST(SpaceStage, PcaIsFittedOnMinMaxScaledFeatures) {
 
 TEST(SpaceStage, ProjectionMatchesLinearProjectionAndGridBoxPadsTheDataBounds) {
   const auto x = simulate(3, 300, 10, 5);
-  SpaceStage st(learned_config("tica", 2), 2);
+  SpaceStage st(options(learned_config("tica", 2)), 2);
   const auto y = st.add_iteration(0, spans_of(3, 300), x);
   ASSERT_EQ(y.size(), x.size());
   Eigen::Map<const analysis::FrameMatrix> xm(x.data(), 900, 2);
@@ -115,14 +119,14 @@ TEST(SpaceStage, RestoredStateContinuesBitwise) {
   auto cfg = learned_config("tica", 1);
   cfg.learned.retrain_freq = 2;
   cfg.learned.max_adaptive_memory_frames = 200;  // 200-frame blocks: at most 5 kept (pruned)
-  SpaceStage a(cfg, 2);
+  SpaceStage a(options(cfg), 2);
   std::vector<std::vector<double>> its;
   for (int i = 0; i < 9; ++i) its.push_back(simulate(2, 100, 10, 100 + i));
   const auto spans = spans_of(2, 100);
   for (int i = 0; i < 8; ++i) a.add_iteration(i, spans, its[i]);
   ASSERT_LT(a.state().at("memory_iterations").size(), 8u);
   // A resumed stage: the ledger state (through JSON text) plus the stored features.
-  SpaceStage b(cfg, 2);
+  SpaceStage b(options(cfg), 2);
   b.restore(nlohmann::json::parse(a.state().dump()));
   for (int i = 0; i < 8; ++i) b.restore_features(i, spans, its[i]);
   const auto ya = a.add_iteration(8, spans, its[8]);
@@ -144,7 +148,7 @@ TEST(SpaceStage, FixedPolicyScheduleAndBoundedMemory) {
   auto cfg = learned_config("pca", 1);
   cfg.learned.retrain_freq = 3;
   cfg.learned.max_adaptive_memory_frames = 100;  // 100 frames per block: max(5, 1) = 5 blocks
-  SpaceStage st(cfg, 2);
+  SpaceStage st(options(cfg), 2);
   std::vector<int> retrained;
   for (int i = 0; i < 12; ++i) {
     st.add_iteration(i, spans_of(1, 100), simulate(1, 100, 5, 40 + i));
@@ -161,7 +165,7 @@ TEST(SpaceStage, FixedPolicyScheduleAndBoundedMemory) {
 TEST(SpaceStage, WithoutAggregateMemoryTrainsOnTheCurrentIterationOnly) {
   auto cfg = learned_config("pca", 1);
   cfg.learned.aggregate_memory = false;
-  SpaceStage st(cfg, 2);
+  SpaceStage st(options(cfg), 2);
   st.add_iteration(0, spans_of(1, 50), simulate(1, 50, 5, 1));
   st.add_iteration(1, spans_of(1, 50), simulate(1, 50, 5, 2));
   EXPECT_TRUE(st.state().at("memory_iterations").empty());
@@ -173,7 +177,7 @@ TEST(SpaceStage, VampAdaptiveSkipsWhileTheModelStillScoresWell) {
   cfg.learned.retrain_policy = config::RetrainPolicyKind::VampAdaptive;
   cfg.learned.vamp_retrain_tol = 0.5;
   cfg.learned.retrain_max_interval = 3;
-  SpaceStage st(cfg, 2);
+  SpaceStage st(options(cfg), 2);
   std::vector<int> retrained;
   for (int i = 0; i < 7; ++i) {
     st.add_iteration(i, spans_of(2, 400), simulate(2, 400, 20, 70 + i));
@@ -222,7 +226,7 @@ config::CampaignConfig selection_config() {
 // map ignores the other columns.
 TEST(SpaceStage, FeatureSelectionPicksTheSlowCoordinate) {
   for (const int slow : {0, 2}) {
-    SpaceStage st(selection_config(), 3);
+    SpaceStage st(options(selection_config()), 3);
     st.add_iteration(0, spans_of(4, 400), three_columns(4, 400, slow, 31));
     ASSERT_TRUE(st.selected_columns().has_value());
     EXPECT_EQ(*st.selected_columns(), std::vector<int>{slow});
@@ -242,9 +246,9 @@ TEST(SpaceStage, FeatureSelectionResumesBitwise) {
   std::vector<std::vector<double>> its;
   for (int i = 0; i < 6; ++i) its.push_back(three_columns(2, 200, 0, 50 + i));
   const auto spans = spans_of(2, 200);
-  SpaceStage a(cfg, 3);
+  SpaceStage a(options(cfg), 3);
   for (int i = 0; i < 4; ++i) a.add_iteration(i, spans, its[i]);
-  SpaceStage b(cfg, 3);
+  SpaceStage b(options(cfg), 3);
   b.restore(nlohmann::json::parse(a.state().dump()));
   for (int i = 0; i < 4; ++i) b.restore_features(i, spans, its[i]);
   for (int i = 4; i < 6; ++i) EXPECT_EQ(a.add_iteration(i, spans, its[i]), b.add_iteration(i, spans, its[i]));
@@ -253,7 +257,7 @@ TEST(SpaceStage, FeatureSelectionResumesBitwise) {
 }
 
 // Two feature types over 3-column frames: "a" = (x0, x1), "b" = (x2, x1).
-class TwoTypes final : public FeatureSource {
+class TwoTypes final : public features::FeatureSource {
  public:
   const std::vector<std::string>& types() const override { return types_; }
   int n_features(const std::string&) const override { return 2; }
@@ -282,7 +286,7 @@ TEST(SpaceStage, FeatureTypeRankingSwitchesAndRecomputesHistory) {
   for (int i = 0; i < 6; ++i) its.push_back(three_columns(2, 300, i < 2 ? 0 : 2, 80 + i));
   const auto spans = spans_of(2, 300);
   int loads = 0;
-  auto loader = [&](std::int64_t it, std::span<const FrameHistory::WalkerSpan>) {
+  auto loader = [&](std::int64_t it, std::span<const features::FrameHistory::WalkerSpan>) {
     ++loads;
     return SpaceStage::Frames{its[static_cast<std::size_t>(it)], {}};
   };
@@ -308,4 +312,4 @@ TEST(SpaceStage, FeatureTypeRankingSwitchesAndRecomputesHistory) {
 }
 
 }  // namespace
-}  // namespace trails::campaign
+}  // namespace trails::spaces

@@ -16,33 +16,48 @@
 #include <optional>
 #include <vector>
 
-#include "trails/campaign/frame_history.h"
-#include "trails/campaign/msm_stage.h"
-#include "trails/config/campaign_config.h"
 #include "trails/core/rng.h"
+#include "trails/features/frame_history.h"
+#include "trails/msm/msm_stage.h"
+#include "trails/spawners/spawner.h"
 
-namespace trails::campaign {
+namespace trails::spawners {
 
-class MsmSpawner {
+struct MsmSpawnerOptions {
+  double alpha = 1.0;             // msm.spawn_alpha
+  double leverage = 1.0;          // msm.spawn_leverage (integer part: eigenvectors summed)
+  bool uncertainty = true;        // msm.spawn_uncertainty
+  int fallback_clusters = 150;    // spawning.voronoi_clusters: k of the fallback k-means
+  std::uint64_t seed = 0;         // random_seed: the fallback k-means seed
+  std::optional<std::vector<double>> target;  // search_mode target: the target point
+};
+
+class MsmSpawner final : public Spawner {
  public:
-  explicit MsmSpawner(const config::CampaignConfig& config);
+  explicit MsmSpawner(MsmSpawnerOptions options);
 
+  std::vector<std::int64_t> choose(const SpawnPool& pool, int n, core::Rng& rng) override {
+    return choose(pool.history, pool.first, pool.msm, n, rng);
+  }
   // n global frame indices from the pool [pool_first, history.frames()).
-  std::vector<std::int64_t> choose(const FrameHistory& history, std::int64_t pool_first,
-                                   const MsmBuild* msm, int n, core::Rng& rng);
+  std::vector<std::int64_t> choose(const features::FrameHistory& history, std::int64_t pool_first,
+                                   const msm::MsmBuild* msm, int n, core::Rng& rng);
+  // Its labels are a cache rebuilt from the model: nothing carries across iterations.
+  nlohmann::json state() const override { return nullptr; }
+  void restore(const nlohmann::json&) override {}
 
   bool used_fallback() const { return used_fallback_; }
 
  private:
-  std::vector<double> guided_weights(const FrameHistory& history, std::int64_t pool_first,
-                                     const MsmBuild& msm);
-  std::vector<double> fallback_weights(const FrameHistory& history, std::int64_t pool_first);
+  std::vector<double> guided_weights(const features::FrameHistory& history, std::int64_t pool_first,
+                                     const msm::MsmBuild& msm);
+  std::vector<double> fallback_weights(const features::FrameHistory& history, std::int64_t pool_first);
 
-  const config::CampaignConfig& config_;
+  MsmSpawnerOptions options_;
   std::vector<int> labels_;  // microstate of global frames [0, labels_.size())
   const analysis::ClusterModel* labelled_with_ = nullptr;
   std::shared_ptr<const analysis::ClusterModel> keep_;  // keeps labelled_with_ alive
   bool used_fallback_ = false;
 };
 
-}  // namespace trails::campaign
+}  // namespace trails::spawners

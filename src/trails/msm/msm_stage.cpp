@@ -1,4 +1,6 @@
-#include "trails/campaign/msm_stage.h"
+#include "trails/msm/msm_stage.h"
+
+#include "trails/msm/msm_build_record.h"
 
 #include <algorithm>
 #include <chrono>
@@ -18,7 +20,7 @@
 #include "trails/core/error.h"
 #include "trails/core/rng.h"
 
-namespace trails::campaign {
+namespace trails::msm {
 namespace {
 
 using json = nlohmann::json;
@@ -51,7 +53,8 @@ json finite_or_null(const std::vector<double>& v) {
 json MsmBuild::to_json() const {
   json its_j = json::object();
   for (std::size_t i = 0; i < its_lags.size(); ++i) its_j[std::to_string(its_lags[i])] = finite_or_null(its[i]);
-  return {{"iteration", iteration},
+  json record = {{"record_version", kMsmBuildRecordVersion},
+          {"iteration", iteration},
           {"frames", frames},
           {"refit", refit},
           {"lagtime", lag},
@@ -84,6 +87,10 @@ json MsmBuild::to_json() const {
           {"streak", streak},
           {"converged", converged},
           {"reason", reason}};
+  // The readers' key list is the writer's: a key added here without it fails at once.
+  TRAILS_CHECK(record.size() == msm_build_record_keys().size() + 1,
+               "MsmBuild::to_json and msm_build_record_keys() disagree");
+  return record;
 }
 
 MsmStage::MsmStage(const config::MsmConfig& config, std::uint64_t seed, int cv_dim, bool overlap)
@@ -99,7 +106,7 @@ MsmStage::~MsmStage() {
 }
 
 void MsmStage::observe(std::int64_t first_frame,
-                       const std::vector<FrameHistory::WalkerSpan>& spans) {
+                       const std::vector<features::FrameHistory::WalkerSpan>& spans) {
   TRAILS_CHECK(!pending_, "MsmStage::observe while a build is pending");
   std::int64_t g = first_frame;
   for (const auto& s : spans) {
@@ -108,20 +115,20 @@ void MsmStage::observe(std::int64_t first_frame,
   }
 }
 
-void MsmStage::start(std::int64_t iteration, const FrameHistory& history) {
+void MsmStage::start(std::int64_t iteration, const features::FrameHistory& history) {
   if (!config_.enabled || pending_ || built_at_ == iteration) return;
   if (iteration % config_.cadence != 0) return;
   if (history.frames() < config_.min_frames) return;
   launch(iteration, history, overlap_);
 }
 
-MsmBuild MsmStage::rebuild_now(std::int64_t iteration, const FrameHistory& history) {
+MsmBuild MsmStage::rebuild_now(std::int64_t iteration, const features::FrameHistory& history) {
   TRAILS_CHECK(!pending_, "MsmStage::rebuild_now while a build is pending");
   launch(iteration, history, false);
   return std::move(*join());
 }
 
-void MsmStage::launch(std::int64_t iteration, const FrameHistory& history, bool overlap) {
+void MsmStage::launch(std::int64_t iteration, const features::FrameHistory& history, bool overlap) {
   pending_ = iteration;
   built_at_ = iteration;
   const std::size_t n_segments = segments_.size();
@@ -150,7 +157,7 @@ std::optional<MsmBuild> MsmStage::join(double* wait_s) {
   return out;
 }
 
-void MsmStage::refit(const FrameHistory& history, std::size_t n_segments, std::int64_t) {
+void MsmStage::refit(const features::FrameHistory& history, std::size_t n_segments, std::int64_t) {
   std::vector<double> points;
   for (std::size_t s = 0; s < n_segments; ++s) {
     const Segment& seg = segments_[s];
@@ -204,7 +211,7 @@ void MsmStage::reset_effective(int k) {
   for (const int lag : lags_) effective_.emplace_back(k, lag);
 }
 
-void MsmStage::count_segments(std::size_t from, std::size_t to, const FrameHistory& history) {
+void MsmStage::count_segments(std::size_t from, std::size_t to, const features::FrameHistory& history) {
   TRAILS_CHECK(from == dtrajs_.size(), "MSM segments counted out of order");
   for (std::size_t s = from; s < to; ++s) {
     const Segment& seg = segments_[s];
@@ -331,7 +338,7 @@ void MsmStage::estimate(MsmBuild& b) const {
   }
 }
 
-MsmBuild MsmStage::build(std::int64_t iteration, const FrameHistory& history,
+MsmBuild MsmStage::build(std::int64_t iteration, const features::FrameHistory& history,
                          std::size_t n_segments) {
   const auto t0 = std::chrono::steady_clock::now();
   MsmBuild b;
@@ -508,7 +515,7 @@ json MsmStage::state() const {
             {"prev_populations", prev_populations_}}}};
 }
 
-void MsmStage::restore(const json& state, const FrameHistory& history) {
+void MsmStage::restore(const json& state, const features::FrameHistory& history) {
   const json& mon = state.at("monitor");
   streak_ = mon.at("streak").get<int>();
   converged_ = mon.at("converged").get<bool>();
@@ -555,4 +562,4 @@ void MsmStage::restore(const json& state, const FrameHistory& history) {
   }
 }
 
-}  // namespace trails::campaign
+}  // namespace trails::msm

@@ -2,9 +2,9 @@
 // Trails-MD §8.2-17, where the survivor position was used).
 #include <gtest/gtest.h>
 
-#include "trails/campaign/frame_history.h"
+#include "trails/features/frame_history.h"
 
-using trails::campaign::FrameHistory;
+using trails::features::FrameHistory;
 using trails::core::FrameKey;
 
 TEST(FrameHistory, KeysUseRawWalkerIndicesAcrossIterations) {

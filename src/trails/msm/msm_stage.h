@@ -32,10 +32,10 @@
 
 #include "trails/analysis/clustering.h"
 #include "trails/analysis/counting.h"
-#include "trails/campaign/frame_history.h"
+#include "trails/features/frame_history.h"
 #include "trails/config/campaign_config.h"
 
-namespace trails::campaign {
+namespace trails::msm {
 
 struct MsmBuild {
   std::int64_t iteration = 0;    // the iteration whose frames (and all before) it covers
@@ -92,10 +92,10 @@ class MsmStage {
   bool enabled() const { return config_.enabled; }
 
   // Records one committed iteration's walker segments (its frames are in `history`).
-  void observe(std::int64_t first_frame, const std::vector<FrameHistory::WalkerSpan>& spans);
+  void observe(std::int64_t first_frame, const std::vector<features::FrameHistory::WalkerSpan>& spans);
 
   // Starts build `iteration` if it is due. `history` must not change until join().
-  void start(std::int64_t iteration, const FrameHistory& history);
+  void start(std::int64_t iteration, const features::FrameHistory& history);
   bool pending() const { return pending_.has_value(); }
 
   // Waits for the pending build and applies it to the monitor; nullopt if none was pending.
@@ -110,7 +110,7 @@ class MsmStage {
 
   nlohmann::json state() const;
   // Rebuilds the model state of `state` over `history` and restarts its pending build.
-  void restore(const nlohmann::json& state, const FrameHistory& history);
+  void restore(const nlohmann::json& state, const features::FrameHistory& history);
 
   // Learned spaces: the version of the space the history's points are in. A build after a
   // change reclusters from scratch (no warm start from centres of another space).
@@ -120,18 +120,18 @@ class MsmStage {
   // Builds `iteration` now, in the current space, and applies it (no pending build allowed);
   // start(iteration) is then a no-op. For a retrain: the MSM spawner must not spawn from a
   // clustering of the old space.
-  MsmBuild rebuild_now(std::int64_t iteration, const FrameHistory& history);
+  MsmBuild rebuild_now(std::int64_t iteration, const features::FrameHistory& history);
 
  private:
   struct Segment {
     std::int64_t first;
     std::int64_t n_frames;
   };
-  MsmBuild build(std::int64_t iteration, const FrameHistory& history, std::size_t n_segments);
-  void launch(std::int64_t iteration, const FrameHistory& history, bool overlap);
+  MsmBuild build(std::int64_t iteration, const features::FrameHistory& history, std::size_t n_segments);
+  void launch(std::int64_t iteration, const features::FrameHistory& history, bool overlap);
   nlohmann::json model_json(std::int64_t iteration) const;
-  void refit(const FrameHistory& history, std::size_t n_segments, std::int64_t frames);
-  void count_segments(std::size_t from, std::size_t to, const FrameHistory& history);
+  void refit(const features::FrameHistory& history, std::size_t n_segments, std::int64_t frames);
+  void count_segments(std::size_t from, std::size_t to, const features::FrameHistory& history);
   void reset_effective(int k);  // empty accumulators for k microstates (Bayesian only)
   void apply_monitor(MsmBuild& b);
 
@@ -176,4 +176,4 @@ class MsmStage {
   std::vector<double> prev_populations_;
 };
 
-}  // namespace trails::campaign
+}  // namespace trails::msm

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace trails::campaign {
+namespace trails::features {
 
 // The frames of one ok walker inside an iteration's stacked frames (walker order).
 struct WalkerFrames {
@@ -46,4 +46,4 @@ class Projection {
 // CV rows = coordinates (n_values per frame), for the built-in analytic engine.
 std::unique_ptr<Projection> make_identity_projection(int n_values);
 
-}  // namespace trails::campaign
+}  // namespace trails::features

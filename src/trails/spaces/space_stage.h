@@ -1,5 +1,5 @@
 // The learned CV space of a campaign (space_mode pca | tica; Trails-MD rows 60-66, 73-78, 94).
-// Features come from a FeatureSource: the particle coordinates for the built-in engine, a
+// Features come from a features::FeatureSource: the particle coordinates for the built-in engine, a
 // molecular feature type (distances | fitted_coords | phi_psi) for OpenMM; the learned space has
 // len(n_bins) dimensions. Each iteration's features feed one memory block (RunningMoments over
 // the walker segments with exact frame counts, plus the feature range); the bounded training
@@ -11,7 +11,7 @@
 // current iteration (row 78); a switch recomputes every stored block in the new type (the
 // history through a FrameLoader) and forces a refit.
 // Everything that carries across iterations is in state(), so a resumed campaign reproduces the
-// uninterrupted one bit for bit. Projection is row-wise in a fixed summation order, so a frame's
+// uninterrupted one bit for bit. features::Projection is row-wise in a fixed summation order, so a frame's
 // learned CVs do not depend on how many frames are projected together.
 #pragma once
 
@@ -28,11 +28,19 @@
 #include "trails/analysis/moments.h"
 #include "trails/analysis/retraining.h"
 #include "trails/binning/uniform_grid.h"
-#include "trails/campaign/feature_source.h"
-#include "trails/campaign/frame_history.h"
-#include "trails/config/campaign_config.h"
+#include "trails/features/feature_source.h"
+#include "trails/features/frame_history.h"
+#include "trails/config/campaign_config.h"  // LearnedSpaceConfig only
 
-namespace trails::campaign {
+namespace trails::spaces {
+
+// What a learned space is configured with (the campaign fills it from its configuration).
+struct SpaceOptions {
+  std::string mode = "tica";           // space_mode: pca | tica
+  config::LearnedSpaceConfig learned;  // retraining, memory, lag, feature selection
+  std::uint64_t seed = 0;              // random_seed: the training memory's pruning draws
+  int dim = 1;                         // learned dimensions (len(n_bins))
+};
 
 class SpaceStage {
  public:
@@ -43,13 +51,13 @@ class SpaceStage {
     std::vector<double> boxes;
   };
   using FrameLoader =
-      std::function<Frames(std::int64_t iteration, std::span<const FrameHistory::WalkerSpan>)>;
+      std::function<Frames(std::int64_t iteration, std::span<const features::FrameHistory::WalkerSpan>)>;
 
   // `source` must outlive the stage; `loader` is needed only when the feature type can change.
-  SpaceStage(const config::CampaignConfig& config, const FeatureSource& source,
+  SpaceStage(const SpaceOptions& options, const features::FeatureSource& source,
              FrameLoader loader = {});
   // Features = n_features coordinates per frame (built-in engine, tests).
-  SpaceStage(const config::CampaignConfig& config, int n_features);
+  SpaceStage(const SpaceOptions& options, int n_features);
 
   int n_features() const { return d_; }  // of the current feature type
   const std::string& feature_type() const { return type_; }
@@ -59,12 +67,12 @@ class SpaceStage {
   // Selected feature columns (sorted), or nullopt before the first selection / without one.
   const std::optional<std::vector<int>>& selected_columns() const { return columns_; }
 
-  // One iteration's frames (Σ spans frames, walker-major, the FrameHistory order): computes its
+  // One iteration's frames (Σ spans frames, walker-major, the features::FrameHistory order): computes its
   // features, updates the memory, ranks feature types and retrains if due, and returns the
   // iteration's learned CVs (Σ spans × dim). After it, retrained() tells whether all history
   // was re-projected and latest_features() holds the iteration's feature rows.
   std::vector<double> add_iteration(std::int64_t iteration,
-                                    std::span<const FrameHistory::WalkerSpan> spans,
+                                    std::span<const features::FrameHistory::WalkerSpan> spans,
                                     std::span<const double> frames,
                                     std::span<const double> boxes = {});
   bool retrained() const { return retrained_; }
@@ -72,7 +80,7 @@ class SpaceStage {
 
   // Resume, after restore(): the stored frames of every committed iteration, in order (no
   // fitting; features and the training memory's moments are recomputed from them).
-  void restore_features(std::int64_t iteration, std::span<const FrameHistory::WalkerSpan> spans,
+  void restore_features(std::int64_t iteration, std::span<const features::FrameHistory::WalkerSpan> spans,
                         std::span<const double> frames, std::span<const double> boxes = {});
 
   // Calls f(iteration, spans, learned CVs) for every stored iteration block, in order, in the
@@ -95,13 +103,13 @@ class SpaceStage {
   const analysis::LinearProjection& projection() const { return *projection_; }
 
  private:
-  SpaceStage(const config::CampaignConfig& config, std::unique_ptr<FeatureSource> owned,
-             const FeatureSource* source, FrameLoader loader);
+  SpaceStage(const SpaceOptions& options, std::unique_ptr<features::FeatureSource> owned,
+             const features::FeatureSource* source, FrameLoader loader);
 
   struct Block {
     std::int64_t iteration;
     std::int64_t first;  // global index of its first frame
-    std::vector<FrameHistory::WalkerSpan> spans;
+    std::vector<features::FrameHistory::WalkerSpan> spans;
     std::vector<double> features;
   };
   // Sufficient statistics of some feature blocks: moments at the model's lag, at the
@@ -113,14 +121,14 @@ class SpaceStage {
     std::vector<double> lo, hi;
     void merge(const Memory& other);
   };
-  void append_block(std::int64_t iteration, std::span<const FrameHistory::WalkerSpan> spans,
+  void append_block(std::int64_t iteration, std::span<const features::FrameHistory::WalkerSpan> spans,
                     std::vector<double> features);
   Memory block_memory(const Block& b) const;
   Memory empty_memory() const;
   std::vector<double> features_for(const std::string& type, std::span<const double> frames,
-                                   std::span<const FrameHistory::WalkerSpan> spans,
+                                   std::span<const features::FrameHistory::WalkerSpan> spans,
                                    std::span<const double> boxes) const;
-  bool rank_feature_types(std::int64_t iteration, std::span<const FrameHistory::WalkerSpan> spans,
+  bool rank_feature_types(std::int64_t iteration, std::span<const features::FrameHistory::WalkerSpan> spans,
                           std::span<const double> frames, std::span<const double> boxes,
                           std::vector<double>& features);
   void switch_type(const std::string& type);
@@ -132,8 +140,8 @@ class SpaceStage {
   std::string mode_;
   config::LearnedSpaceConfig options_;
   std::uint64_t seed_;
-  std::unique_ptr<FeatureSource> owned_source_;  // the coordinate source of the int constructor
-  const FeatureSource* source_;
+  std::unique_ptr<features::FeatureSource> owned_source_;  // the coordinate source of the int constructor
+  const features::FeatureSource* source_;
   FrameLoader loader_;
   std::string type_;
   bool type_chosen_ = false;  // feature-type ranking has run at least once
@@ -153,4 +161,4 @@ class SpaceStage {
   bool retrained_ = false;
 };
 
-}  // namespace trails::campaign
+}  // namespace trails::spaces

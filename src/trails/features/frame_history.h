@@ -9,7 +9,7 @@
 
 #include "trails/core/frame_key.h"
 
-namespace trails::campaign {
+namespace trails::features {
 
 class FrameHistory {
  public:
@@ -50,4 +50,4 @@ class FrameHistory {
   std::vector<Block> blocks_;
 };
 
-}  // namespace trails::campaign
+}  // namespace trails::features

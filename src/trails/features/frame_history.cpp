@@ -1,10 +1,10 @@
-#include "trails/campaign/frame_history.h"
+#include "trails/features/frame_history.h"
 
 #include <algorithm>
 
 #include "trails/core/error.h"
 
-namespace trails::campaign {
+namespace trails::features {
 
 std::int64_t FrameHistory::append(std::int64_t iteration, std::span<const WalkerSpan> walkers,
                                   std::span<const double> cvs) {
@@ -47,4 +47,4 @@ core::FrameKey FrameHistory::key_of(std::int64_t global) const {
   return {block.iteration, block.walkers[slot].walker, global - *w};
 }
 
-}  // namespace trails::campaign
+}  // namespace trails::features

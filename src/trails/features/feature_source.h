@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace trails::campaign {
+namespace trails::features {
 
 class FeatureSource {
  public:
@@ -30,4 +30,4 @@ class FeatureSource {
 // Features = the frames' n_values coordinates (type "coordinates").
 std::unique_ptr<FeatureSource> make_coordinate_features(int n_values);
 
-}  // namespace trails::campaign
+}  // namespace trails::features

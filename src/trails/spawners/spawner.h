@@ -1,0 +1,41 @@
+// Spawner: chooses the next iteration's restart frames from a driver's candidate pool. Every
+// spawning scheme (density, MSM-guided; later Voronoi, LOF, FPS, the weighted-ensemble
+// resampler) implements it, so a driver holds one Spawner and has no per-scheme branch. A spawner
+// draws only from the Rng it is given (the iteration's "spawn" stream) and keeps everything that
+// carries across iterations in state(), so a resumed campaign spawns the same frames.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "trails/binning/bin_table.h"
+#include "trails/binning/uniform_grid.h"
+#include "trails/core/rng.h"
+#include "trails/features/frame_history.h"
+#include "trails/msm/msm_stage.h"
+
+namespace trails::spawners {
+
+// What a spawner chooses from. The pool is the global frames [first, history.frames()).
+struct SpawnPool {
+  const features::FrameHistory& history;  // every frame's CV point
+  std::int64_t first = 0;
+  const binning::BinTable& bins;    // the pool's frames binned on `grid`
+  const binning::UniformGrid& grid;
+  const msm::MsmBuild* msm = nullptr;  // the latest applied in-loop MSM build, if any
+};
+
+class Spawner {
+ public:
+  virtual ~Spawner() = default;
+  // n global frame indices (each in the pool), in the order of the next iteration's walkers.
+  virtual std::vector<std::int64_t> choose(const SpawnPool& pool, int n, core::Rng& rng) = 0;
+  // The grid (or space) was replaced: bin ids remembered from before mean nothing now.
+  virtual void reset_memory() {}
+  virtual nlohmann::json state() const = 0;
+  virtual void restore(const nlohmann::json& state) = 0;
+};
+
+}  // namespace trails::spawners
