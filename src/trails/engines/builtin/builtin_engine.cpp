@@ -249,7 +249,7 @@ BuiltinEngine::BuiltinEngine(const config::BuiltinEngineConfig& config)
   }
 }
 
-std::unique_ptr<EngineInstance> BuiltinEngine::make_instance() const {
+std::unique_ptr<EngineInstance> BuiltinEngine::make_instance(const Slot& /*slot*/) const {
   return std::make_unique<BuiltinInstance>(config_, potential_);
 }
 

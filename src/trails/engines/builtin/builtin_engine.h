@@ -17,7 +17,9 @@ class BuiltinEngine final : public Engine {
   explicit BuiltinEngine(const config::BuiltinEngineConfig& config);
 
   std::string name() const override { return "builtin"; }
-  std::unique_ptr<EngineInstance> make_instance() const override;
+  using Engine::make_instance;
+  // The built-in engine runs on the calling thread: the slot changes nothing.
+  std::unique_ptr<EngineInstance> make_instance(const Slot& slot) const override;
   Configuration default_start() const override;
   int n_atoms() const override { return 1; }
   int spatial_dim() const override;
