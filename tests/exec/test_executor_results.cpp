@@ -11,11 +11,11 @@
 #include <map>
 #include <thread>
 
+#include "executor_kinds.h"
 #include "trails/core/seeds.h"
 #include "trails/engines/builtin/builtin_engine.h"
 #include "trails/exec/executor.h"
 #include "trails/exec/wire.h"
-#include "executor_kinds.h"
 
 namespace trails::exec {
 namespace {

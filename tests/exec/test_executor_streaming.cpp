@@ -13,9 +13,9 @@
 #include <set>
 #include <thread>
 
+#include "executor_kinds.h"
 #include "trails/core/error.h"
 #include "trails/exec/executor.h"
-#include "executor_kinds.h"
 
 namespace trails::exec {
 namespace {
@@ -105,8 +105,8 @@ TEST_P(ExecutorConcurrency, SubmitsWhileAnotherTaskRuns) {
   executor->submit(numbered_tasks(2)[1]);
   const std::optional<SegmentResult> r = executor->next_completed();
   ASSERT_TRUE(r.has_value());
-  EXPECT_EQ(r->task_id, 1);               // finished while task 0 still runs
-  EXPECT_EQ(executor->in_flight(), 1u);   // task 0
+  EXPECT_EQ(r->task_id, 1);              // finished while task 0 still runs
+  EXPECT_EQ(executor->in_flight(), 1u);  // task 0
   gate.open();
   EXPECT_EQ(executor->next_completed()->task_id, 0);
   EXPECT_FALSE(executor->next_completed().has_value());

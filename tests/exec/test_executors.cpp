@@ -16,11 +16,11 @@
 #include <stdexcept>
 #include <thread>
 
+#include "executor_kinds.h"
 #include "trails/core/error.h"
 #include "trails/core/seeds.h"
 #include "trails/engines/builtin/builtin_engine.h"
 #include "trails/exec/executor.h"
-#include "executor_kinds.h"
 
 namespace trails::exec {
 namespace {

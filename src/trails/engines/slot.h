@@ -22,8 +22,8 @@ struct Slot {
 inline std::string describe(const Slot& slot) {
   std::string out = "slot " + std::to_string(slot.index);
   if (slot.device) {
-    out += " (device " + std::to_string(*slot.device) + ", worker " +
-           std::to_string(slot.worker) + ")";
+    out += " (device " + std::to_string(*slot.device) + ", worker " + std::to_string(slot.worker) +
+           ")";
   }
   return out;
 }

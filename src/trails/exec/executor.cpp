@@ -3,11 +3,11 @@
 // serial_executor.cpp (the reference semantics) and thread_pool_executor.cpp.
 #include "trails/exec/executor.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <exception>
 #include <string>
-
-#include <fmt/format.h>
 
 #include "trails/core/error.h"
 

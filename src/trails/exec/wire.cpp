@@ -4,25 +4,27 @@
 // it claims the same version.
 #include "trails/exec/wire.h"
 
-#include <bit>
-#include <set>
-
 #include <fmt/format.h>
+
+#include <bit>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "trails/core/error.h"
 
 namespace trails::exec::wire {
 
-static_assert(detail::field_count<engines::Configuration>() == kConfigurationFields,
-              "Configuration changed: encode/decode the field here, extend tests/exec/test_wire.cpp, "
-              "bump kVersion, then update kConfigurationFields");
+static_assert(
+    detail::field_count<engines::Configuration>() == kConfigurationFields,
+    "Configuration changed: encode/decode the field here, extend tests/exec/test_wire.cpp, "
+    "bump kVersion, then update kConfigurationFields");
 static_assert(detail::field_count<engines::SegmentTask>() == kSegmentTaskFields,
               "SegmentTask changed: encode/decode the field here, extend tests/exec/test_wire.cpp, "
               "bump kVersion, then update kSegmentTaskFields");
-static_assert(detail::field_count<engines::SegmentResult>() == kSegmentResultFields,
-              "SegmentResult changed: encode/decode the field here, extend tests/exec/test_wire.cpp, "
-              "bump kVersion, then update kSegmentResultFields");
+static_assert(
+    detail::field_count<engines::SegmentResult>() == kSegmentResultFields,
+    "SegmentResult changed: encode/decode the field here, extend tests/exec/test_wire.cpp, "
+    "bump kVersion, then update kSegmentResultFields");
 
 namespace {
 
@@ -93,7 +95,8 @@ class FieldReader {
     if (!v.is_binary()) corrupt(path(key) + ": expected float64 bytes, got " + v.type_name());
     const auto& bytes = v.get_binary();
     if (bytes.size() % 8 != 0) {
-      corrupt(fmt::format("{}: {} bytes is not a whole number of float64", path(key), bytes.size()));
+      corrupt(
+          fmt::format("{}: {} bytes is not a whole number of float64", path(key), bytes.size()));
     }
     std::vector<double> out(bytes.size() / 8);
     for (std::size_t i = 0; i < out.size(); ++i) {
@@ -105,7 +108,8 @@ class FieldReader {
   }
   double f64(const char* key) {
     const std::vector<double> v = f64s(key);
-    if (v.size() != 1) corrupt(fmt::format("{}: expected one float64, got {}", path(key), v.size()));
+    if (v.size() != 1)
+      corrupt(fmt::format("{}: expected one float64, got {}", path(key), v.size()));
     return v[0];
   }
   // Every key of the map must have been read.
@@ -124,8 +128,10 @@ class FieldReader {
 };
 
 json encode_configuration(const engines::Configuration& c) {
-  return {{"n_atoms", c.n_atoms},         {"spatial_dim", c.spatial_dim},
-          {"positions", f64s(c.positions)}, {"velocities", f64s(c.velocities)},
+  return {{"n_atoms", c.n_atoms},
+          {"spatial_dim", c.spatial_dim},
+          {"positions", f64s(c.positions)},
+          {"velocities", f64s(c.velocities)},
           {"box", f64s(c.box)}};
 }
 
@@ -213,8 +219,11 @@ engines::SegmentResult decode_result(const json& j) {
 json encode_body(const Hello& h) {
   json slot = {{"index", h.slot.index}, {"worker", h.slot.worker}};
   slot["device"] = h.slot.device ? json(*h.slot.device) : json(nullptr);
-  return {{"program", h.program}, {"engine", h.engine}, {"host", h.host},
-          {"pid", h.pid},         {"slot", slot}};
+  return {{"program", h.program},
+          {"engine", h.engine},
+          {"host", h.host},
+          {"pid", h.pid},
+          {"slot", slot}};
 }
 
 Hello decode_hello(const json& j) {
@@ -239,9 +248,12 @@ json encode_body(const ErrorReport& e) { return {{"task_id", e.task_id}, {"messa
 
 Message decode_body(MessageKind kind, const json& body) {
   switch (kind) {
-    case MessageKind::Hello: return decode_hello(body);
-    case MessageKind::Task: return decode_task(body);
-    case MessageKind::Result: return decode_result(body);
+    case MessageKind::Hello:
+      return decode_hello(body);
+    case MessageKind::Task:
+      return decode_task(body);
+    case MessageKind::Result:
+      return decode_result(body);
     case MessageKind::Heartbeat: {
       FieldReader r(body, "heartbeat");
       Heartbeat h{r.i64("sequence")};
@@ -268,12 +280,18 @@ Message decode_body(MessageKind kind, const json& body) {
 
 std::string_view name(MessageKind kind) {
   switch (kind) {
-    case MessageKind::Hello: return "hello";
-    case MessageKind::Task: return "task";
-    case MessageKind::Result: return "result";
-    case MessageKind::Heartbeat: return "heartbeat";
-    case MessageKind::Shutdown: return "shutdown";
-    case MessageKind::Error: return "error";
+    case MessageKind::Hello:
+      return "hello";
+    case MessageKind::Task:
+      return "task";
+    case MessageKind::Result:
+      return "result";
+    case MessageKind::Heartbeat:
+      return "heartbeat";
+    case MessageKind::Shutdown:
+      return "shutdown";
+    case MessageKind::Error:
+      return "error";
   }
   return "unknown";
 }
@@ -283,9 +301,8 @@ MessageKind kind_of(const Message& message) {
 }
 
 std::vector<std::uint8_t> encode(const Message& message) {
-  json envelope = {{"format", kFormatName},
-                   {"version", kVersion},
-                   {"kind", static_cast<int>(kind_of(message))}};
+  json envelope = {
+      {"format", kFormatName}, {"version", kVersion}, {"kind", static_cast<int>(kind_of(message))}};
   envelope["body"] = std::visit([](const auto& body) { return encode_body(body); }, message);
   return json::to_cbor(envelope);
 }
@@ -300,7 +317,9 @@ Message decode(std::span<const std::uint8_t> bytes) {
   FieldReader r(envelope, "message");
   const json& format = r.at("format");
   if (!format.is_string() || format.get<std::string>() != kFormatName) {
-    corrupt("not a Trails wire message (format is " + format.dump() + ")");
+    // replace: the bytes may be anything, and dump() would throw on invalid UTF-8
+    corrupt("not a Trails wire message (format is " +
+            format.dump(-1, ' ', false, json::error_handler_t::replace) + ")");
   }
   const std::uint64_t version = r.u64("version");
   if (version != kVersion) {

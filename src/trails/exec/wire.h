@@ -41,7 +41,7 @@ struct Hello {
   std::string engine;   // the engine's name()
   std::string host;
   std::int64_t pid = 0;
-  engines::Slot slot;   // the slot the worker serves
+  engines::Slot slot;  // the slot the worker serves
 };
 struct Heartbeat {
   std::int64_t sequence = 0;
@@ -68,8 +68,7 @@ void write_frame(int fd, std::span<const std::uint8_t> payload,
                  std::size_t max_bytes = kMaxFrameBytes);
 // Reads one frame's payload; std::nullopt on end of stream before a frame starts. Throws
 // CorruptionError on bad magic, a length over max_bytes or a stream that ends inside a frame.
-std::optional<std::vector<std::uint8_t>> read_frame(int fd,
-                                                    std::size_t max_bytes = kMaxFrameBytes);
+std::optional<std::vector<std::uint8_t>> read_frame(int fd, std::size_t max_bytes = kMaxFrameBytes);
 
 void write_message(int fd, const Message& message, std::size_t max_bytes = kMaxFrameBytes);
 std::optional<Message> read_message(int fd, std::size_t max_bytes = kMaxFrameBytes);

@@ -1,13 +1,12 @@
 // Framing of wire messages on a byte stream (wire.h): "TRWF", a little-endian uint32 payload
 // length, the payload. The magic makes a stream that is not ours (a stray print on a worker's
 // stdout, a desynchronised reader) fail at once and by name instead of as a huge length.
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <array>
 #include <cerrno>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "trails/core/error.h"
 #include "trails/exec/wire.h"
@@ -23,8 +22,8 @@ void write_all(int fd, const std::uint8_t* data, std::size_t n) {
     const ssize_t written = ::write(fd, data, n);
     if (written < 0) {
       if (errno == EINTR) continue;
-      throw core::EngineError(fmt::format("wire: writing a frame to fd {} failed: {}", fd,
-                                          std::strerror(errno)));
+      throw core::EngineError(
+          fmt::format("wire: writing a frame to fd {} failed: {}", fd, std::strerror(errno)));
     }
     data += written;
     n -= static_cast<std::size_t>(written);
@@ -38,8 +37,8 @@ std::size_t read_up_to(int fd, std::uint8_t* data, std::size_t n) {
     const ssize_t r = ::read(fd, data + got, n - got);
     if (r < 0) {
       if (errno == EINTR) continue;
-      throw core::EngineError(fmt::format("wire: reading a frame from fd {} failed: {}", fd,
-                                          std::strerror(errno)));
+      throw core::EngineError(
+          fmt::format("wire: reading a frame from fd {} failed: {}", fd, std::strerror(errno)));
     }
     if (r == 0) break;
     got += static_cast<std::size_t>(r);
@@ -51,9 +50,9 @@ std::size_t read_up_to(int fd, std::uint8_t* data, std::size_t n) {
 
 void write_frame(int fd, std::span<const std::uint8_t> payload, std::size_t max_bytes) {
   if (payload.size() > max_bytes || payload.size() > UINT32_MAX) {
-    throw core::CorruptionError(fmt::format(
-        "wire: a {}-byte message is over the frame limit of {} bytes", payload.size(),
-        std::min<std::size_t>(max_bytes, UINT32_MAX)));
+    throw core::CorruptionError(
+        fmt::format("wire: a {}-byte message is over the frame limit of {} bytes", payload.size(),
+                    std::min<std::size_t>(max_bytes, UINT32_MAX)));
   }
   std::array<std::uint8_t, kHeaderBytes> header{};
   std::copy(kMagic.begin(), kMagic.end(), header.begin());
@@ -68,9 +67,9 @@ std::optional<std::vector<std::uint8_t>> read_frame(int fd, std::size_t max_byte
   const std::size_t got = read_up_to(fd, header.data(), header.size());
   if (got == 0) return std::nullopt;  // the peer closed between frames
   if (got < header.size()) {
-    throw core::CorruptionError(fmt::format(
-        "wire: truncated frame: the stream ended after {} of the {} header bytes", got,
-        kHeaderBytes));
+    throw core::CorruptionError(
+        fmt::format("wire: truncated frame: the stream ended after {} of the {} header bytes", got,
+                    kHeaderBytes));
   }
   if (!std::equal(kMagic.begin(), kMagic.end(), header.begin())) {
     throw core::CorruptionError(fmt::format(
@@ -81,8 +80,8 @@ std::optional<std::vector<std::uint8_t>> read_frame(int fd, std::size_t max_byte
   std::uint32_t n = 0;
   for (int b = 0; b < 4; ++b) n |= std::uint32_t{header[4 + b]} << (8 * b);
   if (n > max_bytes) {
-    throw core::CorruptionError(fmt::format(
-        "wire: frame of {} bytes is over the limit of {} bytes", n, max_bytes));
+    throw core::CorruptionError(
+        fmt::format("wire: frame of {} bytes is over the limit of {} bytes", n, max_bytes));
   }
   std::vector<std::uint8_t> payload(n);
   if (const std::size_t body = read_up_to(fd, payload.data(), n); body < n) {

@@ -4,7 +4,8 @@
 // Contexts look it up on every step. Concurrent CPU walkers therefore take the table exclusively
 // for those three operations and shared for everything else they do with their Context. Other
 // platforms (Reference, CUDA, OpenCL, HIP) keep no such table, so their walkers take nothing
-// here and are not serialised by it (docs/engines.md). Thread-safe; include only from engines/openmm.
+// here and are not serialised by it (docs/engines.md). Thread-safe; include only from
+// engines/openmm.
 #pragma once
 
 #include <cstdint>
