@@ -121,8 +121,11 @@ void ThreadPoolExecutor::shutdown() {
     if (thread.joinable()) thread.join();
   }
   threads_.clear();
-  std::lock_guard lock(mutex_);
-  done_.clear();
+  {
+    std::lock_guard lock(mutex_);
+    done_.clear();
+  }
+  result_ready_.notify_all();  // a consumer on another thread now sees nothing in flight
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <bit>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <type_traits>
 
 #include "trails/core/error.h"
 
@@ -25,6 +26,16 @@ static_assert(
     detail::field_count<engines::SegmentResult>() == kSegmentResultFields,
     "SegmentResult changed: encode/decode the field here, extend tests/exec/test_wire.cpp, "
     "bump kVersion, then update kSegmentResultFields");
+
+// kind_of() maps the variant's alternative index to the enum: keep them in the same order.
+static_assert(std::variant_size_v<Message> == 6);
+static_assert(std::is_same_v<std::variant_alternative_t<0, Message>, Hello>);
+static_assert(std::is_same_v<std::variant_alternative_t<1, Message>, engines::SegmentTask>);
+static_assert(std::is_same_v<std::variant_alternative_t<2, Message>, engines::SegmentResult>);
+static_assert(std::is_same_v<std::variant_alternative_t<3, Message>, Heartbeat>);
+static_assert(std::is_same_v<std::variant_alternative_t<4, Message>, Shutdown>);
+static_assert(std::is_same_v<std::variant_alternative_t<5, Message>, ErrorReport>);
+static_assert(static_cast<int>(MessageKind::Error) == 6);
 
 namespace {
 
