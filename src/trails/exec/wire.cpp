@@ -334,10 +334,11 @@ Message decode(std::span<const std::uint8_t> bytes) {
   }
   const std::uint64_t version = r.u64("version");
   if (version != kVersion) {
-    throw core::InputError(fmt::format(
-        "wire message: format version {} from the peer, but this trails speaks version {}; run "
-        "the same trails build on the driver and every worker",
-        version, kVersion));
+    // Plain concatenation: fmt's compile-time check of this call crashes clang-tidy 14.
+    throw core::InputError("wire message: format version " + std::to_string(version) +
+                           " from the peer, but this trails speaks version " +
+                           std::to_string(kVersion) +
+                           "; run the same trails build on the driver and every worker");
   }
   const std::int64_t kind = r.i64("kind");
   if (kind < 1 || kind > static_cast<std::int64_t>(std::variant_size_v<Message>)) {
