@@ -1,7 +1,9 @@
-// One conformance suite run for every local executor (serial, thread pools, make_local_executor):
-// every task yields exactly one result, on the calling thread; run_ordered sorts by task_id;
-// engine exceptions become Failed results; instances are created once and stay warm; results
-// are bitwise identical to the serial reference; a throwing callback propagates cleanly.
+// One conformance suite run for every local executor (serial, thread pools of 1, 2, 4 slots with
+// tight and loose max_in_flight bounds, make_local_executor), batch half: every task yields
+// exactly one result, on the calling thread; run_ordered sorts by task_id; engine exceptions
+// become Failed results; instances are created once and stay warm; results are bitwise identical
+// to the serial reference; a throwing callback propagates cleanly. The streaming half (submit /
+// next_completed, the bound, slots, shutdown) is test_executor_streaming.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +16,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "executor_kinds.h"
 #include "trails/core/error.h"
 #include "trails/core/seeds.h"
 #include "trails/engines/builtin/builtin_engine.h"
@@ -25,75 +28,16 @@ namespace {
 using engines::SegmentResult;
 using engines::SegmentTask;
 
-// A scripted engine: each run() calls the behaviour; make_instance() calls are counted.
-class ScriptedEngine final : public engines::Engine {
- public:
-  using Behaviour = std::function<SegmentResult(const SegmentTask&)>;
-  explicit ScriptedEngine(Behaviour behaviour) : behaviour_(std::move(behaviour)) {}
-
-  std::string name() const override { return "scripted"; }
-  std::unique_ptr<engines::EngineInstance> make_instance() const override {
-    ++instances_made;
-    return std::make_unique<Instance>(behaviour_);
-  }
-  engines::Configuration default_start() const override { return {}; }
-  const engines::EngineSystem& system() const override { return system_; }
-  engines::EngineCapabilities capabilities() const override { return {}; }
-  std::string describe() const override { return "scripted"; }
-
-  mutable std::atomic<int> instances_made{0};
-
- private:
-  struct Instance final : engines::EngineInstance {
-    explicit Instance(Behaviour b) : behaviour(std::move(b)) {}
-    SegmentResult run(const SegmentTask& task) override { return behaviour(task); }
-    Behaviour behaviour;
-  };
-  Behaviour behaviour_;
-  engines::EngineSystem system_{.n_atoms = 1, .spatial_dim = 1};
-};
-
-SegmentResult ok_result(const SegmentTask& task) {
-  SegmentResult r;
-  r.task_id = task.task_id;
-  r.status = engines::SegmentStatus::Ok;
-  r.final_state.positions = {static_cast<double>(task.seed)};
-  return r;
-}
-
-std::vector<SegmentTask> numbered_tasks(int n) {
-  std::vector<SegmentTask> tasks(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) {
-    tasks[static_cast<std::size_t>(i)].task_id = i;
-    tasks[static_cast<std::size_t>(i)].walker = i;
-    tasks[static_cast<std::size_t>(i)].seed = static_cast<std::uint64_t>(100 + i);
-  }
-  return tasks;
-}
-
-struct ExecutorKind {
-  const char* name;
-  std::function<std::unique_ptr<Executor>(const engines::Engine&)> make;
-  int workers;
-};
-
-void PrintTo(const ExecutorKind& kind, std::ostream* out) { *out << kind.name; }
+using testing::all_executor_kinds;
+using testing::ExecutorKind;
+using testing::numbered_tasks;
+using testing::ok_result;
+using testing::ScriptedEngine;
 
 class ExecutorConformance : public ::testing::TestWithParam<ExecutorKind> {};
 
-INSTANTIATE_TEST_SUITE_P(
-    Local, ExecutorConformance,
-    ::testing::Values(
-        ExecutorKind{"serial", [](const engines::Engine& e) { return make_serial_executor(e); }, 1},
-        ExecutorKind{"pool2",
-                     [](const engines::Engine& e) { return make_thread_pool_executor(e, 2); }, 2},
-        ExecutorKind{"pool4",
-                     [](const engines::Engine& e) { return make_thread_pool_executor(e, 4); }, 4},
-        ExecutorKind{"local1", [](const engines::Engine& e) { return make_local_executor(e, 1); },
-                     1},
-        ExecutorKind{"local3", [](const engines::Engine& e) { return make_local_executor(e, 3); },
-                     3}),
-    [](const auto& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(Local, ExecutorConformance, ::testing::ValuesIn(all_executor_kinds()),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 TEST_P(ExecutorConformance, EveryTaskYieldsOneResultOnTheCallingThread) {
   ScriptedEngine engine([](const SegmentTask& task) {
@@ -102,7 +46,7 @@ TEST_P(ExecutorConformance, EveryTaskYieldsOneResultOnTheCallingThread) {
     return ok_result(task);
   });
   auto executor = GetParam().make(engine);
-  EXPECT_EQ(executor->workers(), GetParam().workers);
+  EXPECT_EQ(executor->workers(), GetParam().slots);
   const auto caller = std::this_thread::get_id();
   std::multiset<std::int64_t> seen;
   executor->run_batch(numbered_tasks(20), [&](SegmentResult&& r) {
@@ -165,7 +109,7 @@ TEST_P(ExecutorConformance, InstancesAreCreatedOnceAndReusedAcrossBatches) {
   for (int batch = 0; batch < 3; ++batch) {
     EXPECT_EQ(run_ordered(*executor, numbered_tasks(10)).size(), 10u);
   }
-  EXPECT_EQ(engine.instances_made.load(), GetParam().workers);
+  EXPECT_EQ(engine.instances_made.load(), GetParam().slots);
 }
 
 TEST_P(ExecutorConformance, EmptyBatchReturnsAtOnce) {

@@ -12,6 +12,7 @@
 
 #include "trails/engines/engine_system.h"
 #include "trails/engines/segment.h"
+#include "trails/engines/slot.h"
 
 namespace trails::engines {
 
@@ -25,7 +26,12 @@ class Engine {
  public:
   virtual ~Engine() = default;
   virtual std::string name() const = 0;
-  virtual std::unique_ptr<EngineInstance> make_instance() const = 0;
+  // One warm instance for `slot` (an engine may bind it to slot.device). Executors call this
+  // once per slot they own.
+  virtual std::unique_ptr<EngineInstance> make_instance(const Slot& slot) const = 0;
+  // An instance on a default slot (index 0, the engine's configured device): tests and tools.
+  // Implementations add `using Engine::make_instance;` so this overload stays visible.
+  std::unique_ptr<EngineInstance> make_instance() const { return make_instance(Slot{}); }
   // Configuration the campaign starts from when the config gives no start point.
   virtual Configuration default_start() const = 0;
   virtual const EngineSystem& system() const = 0;

@@ -1,32 +1,18 @@
-// The reference executor (serial), the shared exception guard, the local-executor choice and
-// run_ordered. SerialExecutor defines the semantics every other executor must reproduce: each
-// task runs through run_guarded, on_result is called once per task on the calling thread.
+// The shared exception guard, the batch drivers over the streaming interface (run_batch,
+// run_ordered) and the local-executor choice. The executors themselves live in
+// serial_executor.cpp (the reference semantics) and thread_pool_executor.cpp.
 #include "trails/exec/executor.h"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <exception>
 #include <string>
 
-#include <fmt/format.h>
-
 #include "trails/core/error.h"
 
 namespace trails::exec {
 namespace {
-
-class SerialExecutor final : public Executor {
- public:
-  explicit SerialExecutor(const engines::Engine& engine) : instance_(engine.make_instance()) {}
-
-  void run_batch(const std::vector<engines::SegmentTask>& tasks,
-                 const ResultCallback& on_result) override {
-    for (const engines::SegmentTask& task : tasks) on_result(run_guarded(*instance_, task));
-  }
-  int workers() const override { return 1; }
-
- private:
-  std::unique_ptr<engines::EngineInstance> instance_;  // warm across tasks and batches
-};
 
 engines::SegmentResult failed(const engines::SegmentTask& task, std::string error) {
   engines::SegmentResult result;
@@ -54,23 +40,49 @@ engines::SegmentResult run_guarded(engines::EngineInstance& instance,
   }
 }
 
-std::unique_ptr<Executor> make_serial_executor(const engines::Engine& engine) {
-  return std::make_unique<SerialExecutor>(engine);
+void run_batch(Executor& executor, const std::vector<engines::SegmentTask>& tasks,
+               const ResultCallback& on_result) {
+  TRAILS_CHECK(executor.in_flight() == 0 && executor.results_waiting() == 0,
+               "run_batch needs an idle executor: results of earlier submits would join the batch");
+  std::exception_ptr callback_error;
+  const auto deliver = [&](engines::SegmentResult&& result) {
+    if (callback_error) return;  // drain without calling back again
+    try {
+      on_result(std::move(result));
+    } catch (...) {
+      callback_error = std::current_exception();
+    }
+  };
+  for (const engines::SegmentTask& task : tasks) {
+    // Results that are ready go out before the next submit, so callbacks stream.
+    while (executor.results_waiting() > 0) deliver(std::move(*executor.next_completed()));
+    if (callback_error) break;
+    executor.submit(task);  // blocks only while max_in_flight tasks are unfinished
+  }
+  while (std::optional<engines::SegmentResult> result = executor.next_completed()) {
+    deliver(std::move(*result));
+  }
+  if (callback_error) std::rethrow_exception(callback_error);
 }
 
-std::unique_ptr<Executor> make_local_executor(const engines::Engine& engine, int max_workers) {
-  if (max_workers <= 1) return make_serial_executor(engine);
-  return make_thread_pool_executor(engine, max_workers);
+void Executor::run_batch(const std::vector<engines::SegmentTask>& tasks,
+                         const ResultCallback& on_result) {
+  exec::run_batch(*this, tasks, on_result);
 }
 
 std::vector<engines::SegmentResult> run_ordered(Executor& executor,
                                                 const std::vector<engines::SegmentTask>& tasks) {
   std::vector<engines::SegmentResult> results;
   results.reserve(tasks.size());
-  executor.run_batch(tasks, [&](engines::SegmentResult&& r) { results.push_back(std::move(r)); });
+  run_batch(executor, tasks, [&](engines::SegmentResult&& r) { results.push_back(std::move(r)); });
   std::stable_sort(results.begin(), results.end(),
                    [](const auto& a, const auto& b) { return a.task_id < b.task_id; });
   return results;
+}
+
+std::unique_ptr<Executor> make_local_executor(const engines::Engine& engine, int max_workers) {
+  if (max_workers <= 1) return make_serial_executor(engine);
+  return make_thread_pool_executor(engine, max_workers);
 }
 
 }  // namespace trails::exec

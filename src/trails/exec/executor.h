@@ -1,11 +1,18 @@
-// Executor: runs a batch of SegmentTasks on EngineInstances and hands each result back as it
-// finishes. SerialExecutor defines the semantics; ThreadPoolExecutor runs up to max_workers
-// segments at once, one warm EngineInstance per worker, kept across batches. The caller
-// reassembles results by task_id, so the outcome never depends on completion order.
+// Executor: runs SegmentTasks on warm EngineInstances and streams the results back as they
+// finish (docs/execution.md). An executor owns its slots and one EngineInstance per slot, made
+// once with Engine::make_instance(slot) and kept warm across tasks. submit() hands one task over
+// (at most max_in_flight() unfinished at once), next_completed() takes results in completion
+// order; every result carries its task's task_id, so callers reassemble by task_id and the
+// outcome never depends on completion order or on which slot ran a task. SerialExecutor is the
+// reference semantics. Engine exceptions never escape: they become Failed results.
+// Threads: submit and next_completed may be called from two different threads (one producer,
+// one consumer); the callbacks of run_batch run on its calling thread.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "trails/engines/engine.h"
@@ -16,17 +23,42 @@ using ResultCallback = std::function<void(engines::SegmentResult&&)>;
 
 class Executor {
  public:
+  // Implementations call shutdown(): queued tasks no slot has started are dropped, running ones
+  // finish, results not taken are discarded, worker threads are joined.
   virtual ~Executor() = default;
-  // Runs every task; calls on_result (from the calling thread, serialised) as each completes.
-  // Returns once all tasks are done. Engine exceptions become Failed results, never escape.
-  virtual void run_batch(const std::vector<engines::SegmentTask>& tasks,
-                         const ResultCallback& on_result) = 0;
-  virtual int workers() const = 0;
+
+  // Hands one task over. Blocks while max_in_flight() tasks are in flight (submitted and not
+  // yet finished), so a single thread that submits and then takes results can never deadlock.
+  // The serial executor runs the task inside submit. Throws InternalError after shutdown().
+  virtual void submit(engines::SegmentTask task) = 0;
+  // The next finished result (completion order), blocking until one is ready; std::nullopt at
+  // once when nothing is in flight and no result is waiting.
+  virtual std::optional<engines::SegmentResult> next_completed() = 0;
+  virtual std::size_t in_flight() const = 0;        // submitted, not finished (queued or running)
+  virtual std::size_t results_waiting() const = 0;  // finished, not yet taken by next_completed
+  virtual std::size_t max_in_flight() const = 0;
+  // The slots this executor owns, index i at position i; one warm instance each.
+  virtual const std::vector<engines::Slot>& slots() const = 0;
+  // Idempotent; the destructor calls it.
+  virtual void shutdown() = 0;
+
+  int workers() const { return static_cast<int>(slots().size()); }
+  // The free run_batch below, kept as a member for callers written against the batch API.
+  void run_batch(const std::vector<engines::SegmentTask>& tasks, const ResultCallback& on_result);
 };
 
+// The reference: one slot; submit runs the task at once on the calling thread; max_in_flight 1.
 std::unique_ptr<Executor> make_serial_executor(const engines::Engine& engine);
-std::unique_ptr<Executor> make_thread_pool_executor(const engines::Engine& engine, int max_workers);
-// max_workers <= 1 -> serial, else a thread pool.
+// A pool of persistent threads, one per slot, each owning its warm instance; a slot that
+// finishes takes the next queued task at once. max_in_flight 0 means twice the slot count.
+// Throws ConfigError for workers < 1.
+std::unique_ptr<Executor> make_thread_pool_executor(const engines::Engine& engine, int workers,
+                                                    std::size_t max_in_flight = 0);
+// The same pool over given slots (e.g. devices × workers per device); slot i must have index i.
+std::unique_ptr<Executor> make_thread_pool_executor(const engines::Engine& engine,
+                                                    std::vector<engines::Slot> slots,
+                                                    std::size_t max_in_flight = 0);
+// max_workers <= 1 -> serial, else a thread pool of max_workers slots.
 std::unique_ptr<Executor> make_local_executor(const engines::Engine& engine, int max_workers);
 
 // Runs one task on an instance, turning any exception from run() into a Failed result that
@@ -34,6 +66,13 @@ std::unique_ptr<Executor> make_local_executor(const engines::Engine& engine, int
 // runs tasks through this, so "exceptions never escape" holds everywhere.
 engines::SegmentResult run_guarded(engines::EngineInstance& instance,
                                    const engines::SegmentTask& task);
+
+// Submits every task and calls on_result (on the calling thread, serialised) as each result
+// arrives; returns when all are done. Needs an idle executor (nothing in flight or waiting).
+// If on_result throws, no further task is submitted and no further callback is made; the tasks
+// already in flight are drained and discarded, then the exception propagates.
+void run_batch(Executor& executor, const std::vector<engines::SegmentTask>& tasks,
+               const ResultCallback& on_result);
 
 // Runs a batch and returns the results ordered by task_id.
 std::vector<engines::SegmentResult> run_ordered(Executor& executor,

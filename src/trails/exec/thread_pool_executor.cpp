@@ -1,12 +1,13 @@
-// ThreadPoolExecutor: max_workers persistent std::threads, each owning one EngineInstance made
-// once in the constructor and kept warm across batches. Workers pull task pointers from one
-// queue and push results to another; only the calling thread invokes on_result, so callbacks
-// are serialised without locks in user code. One run_batch at a time per executor.
-#include <atomic>
+// ThreadPoolExecutor: one persistent std::thread per slot, each owning the EngineInstance made
+// for its slot in the constructor and kept warm for the executor's life. submit() appends to
+// one queue; a slot that finishes a task pushes the result and takes the next queued task at
+// once, without waiting for the driver. in_flight counts queued + running tasks and is
+// decremented in the same critical section that publishes the result, so next_completed never
+// misses one. Shutdown drops what is still queued, lets running tasks finish and joins.
 #include <condition_variable>
 #include <deque>
-#include <exception>
 #include <mutex>
+#include <string>
 #include <thread>
 
 #include "trails/core/error.h"
@@ -17,114 +18,138 @@ namespace {
 
 class ThreadPoolExecutor final : public Executor {
  public:
-  ThreadPoolExecutor(const engines::Engine& engine, int max_workers) {
+  ThreadPoolExecutor(const engines::Engine& engine, std::vector<engines::Slot> slots,
+                     std::size_t max_in_flight)
+      : slots_(std::move(slots)), max_in_flight_(max_in_flight) {
     // All instances first: a failing make_instance() then leaves no thread to clean up.
-    for (int i = 0; i < max_workers; ++i) instances_.push_back(engine.make_instance());
+    for (const engines::Slot& slot : slots_) instances_.push_back(engine.make_instance(slot));
     try {
       for (auto& instance : instances_) {
         threads_.emplace_back([this, raw = instance.get()] { worker_loop(*raw); });
       }
     } catch (...) {
-      stop_and_join();
+      shutdown();
       throw;
     }
   }
+  ~ThreadPoolExecutor() override { shutdown(); }
 
-  ~ThreadPoolExecutor() override { stop_and_join(); }
-
-  void run_batch(const std::vector<engines::SegmentTask>& tasks,
-                 const ResultCallback& on_result) override;
-  int workers() const override { return static_cast<int>(instances_.size()); }
+  void submit(engines::SegmentTask task) override;
+  std::optional<engines::SegmentResult> next_completed() override;
+  std::size_t in_flight() const override {
+    std::lock_guard lock(mutex_);
+    return in_flight_;
+  }
+  std::size_t results_waiting() const override {
+    std::lock_guard lock(mutex_);
+    return done_.size();
+  }
+  std::size_t max_in_flight() const override { return max_in_flight_; }
+  const std::vector<engines::Slot>& slots() const override { return slots_; }
+  void shutdown() override;
 
  private:
   void worker_loop(engines::EngineInstance& instance);
-  void stop_and_join();
 
+  std::vector<engines::Slot> slots_;
+  std::size_t max_in_flight_;
   std::vector<std::unique_ptr<engines::EngineInstance>> instances_;
   std::vector<std::thread> threads_;
-  std::mutex mutex_;
-  std::condition_variable work_ready_;
-  std::condition_variable result_ready_;
-  std::deque<const engines::SegmentTask*> pending_;  // points into the caller's batch
+  mutable std::mutex mutex_;
+  std::condition_variable work_ready_;    // a task was queued, or stopping
+  std::condition_variable result_ready_;  // a result was published, or in_flight reached 0
+  std::condition_variable slot_freed_;    // in_flight dropped below the bound, or stopping
+  std::deque<engines::SegmentTask> queue_;
   std::deque<engines::SegmentResult> done_;
+  std::size_t in_flight_ = 0;
   bool stopping_ = false;
-  std::atomic<bool> in_batch_{false};
 };
+
+void ThreadPoolExecutor::submit(engines::SegmentTask task) {
+  {
+    std::unique_lock lock(mutex_);
+    slot_freed_.wait(lock, [this] { return stopping_ || in_flight_ < max_in_flight_; });
+    if (stopping_) throw core::InternalError("ThreadPoolExecutor::submit after shutdown");
+    ++in_flight_;
+    queue_.push_back(std::move(task));
+  }
+  work_ready_.notify_one();
+}
+
+std::optional<engines::SegmentResult> ThreadPoolExecutor::next_completed() {
+  std::unique_lock lock(mutex_);
+  result_ready_.wait(lock, [this] { return !done_.empty() || in_flight_ == 0; });
+  if (done_.empty()) return std::nullopt;
+  engines::SegmentResult result = std::move(done_.front());
+  done_.pop_front();
+  return result;
+}
 
 void ThreadPoolExecutor::worker_loop(engines::EngineInstance& instance) {
   for (;;) {
-    const engines::SegmentTask* task = nullptr;
+    engines::SegmentTask task;
     {
       std::unique_lock lock(mutex_);
-      work_ready_.wait(lock, [this] { return stopping_ || !pending_.empty(); });
+      work_ready_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
       if (stopping_) return;
-      task = pending_.front();
-      pending_.pop_front();
+      task = std::move(queue_.front());
+      queue_.pop_front();
     }
-    engines::SegmentResult result = run_guarded(instance, *task);
+    engines::SegmentResult result = run_guarded(instance, task);
     {
       std::lock_guard lock(mutex_);
       done_.push_back(std::move(result));
+      --in_flight_;
     }
-    result_ready_.notify_one();
+    result_ready_.notify_all();
+    slot_freed_.notify_one();
   }
 }
 
-void ThreadPoolExecutor::run_batch(const std::vector<engines::SegmentTask>& tasks,
-                                   const ResultCallback& on_result) {
-  TRAILS_CHECK(!in_batch_.exchange(true), "ThreadPoolExecutor::run_batch is not reentrant");
+void ThreadPoolExecutor::shutdown() {
   {
     std::lock_guard lock(mutex_);
-    for (const engines::SegmentTask& task : tasks) pending_.push_back(&task);
-  }
-  work_ready_.notify_all();
-
-  // Every task handed out must come back before returning: workers hold pointers into tasks.
-  std::size_t expected = tasks.size();
-  std::exception_ptr callback_error;
-  for (std::size_t received = 0; received < expected; ++received) {
-    engines::SegmentResult result;
-    {
-      std::unique_lock lock(mutex_);
-      result_ready_.wait(lock, [this] { return !done_.empty(); });
-      result = std::move(done_.front());
-      done_.pop_front();
-    }
-    if (callback_error) continue;
-    try {
-      on_result(std::move(result));
-    } catch (...) {
-      // A failing callback is the caller's error: stop handing out work, drain, rethrow.
-      callback_error = std::current_exception();
-      std::lock_guard lock(mutex_);
-      expected -= pending_.size();
-      pending_.clear();
-    }
-  }
-  in_batch_ = false;
-  if (callback_error) std::rethrow_exception(callback_error);
-}
-
-void ThreadPoolExecutor::stop_and_join() {
-  {
-    std::lock_guard lock(mutex_);
+    if (stopping_ && threads_.empty()) return;
     stopping_ = true;
+    in_flight_ -= queue_.size();  // never started: dropped
+    queue_.clear();
   }
   work_ready_.notify_all();
+  slot_freed_.notify_all();
+  result_ready_.notify_all();
   for (std::thread& thread : threads_) {
     if (thread.joinable()) thread.join();
   }
+  threads_.clear();
+  {
+    std::lock_guard lock(mutex_);
+    done_.clear();
+  }
+  result_ready_.notify_all();  // a consumer on another thread now sees nothing in flight
 }
 
 }  // namespace
 
 std::unique_ptr<Executor> make_thread_pool_executor(const engines::Engine& engine,
-                                                    int max_workers) {
-  if (max_workers < 1) {
-    throw core::ConfigError("spawning.max_workers must be >= 1 (got " +
-                            std::to_string(max_workers) + ")");
+                                                    std::vector<engines::Slot> slots,
+                                                    std::size_t max_in_flight) {
+  if (slots.empty()) throw core::ConfigError("a thread pool executor needs at least one slot");
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    TRAILS_CHECK(slots[i].index == static_cast<int>(i), "slot i must have index i");
   }
-  return std::make_unique<ThreadPoolExecutor>(engine, max_workers);
+  if (max_in_flight == 0) max_in_flight = 2 * slots.size();
+  return std::make_unique<ThreadPoolExecutor>(engine, std::move(slots), max_in_flight);
+}
+
+std::unique_ptr<Executor> make_thread_pool_executor(const engines::Engine& engine, int workers,
+                                                    std::size_t max_in_flight) {
+  if (workers < 1) {
+    throw core::ConfigError("spawning.max_workers must be >= 1 (got " + std::to_string(workers) +
+                            ")");
+  }
+  std::vector<engines::Slot> slots(static_cast<std::size_t>(workers));
+  for (int i = 0; i < workers; ++i) slots[static_cast<std::size_t>(i)] = {i, std::nullopt, i};
+  return make_thread_pool_executor(engine, std::move(slots), max_in_flight);
 }
 
 }  // namespace trails::exec

@@ -267,7 +267,7 @@ std::string BuiltinEngine::describe() const {
                      config_.kT, config_.dt);
 }
 
-std::unique_ptr<EngineInstance> BuiltinEngine::make_instance() const {
+std::unique_ptr<EngineInstance> BuiltinEngine::make_instance(const Slot& /*slot*/) const {
   return std::make_unique<BuiltinInstance>(config_, potential_);
 }
 

@@ -17,7 +17,9 @@ class BuiltinEngine final : public Engine {
   explicit BuiltinEngine(const config::BuiltinSpec& config);
 
   std::string name() const override { return "builtin"; }
-  std::unique_ptr<EngineInstance> make_instance() const override;
+  using Engine::make_instance;
+  // The built-in engine runs on the calling thread: the slot changes nothing.
+  std::unique_ptr<EngineInstance> make_instance(const Slot& slot) const override;
   Configuration default_start() const override;
   const EngineSystem& system() const override { return system_; }
   EngineCapabilities capabilities() const override;

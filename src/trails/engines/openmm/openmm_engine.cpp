@@ -8,7 +8,7 @@
 #include <cmath>
 #include <fstream>
 #include <mutex>
-#include <shared_mutex>
+#include <optional>
 #include <sstream>
 
 #include <OpenMM.h>
@@ -18,6 +18,7 @@
 
 #include "trails/core/error.h"
 #include "trails/core/rng.h"
+#include "trails/engines/openmm/context_table.h"
 #include "trails/engines/openmm/platform.h"
 #include "trails/structure/structure_file.h"
 
@@ -46,32 +47,6 @@ std::mutex& reference_rng_mutex() {
 std::mutex& deserialize_mutex() {
   static std::mutex m;
   return m;
-}
-
-// OpenMM 7.7's CPU platform keeps its per-Context data in one process-wide table that has no
-// lock: creating, reinitializing or destroying a Context changes it while the kernels of other
-// Contexts look it up on every step. Concurrent walkers therefore take the table exclusively for
-// those three operations and shared for everything else they do with their Context. Writers
-// pass a gate first, so re-arming workers are not starved by walkers that keep stepping.
-class ContextTableLock {
- public:
-  std::unique_lock<std::shared_mutex> exclusive() {
-    std::lock_guard<std::mutex> gate(gate_);
-    return std::unique_lock<std::shared_mutex>(table_);
-  }
-  std::shared_lock<std::shared_mutex> shared() {
-    { std::lock_guard<std::mutex> gate(gate_); }
-    return std::shared_lock<std::shared_mutex>(table_);
-  }
-
- private:
-  std::mutex gate_;
-  std::shared_mutex table_;
-};
-
-ContextTableLock& context_table() {
-  static ContextTableLock lock;
-  return lock;
 }
 
 bool set_integrator_seed(OpenMM::Integrator& integrator, int seed) {
@@ -136,10 +111,12 @@ std::string read_file(const std::filesystem::path& path) {
 
 class OpenMMInstance final : public EngineInstance {
  public:
+  // device_index: the slot's device when it has one, else engine.device_index (or none).
   OpenMMInstance(const config::OpenMMEngineConfig& config, std::string platform,
-                 const std::string& system_xml, const std::string& integrator_xml, int n_atoms)
-      : config_(config), platform_(std::move(platform)), n_atoms_(n_atoms), host_(host_name()),
-        visible_(visible_devices()) {
+                 const std::string& system_xml, const std::string& integrator_xml, int n_atoms,
+                 std::optional<int> device_index)
+      : config_(config), platform_(std::move(platform)), device_index_(device_index),
+        n_atoms_(n_atoms), host_(host_name()), visible_(visible_devices()) {
     std::lock_guard<std::mutex> deserializing(deserialize_mutex());
     std::istringstream sys_in(system_xml);
     system_.reset(OpenMM::XmlSerializer::deserialize<OpenMM::System>(sys_in));
@@ -165,7 +142,7 @@ class OpenMMInstance final : public EngineInstance {
   }
 
   ~OpenMMInstance() override {
-    auto table = context_table().exclusive();
+    auto table = exclusive_context_table(platform_);
     context_.reset();
   }
 
@@ -175,7 +152,7 @@ class OpenMMInstance final : public EngineInstance {
   Configuration equilibrate(const Configuration& start, std::uint64_t seed) {
     std::unique_lock<std::mutex> lock = maybe_lock();
     arm(start, seed, /*minimize=*/true);
-    auto table = context_table().shared();
+    auto table = shared_context_table(platform_);
     context_->getIntegrator().step(config_.equilibration_steps);
     const OpenMM::State s = context_->getState(OpenMM::State::Positions);
     Configuration out;
@@ -206,7 +183,8 @@ class OpenMMInstance final : public EngineInstance {
   std::string describe_device();
 
   config::OpenMMEngineConfig config_;
-  std::string platform_;
+  std::string platform_;  // may fall back from CUDA to CPU when the Context is created
+  std::optional<int> device_index_;
   int n_atoms_;
   std::string host_;
   std::string visible_;
@@ -218,10 +196,12 @@ class OpenMMInstance final : public EngineInstance {
 };
 
 void OpenMMInstance::create_context() {
-  auto props = platform_properties(platform_, config_.precision, config_.device_index,
+  auto props = platform_properties(platform_, config_.precision, device_index_,
                                    cpu_threads_from_env());
   for (int attempt = 0;; ++attempt) {
     try {
+      // Per attempt: a CUDA Context that fell back to CPU is created under the CPU table lock.
+      auto table = exclusive_context_table(platform_);
       context_ = std::make_unique<OpenMM::Context>(
           *system_, *integrator_, OpenMM::Platform::getPlatformByName(platform_), props);
       break;
@@ -245,6 +225,7 @@ void OpenMMInstance::create_context() {
       }
     }
   }
+  auto table = shared_context_table(platform_);  // CPU property values live in the table
   device_ = describe_device();
 }
 
@@ -270,15 +251,13 @@ void OpenMMInstance::arm(const Configuration& start, std::uint64_t seed, bool mi
   const int s = openmm_seed(seed);
   set_integrator_seed(*integrator_, s);
   if (barostat_) barostat_->setRandomNumberSeed(s);
-  {
-    auto table = context_table().exclusive();
-    if (!context_) {
-      create_context();
-    } else {
-      context_->reinitialize(false);  // the new seeds reach the kernels only this way
-    }
+  if (!context_) {
+    create_context();  // takes the table itself, per attempt
+  } else {
+    auto table = exclusive_context_table(platform_);
+    context_->reinitialize(false);  // the new seeds reach the kernels only this way
   }
-  auto table = context_table().shared();
+  auto table = shared_context_table(platform_);
   if (start.box.size() == 9) {
     const auto b = to_vec3(start.box);
     context_->setPeriodicBoxVectors(b[0], b[1], b[2]);
@@ -299,7 +278,7 @@ void OpenMMInstance::arm(const Configuration& start, std::uint64_t seed, bool mi
 void OpenMMInstance::recover(const Configuration& start, std::uint64_t seed) {
   arm(start, seed, /*minimize=*/true);
   if (config_.equilibrate) {
-    auto table = context_table().shared();
+    auto table = shared_context_table(platform_);
     integrator_->step(config_.equilibration_steps);
     context_->setVelocitiesToTemperature(config_.temperature, openmm_seed(seed));
     context_->setTime(0.0);
@@ -337,7 +316,7 @@ std::string OpenMMInstance::integrate(const SegmentTask& task, SegmentResult& re
   result.frames.reserve(static_cast<std::size_t>(n_frames * 3 * n_atoms_));
   if (periodic) result.frame_boxes.reserve(static_cast<std::size_t>(n_frames * 9));
   for (std::int64_t f = 1; f <= n_frames; ++f) {
-    auto table = context_table().shared();
+    auto table = shared_context_table(platform_);
     const auto t_step = Clock::now();
     integrator_->step(static_cast<int>(task.stride));
     const auto t_extract = Clock::now();
@@ -349,12 +328,12 @@ std::string OpenMMInstance::integrate(const SegmentTask& task, SegmentResult& re
     if (!finite) return fmt::format("coordinates became non-finite by step {}", f * task.stride);
   }
   if (const std::int64_t rest = task.steps - n_frames * task.stride; rest > 0) {
-    auto table = context_table().shared();
+    auto table = shared_context_table(platform_);
     const auto t_step = Clock::now();
     integrator_->step(static_cast<int>(rest));
     result.integrate_s += seconds_since(t_step);
   }
-  auto table = context_table().shared();
+  auto table = shared_context_table(platform_);
   const auto t_final = Clock::now();
   const OpenMM::State s =
       context_->getState(OpenMM::State::Positions | OpenMM::State::Velocities);
@@ -472,9 +451,10 @@ std::string OpenMMEngine::describe() const {
                      platform_, config_.temperature, config_.dt, config_.npt ? ", NPT" : "");
 }
 
-std::unique_ptr<EngineInstance> OpenMMEngine::make_instance() const {
+std::unique_ptr<EngineInstance> OpenMMEngine::make_instance(const Slot& slot) const {
+  const std::optional<int> device = slot.device ? slot.device : config_.device_index;
   return std::make_unique<OpenMMInstance>(config_, platform_, system_xml_, integrator_xml_,
-                                          prepared_.n_atoms);
+                                          prepared_.n_atoms, device);
 }
 
 // The pre-equilibrated start, cached next to the prepared system (keyed by seed and settings)
@@ -491,7 +471,8 @@ Configuration OpenMMEngine::equilibrated_start(std::uint64_t seed_base) const {
     c.box = j.at("box").get<std::vector<double>>();
     return c;
   }
-  OpenMMInstance instance(config_, platform_, system_xml_, integrator_xml_, prepared_.n_atoms);
+  OpenMMInstance instance(config_, platform_, system_xml_, integrator_xml_, prepared_.n_atoms,
+                          config_.device_index);
   Configuration c = instance.equilibrate(start_, seed);
   const auto tmp = cache.string() + ".tmp";
   {

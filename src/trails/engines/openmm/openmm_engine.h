@@ -26,7 +26,10 @@ class OpenMMEngine final : public Engine {
                std::uint64_t seed_base = 0);
 
   std::string name() const override { return "openmm"; }
-  std::unique_ptr<EngineInstance> make_instance() const override;
+  using Engine::make_instance;
+  // slot.device, when set, replaces engine.device_index for this instance (CUDA DeviceIndex,
+  // OpenCL OpenCLDeviceIndex, HIP HipDeviceIndex); CPU and Reference have no device to choose.
+  std::unique_ptr<EngineInstance> make_instance(const Slot& slot) const override;
   Configuration default_start() const override { return start_; }
   const EngineSystem& system() const override { return system_; }
   EngineCapabilities capabilities() const override {
