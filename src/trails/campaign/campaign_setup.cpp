@@ -15,6 +15,7 @@
 #include "trails/campaign/preflight.h"
 #include "trails/core/error.h"
 #include "trails/core/fs.h"
+#include "trails/core/python.h"
 #include "trails/core/rng.h"
 #include "trails/engines/registry.h"
 #include "trails/trajio/trajectory.h"
@@ -361,6 +362,7 @@ std::vector<std::string> CampaignDriver::banner() const {
     std::string cvs;
     for (const auto& n : projection_->column_names()) cvs += (cvs.empty() ? "" : ", ") + n;
     lines.push_back(fmt::format("  {}{}", space_ ? "physical cvs " : "cvs         ", cvs));
+    lines.push_back("  python      " + core::resolve_python(config_.engine.python).describe());
   } else {
     lines.push_back(fmt::format("  engine      {} ({}, {} integrator, kT {}, dt {})",
                                 config_.engine.md_engine, engine_->name(),
