@@ -289,3 +289,94 @@ export_run seed seed
 export_run seed2 seed2
 cmp seed.cvs.csv seed2.cvs.csv || fail "seeded reruns differ"
 pass "initial_trajectory + project_file: the density spawner picks the seeds from extract_cvs' CVs"
+
+# 9. One long-lived worker per campaign: the probe and every iteration are answered by one Python
+# process that imported the module once. Killed (SIGKILL) between iterations — the test hook
+# makes the worker kill itself right after its 2nd reply, iteration 0 — it is restarted at the
+# next call and the run continues with the same CVs, spawns and shards as the uninterrupted one.
+cat > counted.py <<PY
+import importlib.util, os
+spec = importlib.util.spec_from_file_location("phipsi", "$PHIPSI")
+m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
+with open("$WORK/imports.log", "a") as f:
+    f.write(f"{os.getpid()}\n")
+extract_cvs = m.extract_cvs
+PY
+alad_config killed.yaml killed "$WORK/counted.py"
+rm -f imports.log pids.log
+TRAILS_TEST_WORKER_PID_FILE="$WORK/pids.log" TRAILS_TEST_WORKER_DIE_AFTER=2 \
+  "$TRAILS" run killed.yaml > killed.out 2>&1 || fail "run with a killed worker: $(cat killed.out)"
+grep -q "the Python worker died: killed by signal 9 (SIGKILL); restarting it" killed.out ||
+  fail "no restart warning: $(cat killed.out)"
+grep -qE "^  python +/usr/bin/python3 \(default; PYTHONPATH and PYTHONHOME cleared\)$" killed.out ||
+  fail "the banner does not name the interpreter: $(cat killed.out)"
+[ "$(wc -l < pids.log)" -eq 2 ] && [ "$(sort -u pids.log | wc -l)" -eq 2 ] ||
+  fail "expected 2 worker processes (the first killed after iteration 0): $(cat pids.log)"
+# the module was imported once per worker process (one check process imports it too)
+/usr/bin/python3 - <<'PY' || fail "imports per worker"
+pids = open("pids.log").read().split()
+imports = open("imports.log").read().split()
+assert [imports.count(p) for p in pids] == [1, 1] and len(imports) == 3, (pids, imports)
+PY
+export_run killed killed
+cmp pf.cvs.csv killed.cvs.csv || fail "the run with a restarted worker has other CVs"
+cmp pf.lineage.csv killed.lineage.csv || fail "the run with a restarted worker spawned differently"
+[ "$(checksums pf)" = "$(checksums killed)" ] || fail "the run with a restarted worker has other shards"
+pass "one worker per campaign (module imported once); killed between iterations, restarted, same results"
+
+# 10. A worker that dies on every try (here the module kills its own process on the real
+# iterations): restarted once, then the runtime error names the file, the iteration and how it
+# died; nothing is committed; a fixed module and --resume complete the campaign.
+cat > dies.py <<PY
+import importlib.util, os, signal, sys
+spec = importlib.util.spec_from_file_location("phipsi", "$PHIPSI")
+m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
+def extract_cvs(trajectories, top_file, conf_file):
+    if len(trajectories) > 1:  # not the one-frame probe
+        print("about to die", file=sys.stderr, flush=True)
+        os.kill(os.getpid(), signal.SIGKILL)
+    return m.extract_cvs(trajectories, top_file, conf_file)
+PY
+alad_config dies.yaml dies "$WORK/dies.py"
+set +e
+"$TRAILS" run dies.yaml > dies.out 2>&1
+rc=$?
+set -e
+[ $rc -eq 1 ] || fail "dies: expected a runtime failure (1), got $rc: $(cat dies.out)"
+for m in "iteration 0: system.project_file: $WORK/dies.py: the Python worker (/usr/bin/python3" \
+  "died: killed by signal 9 (SIGKILL); restarted and retried, it died again: killed by signal 9 (SIGKILL)" \
+  "about to die" "iteration 0 was not committed"; do
+  grep -qF -- "$m" dies.out || fail "dies: no '$m' in: $(cat dies.out)"
+done
+[ "$(committed dies)" -eq 0 ] && [ ! -e dies/project_file.tmp ] || fail "dies: something was committed or left behind"
+cp counted.py dies.py
+"$TRAILS" run dies.yaml --resume > dies2.out 2>&1 || fail "dies: resume with the fixed module: $(cat dies2.out)"
+export_run dies dies
+cmp pf.cvs.csv dies.cvs.csv || fail "dies: the fixed, resumed run differs from the good one"
+pass "a worker that dies twice: exit 1 naming file, iteration and signal; fixed module + --resume completes"
+
+# 11. The interpreter: TRAILS_PYTHON keeps the user's PYTHONPATH (the default clears it), and an
+# engine.python that does not exist is an exit-2 error naming it, before anything is written.
+mkdir -p pp && echo 'VALUE = 1' > pp/trails_pp_marker.py
+printf 'import trails_pp_marker\nfrom counted import extract_cvs\n' > needs_pp.py
+alad_config pp.yaml pp.run "$WORK/needs_pp.py"
+set +e
+PYTHONPATH="$WORK/pp" "$TRAILS" check pp.yaml > pp.default.out 2>&1
+rc=$?
+set -e
+[ $rc -eq 2 ] && grep -q "No module named 'trails_pp_marker'" pp.default.out ||
+  fail "the default interpreter should not see PYTHONPATH (exit 2), got $rc: $(cat pp.default.out)"
+PYTHONPATH="$WORK/pp" TRAILS_PYTHON=/usr/bin/python3 "$TRAILS" check pp.yaml > pp.env.out 2>&1 ||
+  fail "TRAILS_PYTHON with PYTHONPATH: $(cat pp.env.out)"
+alad_config badpy.yaml badpy.run "$PHIPSI"
+sed -i 's|^  md_engine: openmm$|&\n  python: /nonexistent/bin/python3|' badpy.yaml
+for cmd in check run; do
+  set +e
+  "$TRAILS" "$cmd" badpy.yaml > "badpy.$cmd.out" 2>&1
+  rc=$?
+  set -e
+  [ $rc -eq 2 ] && grep -qF "/nonexistent/bin/python3 (engine.python)" "badpy.$cmd.out" ||
+    fail "engine.python missing: trails $cmd: expected exit 2 naming it, got $rc: $(cat "badpy.$cmd.out")"
+  [ ! -e badpy.run ] || fail "engine.python missing: trails $cmd left a run directory"
+done
+pass "TRAILS_PYTHON keeps PYTHONPATH, the default clears it; a missing engine.python is exit 2 naming it"

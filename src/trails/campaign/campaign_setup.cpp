@@ -15,6 +15,7 @@
 #include "trails/campaign/preflight.h"
 #include "trails/core/error.h"
 #include "trails/core/fs.h"
+#include "trails/core/python.h"
 #include "trails/core/rng.h"
 #include "trails/engines/registry.h"
 #include "trails/spawners/density_spawner.h"
@@ -373,6 +374,7 @@ std::vector<std::string> CampaignDriver::banner() const {
     std::string cvs;
     for (const auto& n : projection_->column_names()) cvs += (cvs.empty() ? "" : ", ") + n;
     lines.push_back(fmt::format("  {}{}", space_ ? "physical cvs " : "cvs         ", cvs));
+    lines.push_back("  python      " + core::resolve_python(config_.engine.python).describe());
   }
   if (space_) {
     lines.push_back(fmt::format("  features    {} ({} columns{})", space_->feature_type(),

@@ -1,6 +1,5 @@
 #include "trails/campaign/project_file_projection.h"
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,9 +14,12 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include "trails/campaign/project_file_worker.h"
 #include "trails/core/error.h"
 #include "trails/core/source_tree.h"
 #include "trails/core/npy.h"
+#include "trails/core/python.h"
+#include "trails/core/subprocess.h"
 #include "trails/trajio/trajectory.h"
 
 namespace trails::campaign {
@@ -28,32 +30,11 @@ using json = nlohmann::json;
 
 constexpr const char* kKey = "system.project_file";
 
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
-}
-
 std::string read_text(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-std::string indented(const std::string& text) {
-  std::string out = "    ";
-  for (char c : text) {
-    out += c;
-    if (c == '\n') out += "    ";
-  }
-  return out;
 }
 
 json optional_path(const std::optional<fs::path>& p) {
@@ -84,44 +65,48 @@ class TemporaryDirectory {
   fs::path path_;
 };
 
-// Runs the script on `request` with `dir` as its scratch. nullopt on success; otherwise what
-// went wrong, in words (the script's report, with the traceback tail indented below it).
-std::optional<std::string> run_script(const fs::path& dir, json request) {
+// The one-shot preflight (`trails check`, run start): run_project_file.py on `request` with
+// `dir` as its scratch. nullopt on success; otherwise what went wrong, in words (the script's
+// report, with the traceback tail indented below it).
+std::optional<std::string> run_check_script(const core::PythonInterpreter& python,
+                                            const fs::path& dir, json request) {
   const fs::path request_path = dir / "request.json";
   const fs::path error_path = dir / "error.json";
-  const fs::path log_path = dir / "python.log";
   request["error"] = error_path.string();
   {
     std::ofstream out(request_path);
     out << request.dump();
     if (!out) throw core::StoreError(request_path.string() + ": cannot write");
   }
-  const std::string cmd = "env -u PYTHONPATH -u PYTHONHOME /usr/bin/python3 " +
-                          shell_quote(project_file_script().string()) + " " +
-                          shell_quote(request_path.string()) + " > " +
-                          shell_quote(log_path.string()) + " 2>&1 </dev/null";
-  const int status = std::system(cmd.c_str());
-  const int rc = status == -1 ? -1 : (WIFEXITED(status) ? WEXITSTATUS(status) : 128);
-  if (rc == 0) {
-    std::string log = read_text(log_path);  // what the module printed, for --log-level debug
-    if (!log.empty()) spdlog::debug("system.project_file output:\n{}", log);
+  const std::vector<std::string> argv = {python.program, project_file_script().string(),
+                                         request_path.string()};
+  core::ProcessOptions options;
+  options.stderr_tail_bytes = 2000;
+  python.apply(options);
+  core::ProcessResult result;
+  try {
+    result = core::run_process(argv, options);
+  } catch (const core::InputError& e) {
+    return fmt::format("{} (the Python interpreter is {}; set engine.python or TRAILS_PYTHON)",
+                       e.what(), python.describe());
+  }
+  if (result.status.ok()) {
+    const std::string printed = result.stdout_text + result.stderr_tail;
+    if (!printed.empty()) spdlog::debug("system.project_file output:\n{}", printed);
     return std::nullopt;
   }
-  if (rc == 3 && fs::exists(error_path)) {
+  if (result.status.exited_with(3) && fs::exists(error_path)) {
     try {
       const json problem = json::parse(read_text(error_path));
       std::string text = problem.at("message").get<std::string>();
       const std::string tb = problem.value("traceback", std::string());
-      if (!tb.empty()) text += "\n  Python traceback (last lines):\n" + indented(tb);
+      if (!tb.empty()) text += "\n  Python traceback (last lines):\n" + core::indent_lines(tb);
       return text;
     } catch (const json::exception&) {
     }
   }
-  std::string log = read_text(log_path);
-  while (!log.empty() && (log.back() == '\n' || log.back() == ' ')) log.pop_back();
-  if (log.size() > 2000) log = "..." + log.substr(log.size() - 2000);
-  return fmt::format("/usr/bin/python3 {} exited with status {}{}", project_file_script().string(),
-                     rc, log.empty() ? std::string() : ":\n" + indented(log));
+  return fmt::format("{} {}: {}", python.describe(), project_file_script().string(),
+                     core::describe_failure(argv, result));
 }
 
 // The XTC precision for one walker's frames: the finest of 10^7 ... 10^3 at which the spread of
@@ -161,7 +146,8 @@ class ProjectFileProjection final : public features::Projection {
         dimension_(config.learned_space() ? 0 : config.cv_dimension()),
         evaluation_only_(config.learned_space()),
         stride_(config.spawning.stride),
-        dt_ps_(config.engine.openmm.dt) {}
+        dt_ps_(config.engine.openmm.dt),
+        worker_(core::resolve_python(config.engine.python)) {}
 
   int dimension() const override { return dimension_; }
   std::vector<std::string> column_names() const override {
@@ -201,6 +187,7 @@ class ProjectFileProjection final : public features::Projection {
 
   // The start-structure probe: one frame, one trajectory, in a private temporary directory.
   void probe(std::span<const double> positions, std::span<const double> box) const {
+    std::lock_guard lock(mutex_);
     const TemporaryDirectory dir;
     std::vector<double> rows;
     const features::WalkerFrames one{0, 1};
@@ -258,7 +245,7 @@ class ProjectFileProjection final : public features::Projection {
                  {"columns", dimension_ > 0 ? json(dimension_) : json(nullptr)},
                  {"evaluation_only", evaluation_only_},
                  {"output", output.string()}};
-    if (auto problem = run_script(dir, std::move(request))) return problem;
+    if (auto problem = worker_.call(request)) return problem;
     const core::NpyArray a = core::read_npy(output);
     if (dimension_ == 0 && a.shape.size() == 2 && a.shape[0] == n_frames && a.shape[1] >= 1) {
       dimension_ = static_cast<int>(a.shape[1]);  // learned space: the probe fixes the columns
@@ -288,6 +275,7 @@ class ProjectFileProjection final : public features::Projection {
   bool evaluation_only_;
   int stride_;
   double dt_ps_;
+  mutable ProjectFileWorker worker_;  // one Python process for the campaign (under mutex_)
   mutable std::mutex mutex_;
 };
 
@@ -305,7 +293,8 @@ void check_project_file(const config::CampaignConfig& config) {
   const TemporaryDirectory dir;
   const json request{{"mode", "check"},
                      {"module", fs::absolute(*config.system.project_file).string()}};
-  if (auto problem = run_script(dir.path(), request)) {
+  const core::PythonInterpreter python = core::resolve_python(config.engine.python);
+  if (auto problem = run_check_script(python, dir.path(), request)) {
     throw core::ConfigError(std::string(kKey) + ": " + *problem);
   }
 }

@@ -1,9 +1,11 @@
 // system.project_file (Trails-MD row 57): the fixed CVs of a molecular run come from the user's
 // Python extract_cvs(trajectories, top_file, conf_file). Per iteration every ok walker's frames
-// are written to RUN_DIR/project_file.tmp/iteration_<N>_<walker>.xtc, ONE /usr/bin/python3
-// process (share/trails/run_project_file.py) calls extract_cvs on them in walker order and saves
-// the (n_frames, len(n_bins)) float64 result as .npy, which is read back; the directory is then
-// removed. Calls are serialized (one scratch directory); see docs/cvs.md for the contract.
+// are written to RUN_DIR/project_file.tmp/iteration_<N>_<walker>.xtc; the projection's one
+// long-lived Python worker (project_file_worker.h: engine.python running
+// share/trails/project_file_worker.py, the module imported once) calls extract_cvs on them in
+// walker order and saves the (n_frames, len(n_bins)) float64 result as .npy, which is read back;
+// the directory is then removed. Calls are serialized (one scratch directory, one worker); see
+// docs/cvs.md for the contract.
 #pragma once
 
 #include <filesystem>
@@ -15,7 +17,8 @@
 
 namespace trails::campaign {
 
-// Preflight (`trails check`, run start): imports the module in /usr/bin/python3 and finds a
+// Preflight (`trails check`, run start): imports the module in a one-shot engine.python
+// process (share/trails/run_project_file.py) and finds a
 // callable extract_cvs. Throws ConfigError naming system.project_file, the file and Python's
 // message (a traceback tail for import errors). Its scratch is a private directory under
 // $TMPDIR, removed again: the run directory is not touched.

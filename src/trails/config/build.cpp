@@ -181,6 +181,7 @@ CampaignConfig build_config(const RawConfig& raw) {
   o.precision = as_string(raw, "engine.precision");
   o.equilibrate = as_bool(raw, "engine.equilibrate", o.equilibrate);
   c.engine.gromacs_include_dir = as_path(raw, "engine.gromacs_include_dir");
+  if (const json& v = raw.value("engine.python"); v.is_string()) c.engine.python = v.get<std::string>();
   if (const json& v = raw.value("cvs"); v.is_array()) c.cvs = v;
   c.system.conf_file = as_path(raw, "system.conf_file");
   c.system.initial_trajectory = as_path(raw, "system.initial_trajectory");

@@ -24,6 +24,9 @@ struct EngineConfig {
   BuiltinEngineConfig builtin;
   OpenMMEngineConfig openmm;
   std::optional<std::filesystem::path> gromacs_include_dir;  // engine.gromacs_include_dir (.top)
+  // engine.python: the Python interpreter for preparation and system.project_file; unset:
+  // $TRAILS_PYTHON, then /usr/bin/python3 (core/python.h).
+  std::optional<std::string> python;
 };
 
 struct SystemConfig {

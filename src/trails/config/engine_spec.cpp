@@ -10,7 +10,7 @@ EngineSpec CampaignConfig::engine_spec() const {
     OpenMMSpec spec;
     spec.params = engine.openmm;
     spec.inputs = {system.conf_file, system.top_file, system.system_file, system.forcefield,
-                   engine.gromacs_include_dir};
+                   engine.gromacs_include_dir, engine.python};
     spec.seed_base = engine_seed_base();
     return spec;
   }

@@ -56,6 +56,7 @@ struct MolecularInputs {
   std::optional<std::filesystem::path> system_file;  // system.system_file (System .xml / .py)
   std::vector<std::string> forcefield;               // system.forcefield (bare PDB input)
   std::optional<std::filesystem::path> gromacs_include_dir;  // engine.gromacs_include_dir (.top)
+  std::optional<std::string> python;  // engine.python: the interpreter preparation runs in
 };
 
 struct OpenMMSpec {

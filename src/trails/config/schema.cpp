@@ -118,6 +118,7 @@ std::vector<KeySpec> make_table() {
       K("engine", "equilibrate", T::Bool, false),
       K("engine", "gromacs_executable", T::String, "gmx").not_built(kGromacs),
       K("engine", "gromacs_include_dir", T::DirPath, null_v).null(),
+      K("engine", "python", T::String, null_v).null(),
       K("engine", "gromacs_mdrun_ntmpi", T::Int, 1).gt(0).not_built(kGromacs),
       K("engine", "gromacs_mdrun_ntomp", T::Int, null_v).null().gt(0).not_built(kGromacs),
       K("engine", "gromacs_mdrun_nb", T::String, null_v).null().one_of({"auto", "cpu", "gpu"})

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "trails/core/error.h"
+#include "trails/report/gnuplot.h"
 #include "trails/core/fs.h"
 #include "trails/store/run_store.h"
 #include "trails/report/msm_builds.h"
@@ -54,17 +55,7 @@ struct TempDir {
 
 // One gnuplot process for the whole report; its messages go to a log, not to our stdout.
 void run_gnuplot(const std::string& script, const fs::path& log) {
-  const std::string cmd = "gnuplot > " + q(log) + " 2>&1";
-  std::FILE* pipe = ::popen(cmd.c_str(), "w");
-  if (pipe == nullptr) throw core::InputError("cannot start gnuplot; install gnuplot-nox (make deps)");
-  std::fwrite(script.data(), 1, script.size(), pipe);
-  if (const int status = ::pclose(pipe); status != 0) {
-    std::ifstream in(log);
-    std::stringstream text;
-    text << in.rdbuf();
-    throw core::InputError(fmt::format("gnuplot failed (status {}) drawing the analysis report: {}",
-                                       status, text.str()));
-  }
+  report::run_gnuplot(script, "the analysis report", &log);
 }
 
 bool has_model(const json& m) {

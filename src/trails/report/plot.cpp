@@ -1,8 +1,6 @@
 #include "trails/report/plot.h"
 #include "trails/report/plot_msm.h"
 
-#include <sys/wait.h>
-
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -14,6 +12,7 @@
 
 #include "trails/core/error.h"
 #include "trails/engines/builtin/potential.h"
+#include "trails/report/gnuplot.h"
 #include "trails/report/potential_from_meta.h"
 #include "trails/store/run_store.h"
 #include "trails/report/msm_builds.h"
@@ -36,17 +35,6 @@ struct TempDir {
     fs::remove_all(path, ec);
   }
 };
-
-void run_gnuplot(const std::string& script) {
-  std::FILE* pipe = ::popen("gnuplot 2>&1", "w");
-  if (pipe == nullptr) throw core::InputError("cannot start gnuplot; install gnuplot-nox (make deps)");
-  std::fwrite(script.data(), 1, script.size(), pipe);
-  const int status = ::pclose(pipe);
-  if (status != 0) {
-    throw core::InputError(fmt::format(
-        "gnuplot failed (status {}); is gnuplot-nox installed (make deps)?", status));
-  }
-}
 
 std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
 
@@ -181,7 +169,7 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
   script += "plot " + quoted(tmp.path / "occupancy.dat") +
             " using 1:2 with linespoints pt 7 ps 0.5 lw 2 title 'occupied bins', '' using 1:4 "
             "axes x1y2 with steps lw 2 dt 2 title 'resolution (bins per axis)'\n";
-  run_gnuplot(script);
+  run_gnuplot(script, "the campaign plots");
   std::vector<fs::path> out = {coverage, occupancy};
   for (auto& p : plot_msm_builds(checked_msm_builds(store), d, out_dir)) out.push_back(std::move(p));
   return out;

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "trails/core/error.h"
+#include "trails/report/gnuplot.h"
 
 namespace trails::report {
 namespace fs = std::filesystem;
@@ -17,15 +18,6 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
-
-void gnuplot(const std::string& script) {
-  std::FILE* pipe = ::popen("gnuplot 2>&1", "w");
-  if (pipe == nullptr) throw core::InputError("cannot start gnuplot; install gnuplot-nox (make deps)");
-  std::fwrite(script.data(), 1, script.size(), pipe);
-  if (const int status = ::pclose(pipe); status != 0) {
-    throw core::InputError(fmt::format("gnuplot failed (status {}) drawing the MSM plots", status));
-  }
-}
 
 }  // namespace
 
@@ -128,7 +120,7 @@ std::vector<fs::path> plot_msm_builds(const std::vector<store::MsmBuildRow>& bui
     written.push_back(png);
   }
   try {
-    gnuplot(script);
+    run_gnuplot(script, "the MSM plots");
   } catch (...) {
     fs::remove_all(tmp);
     throw;

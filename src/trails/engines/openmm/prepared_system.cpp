@@ -3,7 +3,6 @@
 // only reads. Python is used here and nowhere else: MD runs on the C++ API.
 #include "trails/engines/openmm/prepared_system.h"
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -14,7 +13,9 @@
 #include <nlohmann/json.hpp>
 
 #include "trails/core/error.h"
+#include "trails/core/python.h"
 #include "trails/core/source_tree.h"
+#include "trails/core/subprocess.h"
 
 namespace trails::engines::openmm {
 namespace {
@@ -37,18 +38,6 @@ std::string fnv1a_hex(const std::string& bytes) {
     h *= 1099511628211ULL;
   }
   return fmt::format("{:016x}", h);
-}
-
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
 }
 
 json file_entry(const std::optional<fs::path>& p) {
@@ -128,40 +117,53 @@ PreparedSystem prepare_openmm_system(const config::OpenMMSpec& spec, const fs::p
   const fs::path tmp = root / fmt::format("{}.tmp-{}", digest, ::getpid());
   fs::remove_all(tmp);
   fs::create_directories(tmp);
-  std::string cmd = "env -u PYTHONPATH -u PYTHONHOME /usr/bin/python3 " +
-                    shell_quote(preparation_script().string()) + " --conf " +
-                    shell_quote(in.conf_file->string());
-  if (in.top_file) cmd += " --top " + shell_quote(in.top_file->string());
-  if (in.system_file) cmd += " --system-file " + shell_quote(in.system_file->string());
-  for (const auto& ff : in.forcefield) cmd += " --forcefield " + shell_quote(ff);
+  const core::PythonInterpreter python = core::resolve_python(in.python);
+  std::vector<std::string> argv = {python.program, preparation_script().string(), "--conf",
+                                   in.conf_file->string()};
+  if (in.top_file) argv.insert(argv.end(), {"--top", in.top_file->string()});
+  if (in.system_file) {
+    argv.insert(argv.end(), {"--system-file", in.system_file->string()});
+  }
+  for (const auto& ff : in.forcefield) argv.insert(argv.end(), {"--forcefield", ff});
   if (in.gromacs_include_dir) {
-    cmd += " --include-dir " + shell_quote(in.gromacs_include_dir->string());
+    argv.insert(argv.end(), {"--include-dir", in.gromacs_include_dir->string()});
   }
   const config::OpenMMEngineConfig& o = spec.params;
-  cmd += fmt::format(" --temperature {} --dt {} --pressure {}", o.temperature, o.dt, o.pressure);
-  cmd += " --out " + shell_quote(tmp.string()) + " > " + shell_quote((tmp / "prepare.log").string()) +
-         " 2>&1 </dev/null";
-  const int status = std::system(cmd.c_str());
-  const int rc = status == -1 ? -1 : (WIFEXITED(status) ? WEXITSTATUS(status) : 128);
-  if (rc != 0) {
-    std::string log;
-    try {
-      log = read_text(tmp / "prepare.log");
-    } catch (const core::Error&) {
-    }
-    while (!log.empty() && (log.back() == '\n' || log.back() == ' ')) log.pop_back();
+  argv.insert(argv.end(), {"--temperature", fmt::format("{}", o.temperature), "--dt",
+                           fmt::format("{}", o.dt), "--pressure", fmt::format("{}", o.pressure),
+                           "--out", tmp.string()});
+  core::ProcessOptions options;
+  options.stderr_tail_bytes = 64 << 10;
+  python.apply(options);
+  core::ProcessResult result;
+  try {
+    result = core::run_process(argv, options);
+  } catch (const core::InputError& e) {
     fs::remove_all(tmp);
     if (!root_existed) fs::remove(root);
     if (!run_dir_existed) fs::remove_all(run_dir);
-    if (rc == 2) {
+    throw core::InputError(std::string(e.what()) + " (OpenMM system preparation with " +
+                           python.describe() + "; set engine.python or TRAILS_PYTHON)");
+  }
+  {  // what the script printed, kept next to the prepared system
+    std::ofstream log(tmp / "prepare.log");
+    log << result.stdout_text << result.stderr_tail;
+  }
+  if (!result.status.ok()) {
+    std::string tail = result.stderr_tail;
+    while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
+    fs::remove_all(tmp);
+    if (!root_existed) fs::remove(root);
+    if (!run_dir_existed) fs::remove_all(run_dir);
+    if (result.status.exited_with(2)) {
       // The script's own message: "system.<key>: what is wrong".
-      const auto last = log.rfind('\n');
-      throw core::ConfigError((last == std::string::npos ? log : log.substr(last + 1)) +
+      const auto last = tail.rfind('\n');
+      throw core::ConfigError((last == std::string::npos ? tail : tail.substr(last + 1)) +
                               " (OpenMM system preparation)");
     }
-    throw core::InputError(fmt::format(
-        "OpenMM system preparation (/usr/bin/python3 {}) failed with status {}: {}",
-        preparation_script().string(), rc, log.size() > 2000 ? log.substr(log.size() - 2000) : log));
+    throw core::InputError(fmt::format("OpenMM system preparation ({} {}) failed: {}",
+                                       python.describe(), preparation_script().string(),
+                                       core::describe_failure(argv, result)));
   }
   // Record the digest in the prepared record, then publish the directory atomically.
   json info = json::parse(read_text(tmp / "prepare.json"));

@@ -1,6 +1,6 @@
 // A molecular system made ready for the OpenMM engine: the serialized System, the topology with
 // start positions, and what was read back from them. Preparation runs OpenMM's Python
-// application layer (share/trails/prepare_openmm.py through /usr/bin/python3) once per campaign;
+// application layer (share/trails/prepare_openmm.py through engine.python, core/python.h) once per campaign;
 // its output lives in RUN_DIR/prepared/<digest>/ and is reused while the inputs' digest matches.
 #pragma once
 

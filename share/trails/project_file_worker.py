@@ -1,0 +1,75 @@
+#!/usr/bin/python3
+"""The long-lived system.project_file worker: one per campaign (docs/cvs.md, "The worker").
+
+Usage: project_file_worker.py
+
+Reads one JSON request per line on stdin and answers each with one JSON line on stdout, until
+stdin closes (Trails exited or was killed), then exits 0. A request is run_project_file.py's
+REQUEST.json without "error" (mode "run": module, trajectories, top_file, conf_file, rows,
+columns, evaluation_only, output). The user's module is imported once, at its first request,
+and its extract_cvs is called for every later one, as Trails-MD calls it in-process. Replies:
+  {"ok": true}
+  {"ok": false, "message": "...", "traceback": "..."}   a problem with the module or its result
+  {"ok": false, "internal": "..."}                      this script itself failed (its traceback)
+File descriptor 1 is kept for the replies only: whatever the module prints (print, C code)
+goes to stderr, which Trails collects for its debug log and error messages.
+
+Test hook (tests/scripts/project_file.sh only): TRAILS_TEST_WORKER_PID_FILE appends this
+process's id to that file at start; TRAILS_TEST_WORKER_DIE_AFTER=N makes it SIGKILL itself right
+after its N-th reply, as an outside `kill -9` between iterations would.
+"""
+import importlib.util
+import json
+import os
+import signal
+import sys
+import traceback
+
+
+def load_one_shot():
+    # run_project_file.py next to this file: the same checks and messages as `trails check`.
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "run_project_file.py")
+    spec = importlib.util.spec_from_file_location("_trails_run_project_file", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def main():
+    replies = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)  # the module's output, Python or C, goes to stderr from now on
+    sys.stdout = sys.stderr
+    if os.environ.get("TRAILS_TEST_WORKER_PID_FILE"):
+        with open(os.environ["TRAILS_TEST_WORKER_PID_FILE"], "a") as f:
+            f.write(f"{os.getpid()}\n")
+    die_after = int(os.environ.get("TRAILS_TEST_WORKER_DIE_AFTER") or 0)
+    one_shot = load_one_shot()
+    load_extract_cvs = one_shot.load_extract_cvs
+    loaded = {}  # module path -> extract_cvs, imported once
+
+    def cached_loader(path):
+        if path not in loaded:
+            loaded[path] = load_extract_cvs(path)
+        return loaded[path]
+
+    one_shot.load_extract_cvs = cached_loader  # what one_shot.run calls
+    answered = 0
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            one_shot.run(json.loads(line))
+            reply = {"ok": True}
+        except one_shot.ProjectFileProblem as p:
+            reply = {"ok": False, "message": p.message, "traceback": p.tb}
+        except Exception:
+            reply = {"ok": False, "internal": traceback.format_exc()}
+        sys.stderr.flush()
+        replies.write(json.dumps(reply) + "\n")
+        answered += 1
+        if die_after and answered == die_after:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+
+if __name__ == "__main__":
+    main()

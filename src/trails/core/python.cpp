@@ -1,0 +1,26 @@
+#include "trails/core/python.h"
+
+#include <cstdlib>
+
+namespace trails::core {
+
+std::string PythonInterpreter::describe() const {
+  if (!keep_pythonpath) return program + " (" + source + "; PYTHONPATH and PYTHONHOME cleared)";
+  return program + " (" + source + ")";
+}
+
+void PythonInterpreter::apply(ProcessOptions& options) const {
+  if (keep_pythonpath) return;
+  options.unset_env.emplace_back("PYTHONPATH");
+  options.unset_env.emplace_back("PYTHONHOME");
+}
+
+PythonInterpreter resolve_python(const std::optional<std::string>& configured) {
+  if (configured && !configured->empty()) return {*configured, "engine.python", true};
+  if (const char* env = std::getenv("TRAILS_PYTHON"); env != nullptr && *env != '\0') {
+    return {env, "TRAILS_PYTHON", true};
+  }
+  return {"/usr/bin/python3", "default", false};
+}
+
+}  // namespace trails::core

@@ -1,0 +1,144 @@
+#include "trails/core/subprocess.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <poll.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
+#include "trails/core/process_spawn.h"
+
+namespace trails::core {
+
+using namespace detail;  // NOLINT: this file is the layer's implementation
+using std::chrono::milliseconds;
+
+ExitStatus ExitStatus::from_wait_status(int wait_status) {
+  ExitStatus s;
+  if (WIFSIGNALED(wait_status)) {
+    s.kind = Kind::Signaled;
+    s.code = WTERMSIG(wait_status);
+  } else {
+    s.code = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1;
+  }
+  return s;
+}
+
+std::string ExitStatus::describe(std::optional<milliseconds> limit) const {
+  std::string text;
+  if (kind == Kind::Signaled) {
+    const char* abbrev = ::sigabbrev_np(code);
+    text = fmt::format("killed by signal {} (SIG{})", code, abbrev != nullptr ? abbrev : "?");
+  } else {
+    text = fmt::format("exited with status {}", code);
+  }
+  if (!timed_out) return text;
+  const std::string after =
+      limit ? fmt::format(" after {:g} s", static_cast<double>(limit->count()) / 1000.0) : "";
+  return fmt::format("timed out{} and was stopped ({})", after, text);
+}
+
+std::string indent_lines(std::string_view text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
+  std::string out = "    ";
+  for (const char c : text) {
+    out += c;
+    if (c == '\n') out += "    ";
+  }
+  return out;
+}
+
+std::string describe_failure(const std::vector<std::string>& argv, const ProcessResult& result,
+                             std::optional<milliseconds> limit) {
+  std::string text =
+      fmt::format("'{}' {}", argv.empty() ? "" : argv[0], result.status.describe(limit));
+  std::string_view tail = result.stderr_tail;
+  while (!tail.empty() && std::isspace(static_cast<unsigned char>(tail.back())))
+    tail.remove_suffix(1);
+  if (!tail.empty()) {
+    text += result.stderr_truncated ? ":\n    ...\n" : ":\n";
+    text += indent_lines(tail);
+  }
+  return text;
+}
+
+ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options) {
+  Pipe in;
+  if (options.stdin_data) in = make_pipe();
+  Pipe out = make_pipe();
+  Pipe err = make_pipe();
+  pid_t pid = -1;
+  try {
+    pid = spawn(argv, options, in.read, out.write, err.write);
+  } catch (...) {
+    for (int* fd : {&in.read, &in.write, &out.read, &out.write, &err.read, &err.write})
+      close_fd(*fd);
+    throw;
+  }
+  close_fd(in.read);
+  close_fd(out.write);
+  close_fd(err.write);
+  if (in.write >= 0) ::fcntl(in.write, F_SETFL, O_NONBLOCK);
+
+  ProcessResult result;
+  std::optional<Clock::time_point> deadline;
+  if (options.timeout) deadline = Clock::now() + *options.timeout;
+  std::size_t written = 0;
+  int wait_status = 0;
+  bool reaped = false;
+  std::optional<Clock::time_point> reaped_at;  // a grandchild may keep our pipes open
+  while (out.read >= 0 || err.read >= 0 || in.write >= 0) {
+    if (deadline && Clock::now() >= *deadline && !reaped) {
+      wait_status = kill_group(pid, options.kill_grace);
+      result.status.timed_out = true;
+      reaped = true;
+      break;
+    }
+    if (reaped_at && Clock::now() - *reaped_at > milliseconds(500)) break;
+    pollfd fds[3];
+    nfds_t n = 0;
+    for (const auto& [fd, events] :
+         {std::pair{out.read, POLLIN}, std::pair{err.read, POLLIN}, std::pair{in.write, POLLOUT}}) {
+      if (fd >= 0) fds[n++] = {fd, static_cast<short>(events), 0};
+    }
+    if (::poll(fds, n, poll_timeout_ms(deadline, 200)) < 0 && errno != EINTR) break;
+    for (nfds_t i = 0; i < n; ++i) {
+      if (fds[i].revents == 0) continue;
+      if (fds[i].fd == out.read) {
+        drain(out.read, [&](std::string_view d) {
+          append_tail(result.stdout_text, d, options.stdout_limit, nullptr);
+        });
+      } else if (fds[i].fd == err.read) {
+        drain(err.read, [&](std::string_view d) {
+          append_tail(result.stderr_tail, d, options.stderr_tail_bytes, &result.stderr_truncated);
+        });
+      } else {
+        feed(in.write, *options.stdin_data, &written);
+      }
+    }
+    if (!reaped && ::waitpid(pid, &wait_status, WNOHANG) == pid) {
+      reaped = true;
+      reaped_at = Clock::now();
+    }
+  }
+  for (int* fd : {&in.write, &out.read, &err.read}) close_fd(*fd);
+  if (!reaped && !deadline) {
+    while (::waitpid(pid, &wait_status, 0) < 0 && errno == EINTR) {
+    }
+  } else if (!reaped) {
+    const auto left = std::chrono::duration_cast<milliseconds>(*deadline - Clock::now());
+    if (!wait_for(pid, std::max(left, milliseconds(0)), &wait_status)) {
+      wait_status = kill_group(pid, options.kill_grace);
+      result.status.timed_out = true;
+    }
+  }
+  const bool timed_out = result.status.timed_out;
+  result.status = ExitStatus::from_wait_status(wait_status);
+  result.status.timed_out = timed_out;
+  return result;
+}
+
+}  // namespace trails::core
