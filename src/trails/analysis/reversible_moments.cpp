@@ -163,8 +163,10 @@ Covariances ReversibleMoments::covariances() const {
   c.lagtime = lag_;
   c.n_samples = static_cast<double>(w_);
   c.mean_0 = c.mean_t = mean_;
-  c.c00 = s2_ / (2.0 * c.n_samples);
-  c.c0t = q_ / (2.0 * c.n_samples);
+  // Exactly symmetric (Eigen folds a scalar into one factor of an outer product, so the
+  // rank-1 corrections are symmetric only to rounding).
+  c.c00 = (0.5 * (s2_ + s2_.transpose())) / (2.0 * c.n_samples);
+  c.c0t = (0.5 * (q_ + q_.transpose())) / (2.0 * c.n_samples);
   c.ctt = c.c00;
   c.mean_removed = c.symmetrized = true;
   return c;
