@@ -23,7 +23,7 @@ namespace {
 
 // Measured distance of the converged PCCA+ memberships to deeptime's tight-fmin run (both are
 // optimisers stopped near the same optimum; docs/analysis.md).
-constexpr double kPccaMembershipTolerance = 1e-4;
+constexpr double kPccaMembershipTolerance = 1e-5;  // measured 8.6e-7
 
 const std::vector<std::vector<int>>& dtrajs() {
   static const auto d = read_dtrajs(input_dir() / "dtraj.npy");
@@ -118,7 +118,7 @@ TEST(DeeptimeMsm, Pcca4MatchesDeeptimeUpToSetOrder) {
       t_c(perm[static_cast<std::size_t>(a)], perm[static_cast<std::size_t>(b)]) =
           p.coarse_transition(a, b);
   const double dt = max_abs_diff(t_c, reference("pcca4_coarse_transition_matrix"));
-  EXPECT_LT(dt, 1e-4);
+  EXPECT_LT(dt, 1e-5);  // measured 7.1e-7
   std::printf("measured: PCCA+ coarse stationary %.3g, coarse T %.3g\n",
               max_abs_diff(pi_c, reference("pcca4_coarse_stationary")), dt);
 }
