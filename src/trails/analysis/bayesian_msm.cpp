@@ -18,10 +18,10 @@
 #include <limits>
 #include <string>
 
-#include "trails/analysis/parallel.h"
 #include "trails/analysis/spectral.h"
 #include "trails/core/error.h"
 #include "trails/core/rng.h"
+#include "trails/core/thread_pool.h"
 
 namespace trails::analysis {
 
@@ -190,7 +190,7 @@ BayesianMsm estimate_bayesian_msm(const CountModel& counts, const BayesianMsmOpt
   const Eigen::MatrixXd X_mle = out.point_estimate.stationary_distribution().asDiagonal() *
                                 out.point_estimate.transition_matrix();
   const double lag = out.point_estimate.lag();
-  detail::parallel_for(ns, options.n_threads, [&](std::size_t begin, std::size_t end) {
+  core::default_pool().parallel_for(ns, 1, [&](std::size_t begin, std::size_t end) {
     for (std::size_t s = begin; s < end; ++s) {
       core::Rng rng = core::Rng::stream(options.seed, "bayesian-msm", s);
       Eigen::VectorXd pi;
@@ -210,7 +210,7 @@ BayesianMsm estimate_bayesian_msm(const CountModel& counts, const BayesianMsmOpt
       out.stationary_distributions.row(r) = pi.transpose();
       out.timescales.row(r) = ts.transpose();
     }
-  });
+  }, options.n_threads);
   column_stats(out.timescales, out.timescales_mean, out.timescales_std);
   column_stats(out.stationary_distributions, out.stationary_mean, out.stationary_std);
   if (options.keep_transition_matrices) out.transition_matrices = std::move(Ts);

@@ -22,7 +22,7 @@ struct BayesianMsmOptions {
   int n_steps = -1;            // sweeps per sample (reversible); -1: max(20, round(sqrt(n)))
   bool reversible = true;
   std::uint64_t seed = 0;
-  int n_threads = 0;           // 0 = hardware concurrency; results do not depend on it
+  int n_threads = 0;           // at most this many threads of core::default_pool() (0: all); results do not depend on it
   int n_timescales = 3;        // k = min(n_timescales, n_active - 1) timescales per sample
   bool keep_transition_matrices = true;  // needed for Chapman-Kolmogorov errors
   ReversibleMleOptions mle = {};

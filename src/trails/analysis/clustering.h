@@ -7,8 +7,10 @@
 // Determinism: every random draw comes from core::Rng::stream(seed, "kmeans++"); assignment is
 // per point and every sum runs in point order, so results are bitwise identical for any
 // n_threads. Ties in distance go to the lowest centre index.
-// Cost: k-means++ O(n k d); each Lloyd iteration O(n k d) (parallel) + O(n d) (serial update);
-// regular space O(n m d) for m centres; assign O(n k d) (parallel).
+// Cost: k-means++ O(n k d); each Lloyd iteration one nearest-centre search (parallel) + O(n d)
+// (serial update); regular space O(n m d) for m centres; assign one search (parallel). The search
+// is exact but pruned along one axis (docs/analysis.md), about O(n sqrt(k)) in 2-D, at most
+// O(n k d) in general.
 // Throws core::InputError for bad sizes, k, tolerances, non-finite points.
 #pragma once
 
@@ -18,6 +20,8 @@
 #include <vector>
 
 #include <Eigen/Core>
+
+#include "trails/core/thread_pool.h"
 
 namespace trails::analysis {
 
@@ -34,8 +38,9 @@ struct KMeansOptions {
   double tolerance = 1e-5;    // converged when sum_c |c_new - c_old|^2 <= tolerance * mean
                               // per-dimension variance of the points (scale-free)
   std::uint64_t seed = 0;     // k-means++ stream key
-  int n_threads = 0;          // 0 = hardware concurrency; results do not depend on it
+  int n_threads = 0;          // at most this many threads of core::default_pool() (0: all); results do not depend on it
   std::optional<RowMatrix> initial_centres = std::nullopt;  // warm start (k x d): skips k-means++
+  core::ThreadPool* pool = nullptr;  // nullptr: core::default_pool()
 };
 
 struct ClusterModel {
@@ -43,6 +48,11 @@ struct ClusterModel {
   int iterations = 0;       // Lloyd iterations run (k-means); 1 for regular space
   bool converged = false;   // k-means: tolerance met; regular space: max_centers not hit
   double inertia = 0.0;     // sum over points of the squared distance to the nearest centre
+  // k-means, per Lloyd iteration: sum of squared distances of the points to the updated centres
+  // of the clusters they were assigned to in that iteration (deeptime's `inertias`). `inertia`
+  // re-assigns to the returned centres, so it is <= the last entry. Empty for regular space
+  // and max_iter = 0.
+  std::vector<double> inertia_history;
 };
 
 // Lloyd's algorithm (Lloyd 1982) from k-means++ seeds (Arthur & Vassilvitskii 2007) or from

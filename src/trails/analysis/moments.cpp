@@ -3,12 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <exception>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "trails/core/error.h"
+#include "trails/core/thread_pool.h"
 
 namespace trails::analysis {
 
@@ -159,24 +158,14 @@ void RunningMoments::add_segments(const Eigen::Ref<const FrameMatrix>& frames,
       buffer_start = i;
       const std::size_t count = std::min(wave, tasks.size() - i);
       buffer.assign(count, ChunkSums{});
-      if (threads == 1 || count == 1) {
-        for (std::size_t j = 0; j < count; ++j) buffer[j] = chunk_sums(frames, tasks[i + j], lag_);
-      } else {
-        std::vector<std::exception_ptr> errors(threads);
-        std::vector<std::thread> pool;
-        for (std::size_t t = 0; t < std::min(threads, count); ++t)
-          pool.emplace_back([&, t] {
-            try {
-              for (std::size_t j = t; j < count; j += threads)
-                buffer[j] = chunk_sums(frames, tasks[i + j], lag_);
-            } catch (...) {
-              errors[t] = std::current_exception();
-            }
-          });
-        for (auto& th : pool) th.join();
-        for (const auto& e : errors)
-          if (e) std::rethrow_exception(e);
-      }
+      // One chunk sum per pool chunk; each writes only its own slot (core/thread_pool.h).
+      core::default_pool().parallel_for(
+          count, 1,
+          [&](std::size_t begin, std::size_t end) {
+            for (std::size_t j = begin; j < end; ++j)
+              buffer[j] = chunk_sums(frames, tasks[i + j], lag_);
+          },
+          static_cast<int>(threads));
     }
     return buffer[i - buffer_start];
   };

@@ -57,7 +57,7 @@ class RunningMoments {
   void add_segment(const Eigen::Ref<const FrameMatrix>& frames);
   // Adds consecutive row blocks of `frames` as separate segments of the given exact lengths
   // (from the store's frame records); the lengths must sum to frames.rows(). The chunk products
-  // run on up to n_threads threads (their own, joined before return) and are folded in order,
+  // run on up to n_threads threads of core::default_pool() and are folded in order,
   // so the result is bitwise the same for every n_threads and equals add_segment per block.
   void add_segments(const Eigen::Ref<const FrameMatrix>& frames,
                     std::span<const std::int64_t> segment_frames, int n_threads = 1);

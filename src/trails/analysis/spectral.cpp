@@ -12,8 +12,8 @@
 #include <Spectra/MatOp/DenseSymMatProd.h>
 #include <Spectra/SymEigsSolver.h>
 
-#include "trails/analysis/parallel.h"
 #include "trails/core/error.h"
+#include "trails/core/thread_pool.h"
 
 namespace trails::analysis {
 
@@ -137,8 +137,8 @@ ItsSweep implied_timescales_sweep(const std::vector<std::vector<int>>& dtrajs,
   out.timescales = Eigen::MatrixXd::Constant(n_lags, k, std::numeric_limits<double>::quiet_NaN());
   out.n_active.assign(lags.size(), 0);
   out.converged.assign(lags.size(), 0);
-  // Bad input (state ids) throws inside a thread; parallel_for rethrows it after joining.
-  detail::parallel_for(lags.size(), n_threads, [&](std::size_t begin, std::size_t end) {
+  // One lag per chunk. Bad input (state ids) throws inside a chunk; the pool rethrows it.
+  core::default_pool().parallel_for(lags.size(), 1, [&](std::size_t begin, std::size_t end) {
     for (std::size_t a = begin; a < end; ++a) {
       const Eigen::MatrixXd C = count_matrix(dtrajs, lags[a], n_states, mode);
       const std::vector<int> active = largest_connected_set(C);
@@ -154,7 +154,7 @@ ItsSweep implied_timescales_sweep(const std::vector<std::vector<int>>& dtrajs,
       out.timescales.row(static_cast<Eigen::Index>(a)).head(kk) =
           timescales_from_eigenvalues(ev, static_cast<double>(lags[a]), kk).transpose();
     }
-  });
+  }, n_threads);
   return out;
 }
 

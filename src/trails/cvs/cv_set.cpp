@@ -2,9 +2,9 @@
 
 #include <cmath>
 #include <set>
-#include <thread>
 
 #include "trails/core/error.h"
+#include "trails/core/thread_pool.h"
 #include "trails/cvs/backbone.h"
 #include "trails/cvs/contacts.h"
 #include "trails/cvs/geometry.h"
@@ -350,17 +350,12 @@ void CvSet::compute(std::span<const double> frames, int n_frames,
                        out.data() + std::size_t(f) * std::size_t(im.dimension));
     }
   };
+  // Frames are independent, so the chunking does not change results; exceptions from a frame
+  // reach the caller (core/thread_pool.h).
   const int threads = std::max(1, std::min(n_threads, n_frames));
-  if (threads == 1) {
-    run(0, n_frames);
-    return;
-  }
-  std::vector<std::jthread> pool;
-  for (int t = 0; t < threads; ++t) {
-    const int begin = int(std::int64_t(n_frames) * t / threads);
-    const int end = int(std::int64_t(n_frames) * (t + 1) / threads);
-    pool.emplace_back(run, begin, end);
-  }
+  core::default_pool().parallel_for(
+      std::size_t(n_frames), core::even_chunk(std::size_t(n_frames), std::size_t(threads)),
+      [&](std::size_t begin, std::size_t end) { run(int(begin), int(end)); }, threads);
 }
 
 }  // namespace trails::cvs

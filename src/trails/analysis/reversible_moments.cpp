@@ -1,0 +1,175 @@
+// Reversible moments: per-block symmetric rank updates about a per-segment reference, folded in
+// block order, converted to the segment's mean and merged by Chan's pairwise update.
+#include "trails/analysis/reversible_moments.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "trails/core/error.h"
+
+namespace trails::analysis {
+
+namespace {
+
+// D^T D (both triangles).
+Eigen::MatrixXd gram(const FrameMatrix& D) {
+  Eigen::MatrixXd S = Eigen::MatrixXd::Zero(D.cols(), D.cols());
+  S.selfadjointView<Eigen::Lower>().rankUpdate(D.transpose());
+  S.triangularView<Eigen::StrictlyUpper>() = S.transpose();
+  return S;
+}
+
+struct Segment {
+  std::int64_t start = 0, n = 0;
+  Eigen::VectorXd a;  // reference: mean of the first block of frames
+  std::size_t first_block = 0, end_block = 0;
+};
+
+// Rows [row, row + rows) of the frames (pair = false) or of x_t + y_t (pair = true), about a.
+struct Block {
+  std::size_t segment = 0;
+  std::int64_t row = 0, rows = 0;
+  bool pair = false;
+};
+
+struct BlockSums {
+  Eigen::MatrixXd g;  // sum of outer products
+  Eigen::VectorXd s;  // sum (frames only)
+};
+
+BlockSums block_sums(const Eigen::Ref<const FrameMatrix>& frames, const Block& b,
+                     const Segment& seg, int lag) {
+  BlockSums r;
+  if (b.pair) {
+    FrameMatrix E = frames.middleRows(b.row, b.rows) + frames.middleRows(b.row + lag, b.rows);
+    E.rowwise() -= 2.0 * seg.a.transpose();
+    r.g = gram(E);
+  } else {
+    const FrameMatrix D = frames.middleRows(b.row, b.rows).rowwise() - seg.a.transpose();
+    r.g = gram(D);
+    r.s = D.colwise().sum().transpose();
+  }
+  return r;
+}
+
+}  // namespace
+
+ReversibleMoments::ReversibleMoments(int n_features, int lagtime) : d_(n_features), lag_(lagtime) {
+  if (n_features < 1 || lagtime < 1)
+    throw core::InputError("ReversibleMoments: expected n_features >= 1 and lagtime >= 1, got " +
+                           std::to_string(n_features) + " and " + std::to_string(lagtime));
+  mean_ = Eigen::VectorXd::Zero(d_);
+  s2_ = q_ = Eigen::MatrixXd::Zero(d_, d_);
+}
+
+void ReversibleMoments::add_segments(const Eigen::Ref<const FrameMatrix>& frames,
+                                     std::span<const std::int64_t> segment_frames,
+                                     int n_threads, core::ThreadPool* pool) {
+  if (frames.cols() != d_)
+    throw core::InputError("ReversibleMoments::add_segments: expected " + std::to_string(d_) +
+                           " feature columns, got " + std::to_string(frames.cols()));
+  std::int64_t total = 0;
+  for (const std::int64_t len : segment_frames) {
+    if (len < 0)
+      throw core::InputError("ReversibleMoments::add_segments: negative segment length " +
+                             std::to_string(len));
+    total += len;
+  }
+  if (total != frames.rows())
+    throw core::InputError("ReversibleMoments::add_segments: segment lengths sum to " +
+                           std::to_string(total) + " but the feature block has " +
+                           std::to_string(frames.rows()) + " rows");
+  std::vector<Segment> segs;
+  std::vector<Block> blocks;
+  std::int64_t start = 0;
+  for (const std::int64_t len : segment_frames) {
+    if (len > lag_) {
+      Segment s{start, len, {}, blocks.size(), 0};
+      s.a = frames.middleRows(start, std::min(len, kBlockRows)).colwise().mean().transpose();
+      for (std::int64_t r = 0; r < len; r += kBlockRows)
+        blocks.push_back({segs.size(), start + r, std::min(kBlockRows, len - r), false});
+      for (std::int64_t r = 0; r < len - lag_; r += kBlockRows)
+        blocks.push_back({segs.size(), start + r, std::min(kBlockRows, len - lag_ - r), true});
+      s.end_block = blocks.size();
+      segs.push_back(std::move(s));
+    }
+    start += len;
+  }
+  core::ThreadPool& p = pool ? *pool : core::default_pool();
+  constexpr std::size_t kWave = 64;  // blocks in memory at once
+  std::vector<BlockSums> sums;
+  for (const Segment& s : segs) {
+    Eigen::MatrixXd g_all = Eigen::MatrixXd::Zero(d_, d_), g_pair = g_all;
+    Eigen::VectorXd s_all = Eigen::VectorXd::Zero(d_);
+    for (std::size_t w0 = s.first_block; w0 < s.end_block; w0 += kWave) {
+      const std::size_t count = std::min(kWave, s.end_block - w0);
+      sums.assign(count, BlockSums{});
+      p.parallel_for(
+          count, 1,
+          [&](std::size_t b, std::size_t e) {
+            for (std::size_t i = b; i < e; ++i)
+              sums[i] = block_sums(frames, blocks[w0 + i], s, lag_);
+          },
+          n_threads);
+      for (std::size_t i = 0; i < count; ++i) {  // folded in block order
+        if (blocks[w0 + i].pair) {
+          g_pair += sums[i].g;
+        } else {
+          g_all += sums[i].g;
+          s_all += sums[i].s;
+        }
+      }
+    }
+    // x = rows [0, w), y = rows [lag, n): all frames minus the last / first `lag` rows.
+    const FrameMatrix head = frames.middleRows(s.start, lag_).rowwise() - s.a.transpose();
+    const FrameMatrix tail =
+        frames.middleRows(s.start + s.n - lag_, lag_).rowwise() - s.a.transpose();
+    const std::int64_t w = s.n - lag_;
+    const Eigen::MatrixXd s2_raw = 2.0 * g_all - gram(head) - gram(tail);
+    const Eigen::VectorXd sz = 2.0 * s_all - head.colwise().sum().transpose() -
+                               tail.colwise().sum().transpose();
+    const Eigen::VectorXd delta = sz / (2.0 * static_cast<double>(w));
+    const Eigen::MatrixXd shift = (2.0 * static_cast<double>(w)) * (delta * delta.transpose());
+    merge(w, s.a + delta, s2_raw - shift, g_pair - s2_raw - shift);
+  }
+}
+
+// Chan et al.'s pairwise update on the 2w samples of Z; q shifts like s2 because the deviations
+// of x and y from the mean of Z sum to zero (docs/analysis.md).
+void ReversibleMoments::merge(std::int64_t w, const Eigen::VectorXd& mean,
+                              const Eigen::MatrixXd& s2, const Eigen::MatrixXd& q) {
+  if (w_ == 0) {
+    w_ = w;
+    mean_ = mean;
+    s2_ = s2;
+    q_ = q;
+    return;
+  }
+  const double na = 2.0 * static_cast<double>(w_), nb = 2.0 * static_cast<double>(w);
+  const Eigen::VectorXd delta = mean - mean_;
+  const Eigen::MatrixXd corr = (na * nb / (na + nb)) * (delta * delta.transpose());
+  s2_ += s2 + corr;
+  q_ += q + corr;
+  mean_ += (nb / (na + nb)) * delta;
+  w_ += w;
+}
+
+Covariances ReversibleMoments::covariances() const {
+  if (w_ == 0)
+    throw core::InputError("ReversibleMoments::covariances: no segment is longer than the lag "
+                           "time " + std::to_string(lag_) + " frames, so there are no pairs");
+  Covariances c;
+  c.lagtime = lag_;
+  c.n_samples = static_cast<double>(w_);
+  c.mean_0 = c.mean_t = mean_;
+  // Exactly symmetric (Eigen folds a scalar into one factor of an outer product, so the
+  // rank-1 corrections are symmetric only to rounding).
+  c.c00 = (0.5 * (s2_ + s2_.transpose())) / (2.0 * c.n_samples);
+  c.c0t = (0.5 * (q_ + q_.transpose())) / (2.0 * c.n_samples);
+  c.ctt = c.c00;
+  c.mean_removed = c.symmetrized = true;
+  return c;
+}
+
+}  // namespace trails::analysis
