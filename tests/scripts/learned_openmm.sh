@@ -53,8 +53,8 @@ heavy = [a.index for a in top.atoms if a.element.symbol != "H"]
 assert len(heavy) == 10, len(heavy)
 pairs = np.array(list(itertools.combinations(heavy, 2)))
 db = sqlite3.connect(f"{run}/ledger.sqlite")
-state = json.loads(db.execute("SELECT state FROM iterations ORDER BY iteration DESC").fetchone()[0])
-space = state["space"]
+space = json.loads(db.execute(
+    "SELECT blob FROM element_state WHERE key = 'space' ORDER BY iteration DESC").fetchone()[0])
 assert space["feature_type"] == "distances", space["feature_type"]
 flat = np.array(space["projection"])  # [version, d, k, mean (d), coefficients (col-major)]
 d, k = int(flat[1]), int(flat[2])
@@ -95,10 +95,11 @@ learned_config threads.yaml threads 2 "${fsel[@]}"
 export_run serial serial
 export_run threads threads
 cmp serial.cvs.csv threads.cvs.csv || fail "serial and threaded CV exports differ"
-sqlite3 serial/ledger.sqlite "SELECT state FROM iterations ORDER BY iteration DESC LIMIT 1" |
+sqlite3 serial/ledger.sqlite \
+  "SELECT CAST(blob AS TEXT) FROM element_state WHERE key = 'space' ORDER BY iteration DESC LIMIT 1" |
   /usr/bin/python3 -c '
 import json, sys
-s = json.load(sys.stdin)["space"]
+s = json.load(sys.stdin)
 assert s["feature_type_ranked"] and len(s["feature_type_ranking"]) == 3, s
 cols = s["selected_columns"]
 assert cols and 2 <= len(cols) <= 8 and cols == sorted(cols), cols

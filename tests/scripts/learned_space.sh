@@ -99,7 +99,7 @@ export_run fsel fsel
 import json, sqlite3, sys, h5py, numpy as np
 run, lag = sys.argv[1], 3
 db = sqlite3.connect(f"{run}/ledger.sqlite")
-chosen = json.loads(db.execute("SELECT state FROM iterations WHERE iteration = 0").fetchone()[0])["space"]["selected_columns"]
+chosen = json.loads(db.execute("SELECT blob FROM element_state WHERE iteration = 0 AND key = 'space'").fetchone()[0])["selected_columns"]
 with h5py.File(f"{run}/shards/iter_000000.h5", "r") as f:
     x = f["particles/walkers/position/value"][:, 0, :]
     walker = f["observables/walker/value"][...]

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -60,6 +61,11 @@ class CampaignDriver {
   // The time step recorded with each iteration (H5MD time = step × dt): the engine's own unit.
   double record_dt() const;
   nlohmann::json state_json() const;
+  // Version of each element's state blob in state_json() (the run store checks it on resume).
+  static const std::map<std::string, int>& state_versions();
+  // Start configurations of the iteration after `last` on resume: the stored spawn starts when
+  // the record policy reduced the shards, else the spawned frames read from the shards.
+  std::vector<engines::Configuration> resume_starts(const store::IterationRecord& last) const;
   // Joins the pending MSM build (if any) and records it in the store; returns its build time.
   std::optional<msm::MsmBuild> join_msm(double* wait_s);
   void record_msm_build(const msm::MsmBuild& built);  // into the ledger
@@ -80,6 +86,7 @@ class CampaignDriver {
   ProgressSink& progress_;
   std::unique_ptr<engines::Engine> engine_;
   std::unique_ptr<features::Projection> projection_;
+  store::RecordPolicy record_policy_;  // what the shards record (output block)
   std::unique_ptr<exec::Executor> executor_;
   std::optional<store::RunStore> store_;
   std::unique_ptr<RunLog> log_;

@@ -81,6 +81,21 @@ std::vector<engines::Configuration> CampaignDriver::restart_configurations(
   return starts;
 }
 
+std::vector<engines::Configuration> CampaignDriver::resume_starts(
+    const store::IterationRecord& last) const {
+  auto stored = store_->load_spawn_starts(last.iteration);
+  if (stored.empty()) return restart_configurations(last.spawns);
+  TRAILS_CHECK(stored.size() == last.spawns.size(), "one stored start per spawn slot");
+  std::vector<engines::Configuration> starts(stored.size());
+  for (std::size_t k = 0; k < stored.size(); ++k) {
+    starts[k].n_atoms = engine_->n_atoms();
+    starts[k].spatial_dim = engine_->spatial_dim();
+    starts[k].positions = std::move(stored[k].positions);
+    starts[k].box = std::move(stored[k].box);
+  }
+  return starts;
+}
+
 std::vector<engines::Configuration> CampaignDriver::next_configurations(
     const store::IterationRecord& rec) const {
   const auto frame_size = static_cast<std::size_t>(rec.n_atoms * rec.spatial_dim);
@@ -149,9 +164,14 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
   rec.spatial_dim = engine_->spatial_dim();
   rec.stride = config_.spawning.stride;
   rec.dt = record_dt();
+  rec.record_policy = record_policy_;
+  rec.state_versions = state_versions();
   std::vector<features::FrameHistory::WalkerSpan> spans;
+  std::size_t frame_values = 0;
+  for (const auto& r : results) frame_values += r.ok() ? r.frames.size() : 0;
+  rec.positions.reserve(frame_values);
   for (std::size_t w = 0; w < results.size(); ++w) {
-    const auto& r = results[w];
+    auto& r = results[w];
     store::WalkerRecord wr;
     wr.walker = static_cast<std::int64_t>(w);
     wr.seed = tasks[w].seed;
@@ -165,13 +185,20 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
     wr.device = r.device;
     wr.visible_devices = r.visible_devices;
     wr.host = r.host;
+    // Every segment weighs the same until a resampler sets weights (docs/file-formats.md).
+    wr.weight = 1.0 / static_cast<double>(results.size());
     rec.walkers.push_back(wr);
     if (!r.ok()) continue;
     spans.push_back({wr.walker, r.n_frames});
     rec.positions.insert(rec.positions.end(), r.frames.begin(), r.frames.end());
+    std::vector<double>().swap(r.frames);  // the record now holds the iteration's one copy
     if (!r.frame_boxes.empty()) {
       rec.boxes.insert(rec.boxes.end(), r.frame_boxes.begin(), r.frame_boxes.end());
+      std::vector<double>().swap(r.frame_boxes);
     }
+    rec.final_states.push_back({wr.walker, std::move(r.final_state.positions),
+                                std::move(r.final_state.velocities),
+                                std::move(r.final_state.box)});
   }
   // A box is all or nothing: a periodic system gives one per frame of every ok walker.
   TRAILS_CHECK(rec.boxes.empty() || rec.boxes.size() / 9 * static_cast<std::size_t>(rec.n_atoms *
@@ -250,6 +277,14 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
   }
   next_parents_.clear();
   for (const auto& s : rec.spawns) next_parents_.emplace_back(s.source);
+  // A reduced shard cannot give back the chosen frames: store the starts in full (the config
+  // allows a reduced policy only with spawns from this iteration, docs/file-formats.md).
+  if (record_policy_.reduces()) {
+    for (std::size_t k = 0; k < next_starts_.size(); ++k) {
+      rec.spawn_starts.push_back(
+          {static_cast<std::int64_t>(k), next_starts_[k].positions, {}, next_starts_[k].box});
+    }
+  }
 
   // Coverage on the grid the spawner used, then the resolution ladder (which may refine it).
   rec.cumulative_frames = tracker_->coverage().frames();

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "trails/campaign/campaign_driver.h"
+#include "trails/campaign/record_policy.h"
 #include "trails/campaign/preflight.h"
 #include "trails/core/error.h"
 #include "trails/core/fs.h"
@@ -127,6 +128,7 @@ CampaignOutcome CampaignDriver::run() {
   try {
     engine_ = engines::make_engine(config_.engine_spec(), config_.outdir);
     projection_ = make_projection(config_, *engine_);
+    record_policy_ = make_record_policy(config_, *engine_);
     load_initial_trajectory();  // read and checked before anything is written
   } catch (const core::Error&) {
     std::error_code ec;
@@ -299,7 +301,9 @@ void CampaignDriver::resume() {
     }
     set_initial_walkers();
   } else {
-    restore_state(records.back().state);
+    // The same state the last commit wrote, each element's blob checked against its version.
+    const auto state = store_->load_state(records.back().iteration, state_versions());
+    restore_state(state);
     if (space_) {
       resume_learned_space(records);  // history in the current learned space, from the shards
       std::int64_t first = 0;  // the replayed history holds every committed frame, in order
@@ -319,9 +323,9 @@ void CampaignDriver::resume() {
         msm_->observe(first, spans);
       }
     }
-    if (records.back().state.contains("msm")) msm_->restore(records.back().state.at("msm"), history_);
+    if (state.contains("msm")) msm_->restore(state.at("msm"), history_);
     const auto& last = records.back();
-    next_starts_ = restart_configurations(last.spawns);
+    next_starts_ = resume_starts(last);
     next_parents_.clear();
     for (const auto& s : last.spawns) next_parents_.emplace_back(s.source);
     next_iteration_ = last.iteration + 1;
@@ -334,6 +338,12 @@ void CampaignDriver::restore_state(const nlohmann::json& state) {
   resolution_.restore(state.at("resolution"));
   spawner_->restore(state.at("spawner"));
   if (space_) space_->restore(state.at("space"));
+}
+
+const std::map<std::string, int>& CampaignDriver::state_versions() {
+  static const std::map<std::string, int> versions = {
+      {"spawner", 1}, {"resolution", 1}, {"target_iterations", 1}, {"space", 1}, {"msm", 1}};
+  return versions;
 }
 
 nlohmann::json CampaignDriver::state_json() const {

@@ -219,6 +219,10 @@ CampaignConfig build_config(const RawConfig& raw) {
   s.voronoi_max_clusters = as_int(raw, "spawning.voronoi_max_clusters", s.voronoi_max_clusters);
   s.voronoi_clusters = as_int(raw, "spawning.voronoi_clusters", s.voronoi_clusters);
   build_msm(raw, c.msm);
+  if (const json& v = raw.value("output.record_selection"); v.is_string()) {
+    c.output.record_selection = v.get<std::string>();
+  }
+  c.output.float32 = as_string(raw, "output.precision") == "float32";
   return c;
 }
 

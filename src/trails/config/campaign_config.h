@@ -140,6 +140,14 @@ struct MsmConfig {
   bool spawn_uncertainty = true;
 };
 
+// What the shards record of each frame (docs/file-formats.md, record policy). CVs, features,
+// final states and restart configurations never depend on it.
+struct OutputConfig {
+  std::optional<std::string> record_selection;  // atom selection; none: every atom
+  bool float32 = false;                         // output.precision: float32
+  bool reduces() const { return record_selection.has_value() || float32; }
+};
+
 struct CampaignConfig {
   std::filesystem::path config_file;  // absolute path of the YAML file
   std::filesystem::path outdir;       // absolute
@@ -162,6 +170,7 @@ struct CampaignConfig {
   EngineConfig engine;
   SpawningConfig spawning;
   MsmConfig msm;
+  OutputConfig output;
 
   std::uint64_t engine_seed_base() const { return engine.seed.value_or(random_seed); }
   // The typed description of the chosen engine (engine.md_engine), all that engines/ sees.

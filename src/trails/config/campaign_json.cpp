@@ -175,6 +175,12 @@ json built_values(const CampaignConfig& c, bool all) {
     j["msm"]["spawn_uncertainty"] = c.msm.spawn_uncertainty;
   }
 
+  // The output block only when it reduces the shards, so digests of other runs stay as they
+  // were; a resume may not change what the shards of one run record.
+  if (c.output.reduces() || all) {
+    j["output"]["record_selection"] = optional_json(c.output.record_selection);
+    j["output"]["precision"] = c.output.float32 ? "float32" : "float64";
+  }
   if (all) {
     j["config_file"] = c.config_file.string();
     j["outdir"] = c.outdir.string();

@@ -22,6 +22,8 @@ std::vector<int> effective_n_bins(const RawConfig& raw, std::string* source = nu
 std::optional<int> builtin_dimension(const RawConfig& raw);
 
 void check_cross_fields(const RawConfig& raw, Problems& problems);
+// The output block against the engine, the spawning window and the space (output_checks.cpp).
+void check_output(const RawConfig& raw, Problems& problems);
 
 // Typed view of the first pass (meaningful only when no problem was reported).
 CampaignConfig build_config(const RawConfig& raw);

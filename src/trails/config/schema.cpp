@@ -214,6 +214,9 @@ std::vector<KeySpec> make_table() {
       K("execution", "wait_timeout", T::Number, null_v).null().gt(0).not_built(kSched),
       K("execution", "marker_grace", T::Number, 30.0).ge(0).not_built(kSched),
       K("execution", "max_retries", T::Int, 1).ge(0).not_built(kSched),
+      // ---- output (record policy of the shards; docs/file-formats.md) ----
+      K("output", "record_selection", T::String, null_v).null(),
+      K("output", "precision", T::String, "float64").one_of({"float32", "float64"}),
       // ---- feature_selection ----
       K("feature_selection", "enabled", T::Bool, false),
       K("feature_selection", "method", T::String, "greedy_vamp").one_of({"greedy_vamp", "all"}),
@@ -260,8 +263,8 @@ const std::vector<KeySpec>& all_keys() {
 
 const std::vector<std::string_view>& block_names() {
   static const std::vector<std::string_view> names = {
-      "system", "engine", "spawning", "msm", "binning", "execution", "feature_selection",
-      "adaptive_model"};
+      "system", "engine", "spawning", "msm", "binning", "execution", "output",
+      "feature_selection", "adaptive_model"};
   return names;
 }
 

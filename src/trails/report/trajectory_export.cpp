@@ -39,6 +39,17 @@ fs::path prepared_topology(const fs::path& run_dir) {
   return found[0];
 }
 
+// The atoms `atoms` (sorted indices) of `full`, renumbered from 0, serials kept.
+structure::Topology subset_topology(const structure::Topology& full, const std::vector<int>& atoms) {
+  structure::Topology out;
+  out.box = full.box;
+  for (const int a : atoms) {
+    out.atoms.push_back(full.atoms.at(static_cast<std::size_t>(a)));
+    out.atoms.back().index = static_cast<int>(out.atoms.size()) - 1;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::int64_t export_trajectory(const TrajectoryExportRequest& req) {
@@ -55,7 +66,7 @@ std::int64_t export_trajectory(const TrajectoryExportRequest& req) {
                            " run, whose particles are CV-space points, not atoms; export its "
                            "coordinates with --cvs FILE instead");
   }
-  const auto top = structure::read_structure(prepared_topology(req.run_dir));
+  auto top = structure::read_structure(prepared_topology(req.run_dir));
   const auto records = store.load_iterations();
 
   std::vector<core::FrameKey> keys;
@@ -88,6 +99,10 @@ std::int64_t export_trajectory(const TrajectoryExportRequest& req) {
   }
   if (keys.empty()) throw core::UsageError("export --trajectory: the selection holds no frames");
 
+  // A shard that records a selection (output.record_selection) pairs with that topology subset.
+  if (const auto policy = store.record_policy(keys.front().iteration); !policy.atoms.empty()) {
+    top.topology = subset_topology(top.topology, policy.atoms);
+  }
   auto frames = store.load_frames(keys);
   if (ext == ".pdb") {
     structure::StructureFile out;

@@ -44,16 +44,6 @@ void append_le_doubles(std::span<const std::byte> blob, std::vector<double>& out
   throw core::CorruptionError(db.path() + ": " + what);
 }
 
-nlohmann::json parse_json(const Db& db, const std::string& text, const char* column,
-                          std::int64_t iteration) {
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    corrupt(db, std::string("iterations.") + column + " of iteration " + std::to_string(iteration) +
-                    " is not valid JSON: " + e.what());
-  }
-}
-
 std::vector<int> parse_ints(const Db& db, const std::string& text, std::int64_t iteration) {
   try {
     return nlohmann::json::parse(text).get<std::vector<int>>();
@@ -106,20 +96,23 @@ void Ledger::begin_writes() {
       Stmt(db_,
            "INSERT INTO iterations (iteration, runner_s, analysis_s, successful_walkers, "
            "failed_walkers, frames, cumulative_frames, occupied_bins, total_bins, n_bins, cv_dim, "
-           "n_atoms, spatial_dim, stride, dt, shard_file, shard_bytes, shard_checksum, state, "
+           "n_atoms, spatial_dim, stride, dt, shard_file, shard_bytes, shard_checksum, "
            "committed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
-           "?15, ?16, ?17, ?18, ?19, ?20)");
-  // A run started by an older Trails keeps its table as it is (no migration): its new walkers
-  // simply carry no device columns.
+           "?15, ?16, ?17, ?18, ?19)");
+  // A walkers table without the GPU-binding columns keeps its shape (no migration): its new
+  // rows simply carry no device columns.
   insert_walker_ =
       Stmt(db_, has_device_columns_
                     ? "INSERT INTO walkers (iteration, walker, seed, ok, error, n_frames, "
-                      "first_row, parent_key, startup_s, integrate_s, platform, host, cvs, device, "
-                      "visible_devices) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
-                      "?12, ?13, ?14, ?15)"
+                      "first_row, parent_key, startup_s, integrate_s, platform, host, cvs, "
+                      "weight, device, visible_devices) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
+                      "?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"
                     : "INSERT INTO walkers (iteration, walker, seed, ok, error, n_frames, "
-                      "first_row, parent_key, startup_s, integrate_s, platform, host, cvs) VALUES "
-                      "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
+                      "first_row, parent_key, startup_s, integrate_s, platform, host, cvs, "
+                      "weight) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
+                      "?14)");
+  insert_element_ = Stmt(
+      db_, "INSERT INTO element_state (iteration, key, version, blob) VALUES (?1, ?2, ?3, ?4)");
   insert_spawn_ =
       Stmt(db_,
            "INSERT INTO spawns (iteration, slot, pool_index, source_iteration, source_walker, "
@@ -172,8 +165,7 @@ void Ledger::insert(const IterationRecord& r, const ShardInfo& shard,
         .bind_text(16, shard.file)
         .bind(17, shard.bytes)
         .bind_text(18, shard.checksum)
-        .bind_text(19, r.state.dump())
-        .bind_text(20, utc_now_iso8601())
+        .bind_text(19, utc_now_iso8601())
         .run();
     std::vector<std::byte> scratch;
     std::int64_t row = 0;
@@ -193,9 +185,10 @@ void Ledger::insert(const IterationRecord& r, const ShardInfo& shard,
           .bind(10, w.integrate_s)
           .bind_text(11, w.platform)
           .bind_text(12, w.host)
-          .bind_blob(13, le_bytes(cvs, scratch));
+          .bind_blob(13, le_bytes(cvs, scratch))
+          .bind(14, w.weight);
       if (has_device_columns_) {
-        insert_walker_.bind_text(14, w.device).bind_text(15, w.visible_devices);
+        insert_walker_.bind_text(15, w.device).bind_text(16, w.visible_devices);
       }
       if (w.ok) insert_walker_.bind(7, row);
       if (w.parent) insert_walker_.bind_text(8, w.parent->to_string());
@@ -211,12 +204,14 @@ void Ledger::insert(const IterationRecord& r, const ShardInfo& shard,
           .bind(6, s.source.frame)
           .run();
     }
+    insert_elements(r);
     before_commit();
     txn.commit();
   } catch (core::Error& e) {
     insert_iteration_.reset();
     insert_walker_.reset();
     insert_spawn_.reset();
+    insert_element_.reset();
     e.with_context("while writing iteration " + std::to_string(r.iteration) + " to the ledger");
     throw;
   }
@@ -266,7 +261,7 @@ std::vector<IterationSummary> Ledger::summaries() const {
   std::vector<IterationSummary> out;
   Stmt q(db_,
          "SELECT iteration, successful_walkers, failed_walkers, frames, cumulative_frames, "
-         "occupied_bins, total_bins, n_bins, runner_s, analysis_s, committed_at, state "
+         "occupied_bins, total_bins, n_bins, runner_s, analysis_s, committed_at "
          "FROM iterations ORDER BY iteration");
   while (q.step()) {
     IterationSummary s;
@@ -281,9 +276,15 @@ std::vector<IterationSummary> Ledger::summaries() const {
     s.runner_s = q.real(8);
     s.analysis_s = q.real(9);
     s.committed_at = q.text(10);
-    s.state = parse_json(db_, q.text(11), "state", s.iteration);
     out.push_back(std::move(s));
   }
+  for_each_element([&](std::int64_t iteration, std::string key, int /*version*/,
+                       nlohmann::json value) {
+    auto it = std::lower_bound(out.begin(), out.end(), iteration,
+                               [](const IterationSummary& x, std::int64_t v) { return x.iteration < v; });
+    if (it == out.end() || it->iteration != iteration) corrupt(db_, "element state of an unknown iteration");
+    it->state[key] = std::move(value);
+  });
   Stmt spawns(db_, "SELECT iteration, pool_index FROM spawns ORDER BY iteration, slot");
   std::size_t at = 0;
   while (spawns.step()) {
@@ -305,7 +306,7 @@ std::vector<IterationRecord> Ledger::load_iterations() const {
   std::vector<IterationRecord> out;
   Stmt q(db_,
          "SELECT iteration, runner_s, analysis_s, cumulative_frames, occupied_bins, total_bins, "
-         "n_bins, cv_dim, n_atoms, spatial_dim, stride, dt, state FROM iterations "
+         "n_bins, cv_dim, n_atoms, spatial_dim, stride, dt FROM iterations "
          "ORDER BY iteration");
   while (q.step()) {
     IterationRecord r;
@@ -321,7 +322,6 @@ std::vector<IterationRecord> Ledger::load_iterations() const {
     r.spatial_dim = static_cast<int>(q.int64(9));
     r.stride = q.int64(10);
     r.dt = q.real(11);
-    r.state = parse_json(db_, q.text(12), "state", r.iteration);
     out.push_back(std::move(r));
   }
   auto find = [&](std::size_t& at, std::int64_t it) -> IterationRecord& {
@@ -335,11 +335,11 @@ std::vector<IterationRecord> Ledger::load_iterations() const {
   };
   Stmt walkers(db_, has_device_columns_
                         ? "SELECT iteration, walker, seed, ok, error, n_frames, parent_key, "
-                          "startup_s, integrate_s, platform, host, cvs, device, visible_devices "
-                          "FROM walkers ORDER BY iteration, walker"
+                          "startup_s, integrate_s, platform, host, cvs, weight, device, "
+                          "visible_devices FROM walkers ORDER BY iteration, walker"
                         : "SELECT iteration, walker, seed, ok, error, n_frames, parent_key, "
-                          "startup_s, integrate_s, platform, host, cvs FROM walkers ORDER BY "
-                          "iteration, walker");
+                          "startup_s, integrate_s, platform, host, cvs, weight FROM walkers "
+                          "ORDER BY iteration, walker");
   std::size_t at = 0;
   while (walkers.step()) {
     IterationRecord& r = find(at, walkers.int64(0));
@@ -359,9 +359,10 @@ std::vector<IterationRecord> Ledger::load_iterations() const {
     w.integrate_s = walkers.real(8);
     w.platform = walkers.text(9);
     w.host = walkers.text(10);
+    w.weight = walkers.real(12);
     if (has_device_columns_) {
-      w.device = walkers.text(12);
-      w.visible_devices = walkers.text(13);
+      w.device = walkers.text(13);
+      w.visible_devices = walkers.text(14);
     }
     const auto blob = walkers.blob(11);
     if (blob.size() != static_cast<std::size_t>(w.n_frames * r.cv_dim) * 8 ||
@@ -385,6 +386,12 @@ std::vector<IterationRecord> Ledger::load_iterations() const {
         SpawnChoice{spawns.int64(1), spawns.int64(2),
                     core::FrameKey{spawns.int64(3), spawns.int64(4), spawns.int64(5)}});
   }
+  at = 0;
+  for_each_element([&](std::int64_t iteration, std::string key, int version, nlohmann::json value) {
+    IterationRecord& r = find(at, iteration);
+    r.state_versions[key] = version;
+    r.state[key] = std::move(value);
+  });
   snapshot.commit();
   return out;
 }
@@ -427,9 +434,10 @@ std::vector<WalkerRow> Ledger::walker_rows(std::int64_t iteration) const {
 std::vector<WalkerRecord> Ledger::walker_placements(std::int64_t iteration) const {
   Stmt q(db_, has_device_columns_
                   ? "SELECT walker, seed, ok, error, n_frames, startup_s, integrate_s, platform, "
-                    "host, device, visible_devices FROM walkers WHERE iteration = ?1 ORDER BY walker"
+                    "host, weight, device, visible_devices FROM walkers WHERE iteration = ?1 "
+                    "ORDER BY walker"
                   : "SELECT walker, seed, ok, error, n_frames, startup_s, integrate_s, platform, "
-                    "host FROM walkers WHERE iteration = ?1 ORDER BY walker");
+                    "host, weight FROM walkers WHERE iteration = ?1 ORDER BY walker");
   q.bind(1, iteration);
   std::vector<WalkerRecord> out;
   while (q.step()) {
@@ -443,9 +451,10 @@ std::vector<WalkerRecord> Ledger::walker_placements(std::int64_t iteration) cons
     w.integrate_s = q.real(6);
     w.platform = q.text(7);
     w.host = q.text(8);
+    w.weight = q.real(9);
     if (has_device_columns_) {
-      w.device = q.text(9);
-      w.visible_devices = q.text(10);
+      w.device = q.text(10);
+      w.visible_devices = q.text(11);
     }
     out.push_back(std::move(w));
   }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -66,6 +67,14 @@ class Ledger {
   // Where each walker of `iteration` ran, with its seed, status and timings (no CVs).
   std::vector<WalkerRecord> walker_placements(std::int64_t iteration) const;
 
+  // One element's state blob of a committed iteration (table element_state), if stored.
+  struct ElementBlob {
+    int version = 0;
+    nlohmann::json value;
+  };
+  std::optional<ElementBlob> element_state(std::int64_t iteration, const std::string& key) const;
+  std::map<std::string, ElementBlob> element_states(std::int64_t iteration) const;
+
   // In-loop MSM builds (table msm_builds, added by the first writer that needs it; ledgers
   // without it simply have no builds). put_msm_build replaces a row of the same iteration.
   void put_msm_build(std::int64_t iteration, double build_s, const std::string& model_json);
@@ -76,17 +85,23 @@ class Ledger {
 
  private:
   void close_writer() noexcept;
+  // Inserts one element_state row per top-level key of r.state (inside insert's transaction).
+  void insert_elements(const IterationRecord& r);
+  // Calls fn(iteration, key, version, value) for every element_state row, by iteration, key.
+  void for_each_element(
+      const std::function<void(std::int64_t, std::string, int, nlohmann::json)>& fn) const;
 
   Db db_;
   RunStore::Mode mode_;
   bool writing_ = false;
   RunMeta meta_;
-  bool has_device_columns_ = false;  // walkers.device / visible_devices (absent in older ledgers)
+  bool has_device_columns_ = false;  // walkers.device / visible_devices (a table without them)
   // Statements are prepared once: a commit is a handful of inserts, reads are frequent.
   mutable Stmt last_;
   Stmt insert_iteration_;
   Stmt insert_walker_;
   Stmt insert_spawn_;
+  Stmt insert_element_;
   mutable Stmt shard_of_;
   mutable Stmt walker_rows_;
 };

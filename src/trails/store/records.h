@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,10 @@ struct WalkerRecord {
   std::string device;           // device index and name, or CPU threads ("" for builtin)
   std::string visible_devices;  // device visibility the worker saw (CUDA_VISIBLE_DEVICES, ...)
   std::string host;
+  // Statistical weight of the segment (docs/file-formats.md, walkers.weight). The campaign
+  // writes 1/n_walkers for every walker of the iteration, failed ones included; a weighted
+  // ensemble resampler sets its own.
+  double weight = 1.0;
 };
 
 struct SpawnChoice {
@@ -42,6 +47,24 @@ struct FrameObservable {
   std::vector<double> values;
 };
 
+// One ok walker's state after its last MD step, stored at full float64 precision in the
+// shard's /trails/final_state group whatever the record policy (docs/file-formats.md).
+struct FinalState {
+  std::int64_t walker = 0;
+  std::vector<double> positions;   // n_atoms × spatial_dim
+  std::vector<double> velocities;  // same shape, or empty: the engine reports none
+  std::vector<double> box;         // 9 values (vectors as rows), or empty: no box
+};
+
+// What the shard's H5MD positions hold (output.record_selection, output.precision). The
+// default, every atom at float64, is what earlier Trails wrote; CVs, features and final
+// states never depend on it.
+struct RecordPolicy {
+  std::vector<int> atoms;  // atom indices kept, strictly increasing; empty: every atom
+  bool float32 = false;    // positions stored as float32 instead of float64
+  bool reduces() const { return !atoms.empty() || float32; }
+};
+
 struct IterationRecord {
   std::int64_t iteration = 0;
   std::vector<WalkerRecord> walkers;  // every walker of the iteration, failed ones included
@@ -51,9 +74,15 @@ struct IterationRecord {
   int spatial_dim = 0;
   std::vector<double> positions;      // same frames × n_atoms × spatial_dim (in the shard only)
   std::vector<double> boxes;          // same frames × 9 (box vectors as rows), or empty: no box
+  std::vector<FinalState> final_states;  // one per ok walker, in walker order (shard only)
+  RecordPolicy record_policy;         // how positions are stored in the shard (not read back)
   std::int64_t stride = 1;            // MD steps between frames (H5MD step = (frame+1)*stride)
   double dt = 0.0;                    // time step (H5MD time = step*dt)
   std::vector<SpawnChoice> spawns;    // restart frames chosen for iteration+1
+  // Full float64 start configuration of each spawn slot (walker = slot; no velocities), stored
+  // when the record policy reduces the shard's positions so that a resume can restart; empty
+  // otherwise (a resume then reads the spawned frames from the shards).
+  std::vector<FinalState> spawn_starts;
   std::vector<FrameObservable> observables;  // extra shard datasets (shard only)
   double runner_s = 0.0;
   double analysis_s = 0.0;
@@ -61,7 +90,10 @@ struct IterationRecord {
   std::int64_t occupied_bins = 0;
   std::int64_t total_bins = 0;
   std::vector<int> n_bins;            // coverage grid used for occupied_bins
-  nlohmann::json state;               // driver state after this iteration (spawner, resolution, …)
+  // Driver state after this iteration: a JSON object whose top-level keys are element keys
+  // (spawner, resolution, space, msm, …); each is stored as its own versioned blob.
+  nlohmann::json state;
+  std::map<std::string, int> state_versions;  // element key -> version (absent: 1)
 
   std::int64_t n_frames() const { return cv_dim == 0 ? 0 : static_cast<std::int64_t>(cvs.size()) / cv_dim; }
 };

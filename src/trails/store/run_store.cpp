@@ -12,6 +12,7 @@
 #include <charconv>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <map>
 
 #include "trails/core/crash_point.h"
@@ -72,6 +73,23 @@ void check_record(const IterationRecord& r) {
   TRAILS_CHECK(static_cast<std::int64_t>(r.positions.size()) == frames * r.n_atoms * r.spatial_dim,
                "positions hold " + std::to_string(r.positions.size()) + " values, expected " +
                    std::to_string(frames) + " frames x n_atoms x spatial_dim");
+  // Final states: none (a record without them), or one per ok walker in walker order.
+  if (!r.final_states.empty()) {
+    std::size_t k = 0;
+    for (const auto& w : r.walkers) {
+      if (!w.ok) continue;
+      TRAILS_CHECK(k < r.final_states.size() && r.final_states[k].walker == w.walker,
+                   "final states are one per ok walker, in walker order");
+      ++k;
+    }
+    TRAILS_CHECK(k == r.final_states.size(), "final states of walkers that did not succeed");
+  }
+  TRAILS_CHECK(r.spawn_starts.empty() || r.spawn_starts.size() == r.spawns.size(),
+               "spawn starts are one per spawn slot, or none");
+  const auto& atoms = r.record_policy.atoms;
+  TRAILS_CHECK(std::adjacent_find(atoms.begin(), atoms.end(), std::greater_equal<>()) == atoms.end() &&
+                   (atoms.empty() || (atoms.front() >= 0 && atoms.back() < r.n_atoms)),
+               "record selection atoms must be strictly increasing indices below n_atoms");
   previous = -1;
   for (const auto& s : r.spawns) {
     TRAILS_CHECK(s.slot > previous, "spawns must be in strictly increasing slot order");
@@ -125,6 +143,42 @@ struct RunStore::Impl {
     }
     core::fsync_directory(shards);
     fs::remove(dir / (std::string(kLedgerName) + ".tmp"));  // a create() that died midway
+  }
+
+  // The checksum-verified shard of a committed iteration, opened for reading.
+  std::unique_ptr<detail::ShardReader> open_shard(const detail::ShardLocation& loc) const {
+    const fs::path path = dir / loc.shard.file;
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) {
+      throw core::CorruptionError(path.string() + " (shard of committed iteration " +
+                                  std::to_string(loc.iteration) + ") is missing");
+    }
+    const auto actual = detail::checksum_file(path);
+    if (actual.checksum != loc.shard.checksum || actual.bytes != loc.shard.bytes) {
+      throw core::CorruptionError(
+          path.string() + " is damaged: the ledger records checksum " + loc.shard.checksum + " (" +
+          std::to_string(loc.shard.bytes) + " bytes), the file has " + actual.checksum + " (" +
+          std::to_string(actual.bytes) + " bytes); restore it from a backup");
+    }
+    auto reader = std::make_unique<detail::ShardReader>(path);
+    if (reader->system_atoms() != loc.n_atoms || reader->spatial_dim() != loc.spatial_dim) {
+      throw core::CorruptionError(
+          path.string() + ": positions are of " + std::to_string(reader->system_atoms()) + " x " +
+          std::to_string(reader->spatial_dim()) + ", the ledger records " +
+          std::to_string(loc.n_atoms) + " x " + std::to_string(loc.spatial_dim));
+    }
+    return reader;
+  }
+
+  detail::ShardLocation committed_shard(std::int64_t iteration) const {
+    const auto loc = ledger->shard_of(iteration);
+    if (!loc) {
+      const auto last = ledger->last_committed();
+      throw core::InputError("iteration " + std::to_string(iteration) + " is not committed in " +
+                             dir.string() + " (last committed: " +
+                             (last ? std::to_string(*last) : "none") + ")");
+    }
+    return *loc;
   }
 
   // Cheap (stat only) check that every committed shard is present with its recorded size;
@@ -244,14 +298,12 @@ void RunStore::commit(const IterationRecord& record) {
   const fs::path final_path = shard_path(n);
   const fs::path tmp_path = final_path.string() + ".tmp";
   try {
-    const auto image = detail::build_shard_image(record);
-    detail::write_file_synced(tmp_path, image);
+    const auto written = detail::write_shard_file(tmp_path, record);
     core::crash_point("shard-written", n);
     core::rename_durable(tmp_path, final_path);
     core::crash_point("shard-renamed", n);
-    const detail::ShardInfo shard{std::string(kShardDir) + "/" + shard_name(n),
-                                  static_cast<std::int64_t>(image.size()),
-                                  detail::shard_checksum(image)};
+    const detail::ShardInfo shard{std::string(kShardDir) + "/" + shard_name(n), written.bytes,
+                                  written.checksum};
     s.ledger->insert(record, shard, [n] { core::crash_point("ledger-commit", n); });
   } catch (...) {
     // Fail-stop: the outcome of a failed COMMIT can be unknown until the ledger is reopened,
@@ -315,39 +367,73 @@ std::vector<RunStore::StoredFrame> RunStore::load_frames(
       rows.emplace_back(w->first_row + key.frame, i);
     }
 
-    const fs::path path = s.dir / loc->shard.file;
-    std::error_code ec;
-    if (!fs::is_regular_file(path, ec)) {
-      throw core::CorruptionError(path.string() + " (shard of committed iteration " +
-                                  std::to_string(iteration) + ") is missing");
-    }
-    const auto actual = detail::checksum_file(path);
-    if (actual.checksum != loc->shard.checksum || actual.bytes != loc->shard.bytes) {
-      throw core::CorruptionError(
-          path.string() + " is damaged: the ledger records checksum " + loc->shard.checksum + " (" +
-          std::to_string(loc->shard.bytes) + " bytes), the file has " + actual.checksum + " (" +
-          std::to_string(actual.bytes) + " bytes); restore it from a backup");
-    }
-    detail::ShardReader reader(path);
-    if (reader.n_atoms() != loc->n_atoms || reader.spatial_dim() != loc->spatial_dim) {
-      throw core::CorruptionError(
-          path.string() + ": positions are " + std::to_string(reader.n_atoms()) + " x " +
-          std::to_string(reader.spatial_dim()) + ", the ledger records " +
-          std::to_string(loc->n_atoms) + " x " + std::to_string(loc->spatial_dim));
-    }
+    const auto reader = s.open_shard(*loc);
     std::sort(rows.begin(), rows.end());  // forward through the chunks
-    const auto frame_size = static_cast<std::size_t>(loc->n_atoms * loc->spatial_dim);
+    const auto frame_size = static_cast<std::size_t>(reader->n_atoms() * loc->spatial_dim);
     for (const auto& [row, i] : rows) {
       out[i].positions.resize(frame_size);
-      reader.read_frame(row, out[i].positions);
-      if (reader.has_boxes()) {
+      reader->read_frame(row, out[i].positions);
+      if (reader->has_boxes()) {
         out[i].box.resize(9);
-        reader.read_box(row, out[i].box);
+        reader->read_box(row, out[i].box);
       }
     }
   }
   snapshot.commit();
   return out;
+}
+
+std::vector<FinalState> RunStore::load_final_states(std::int64_t iteration) const {
+  return impl_->open_shard(impl_->committed_shard(iteration))->read_final_states();
+}
+
+std::vector<FinalState> RunStore::load_spawn_starts(std::int64_t iteration) const {
+  return impl_->open_shard(impl_->committed_shard(iteration))->read_spawn_starts();
+}
+
+RecordPolicy RunStore::record_policy(std::int64_t iteration) const {
+  return impl_->open_shard(impl_->committed_shard(iteration))->record_policy();
+}
+
+core::InputError RunStore::version_mismatch(std::int64_t iteration, const std::string& key,
+                                            int stored, int expected) const {
+  return core::InputError(impl_->dir.string() + ": the state of element '" + key +
+                          "' in iteration " + std::to_string(iteration) + " has version " +
+                          std::to_string(stored) + ", this Trails reads version " +
+                          std::to_string(expected) +
+                          "; resume the run with the Trails that made it (meta.trails_version " +
+                          meta().trails_version + "), or start a new campaign in another outdir");
+}
+
+std::optional<nlohmann::json> RunStore::load_element_state(std::int64_t iteration,
+                                                           const std::string& key,
+                                                           int expected_version) const {
+  impl_->committed_shard(iteration);  // a clear error for an iteration that is not committed
+  auto blob = impl_->ledger->element_state(iteration, key);
+  if (!blob) return std::nullopt;
+  if (blob->version != expected_version) {
+    throw version_mismatch(iteration, key, blob->version, expected_version);
+  }
+  return std::move(blob->value);
+}
+
+nlohmann::json RunStore::load_state(std::int64_t iteration,
+                                    const std::map<std::string, int>& versions) const {
+  impl_->committed_shard(iteration);  // a clear error for an iteration that is not committed
+  nlohmann::json state;
+  for (auto& [key, blob] : impl_->ledger->element_states(iteration)) {
+    const auto expected = versions.find(key);
+    if (expected == versions.end()) {
+      throw core::InputError(impl_->dir.string() + ": iteration " + std::to_string(iteration) +
+                             " holds state of element '" + key +
+                             "', which this Trails does not know; resume the run with the "
+                             "Trails that made it (meta.trails_version " +
+                             meta().trails_version + ")");
+    }
+    if (blob.version != expected->second) throw version_mismatch(iteration, key, blob.version, expected->second);
+    state[key] = std::move(blob.value);
+  }
+  return state;
 }
 
 std::vector<WalkerRecord> RunStore::walker_placements(std::int64_t iteration) const {

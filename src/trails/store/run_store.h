@@ -9,6 +9,8 @@
 
 #include <filesystem>
 #include <limits>
+#include <map>
+#include <string>
 #include <memory>
 #include <optional>
 #include <span>
@@ -16,11 +18,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "trails/core/error.h"
 #include "trails/store/records.h"
 
 namespace trails::store {
 
-inline constexpr int kSchemaVersion = 1;
+// 2: walkers.weight, the element_state table (iterations.state is gone) and the shards'
+// /trails/final_state group. Schema 1 runs are refused with a clear error (no migration).
+inline constexpr int kSchemaVersion = 2;
 
 struct RunMeta {
   int schema_version = kSchemaVersion;
@@ -93,9 +98,11 @@ class RunStore {
   std::vector<MsmBuildRow> msm_builds() const;
 
   std::vector<IterationSummary> summaries() const;
-  // Full records of committed iterations (walkers, cvs, spawns, state); positions left empty.
+  // Full records of committed iterations (walkers with weights, cvs, spawns, state with its
+  // element versions); positions and final states left empty.
   std::vector<IterationRecord> load_iterations() const;
-  // Positions of the given frames, read from their shards (checksum-verified), in order.
+  // Positions of the given frames, read from their shards (checksum-verified), in order: the
+  // recorded atoms of the shard's record policy, as float64 (see record_policy()).
   std::vector<std::vector<double>> load_positions(std::span<const core::FrameKey> keys) const;
   // Positions and box (empty when the shard stores none) of the given frames, in order.
   struct StoredFrame {
@@ -108,8 +115,28 @@ class RunStore {
   // (platform, device, visible devices, host); no CVs. Empty for an unknown iteration.
   std::vector<WalkerRecord> walker_placements(std::int64_t iteration) const;
 
+  // Each ok walker's final state (positions, velocities when the engine has them, box) of a
+  // committed iteration, full float64, in walker order (empty when the record had none).
+  std::vector<FinalState> load_final_states(std::int64_t iteration) const;
+  // The full start configurations of the spawns an iteration chose (walker = slot), stored
+  // when its record policy reduces the positions; empty otherwise.
+  std::vector<FinalState> load_spawn_starts(std::int64_t iteration) const;
+  // The record policy iteration's shard positions were written under.
+  RecordPolicy record_policy(std::int64_t iteration) const;
+  // One element's state blob of a committed iteration; nullopt when the iteration stored no
+  // state under `key`. InputError (exit 2) when the stored version is not expected_version.
+  std::optional<nlohmann::json> load_element_state(std::int64_t iteration, const std::string& key,
+                                                   int expected_version) const;
+  // The whole driver state of an iteration (element key -> value), every element checked
+  // against `versions` (element key -> version this reader understands); an element that is
+  // not in `versions` is an InputError too.
+  nlohmann::json load_state(std::int64_t iteration,
+                            const std::map<std::string, int>& versions) const;
+
  private:
   struct Impl;
+  core::InputError version_mismatch(std::int64_t iteration, const std::string& key, int stored,
+                                    int expected) const;
   explicit RunStore(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

@@ -37,7 +37,6 @@ CREATE TABLE iterations (
   shard_file         TEXT    NOT NULL,
   shard_bytes        INTEGER NOT NULL,
   shard_checksum     TEXT    NOT NULL,
-  state              TEXT    NOT NULL,
   committed_at       TEXT    NOT NULL
 );
 CREATE TABLE walkers (
@@ -54,9 +53,10 @@ CREATE TABLE walkers (
   platform    TEXT    NOT NULL,
   host        TEXT    NOT NULL,
   cvs         BLOB    NOT NULL,
-  -- Added within schema 1 (GPU-binding record); ledgers written before lack them and read as ''.
+  -- The GPU-binding record; a walkers table without these columns reads them as ''.
   device          TEXT NOT NULL DEFAULT '',
   visible_devices TEXT NOT NULL DEFAULT '',
+  weight      REAL    NOT NULL,
   PRIMARY KEY (iteration, walker)
 );
 CREATE TABLE spawns (
@@ -68,6 +68,13 @@ CREATE TABLE spawns (
   source_frame     INTEGER NOT NULL,
   PRIMARY KEY (iteration, slot),
   FOREIGN KEY (source_iteration, source_walker) REFERENCES walkers (iteration, walker)
+);
+CREATE TABLE element_state (
+  iteration INTEGER NOT NULL REFERENCES iterations (iteration),
+  key       TEXT    NOT NULL,
+  version   INTEGER NOT NULL,
+  blob      BLOB    NOT NULL,
+  PRIMARY KEY (iteration, key)
 );
 )sql";
 
@@ -194,6 +201,18 @@ void validate_ledger(const Db& db) {
     throw core::InputError(db.path() + " was written by a newer Trails (schema " +
                            std::to_string(version) + " > " + std::to_string(kSchemaVersion) +
                            "); use that version of Trails to open this run");
+  }
+  if (v_user == v_meta && version >= 1 && version < kSchemaVersion) {
+    // No migration: schema 1 ledgers lack the weights and final states that a resumed run
+    // needs, and Trails cannot reconstruct them (docs/file-formats.md, schema versions).
+    std::string made_by;
+    const auto by = column_or_damaged(db, "SELECT value FROM meta WHERE key = 'trails_version'");
+    if (by.size() == 1 && !by[0].empty()) made_by = " " + by[0];
+    throw core::InputError(db.path() + ": this run was made by an older Trails" + made_by +
+                           " (schema " + std::to_string(version) + "; this Trails reads schema " +
+                           std::to_string(kSchemaVersion) +
+                           "). Resume, inspect or export it with the Trails that made it, or "
+                           "start the campaign again in a new outdir; nothing was changed");
   }
   if (v_user != v_meta || version < 1) {
     damaged(db, "schema versions disagree (user_version " + user[0] + ", meta " + stored[0] + ")");

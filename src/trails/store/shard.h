@@ -1,15 +1,17 @@
 // One iteration's coordinate shard, an HDF5 file following H5MD 1.1 (private to
-// src/trails/store/; layout in docs/file-formats.md). The writer builds the whole file in memory
-// (HDF5 core driver) so the caller can write, fsync and checksum exactly those bytes; the
-// reader opens a (checksum-verified) shard file read-only and reads single frames. Rows are
-// the frames of the ok walkers in walker order. Writer errors are StoreError; reader errors
-// are CorruptionError.
+// src/trails/store/; layout in docs/file-formats.md). The writer writes the file straight to
+// its (temporary) path, fsyncs it and checksums the bytes on disk, so the record's positions
+// are the only copy of the coordinates in memory; the reader opens a (checksum-verified)
+// shard file read-only and reads single frames and the final states. Rows are the frames of
+// the ok walkers in walker order. Writer errors are StoreError; reader errors are
+// CorruptionError.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "trails/store/h5_util.h"
@@ -17,8 +19,13 @@
 
 namespace trails::store::detail {
 
-// The complete shard file for `record` (a deterministic function of the record).
-std::vector<std::byte> build_shard_image(const IterationRecord& record);
+// Writes the complete shard file for `record` at `path` (created or truncated) and fsyncs it
+// (not its directory). The bytes are a deterministic function of the record.
+struct ShardFile {
+  std::int64_t bytes = 0;
+  std::string checksum;  // CRC-32, 8 hex digits (shard_io.h)
+};
+ShardFile write_shard_file(const std::filesystem::path& path, const IterationRecord& record);
 
 class ShardReader {
  public:
@@ -36,6 +43,15 @@ class ShardReader {
   bool has_boxes() const { return boxes_.get() >= 0; }
   // Box of shard row `row` (9 values, vectors as rows) into `out`; requires has_boxes().
   void read_box(std::int64_t row, std::span<double> out) const;
+  // The record policy the positions were written under (/trails/record_policy): indices of
+  // the recorded atoms into the full system (empty: every atom) and their precision.
+  const RecordPolicy& record_policy() const { return policy_; }
+  // Atoms of the full system (the final states' atom count).
+  std::int64_t system_atoms() const { return system_atoms_; }
+  // /trails/final_state, one entry per ok walker in walker order, at float64.
+  std::vector<FinalState> read_final_states() const;
+  // /trails/spawn_starts (walker = slot), or empty when the shard has none.
+  std::vector<FinalState> read_spawn_starts() const;
 
  private:
   H5Context h_;
@@ -45,6 +61,11 @@ class ShardReader {
   std::int64_t n_frames_ = 0;
   std::int64_t n_atoms_ = 0;
   std::int64_t spatial_dim_ = 0;
+  std::int64_t system_atoms_ = 0;
+  RecordPolicy policy_;
+
+  void read_record_policy();
+  std::vector<FinalState> read_states(const std::string& group, const char* index_name) const;
 };
 
 }  // namespace trails::store::detail

@@ -1,7 +1,7 @@
 // Whole-file I/O and checksums for run-store shards (private to src/trails/store/).
 // The shard checksum is CRC-32 (zlib/IEEE 802.3, as Python's zlib.crc32) over every byte of
-// the file, written as 8 lowercase hex digits; it is computed from the in-memory image that is
-// written, so no re-read is needed. (zlib's CRC runs at several GB/s, FNV-1a at under one.)
+// the file, written as 8 lowercase hex digits; the writer streams the fsynced file back from the
+// page cache to compute it. (zlib's CRC runs at several GB/s, FNV-1a at under one.)
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,5 @@
 #include <array>
+#include <string>
 
 #include "trails/store/shard.h"
 
@@ -32,6 +33,108 @@ ShardReader::ShardReader(const std::filesystem::path& path)
       h_.fail("box/edges/value is not one 3 x 3 box per position frame");
     }
   }
+  read_record_policy();
+}
+
+namespace {
+
+bool has_path(hid_t file, const char* path) { return H5Lexists(file, path, H5P_DEFAULT) > 0; }
+
+// Dimensions of dataset `path`; fails unless it has `rank` dimensions.
+std::vector<hsize_t> dims_of(const H5Context& h, hid_t d, int rank, const char* what) {
+  H5Handle space = h.own(H5Dget_space(d), H5Sclose, what);
+  if (H5Sget_simple_extent_ndims(space.get()) != rank) h.fail(std::string(what) + " has the wrong rank");
+  std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
+  h.check(H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr), what);
+  return dims;
+}
+
+std::vector<double> read_doubles(const H5Context& h, hid_t file, const char* path,
+                                 std::vector<hsize_t> expected) {
+  H5Handle d = h.own(H5Dopen2(file, path, H5P_DEFAULT), H5Dclose, path);
+  if (dims_of(h, d.get(), static_cast<int>(expected.size()), path) != expected) {
+    h.fail(std::string(path) + " does not have one row per final state");
+  }
+  std::size_t n = 1;
+  for (auto e : expected) n *= e;
+  std::vector<double> out(n);
+  if (n > 0) h.check(H5Dread(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), path);
+  return out;
+}
+
+}  // namespace
+
+void ShardReader::read_record_policy() {
+  system_atoms_ = n_atoms_;
+  if (!has_path(file_.get(), "/trails/record_policy")) h_.fail("no /trails/record_policy");
+  H5Handle g = h_.own(H5Gopen2(file_.get(), "/trails/record_policy", H5P_DEFAULT), H5Gclose,
+                      "/trails/record_policy");
+  H5Handle a = h_.own(H5Aopen(g.get(), "n_atoms", H5P_DEFAULT), H5Aclose, "record_policy n_atoms");
+  h_.check(H5Aread(a.get(), H5T_NATIVE_INT64, &system_atoms_), "record_policy n_atoms");
+  H5Handle p = h_.own(H5Aopen(g.get(), "precision", H5P_DEFAULT), H5Aclose, "record_policy precision");
+  H5Handle type = h_.own(H5Aget_type(p.get()), H5Tclose, "precision type");
+  std::string precision(H5Tget_size(type.get()), '\0');
+  h_.check(H5Aread(p.get(), type.get(), precision.data()), "record_policy precision");
+  precision.resize(precision.find('\0') == std::string::npos ? precision.size() : precision.find('\0'));
+  if (precision != "float32" && precision != "float64") h_.fail("precision '" + precision + "'");
+  policy_.float32 = precision == "float32";
+  if (has_path(file_.get(), "/trails/record_policy/atoms")) {
+    H5Handle d = h_.own(H5Dopen2(file_.get(), "/trails/record_policy/atoms", H5P_DEFAULT), H5Dclose,
+                        "record_policy atoms");
+    const auto dims = dims_of(h_, d.get(), 1, "record_policy atoms");
+    std::vector<std::int64_t> atoms(dims[0]);
+    if (!atoms.empty()) {
+      h_.check(H5Dread(d.get(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, atoms.data()),
+               "record_policy atoms");
+    }
+    policy_.atoms.assign(atoms.begin(), atoms.end());
+  }
+  const auto kept = policy_.atoms.empty() ? system_atoms_ : static_cast<std::int64_t>(policy_.atoms.size());
+  if (kept != n_atoms_) {
+    h_.fail("positions hold " + std::to_string(n_atoms_) + " atoms, the record policy " +
+            std::to_string(kept));
+  }
+}
+
+std::vector<FinalState> ShardReader::read_final_states() const {
+  return read_states("/trails/final_state", "walker");
+}
+
+std::vector<FinalState> ShardReader::read_spawn_starts() const {
+  if (!has_path(file_.get(), "/trails/spawn_starts")) return {};
+  return read_states("/trails/spawn_starts", "slot");
+}
+
+std::vector<FinalState> ShardReader::read_states(const std::string& group,
+                                                 const char* index_name) const {
+  H5Quiet quiet;
+  const hid_t f = file_.get();
+  if (!has_path(f, group.c_str())) h_.fail("no " + group);
+  const std::string index_path = group + "/" + index_name;
+  H5Handle d = h_.own(H5Dopen2(f, index_path.c_str(), H5P_DEFAULT), H5Dclose, index_name);
+  const hsize_t n = dims_of(h_, d.get(), 1, index_name)[0];
+  std::vector<std::int64_t> walker(n);
+  if (n > 0) {
+    h_.check(H5Dread(d.get(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, walker.data()),
+             index_name);
+  }
+  const auto atoms = static_cast<hsize_t>(system_atoms_);
+  const auto dim = static_cast<hsize_t>(spatial_dim_);
+  const std::string xp = group + "/positions", vp = group + "/velocities", bp = group + "/box";
+  const auto x = read_doubles(h_, f, xp.c_str(), {n, atoms, dim});
+  std::vector<double> v, b;
+  if (has_path(f, vp.c_str())) v = read_doubles(h_, f, vp.c_str(), {n, atoms, dim});
+  if (has_path(f, bp.c_str())) b = read_doubles(h_, f, bp.c_str(), {n, 3, 3});
+  const auto values = static_cast<std::ptrdiff_t>(atoms * dim);
+  std::vector<FinalState> out(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto k = static_cast<std::ptrdiff_t>(i);
+    out[i].walker = walker[i];
+    out[i].positions.assign(x.begin() + k * values, x.begin() + (k + 1) * values);
+    if (!v.empty()) out[i].velocities.assign(v.begin() + k * values, v.begin() + (k + 1) * values);
+    if (!b.empty()) out[i].box.assign(b.begin() + k * 9, b.begin() + (k + 1) * 9);
+  }
+  return out;
 }
 
 void ShardReader::read_box(std::int64_t row, std::span<double> out) const {

@@ -1,14 +1,17 @@
-// Builds an iteration's H5MD shard in memory. Object timestamps are switched off so that the
-// bytes (and so the ledger checksum) depend on the record only: a resumed run rewrites an
-// iteration bit for bit.
+// Writes an iteration's H5MD shard straight to its temporary file (no in-memory image: the
+// record's positions are the only copy of the coordinates). Object timestamps are switched off
+// so that the bytes (and so the ledger checksum) depend on the record only: a resumed run
+// rewrites an iteration bit for bit.
 #include <algorithm>
 #include <array>
 #include <string>
 #include <vector>
 
 #include "trails/core/error.h"
+#include "trails/core/fs.h"
 #include "trails/store/run_store.h"
 #include "trails/store/shard.h"
+#include "trails/store/shard_io.h"
 
 namespace trails::store::detail {
 namespace {
@@ -59,9 +62,9 @@ struct Writer {
   // A time-dependent H5MD array: first dimension [variable] (unlimited), chunked, and
   // shuffled+deflated when `compress`; contiguous when a row has no elements (HDF5 cannot
   // chunk a zero extent).
-  void dataset(hid_t parent, const char* name, hid_t file_type, hid_t mem_type,
-               std::vector<hsize_t> dims, std::size_t elem_bytes, const void* data,
-               bool compress) const {
+  H5Handle dataset(hid_t parent, const char* name, hid_t file_type, hid_t mem_type,
+                   std::vector<hsize_t> dims, std::size_t elem_bytes, const void* data,
+                   bool compress) const {
     std::size_t row_elems = 1;
     for (std::size_t i = 1; i < dims.size(); ++i) {
       row_elems *= dims[i];
@@ -87,11 +90,104 @@ struct Writer {
     H5Handle d = h.own(
         H5Dcreate2(parent, name, file_type, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
         H5Dclose, name);
-    if (dims[0] * row_elems > 0) {
+    if (data != nullptr && dims[0] * row_elems > 0) {
       h.check(H5Dwrite(d.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), name);
     }
+    return d;
   }
 };
+
+// H5MD positions under the record policy: the kept atoms only, as float64 or float32 (HDF5
+// rounds to nearest on the write). A selection is gathered a block of frames at a time, so no
+// second full copy of the coordinates is made.
+void write_positions(const Writer& w, hid_t group, const IterationRecord& r, hsize_t frames) {
+  const auto& policy = r.record_policy;
+  const auto dim = static_cast<hsize_t>(r.spatial_dim);
+  const bool all_atoms = policy.atoms.empty();
+  const auto kept = static_cast<hsize_t>(all_atoms ? r.n_atoms : policy.atoms.size());
+  const hid_t file_type = policy.float32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
+  const std::size_t elem_bytes = policy.float32 ? sizeof(float) : sizeof(double);
+  H5Handle d = w.dataset(group, "value", file_type, H5T_NATIVE_DOUBLE, {frames, kept, dim},
+                         elem_bytes, all_atoms ? r.positions.data() : nullptr, true);
+  if (all_atoms || frames * kept * dim == 0) return;
+  TRAILS_CHECK(policy.atoms.back() < r.n_atoms, "record selection names an atom past n_atoms");
+  const hsize_t block = std::max<hsize_t>(1, (hsize_t{1} << 20) / (kept * dim * sizeof(double)));
+  const auto frame_values = static_cast<std::size_t>(r.n_atoms) * dim;
+  std::vector<double> buffer;
+  for (hsize_t f0 = 0; f0 < frames; f0 += block) {
+    const hsize_t nf = std::min(block, frames - f0);
+    buffer.clear();
+    for (hsize_t f = f0; f < f0 + nf; ++f) {
+      const double* frame = r.positions.data() + f * frame_values;
+      for (const int a : policy.atoms) {
+        buffer.insert(buffer.end(), frame + static_cast<std::size_t>(a) * dim,
+                      frame + (static_cast<std::size_t>(a) + 1) * dim);
+      }
+    }
+    const std::array<hsize_t, 3> start{f0, 0, 0};
+    const std::array<hsize_t, 3> count{nf, kept, dim};
+    H5Handle file_space = w.h.own(H5Dget_space(d.get()), H5Sclose, "positions");
+    w.h.check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr,
+                                  count.data(), nullptr),
+              "positions block");
+    H5Handle mem_space = w.h.own(H5Screate_simple(3, count.data(), nullptr), H5Sclose, "block");
+    w.h.check(H5Dwrite(d.get(), H5T_NATIVE_DOUBLE, mem_space.get(), file_space.get(), H5P_DEFAULT,
+                       buffer.data()),
+              "positions block");
+  }
+}
+
+// /trails/record_policy: precision attribute, and atoms (indices into the full system) when
+// the positions hold a selection.
+void write_record_policy(const Writer& w, hid_t trails, const IterationRecord& r) {
+  H5Handle g = w.group(trails, "record_policy");
+  w.attr_strings(g.get(), "precision", {r.record_policy.float32 ? "float32" : "float64"}, true);
+  w.attr_int(g.get(), "n_atoms", r.n_atoms);
+  if (!r.record_policy.atoms.empty()) {
+    std::vector<std::int64_t> atoms(r.record_policy.atoms.begin(), r.record_policy.atoms.end());
+    w.dataset(g.get(), "atoms", H5T_STD_I64LE, H5T_NATIVE_INT64, {atoms.size()},
+              sizeof(std::int64_t), atoms.data(), true);
+  }
+}
+
+// /trails/final_state (each ok walker's state after its last step, indexed by walker) or
+// /trails/spawn_starts (the next iteration's start configurations, indexed by slot): full
+// float64 whatever the record policy, outside /particles so H5MD readers see only frames.
+void write_states(const Writer& w, hid_t trails, const char* name, const char* index_name,
+                  const IterationRecord& r, const std::vector<FinalState>& states) {
+  const auto n = static_cast<hsize_t>(states.size());
+  const auto atoms = static_cast<hsize_t>(r.n_atoms);
+  const auto dim = static_cast<hsize_t>(r.spatial_dim);
+  const auto values = static_cast<std::size_t>(atoms * dim);
+  const bool velocities = n > 0 && !states.front().velocities.empty();
+  const bool boxes = n > 0 && !states.front().box.empty();
+  std::vector<std::int64_t> walker;
+  std::vector<double> x, v, b;
+  for (const auto& s : states) {
+    TRAILS_CHECK(s.positions.size() == values &&
+                     s.velocities.size() == (velocities ? values : 0) &&
+                     s.box.size() == (boxes ? 9u : 0u),
+                 "final states hold n_atoms x spatial_dim positions, and velocities and a box "
+                 "for all walkers or for none");
+    walker.push_back(s.walker);
+    x.insert(x.end(), s.positions.begin(), s.positions.end());
+    v.insert(v.end(), s.velocities.begin(), s.velocities.end());
+    b.insert(b.end(), s.box.begin(), s.box.end());
+  }
+  H5Handle g = w.group(trails, name);
+  w.dataset(g.get(), index_name, H5T_STD_I64LE, H5T_NATIVE_INT64, {n}, sizeof(std::int64_t),
+            walker.data(), false);
+  w.dataset(g.get(), "positions", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {n, atoms, dim},
+            sizeof(double), x.data(), false);
+  if (velocities) {
+    w.dataset(g.get(), "velocities", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {n, atoms, dim},
+              sizeof(double), v.data(), false);
+  }
+  if (boxes) {
+    w.dataset(g.get(), "box", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {n, 3, 3}, sizeof(double),
+              b.data(), false);
+  }
+}
 
 void write_contents(const H5Context& h, hid_t file, const IterationRecord& r) {
   Writer w{h, h.own(H5Pcreate(H5P_GROUP_CREATE), H5Pclose, "group property list")};
@@ -138,9 +234,7 @@ void write_contents(const H5Context& h, hid_t file, const IterationRecord& r) {
                                             periodic ? "periodic" : "none"),
                    false);
     H5Handle position = w.group(walkers.get(), "position");
-    w.dataset(position.get(), "value", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
-              {frames, static_cast<hsize_t>(r.n_atoms), static_cast<hsize_t>(r.spatial_dim)},
-              sizeof(double), r.positions.data(), true);
+    write_positions(w, position.get(), r, frames);
     w.dataset(position.get(), "step", H5T_STD_I64LE, H5T_NATIVE_INT64, {frames},
               sizeof(std::int64_t), step.data(), true);
     w.dataset(position.get(), "time", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {frames}, sizeof(double),
@@ -197,36 +291,30 @@ void write_contents(const H5Context& h, hid_t file, const IterationRecord& r) {
     w.attr_int(parameters.get(), "stride", r.stride);
     w.attr_double(parameters.get(), "dt", r.dt);
   }
+  H5Handle trails = w.group(file, "trails");
+  write_record_policy(w, trails.get(), r);
+  write_states(w, trails.get(), "final_state", "walker", r, r.final_states);
+  if (!r.spawn_starts.empty()) {
+    write_states(w, trails.get(), "spawn_starts", "slot", r, r.spawn_starts);
+  }
 }
 
 }  // namespace
 
-std::vector<std::byte> build_shard_image(const IterationRecord& record) {
+ShardFile write_shard_file(const std::filesystem::path& path, const IterationRecord& record) {
   H5Quiet quiet;
-  const H5Context h{"shard of iteration " + std::to_string(record.iteration),
-                    core::ErrorKind::Store};
-  // Grow the in-memory file in steps near its final size to avoid repeated reallocation.
-  std::size_t values = record.positions.size() + record.cvs.size();
-  for (const auto& o : record.observables) values += o.values.size();
-  const std::size_t estimate = values * 8 + (64 << 10);
-  H5Handle fapl = h.own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access list");
-  h.check(H5Pset_fapl_core(fapl.get(), estimate, 0), "core driver");
+  const H5Context h{path.string(), core::ErrorKind::Store};
   H5Handle fcpl = h.own(H5Pcreate(H5P_FILE_CREATE), H5Pclose, "file creation list");
   h.check(H5Pset_obj_track_times(fcpl.get(), 0), "file creation list");
-  H5Handle file =
-      h.own(H5Fcreate(h5_memory_name("shard").c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()),
-            H5Fclose, "cannot create the in-memory file");
-  write_contents(h, file.get(), record);
-  h.check(H5Fflush(file.get(), H5F_SCOPE_GLOBAL), "flush");
-  const ssize_t size = H5Fget_file_image(file.get(), nullptr, 0);
-  if (size < 0) {
-    h.fail("cannot size the file image");
-  }
-  std::vector<std::byte> image(static_cast<std::size_t>(size));
-  if (H5Fget_file_image(file.get(), image.data(), image.size()) != size) {
-    h.fail("cannot copy the file image");
-  }
-  return image;
+  {
+    H5Handle file = h.own(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), H5P_DEFAULT),
+                          H5Fclose, "cannot create the shard file");
+    write_contents(h, file.get(), record);
+    h.check(H5Fflush(file.get(), H5F_SCOPE_GLOBAL), "flush");
+  }  // closed: HDF5 has written everything
+  core::fsync_file(path);
+  const auto sum = checksum_file(path);  // streamed back from the page cache
+  return {sum.bytes, sum.checksum};
 }
 
 }  // namespace trails::store::detail

@@ -1,0 +1,28 @@
+#include "trails/campaign/record_policy.h"
+
+#include "trails/core/error.h"
+#include "trails/engines/openmm/openmm_engine.h"
+#include "trails/structure/selection.h"
+#include "trails/structure/structure_file.h"
+
+namespace trails::campaign {
+
+store::RecordPolicy make_record_policy(const config::CampaignConfig& config,
+                                       const engines::Engine& engine) {
+  store::RecordPolicy policy;
+  policy.float32 = config.output.float32;
+  if (!config.output.record_selection) return policy;
+  const auto* openmm = dynamic_cast<const engines::openmm::OpenMMEngine*>(&engine);
+  if (openmm == nullptr || openmm->prepared().topology_pdb.empty()) {
+    throw core::ConfigError("output.record_selection: the " + config.engine.md_engine +
+                            " system has no topology to select atoms from; remove the key");
+  }
+  const auto top = structure::read_structure(openmm->prepared().topology_pdb);
+  policy.atoms = structure::select_nonempty(top.topology, *config.output.record_selection,
+                                            "output.record_selection");
+  // Every atom selected: the shards are what they would be without a selection.
+  if (static_cast<int>(policy.atoms.size()) == top.topology.n_atoms()) policy.atoms.clear();
+  return policy;
+}
+
+}  // namespace trails::campaign
