@@ -31,6 +31,11 @@ class MsmSpawner {
   std::vector<std::int64_t> choose(const FrameHistory& history, std::int64_t pool_first,
                                    const MsmBuild* msm, int n, core::Rng& rng);
 
+  // The weight of each pool frame [pool_first, history.frames()) that choose() draws from
+  // (guided or fallback, target mode applied); sets used_fallback().
+  std::vector<double> frame_weights(const FrameHistory& history, std::int64_t pool_first,
+                                    const MsmBuild* msm);
+
   bool used_fallback() const { return used_fallback_; }
 
  private:
