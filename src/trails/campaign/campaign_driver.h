@@ -92,15 +92,15 @@ class CampaignDriver {
   std::optional<SpaceStage> space_;  // space_mode pca | tica
   spawners::DensitySpawner spawner_;
   binning::ResolutionController resolution_;
-  std::unique_ptr<MsmStage> msm_;
-  std::unique_ptr<MsmSpawner> msm_spawner_;  // spawn_scheme: msm (else the density spawner)  // in-loop MSM (msm_stage.h); inert when msm.enabled is false
+  std::unique_ptr<MsmStage> msm_;  // in-loop MSM (msm_stage.h); inert when msm.enabled is false
+  std::unique_ptr<MsmSpawner> msm_spawner_;  // spawn_scheme: msm (else the density spawner)
 
   std::int64_t next_iteration_ = 0;
   std::vector<engines::Configuration> next_starts_;
   std::vector<std::optional<core::FrameKey>> next_parents_;
-  std::vector<double> iteration_seconds_;
+  std::vector<double> iteration_seconds_;  // wall time of each iteration run now (for the ETA)
   std::vector<engines::Configuration> initial_frames_;  // system.initial_trajectory, when set
-  std::string initial_seeding_;  // how initial_frames_ were chosen (banner), or ""  // wall time of each iteration run now (for the ETA)
+  std::string initial_seeding_;  // how initial_frames_ were chosen (banner), or ""
 };
 
 }  // namespace trails::campaign
