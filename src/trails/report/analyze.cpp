@@ -207,6 +207,7 @@ void build_series(const std::vector<store::MsmBuildRow>& builds, double discard_
   r.vamp2_tail = series_tail(r.vamp2, discard_fraction);
   for (std::size_t j = 0; j < r.width; ++j) {
     std::vector<double> col;
+    col.reserve(r.ts_series.size());
     for (const auto& ts : r.ts_series) col.push_back(ts[j]);
     r.ts_tail.push_back(series_tail(col, discard_fraction));
   }

@@ -25,7 +25,7 @@ constexpr int kPlottedTimescales = 3;  // Trails-MD's plot_timescale_convergence
 std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
 
 // gnuplot single-quoted strings: a quote is written twice.
-std::string gp_text(std::string s) {
+std::string gp_text(const std::string& s) {
   std::string out;
   for (const char c : s) {
     out += c;
@@ -115,7 +115,9 @@ void ReportFigure::write_data(const ReportData& r) const {
     const auto& ey = fes.edges[1];
     for (int j = 0; j < fes.bins; ++j) {
       const double y = 0.5 * (ey[static_cast<std::size_t>(j)] + ey[static_cast<std::size_t>(j) + 1]);
-      const double f = fes.free_energy[static_cast<std::size_t>(i * fes.bins + j)];
+      const auto cell = static_cast<std::size_t>(i) * static_cast<std::size_t>(fes.bins) +
+                       static_cast<std::size_t>(j);
+      const double f = fes.free_energy[cell];
       out << x << ' ' << y << ' ' << value_or_nan(f) << '\n';
     }
     out << '\n';
