@@ -25,7 +25,9 @@ test: build lint
 # counted). Uses the build's compile_commands.json; JOBS files at a time.
 LINT_FILES = $(shell git ls-files 'src/*.cpp' 'src/*.h' 'apps/*.cpp' 'apps/*.h' 'tests/*.cpp' \
              'tests/*.h' 'bench/*.cpp' 'bench/*.h')
-TIDY_FILES = $(filter src/%.cpp apps/%.cpp,$(LINT_FILES))
+# engines/openmm is left out: clang cannot parse OpenMM 7.7's headers with libstdc++ 12
+# (std::vector members of incomplete types, which GCC accepts).
+TIDY_FILES = $(filter-out src/trails/engines/openmm/%,$(filter src/%.cpp apps/%.cpp,$(LINT_FILES)))
 
 lint: lint-format lint-tidy
 
