@@ -1,5 +1,5 @@
-// ResolutionController (Trails-MD §3.12): the exact ladder, Python's int(1.15 b) arithmetic,
-// convergence only at max resolution, and exact continuation after a state round trip.
+// ResolutionController (compat:resolution-ladder): the exact ladder, Python's int(1.15 b)
+// arithmetic, convergence only at max resolution, and exact continuation after a state round trip.
 #include "trails/binning/resolution.h"
 
 #include <algorithm>

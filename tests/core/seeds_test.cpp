@@ -1,4 +1,4 @@
-// Per-walker seeds match Trails-MD's formula exactly (reference §3.18 table).
+// Per-walker seeds match Trails-MD's formula exactly (compat:walker-seed).
 #include <gtest/gtest.h>
 
 #include <set>

@@ -1,5 +1,5 @@
 // FrameHistory maps global frame indices to lineage keys with raw walker indices (fixing
-// Trails-MD §8.2-17, where the survivor position was used).
+// fix:raw-walker-index: Trails-MD the survivor position was used).
 #include <gtest/gtest.h>
 
 #include "trails/features/frame_history.h"

@@ -1,6 +1,7 @@
 // Numerics of `trails analyze`: the free-energy histogram (numpy's binning rules), the
-// pi-weighting of frames through their nearest microstate centre, and the series tail (§3.7).
-// The end-to-end report is tested in tests/scripts/analyze.sh against numpy.
+// pi-weighting of frames through their nearest microstate centre, and the series tail
+// (compat:steady-state-tail). The end-to-end report is tested in tests/scripts/analyze.sh against
+// numpy.
 #include <gtest/gtest.h>
 
 #include <cmath>

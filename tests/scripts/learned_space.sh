@@ -89,8 +89,8 @@ cmp vref.lineage.csv vcrash.lineage.csv || fail "vamp_adaptive pca: lineage diff
 pass "pca + vamp_adaptive: crash after iteration 5 and resume identical"
 
 # VAMP-2 feature selection on the built-in coordinates (max_features 1): the column chosen at
-# iteration 0 is the one numpy scores highest (Trails-MD 3.14 on the walker segments), and a
-# SIGKILL between selections (cadence 3) then --resume reproduces the uninterrupted run.
+# iteration 0 is the one numpy scores highest (compat:vamp-column-selection on the walker segments),
+# and a SIGKILL between selections (cadence 3) then --resume reproduces the uninterrupted run.
 fsel=("feature_selection:" "  enabled: true" "  lagtime: 3" "  cadence: 3" "  max_features: 1")
 learned_config fsel.yaml fsel 2 tica "${fsel[@]}"
 "$TRAILS" run fsel.yaml > /dev/null

@@ -6,7 +6,8 @@
 #  - the Bayesian estimator reports finite timescale errors, the statistical_error criterion is
 #    evaluated, and overlapped, serial and crashed + resumed runs give the same bits;
 #  - a learned space (pca) with the MSM spawner: every retrain rebuilds the model in the new
-#    space before spawning (§8.2-12), and serial, overlapped and resumed runs agree bitwise.
+# space before spawning (fix:stale-latent-space), and serial, overlapped and resumed runs agree
+# bitwise.
 source "$(dirname "$0")/lib/common.bash"
 
 dw_config() {  # FILE OUTDIR [extra msm lines]

@@ -194,8 +194,9 @@ assert t.n_frames == 12 and np.allclose(t.unitcell_vectors[0], edges[0], atol=1e
 PY
 pass "periodic system: per-frame boxes stored, kill/resume bitwise, box exported"
 
-# system.initial_trajectory (row 92): 120 exported frames seed 4 walkers at linspace frames
-# 0, 39, 79, 119; each walker's first stored frame (20 steps later) lies next to its seed frame.
+# system.initial_trajectory (compat:initial-trajectory): 120 exported frames seed 4 walkers at
+# linspace frames 0, 39, 79, 119; each walker's first stored frame (20 steps later) lies next to its
+# seed frame.
 alad_config seeded.yaml seeded 2
 sed -i "s|^  conf_file: .*|&\n  initial_trajectory: $WORK/all.xtc|" seeded.yaml
 sed -i "s|^iterations: 3|iterations: 1|" seeded.yaml

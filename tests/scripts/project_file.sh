@@ -247,8 +247,8 @@ print(f"physical CVs project_file vs cvs: {worst:.2e} rad")
 PY
 pass "project_file with a learned space: evaluation-only physical CVs; same spawns as cvs: + tica"
 
-# 8. system.initial_trajectory with a project file (Trails-MD row 92): extract_cvs gives the
-# 120 seed frames' φ/ψ (one "iteration -1" trajectory) and the hard density spawner picks the 4
+# 8. system.initial_trajectory with a project file (compat:initial-trajectory): extract_cvs gives
+# the 120 seed frames' φ/ψ (one "iteration -1" trajectory) and the hard density spawner picks the 4
 # starts from the least-populated bins; the banner names them; the same choice on a rerun.
 "$TRAILS" export pf --trajectory init.xtc > /dev/null || fail "export of the seed trajectory"
 seeded() {  # FILE OUTDIR

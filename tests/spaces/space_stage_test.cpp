@@ -76,8 +76,9 @@ TEST(SpaceStage, FirstTicaComponentIsTheSlowCoordinate) {
   EXPECT_LT(alignment_with(pca.projection(), kAngle), 0.5);
 }
 
-// Row 64: the features are MinMax-scaled with the training range before the fit; the stage
-// folds the scaling into its projection, so it equals PCA of the explicitly scaled frames.
+// compat:feature-scaling: the features are MinMax-scaled with the training range before the fit;
+// the stage folds the scaling into its projection, so it equals PCA of the explicitly scaled
+// frames.
 TEST(SpaceStage, PcaIsFittedOnMinMaxScaledFeatures) {
   const int walkers = 2, frames = 500;
   auto x = simulate(walkers, frames, 10, 21);
@@ -222,8 +223,8 @@ config::CampaignConfig selection_config() {
   return c;
 }
 
-// Row 77, known answer: greedy VAMP-2 selection keeps only the slow coordinate, and the fitted
-// map ignores the other columns.
+// compat:vamp-column-selection, known answer: greedy VAMP-2 selection keeps only the slow
+// coordinate, and the fitted map ignores the other columns.
 TEST(SpaceStage, FeatureSelectionPicksTheSlowCoordinate) {
   for (const int slow : {0, 2}) {
     SpaceStage st(options(selection_config()), 3);
@@ -275,8 +276,8 @@ class TwoTypes final : public features::FeatureSource {
   std::vector<std::string> types_{"a", "b"};
 };
 
-// Row 78: the type is ranked on the current iteration at first use and every cadence
-// iterations; when the slow column moves to type b's, the stage switches, recomputes every
+// compat:feature-type-ranking: the type is ranked on the current iteration at first use and every
+// cadence iterations; when the slow column moves to type b's, the stage switches, recomputes every
 // stored block in the new type from the committed frames, refits, and resumes bitwise.
 TEST(SpaceStage, FeatureTypeRankingSwitchesAndRecomputesHistory) {
   auto cfg = selection_config();

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 
 #include "store_test_util.h"
@@ -18,6 +19,14 @@ namespace {
 
 constexpr const char* kDirEnv = "TRAILS_TEST_CRASH_DIR";
 constexpr const char* kUntilEnv = "TRAILS_TEST_CRASH_UNTIL";
+
+// The shard file name of an iteration, zero-padded to six digits as docs/file-formats.md states;
+// checked against RunStore::shard_path below so that the two cannot drift apart.
+std::string shard_name(std::int64_t iteration) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "iter_%06lld.h5", static_cast<long long>(iteration));
+  return buf;
+}
 
 // Runs only when re-executed by CrashTest: commits iterations 0..UNTIL into a new run.
 TEST(StoreCrashChild, DISABLED_CommitUntilKilled) {
@@ -68,8 +77,8 @@ TEST_P(CrashTest, KillLosesOnlyTheIterationInFlight) {
   ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
       << "child was not killed at " << c.point << " (status " << status << ")";
 
-  const fs::path tmp = run / "shards" / ("iter_00000" + std::to_string(c.iteration) + ".h5.tmp");
-  const fs::path shard = run / "shards" / ("iter_00000" + std::to_string(c.iteration) + ".h5");
+  const fs::path tmp = run / "shards" / (shard_name(c.iteration) + ".tmp");
+  const fs::path shard = run / "shards" / shard_name(c.iteration);
   const bool renamed = std::string(c.point) != "shard-written";
   EXPECT_EQ(fs::exists(tmp), !renamed);
   EXPECT_EQ(fs::exists(shard), renamed);
@@ -104,10 +113,11 @@ TEST_P(CrashTest, KillLosesOnlyTheIterationInFlight) {
     auto store = RunStore::create(reference, test_meta());
     for (int i = 0; i <= c.iteration + 1; ++i) {
       store.commit(make_record(i));
+      EXPECT_EQ(store.shard_path(i).filename().string(), shard_name(i));
     }
   }
   for (int i = 0; i <= c.iteration + 1; ++i) {
-    const std::string name = "iter_00000" + std::to_string(i) + ".h5";
+    const std::string name = shard_name(i);
     EXPECT_EQ(read_bytes(run / "shards" / name), read_bytes(reference / "shards" / name)) << name;
   }
 }
@@ -115,7 +125,9 @@ TEST_P(CrashTest, KillLosesOnlyTheIterationInFlight) {
 INSTANTIATE_TEST_SUITE_P(
     AtEveryPoint, CrashTest,
     ::testing::Values(CrashCase{"shard-written", 1}, CrashCase{"shard-renamed", 1},
-                      CrashCase{"ledger-commit", 1}, CrashCase{"ledger-commit", 0}),
+                      CrashCase{"ledger-commit", 1}, CrashCase{"ledger-commit", 0},
+                      // Two-digit iterations: shard names are zero-padded, not "iter_00000" + N.
+                      CrashCase{"shard-written", 10}, CrashCase{"ledger-commit", 10}),
     [](const ::testing::TestParamInfo<CrashCase>& info) {
       std::string name = std::string(info.param.point) + "_" + std::to_string(info.param.iteration);
       for (char& ch : name) {

@@ -1,5 +1,5 @@
 // When to refit a learned CV space, and which feature blocks its training memory keeps
-// (Trails-MD 3.17, rows 73-75). Pure logic: the controller's state is a small JSON value for
+// (compat:retrain-policy). Pure logic: the controller's state is a small JSON value for
 // the run store; the memory pruning draws from a caller-supplied keyed Rng stream.
 // Throws core::InputError for bad options and malformed state.
 #pragma once

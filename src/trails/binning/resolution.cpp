@@ -1,4 +1,4 @@
-// ResolutionController: Trails-MD §3.12 step by step (convergence counter first, then the
+// ResolutionController: compat:resolution-ladder step by step (convergence counter first, then the
 // resolution check). Grid bumps never shrink an axis that already exceeds max_bins (Trails-MD
 // would cut it down to max); otherwise the arithmetic is Python's, double for double.
 #include "trails/binning/resolution.h"

@@ -1,4 +1,4 @@
-// Coverage-based resolution ladder and occupancy convergence (Trails-MD reference §3.12).
+// Coverage-based resolution ladder and occupancy convergence (compat:resolution-ladder).
 // After `check_patience` equal consecutive occupancy values the grid is refined
 // (n -> min(int(1.15 n), max), +1 if unchanged): 30→34→39→…→146→150. Occupancy convergence
 // counts non-increasing values only once every axis is at max_bins. State is serialisable.

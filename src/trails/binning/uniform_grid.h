@@ -1,4 +1,4 @@
-// Uniform grid over a CV box (Trails-MD RegularBinner, reference §2 row 94): per-axis n_bins
+// Uniform grid over a CV box (compat:uniform-grid): per-axis n_bins
 // equal bins on [min, max]; points outside are clipped into the edge bins; bin ids are row-major
 // (last axis fastest). Cheap value type; bin_of costs O(dim).
 #pragma once

@@ -1,4 +1,4 @@
-// The adaptive-campaign driver (Trails-MD's loop, reference §1): per iteration, run every walker
+// The adaptive-campaign driver (compat:iteration-order): per iteration, run every walker
 // through the executor, project frames into the fixed CV space, update the incremental bin
 // tables, spawn restart frames, update coverage/resolution/convergence, and commit the iteration
 // atomically to the run store. Resumes bitwise from the last committed iteration.

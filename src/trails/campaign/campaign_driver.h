@@ -39,8 +39,9 @@ class CampaignDriver {
   void resume();
   void set_initial_walkers();
   void load_initial_trajectory();
-  // Row 92 with a project file: the frames' extract_cvs CVs on the campaign grid, W of them
-  // chosen by a fresh density spawner (own RNG stream); indices into the trajectory.
+  // compat:initial-trajectory with a project file: the frames' extract_cvs CVs on the campaign
+  // grid, W of them chosen by a fresh density spawner (own RNG stream); indices into the
+  // trajectory.
   std::vector<std::int64_t> spawn_from_initial_trajectory(const trajio::Trajectory& traj) const;
   void restore_state(const nlohmann::json& state);
   std::vector<std::string> banner() const;

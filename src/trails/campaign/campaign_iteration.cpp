@@ -1,4 +1,4 @@
-// One iteration of the campaign driver, in Trails-MD's order (reference §1): segments → fixed-CV
+// One iteration of the campaign driver, in Trails-MD's order (compat:iteration-order): segments → fixed-CV
 // projection → incremental bins → spawn → coverage and resolution → atomic commit → log.
 #include <algorithm>
 #include <chrono>
@@ -218,7 +218,7 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
                                    rec.cvs);
   }
   // Learned space: the ledger's CVs are this iteration's projections in the space current now;
-  // a molecular run keeps its physical CVs (cvs: or [Rg, RMSD], row 59) in the shard.
+  // a molecular run keeps its physical CVs (cvs: or [Rg, RMSD], compat:physical-cvs) in the shard.
   if (space_) {
     if (!projection_->is_identity()) {
       rec.observables.push_back({"physical_cvs", projection_->dimension(), std::move(rec.cvs)});
@@ -240,7 +240,7 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
   msm_->observe(first_frame, spans);
   if (space_) {
     msm_->set_space_version(space_->space_version());
-    // §8.2-12: after a retrain the model's clustering is of the old space; rebuild it in the
+    // fix:stale-latent-space: after a retrain the model's clustering is of the old space; rebuild it in the
     // new one before anything (the MSM spawner) uses it.
     if (msm_->stale()) {
       const auto t_rebuild = Clock::now();

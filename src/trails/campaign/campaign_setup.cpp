@@ -208,7 +208,8 @@ void CampaignDriver::load_initial_trajectory() {
   const int walkers = config_.spawning.walker;
   std::vector<std::int64_t> chosen;
   if (config_.system.project_file && !config_.learned_space() && n > walkers) {
-    // Trails-MD row 92: the project file gives the frames' CVs and the spawner picks W of them.
+    // compat:initial-trajectory: the project file gives the frames' CVs and the spawner picks W of
+    // them.
     chosen = spawn_from_initial_trajectory(traj);
     initial_seeding_ = fmt::format("{} of {} frames of {}, picked by the {} spawner over extract_cvs",
                                    walkers, n, path->filename().string(),

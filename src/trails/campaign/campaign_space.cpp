@@ -32,7 +32,7 @@ spaces::SpaceStage::Frames CampaignDriver::load_committed_frames(
 }
 
 void CampaignDriver::replay_learned_space() {
-  // Row 76: every stored frame re-projected; row 94: a new box from the data bounds. Replaying
+  // compat:history-reprojection, and compat:uniform-grid's new box from the data bounds. Replaying
   // the blocks in order gives the same tables after a retrain as a resumed run builds.
   history_ = features::FrameHistory(space_->dim());
   tracker_.emplace(space_->grid(resolution_.n_bins()), config_.spawning.history_window);

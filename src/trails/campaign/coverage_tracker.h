@@ -1,5 +1,5 @@
 // Incremental bin bookkeeping of a campaign: the coverage table (every frame ever sampled, the
-// Trails-MD coverage diagnostic, rows 94/99) and the spawner's candidate pool (the last
+// compat:coverage-diagnostic) and the spawner's candidate pool (the last
 // `history_window` iterations plus the current one; the same table when there is no window).
 // Adding an iteration costs O(its frames); only a grid refinement re-bins history (≤ 13 times).
 #pragma once

@@ -80,7 +80,8 @@ std::unique_ptr<features::FeatureSource> molecular_features(const config::Campai
     const char* key = type == l.feature_type ? "adaptive_feature_type"
                                              : "feature_selection.candidate_feature_types";
     try {
-      // fitted_coords: fitted onto the topology file's coordinates (row 61), the prepared ones.
+      // fitted_coords: fitted onto the topology file's coordinates, the prepared ones
+      // (compat:fitted-coords).
       cvs::CvSet set({cvs::trails_md_feature(type, atoms, encoding)}, topology,
                      system.reference_positions);
       if (set.dimension() < config.cv_dimension()) {

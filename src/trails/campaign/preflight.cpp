@@ -84,7 +84,9 @@ void preflight(const config::CampaignConfig& config, bool resume) {
                            " is not a Trails run directory (no ledger.sqlite); run without "
                            "--resume to start a new campaign");
   }
-  check_project_file(config);  // importable, with a callable extract_cvs (row 3)
+  // The project file must be importable, with a callable extract_cvs
+  // (compat:preflight-project-file).
+  check_project_file(config);
 }
 
 void check_engine_and_cvs(const config::CampaignConfig& config) {

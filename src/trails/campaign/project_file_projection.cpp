@@ -227,7 +227,7 @@ class ProjectFileProjection final : public features::Projection {
           std::copy_n(boxes.begin() + static_cast<std::ptrdiff_t>(row * 9), 9, b.begin());
           frame.box = b;
         }
-        frame.step = static_cast<std::int64_t>(stride_) * (f + 1);  // no t = 0 frame (row 23)
+        frame.step = static_cast<std::int64_t>(stride_) * (f + 1);  // no t = 0 frame (compat:no-initial-frame)
         frame.time_ps = static_cast<double>(frame.step) * dt_ps_;
         writer->write(frame);
       }

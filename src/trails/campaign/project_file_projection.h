@@ -1,4 +1,4 @@
-// system.project_file (Trails-MD row 57): the fixed CVs of a molecular run come from the user's
+// system.project_file (compat:project-file-cvs): the fixed CVs of a molecular run come from the user's
 // Python extract_cvs(trajectories, top_file, conf_file). Per iteration every ok walker's frames
 // are written to RUN_DIR/project_file.tmp/iteration_<N>_<walker>.xtc; the projection's one
 // long-lived Python worker (project_file_worker.h: engine.python running

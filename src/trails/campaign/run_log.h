@@ -1,4 +1,4 @@
-// output.log: Trails-MD's TSV run log (reference §4.1) so existing scripts keep working: a
+// output.log: Trails-MD's TSV run log (compat:output-log) so existing scripts keep working: a
 // `# key=value` header, a column line, one row per committed iteration. It is a human file
 // derived from the ledger: on start/resume it is rewritten from the committed iterations
 // (dropping rows of a crashed iteration, adding rows a crash kept from being appended).

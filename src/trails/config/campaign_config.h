@@ -37,10 +37,11 @@ struct SystemConfig {
   std::optional<std::filesystem::path> top_file;     // system.top_file (.top/.prmtop/.parm7)
   std::optional<std::filesystem::path> system_file;  // system.system_file (System .xml / .py)
   std::vector<std::string> forcefield;
-  // system.initial_trajectory: first walkers from frames of an XTC/DCD (OpenMM runs; row 92).
+  // system.initial_trajectory: first walkers from frames of an XTC/DCD (OpenMM runs;
+  // compat:initial-trajectory).
   std::optional<std::filesystem::path> initial_trajectory;
   // system.project_file: a Trails-MD Python module whose extract_cvs(trajectories, top_file,
-  // conf_file) gives the fixed CVs (OpenMM runs; row 57, docs/cvs.md).
+  // conf_file) gives the fixed CVs (OpenMM runs; compat:project-file-cvs).
   std::optional<std::filesystem::path> project_file;
 };
 
@@ -64,12 +65,13 @@ struct SpawningConfig {
   int frames_per_walker() const { return step / stride; }
 };
 
-// Learned CV space (space_mode pca | tica; Trails-MD rows 60-66, 73-78). The built-in engine's
+// Learned CV space (space_mode pca | tica; compat:learned-space). The built-in engine's
 // features are its particle coordinates; OpenMM runs compute adaptive_feature_type over the
 // system.feature_selection atoms. The learned dimension is len(n_bins).
 enum class RetrainPolicyKind { Fixed, VampAdaptive };
 
-// feature_selection block (rows 77-78): VAMP-2 greedy column selection and feature-type ranking.
+// feature_selection block (compat:vamp-column-selection): VAMP-2 greedy column selection and
+// feature-type ranking.
 struct FeatureSelectionConfig {
   bool enabled = false;
   bool greedy = true;                    // method greedy_vamp (false: all)
@@ -102,8 +104,8 @@ struct LearnedSpaceConfig {
 enum class ClusterMethod { KMeans, RegularSpace };
 enum class ConvergenceMode { All, Any };
 
-// msm.convergence_criteria, one entry per criterion named (reference §3.13). A criterion that
-// is absent from the mapping is off.
+// msm.convergence_criteria, one entry per criterion named (compat:convergence-monitor). A criterion
+// that is absent from the mapping is off.
 struct MsmCriteria {
   std::optional<double> its_tol;  // implied_timescales (alias its): max relative change < tol
   int its_n = 2;                  // ... over the first n finite timescales
@@ -126,15 +128,16 @@ struct MsmConfig {
   int lagtime = 10;
   int n_timescales = 3;
   // estimator: bayesian — effective counts, point estimate = their reversible MLE, plus
-  // n_bayesian_samples posterior samples for the timescales' standard deviations (row 105).
+  // n_bayesian_samples posterior samples for the timescales' standard deviations
+  // (compat:bayesian-msm).
   bool bayesian = false;
   int n_bayesian_samples = 50;
-  std::optional<int> n_metastable;  // PCCA+ sets per build (row 106); 2 <= m < n_microstates
+  std::optional<int> n_metastable;  // PCCA+ sets per build (compat:pcca); 2 <= m < n_microstates
   std::vector<int> lagtimes;  // ITS ladder; empty = no sweep
   MsmCriteria criteria;
   ConvergenceMode convergence_mode = ConvergenceMode::All;
   int convergence_patience = 2;  // 0: the monitor never certifies convergence
-  // MSM-guided spawner (spawn_scheme: msm, §3.5)
+  // MSM-guided spawner (spawn_scheme: msm, compat:msm-spawner)
   double spawn_alpha = 1.0;
   double spawn_leverage = 1.0;  // number of non-trivial eigenvectors summed (integer part)
   bool spawn_uncertainty = true;

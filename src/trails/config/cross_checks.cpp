@@ -206,7 +206,7 @@ void check_spawning(const RawConfig& raw, Problems& problems) {
 }
 
 // msm.convergence_criteria is a free mapping in the table; its names and parameters are checked
-// here (Trails-MD's criteria, §3.13; those needing features not built are rejected by name).
+// here (compat:convergence-monitor; those needing features not built are rejected by name).
 void check_msm_criteria(const RawConfig& raw, Problems& problems) {
   const Entry& crit = raw.at("msm.convergence_criteria");
   if (!crit.present || !crit.valid || !crit.value.is_object()) return;
@@ -380,8 +380,9 @@ void check_project_file(const RawConfig& raw, Problems& problems) {
   }
 }
 
-// Learned-space features (rows 60-63, 77-78): molecular feature keys need a molecular engine,
-// candidate types are feature types, and the selection lag must fit in a walker segment.
+// Learned-space features (compat:learned-features, compat:vamp-column-selection): molecular feature
+// keys need a molecular engine, candidate types are feature types, and the selection lag must fit
+// in a walker segment.
 void check_learned_features(const RawConfig& raw, Problems& problems) {
   if (is_builtin(raw)) {
     for (const char* key : {"adaptive_feature_type", "adaptive_angle_encoding",

@@ -1,5 +1,5 @@
 // Identity of one stored frame: iteration, raw walker index, frame index within the segment.
-// Rendered as "iteration:walker:frame" (Trails-MD lineage keys, reference §3.19).
+// Rendered as "iteration:walker:frame" (compat:lineage-keys).
 #pragma once
 
 #include <compare>

@@ -5,14 +5,15 @@
 #include "trails/core/error.h"
 
 namespace trails::core {
-namespace {
 
-std::uint64_t splitmix64(std::uint64_t& x) {
-  std::uint64_t z = (x += 0x9E3779B97F4A7C15ULL);
+std::uint64_t splitmix64(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
   return z ^ (z >> 31);
 }
+
+namespace {
 
 std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
@@ -30,6 +31,14 @@ std::uint64_t fnv1a(std::string_view text) {
 Rng::Rng(std::uint64_t seed) {
   std::uint64_t x = seed;
   for (auto& word : s_) word = splitmix64(x);
+}
+
+Rng Rng::from_state(const std::array<std::uint64_t, 4>& state) {
+  TRAILS_CHECK(state[0] != 0 || state[1] != 0 || state[2] != 0 || state[3] != 0,
+               "xoshiro256** state must not be all zero");
+  Rng rng(0);
+  rng.s_ = state;
+  return rng;
 }
 
 Rng Rng::stream(std::uint64_t seed, std::string_view purpose, std::uint64_t a, std::uint64_t b) {

@@ -10,9 +10,17 @@
 
 namespace trails::core {
 
+// One step of splitmix64 (Steele, Lea & Flood; Vigna's reference splitmix64.c): advances `state`
+// by the golden-ratio increment and returns the mixed value. Seeds Rng and keys its streams.
+std::uint64_t splitmix64(std::uint64_t& state);
+
 class Rng {
  public:
   explicit Rng(std::uint64_t seed);
+
+  // A generator whose xoshiro256** state is exactly `state` (not all zero). For known-answer tests
+  // of the published algorithm; campaigns use the seeded constructor or stream().
+  static Rng from_state(const std::array<std::uint64_t, 4>& state);
 
   // A stream keyed by purpose ("spawn", "init", ...) and up to two indices.
   static Rng stream(std::uint64_t seed, std::string_view purpose, std::uint64_t a = 0,

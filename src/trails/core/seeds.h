@@ -1,4 +1,4 @@
-// Per-walker engine seeds, exactly as Trails-MD derives them (reference §3.18), so that a
+// Per-walker engine seeds, exactly as Trails-MD derives them (compat:walker-seed), so that a
 // walker's seed in Trails equals its seed in Trails-MD for the same base seed.
 #pragma once
 

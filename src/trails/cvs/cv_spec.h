@@ -1,5 +1,5 @@
 // The declarative description of one collective variable (a CvSpec), its JSON form as written
-// under `cvs:` in a campaign config, and the Trails-MD feature presets (reference rows 58–63).
+// under `cvs:` in a campaign config, and the Trails-MD feature presets (compat:feature-presets).
 // A spec holds atom index lists (0-based); selection strings from a config are kept verbatim
 // and resolved by the caller (resolve_selections) before a CvSet is built.
 // cv_spec_from_json throws core::ConfigError naming the entry and the key.
@@ -81,11 +81,11 @@ void resolve_selections(CvSpec& spec,
 
 // --- Trails-MD presets -------------------------------------------------------------------------
 
-// Row 58, the fixed-mode fallback: [Rg(protein), RMSD(protein vs conf_file after fit)] in Å,
+// compat:fallback-cvs: [Rg(protein), RMSD(protein vs conf_file after fit)] in Å,
 // Rg mass-weighted as MDAnalysis computes it. `protein_atoms` is the resolved "protein" selection.
 std::vector<CvSpec> trails_md_fallback_cvs(std::vector<int> protein_atoms);
 
-// Rows 60–63, the learned-space input features. `feature_type` is adaptive_feature_type:
+// compat:learned-features. `feature_type` is adaptive_feature_type:
 // "distances" (and, as in Trails-MD, any unknown string) → all i<j pair distances of the
 // selection with the minimum image, Å; "fitted_coords" → the selection's xyz after fitting it
 // onto the reference (the topology file's coordinates), Å; "phi_psi" → every backbone φ, ψ

@@ -1,4 +1,4 @@
-// The input features of a learned CV space (Trails-MD rows 60-63): frames (n_atoms × spatial_dim
+// The input features of a learned CV space (compat:learned-features): frames (n_atoms × spatial_dim
 // coordinates, plus a box per frame for periodic systems) → feature rows, for one or more named
 // feature types. The built-in engine has one type, "coordinates" (the identity); OpenMM runs
 // have distances | fitted_coords | phi_psi over system.feature_selection (features_factory.h).

@@ -161,7 +161,7 @@ void MsmStage::refit(const features::FrameHistory& history, std::size_t n_segmen
   std::vector<double> points;
   for (std::size_t s = 0; s < n_segments; ++s) {
     const Segment& seg = segments_[s];
-    if (seg.n_frames < 2) continue;  // Trails-MD drops length-1 segments (row 103)
+    if (seg.n_frames < 2) continue;  // compat:drop-length-1-segments
     const double* p = history.point(seg.first).data();
     points.insert(points.end(), p, p + seg.n_frames * cv_dim_);
   }
@@ -409,7 +409,8 @@ void MsmStage::apply_monitor(MsmBuild& b) {
       results.emplace_back(ok, "vamp2: " + detail);
     }
     if (c.tm_tol) {
-      // sigma_ij = sqrt(T_ij (1 - T_ij) / (c_i + 1)), flux F_ij = pi_i T_ij (§3.13).
+      // sigma_ij = sqrt(T_ij (1 - T_ij) / (c_i + 1)), flux F_ij = pi_i T_ij
+      // (compat:convergence-monitor).
       double fmax = 0.0;
       for (Eigen::Index i = 0; i < b.T.rows(); ++i) fmax = std::max(fmax, b.pi[i] * b.T.row(i).maxCoeff());
       const double cut = fmax > 0 ? c.tm_min_flux * fmax : c.tm_min_flux;

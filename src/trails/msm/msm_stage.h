@@ -1,4 +1,5 @@
-// The in-loop MSM (Trails-MD rows 102–110, §3.11, §3.13), overlapped with MD and incremental.
+// The in-loop MSM (compat:in-loop-msm, compat:convergence-monitor), overlapped with MD and
+// incremental.
 //
 // Order: after spawning of iteration n, when n % cadence == 0 and the campaign holds at least
 // min_frames frames, start() launches build n; join() — called once the next iteration's MD
@@ -15,9 +16,9 @@
 // all frames and recounts: the only O(history) event, amortised O(1) per frame.
 //
 // Resume: state() holds the clustering of the last applied build, the frame count it covered,
-// the monitor (streak and its baselines, §8.2-13) and the pending build; restore() reassigns the
-// covered frames to those centres and recounts (labels are nearest-centre, ties to the lowest
-// index, so they are the same labels), then restarts the pending build.
+// the monitor (streak and its baselines, fix:monitor-baselines-checkpointed) and the pending build;
+// restore() reassigns the covered frames to those centres and recounts (labels are nearest-centre,
+// ties to the lowest index, so they are the same labels), then restarts the pending build.
 #pragma once
 
 #include <cstdint>
@@ -64,9 +65,10 @@ struct MsmBuild {
   std::int64_t min_segment = 0;  // shortest segment (frames) used
   std::string note;              // why there is no model (fewer than 2 active states), or ""
   double build_s = 0.0;          // wall time of the build itself
-  // For the MSM spawner (§3.5): the clustering this model was estimated on (its version counts
-  // refits), the frames per active state in the counted data (Trails-MD's counts_per_state),
-  // and right eigenvectors psi_2.. of T (n_active x n; normalised sum_i pi_i psi_i^2 = 1).
+  // For the MSM spawner (compat:msm-spawner): the clustering this model was estimated on (its
+  // version counts refits), the frames per active state in the counted data (Trails-MD's
+  // counts_per_state), and right eigenvectors psi_2.. of T (n_active x n; normalised sum_i pi_i
+  // psi_i^2 = 1).
   std::shared_ptr<const analysis::ClusterModel> clustering;
   std::int64_t clustering_version = 0;
   std::vector<double> counts_per_state;
@@ -115,7 +117,8 @@ class MsmStage {
   // Learned spaces: the version of the space the history's points are in. A build after a
   // change reclusters from scratch (no warm start from centres of another space).
   void set_space_version(std::int64_t version) { space_version_ = version; }
-  // True when the latest model's clustering is of an older space than the history's (§8.2-12).
+  // True when the latest model's clustering is of an older space than the history's
+  // (fix:stale-latent-space).
   bool stale() const { return latest_.has_value() && fit_space_version_ != space_version_; }
   // Builds `iteration` now, in the current space, and applies it (no pending build allowed);
   // start(iteration) is then a no-op. For a retrain: the MSM spawner must not spawn from a
@@ -167,7 +170,7 @@ class MsmStage {
   std::optional<MsmBuild> latest_;  // last applied build
   void estimate(MsmBuild& b) const;
 
-  // Monitor (§3.13) with its baselines.
+  // Monitor (compat:convergence-monitor) with its baselines.
   int streak_ = 0;
   bool converged_ = false;
   std::string reason_;

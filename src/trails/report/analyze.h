@@ -1,6 +1,6 @@
-// `trails analyze RUN_DIR`: Trails-MD's `trails-md-analyze` report (row 137) for a run with
-// in-loop MSM builds — one 2×2 PNG (implied timescales vs lag, timescale convergence, VAMP-2
-// convergence, free-energy surface of the first two CVs) drawn by one gnuplot call, a text
+// `trails analyze RUN_DIR`: Trails-MD's `trails-md-analyze` report (compat:analyze-report) for a
+// run with in-loop MSM builds — one 2×2 PNG (implied timescales vs lag, timescale convergence,
+// VAMP-2 convergence, free-energy surface of the first two CVs) drawn by one gnuplot call, a text
 // summary and, on request, the same numbers as JSON (docs/analysis.md, "`trails analyze`").
 // Reads the run store only. Bad input (not a run, no MSM builds, bad options) throws
 // InputError/UsageError (exit 2) before anything is written.
@@ -17,7 +17,7 @@
 
 namespace trails::report {
 
-// Boltzmann constant in kJ/(mol K), Trails-MD's value (row 138).
+// Boltzmann constant in kJ/(mol K), Trails-MD's value (compat:boltzmann-constant).
 inline constexpr double kBoltzmannKjPerMolK = 0.00831446;
 inline constexpr int kFreeEnergyBins = 60;  // Trails-MD's plot_free_energy_surface
 
@@ -67,9 +67,9 @@ struct FreeEnergySurface {
 FreeEnergySurface free_energy_surface(std::span<const double> points, int point_dim, int dims,
                                       std::span<const double> weights, int bins, double kT);
 
-// Trails-MD's steady-state tail (§3.7) applied to a series: drop floor(n × discard_fraction)
-// leading values; mean of the finite tail values; plateau = mean(second half) / mean(first
-// half) of the tail (h = len/2; NaN when len < 2 or the first-half mean is 0).
+// Trails-MD's steady-state tail (compat:steady-state-tail) applied to a series: drop floor(n ×
+// discard_fraction) leading values; mean of the finite tail values; plateau = mean(second half) /
+// mean(first half) of the tail (h = len/2; NaN when len < 2 or the first-half mean is 0).
 struct SeriesTail {
   std::size_t n_skip = 0;
   std::size_t n_tail = 0;

@@ -47,7 +47,7 @@ analysis::Covariances project_covariances(const analysis::Covariances& c,
 }
 
 // The covariances of the scaled columns x'_i = (x_c - lo_c) / s_c, c = columns[i] (MinMax
-// scaling, row 64, restricted to the selected columns, row 77).
+// compat:feature-scaling, restricted to the selected columns).
 analysis::Covariances scaled_columns(const analysis::Covariances& c, const std::vector<int>& columns,
                                      const std::vector<double>& lo, const std::vector<double>& s) {
   const auto n = static_cast<Eigen::Index>(columns.size());
@@ -202,8 +202,8 @@ bool SpaceStage::rank_feature_types(std::int64_t iteration,
                                     std::span<const features::FrameHistory::WalkerSpan> spans,
                                     std::span<const double> frames, std::span<const double> boxes,
                                     std::vector<double>& features) {
-  // Row 78 / section 3.15: every candidate extracted on the current iteration, scored by VAMP-2
-  // at the selection lag over the walker segments; failing types score -inf and are skipped.
+  // compat:feature-type-ranking: every candidate extracted on the current iteration, scored by
+  // VAMP-2 at the selection lag over the walker segments; failing types score -inf and are skipped.
   const auto& candidates = options_.selection.candidate_feature_types;
   std::vector<std::vector<double>> values(candidates.size());
   std::vector<std::optional<RunningMoments>> moments(candidates.size());
@@ -272,7 +272,7 @@ void SpaceStage::switch_type(const std::string& type) {
 }
 
 void SpaceStage::select_columns(const Memory& training) {
-  // Row 77 / section 3.14 on the training memory's moments at the selection lag (the exact
+  // compat:vamp-column-selection on the training memory's moments at the selection lag (the exact
   // walker segments stand in for Trails-MD's step // stride blocks).
   const auto& fs = options_.selection;
   const auto cov = analysis::feature_selection_covariances(*training.selection);
@@ -341,7 +341,8 @@ void SpaceStage::fit(const Memory& training) {
   }
   projection_ = std::move(p);
   ++version_;
-  // Grid box: data bounds of every re-projected frame, widened by 10 % of the span (row 94).
+  // Grid box: data bounds of every re-projected frame, widened by 10 % of the span
+  // (compat:uniform-grid).
   lo_.assign(k_, std::numeric_limits<double>::infinity());
   hi_.assign(k_, -std::numeric_limits<double>::infinity());
   for (const auto& b : blocks_) {

@@ -1,15 +1,15 @@
-// The learned CV space of a campaign (space_mode pca | tica; Trails-MD rows 60-66, 73-78, 94).
+// The learned CV space of a campaign (space_mode pca | tica; compat:learned-space).
 // Features come from a features::FeatureSource: the particle coordinates for the built-in engine, a
 // molecular feature type (distances | fitted_coords | phi_psi) for OpenMM; the learned space has
 // len(n_bins) dimensions. Each iteration's features feed one memory block (RunningMoments over
 // the walker segments with exact frame counts, plus the feature range); the bounded training
 // memory keeps a pruned list of such blocks. On a retrain (RetrainController) the features are
-// MinMax-scaled with the training range (row 64), optionally restricted to VAMP-2-selected
-// columns (row 77), PCA / TICA is fitted on the merged memory, every stored frame is
-// re-projected and the grid box becomes the data bounds ±10 % of their span. With
-// feature_selection.candidate_feature_types, the feature type is ranked by VAMP-2 on the
-// current iteration (row 78); a switch recomputes every stored block in the new type (the
-// history through a FrameLoader) and forces a refit.
+// MinMax-scaled with the training range (compat:feature-scaling), optionally restricted to
+// VAMP-2-selected columns (compat:vamp-column-selection), PCA / TICA is fitted on the merged
+// memory, every stored frame is re-projected and the grid box becomes the data bounds ±10 % of
+// their span. With feature_selection.candidate_feature_types, the feature type is ranked by VAMP-2
+// on the current iteration (compat:feature-type-ranking); a switch recomputes every stored block in
+// the new type (the history through a FrameLoader) and forces a refit.
 // Everything that carries across iterations is in state(), so a resumed campaign reproduces the
 // uninterrupted one bit for bit. features::Projection is row-wise in a fixed summation order, so a frame's
 // learned CVs do not depend on how many frames are projected together.

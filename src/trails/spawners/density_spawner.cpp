@@ -1,5 +1,5 @@
-// DensitySpawner: Trails-MD §3.1/§3.10 with the §8.2-9 fixes (closeness survives the hard-mode
-// shuffle; the target bin has closeness 1). Random numbers are consumed in this order:
+// DensitySpawner: compat:density-spawner with fix:hard-target-closeness (closeness survives the
+// hard-mode shuffle; the target bin has closeness 1). Random numbers are consumed in this order:
 //   hard: per population tier taken (ascending), shuffle(fresh) then shuffle(stale), each a
 //         Fisher–Yates pass of k-1 rng.below() calls for a group of k bins;
 //   soft: n rng.uniform() calls inside weighted_choice;
@@ -79,7 +79,7 @@ std::vector<std::int64_t> DensitySpawner::hard_order(const std::vector<BinStat>&
   const bool target_mode = options_.target.has_value();
   auto order_group = [&](std::vector<BinStat>& group) {
     core::shuffle(group.begin(), group.end(), rng);
-    // Closeness after the shuffle: the shuffle then only breaks ties (fixes Trails-MD §8.2-9).
+    // Closeness after the shuffle: the shuffle then only breaks ties (fix:hard-target-closeness).
     if (target_mode) {
       std::stable_sort(group.begin(), group.end(), [](const BinStat& a, const BinStat& b) {
         return a.closeness > b.closeness;

@@ -1,9 +1,9 @@
-// Density spawner (Trails-MD reference §3.1, §3.10): favours sparsely populated bins.
+// Density spawner (compat:density-spawner): favours sparsely populated bins.
 // Soft: occupied bins weighted 1/population (× target closeness), W bins drawn without
 // replacement when possible, then one uniform member frame per bin. Hard: bins by ascending
 // population; within a tier, fresh bins (not picked in the last recent_window hard draws) before
 // stale, each group shuffled; in target mode each group is then ordered by closeness (the
-// Trails-MD bug §8.2-9, where the shuffle destroyed that order, is fixed). Target closeness:
+// fix:hard-target-closeness, where the shuffle destroyed that order, is fixed). Target closeness:
 // 1/‖centre_b − centre_target‖ min–max normalised, the target bin itself gets 1 (fixing
 // Trails-MD's 0). State (recent selections) is serialisable.
 #pragma once

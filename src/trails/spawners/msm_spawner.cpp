@@ -103,8 +103,8 @@ std::vector<double> MsmSpawner::fallback_weights(const features::FrameHistory& h
   return w;
 }
 
-std::vector<std::int64_t> MsmSpawner::choose(const features::FrameHistory& history, std::int64_t pool_first,
-                                             const msm::MsmBuild* msm, int n, core::Rng& rng) {
+std::vector<double> MsmSpawner::frame_weights(const features::FrameHistory& history,
+                                              std::int64_t pool_first, const msm::MsmBuild* msm) {
   used_fallback_ = msm == nullptr || !msm->note.empty() || !msm->clustering;
   std::vector<double> w = used_fallback_ ? fallback_weights(history, pool_first)
                                          : guided_weights(history, pool_first, *msm);
@@ -117,7 +117,13 @@ std::vector<std::int64_t> MsmSpawner::choose(const features::FrameHistory& histo
       w[i] /= std::sqrt(d2) + 1e-10;
     }
   }
-  auto rows = spawners::weighted_choice(std::move(w), n, rng);
+  return w;
+}
+
+std::vector<std::int64_t> MsmSpawner::choose(const features::FrameHistory& history,
+                                             std::int64_t pool_first, const msm::MsmBuild* msm,
+                                             int n, core::Rng& rng) {
+  auto rows = spawners::weighted_choice(frame_weights(history, pool_first, msm), n, rng);
   for (auto& r : rows) r += pool_first;
   return rows;
 }

@@ -1,0 +1,97 @@
+// Private to `trails analyze` (analyze.h): the numbers one report is made of, gathered from the
+// run store once, and the three things made from them (the --json document, the text summary,
+// the gnuplot figure). analyze.cpp validates, gathers and writes; nothing here writes to the run.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "trails/report/analyze.h"
+
+namespace trails::report::detail {
+
+// Picoseconds per frame, or nullopt when the run's time unit is unknown (built-in engine).
+struct TimeAxis {
+  std::optional<double> frame_ps;
+  std::optional<double> tau_ps;  // walker segment (step × dt)
+  std::string source;            // "--tau-ps", "config", "unknown"
+  std::string unit() const { return frame_ps ? "ps" : "frames"; }
+  double scale() const { return frame_ps.value_or(1.0); }
+};
+
+struct ReportData {
+  std::size_t n_builds = 0;           // every MSM build of the run
+  std::int64_t latest_iteration = 0;  // of the latest build with a model
+  nlohmann::json latest;              // that build's ledger payload
+  TimeAxis time;
+  double kT = 0.0;  // kJ/mol
+  // Frames of every committed iteration (n × d) and their weights (empty: unweighted).
+  int d = 0;
+  std::vector<double> points;
+  std::vector<double> weights;
+  std::string weighting;
+  std::vector<std::string> cv_names;
+  int fes_dims = 0;
+  FreeEnergySurface fes;
+  double fes_max = 0.0;
+  std::size_t fes_occupied = 0;
+  // Series over the builds with a model.
+  std::vector<std::int64_t> iterations;
+  std::vector<double> vamp2;
+  std::vector<std::vector<double>> ts_series;  // per build, padded with NaN to `width`
+  std::size_t width = 0;
+  SeriesTail vamp2_tail;
+  std::vector<SeriesTail> ts_tail;  // per timescale column
+  // The latest build.
+  std::vector<double> timescales;  // frames (+inf for an infinite one)
+  std::vector<double> timescales_ps;
+  std::vector<std::pair<int, std::vector<double>>> its;  // lag -> timescales, lags ascending
+  int lag = 0;
+  std::vector<double> metastable_populations;  // PCCA+ (empty when none)
+  std::vector<double> metastable_free_energy;  // -kT ln p, shifted to a minimum of 0
+};
+
+bool has_model(const nlohmann::json& build);
+// physical_time: the engine integrates in ps (RunMeta::engine_system), so engine.dt gives frames a
+// physical length.
+TimeAxis time_axis(const nlohmann::json& config, bool physical_time,
+                   const std::optional<double>& tau_ps);
+std::vector<std::string> cv_names(const nlohmann::json& config, int d);
+
+nlohmann::json finite_or_null(double v);
+nlohmann::json finite_or_null(const std::vector<double>& v);
+double number_or_nan(const nlohmann::json& j);
+std::string num(double v, const char* fmt_spec = "{:.6g}");
+
+// analyze_summary.cpp
+nlohmann::json summary_json(const ReportData& r, const AnalyzeRequest& request,
+                            const std::filesystem::path& outfile);
+std::string summary_text(const ReportData& r, const AnalyzeRequest& request);
+
+// analyze_figure.cpp: draws the 2×2 report into `png` (in a temporary directory of its own).
+class ReportFigure {
+ public:
+  ReportFigure();
+  ~ReportFigure();
+  ReportFigure(const ReportFigure&) = delete;
+  ReportFigure& operator=(const ReportFigure&) = delete;
+  // Draws the figure; returns the PNG's bytes. Throws InputError when gnuplot fails.
+  std::string draw(const ReportData& r, const AnalyzeRequest& request);
+
+ private:
+  void write_data(const ReportData& r) const;  // its.dat, builds.dat, fes.dat
+  std::string script(const ReportData& r, const AnalyzeRequest& request) const;
+  std::string its_panel(const ReportData& r) const;
+  std::string timescale_panel(const ReportData& r, const std::string& transient) const;
+  std::string vamp2_panel(const ReportData& r, const std::string& transient) const;
+  std::string free_energy_panel(const ReportData& r, const AnalyzeRequest& request) const;
+  std::filesystem::path dir_;
+};
+
+}  // namespace trails::report::detail
