@@ -17,7 +17,7 @@ configure: $(BUILD)/build.ninja
 build: deps configure
 	cmake --build $(BUILD) -j $(JOBS)
 
-test: build lint
+test: build lint-format
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # Lint (docs/architecture.md, "Lint"): clang-format must leave every C++ file unchanged, and

@@ -35,7 +35,8 @@ int main(int argc, char** argv) {
   std::vector<double> reference(3 * n_atoms);
   for (double& x : reference) x = blob(gen) + 2.5;
   std::vector<double> frames(std::size_t(n_frames) * reference.size());
-  for (std::size_t k = 0; k < frames.size(); ++k) frames[k] = reference[k % reference.size()] + noise(gen);
+  for (std::size_t k = 0; k < frames.size(); ++k)
+    frames[k] = reference[k % reference.size()] + noise(gen);
 
   std::vector<int> heavy, ca;
   for (const auto& a : topology.atoms) {
@@ -70,7 +71,8 @@ int main(int argc, char** argv) {
   const structure::Box ortho = {6, 0, 0, 0, 6, 0, 0, 0, 6};
   const double s2 = std::sqrt(2.0);
   const structure::Box dodecahedron = {6, 0, 0, 0, 6, 0, 3, 3, 3 * s2};
-  std::printf("| CV (%d frames, %d atoms) | box | threads | columns | frames/s |\n", n_frames, n_atoms);
+  std::printf("| CV (%d frames, %d atoms) | box | threads | columns | frames/s |\n", n_frames,
+              n_atoms);
   std::printf("|---|---|---|---|---|\n");
   for (auto c : cases) {
     if (c.spec.kind == "rg") {
@@ -86,7 +88,8 @@ int main(int argc, char** argv) {
       for (int threads : {1, 2}) {
         const auto t0 = std::chrono::steady_clock::now();
         set.compute(frames, n_frames, boxes, out, threads);
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::printf("| %s | %s | %d | %d | %.0f |\n", c.label.c_str(), box_name.c_str(), threads,
                     set.dimension(), n_frames / s);
       }

@@ -50,8 +50,8 @@ Timing best_of(int reps, const std::function<void()>& f) {
     const double c0 = cpu_seconds();
     f();
     best.cpu = std::min(best.cpu, cpu_seconds() - c0);
-    best.wall = std::min(best.wall,
-                         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    best.wall = std::min(
+        best.wall, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
   return best;
 }
@@ -66,7 +66,8 @@ RowMatrix read_f8(const fs::path& file, Eigen::Index cols) {
 
 std::vector<std::vector<int>> read_dtrajs(const fs::path& file) {
   const trails::core::NpyArray a = trails::core::read_npy(file);
-  const auto rows = static_cast<std::size_t>(a.shape.at(0)), cols = static_cast<std::size_t>(a.shape.at(1));
+  const auto rows = static_cast<std::size_t>(a.shape.at(0)),
+             cols = static_cast<std::size_t>(a.shape.at(1));
   std::vector<std::vector<int>> d(rows, std::vector<int>(cols));
   for (std::size_t r = 0; r < rows; ++r)
     for (std::size_t c = 0; c < cols; ++c)
@@ -78,7 +79,7 @@ struct Row {
   std::string kernel;
   double deeptime_1, deeptime_2;  // seconds (tests/data/deeptime/REFERENCE-README.md, section 3)
   std::function<void(int threads)> run;
-  double scale = 1.0;             // divide the measured time (per Lloyd iteration)
+  double scale = 1.0;  // divide the measured time (per Lloyd iteration)
 };
 
 }  // namespace
@@ -149,22 +150,24 @@ int main(int argc, char** argv) {
       tica = an::fit_tica(m.covariances(), o);
     };
     rows.push_back({"(d) TICA fit, 1e6 x 50, lag 10, dim 2 (ReversibleMoments)", 1.39, 1.14, fit});
-    rows.push_back({"(d) TICA fit, same, campaign path (RunningMoments)", 1.39, 1.14,
-                    [&, lengths](int t) {
-                      an::RunningMoments m(50, 10);
-                      m.add_segments(feat, lengths, t);
-                      an::TicaOptions o;
-                      o.dim = 2;
-                      (void)an::fit_tica(m, o);
-                    }});
+    rows.push_back(
+        {"(d) TICA fit, same, campaign path (RunningMoments)", 1.39, 1.14, [&, lengths](int t) {
+           an::RunningMoments m(50, 10);
+           m.add_segments(feat, lengths, t);
+           an::TicaOptions o;
+           o.dim = 2;
+           (void)an::fit_tica(m, o);
+         }});
     rows.push_back({"(d) TICA transform 1e6 x 50 -> 2", 0.18, 0.14, [&](int) {
                       if (tica.dim == 0) fit(1);
                       (void)tica.transform(feat);
                     }});
   }
-  fmt::print("pool: {} threads; best of {}; seconds\n\n", trails::core::default_pool().size(), reps);
-  fmt::print("| kernel | deeptime 1 thread | Trails 1 thread (CPU) | ratio | deeptime 2 threads | "
-             "Trails 2 threads | ratio |\n|---|---:|---:|---:|---:|---:|---:|\n");
+  fmt::print("pool: {} threads; best of {}; seconds\n\n", trails::core::default_pool().size(),
+             reps);
+  fmt::print(
+      "| kernel | deeptime 1 thread | Trails 1 thread (CPU) | ratio | deeptime 2 threads | "
+      "Trails 2 threads | ratio |\n|---|---:|---:|---:|---:|---:|---:|\n");
   for (const Row& r : rows) {
     const Timing t1 = best_of(reps, [&] { r.run(1); });
     const Timing t2 = best_of(reps, [&] { r.run(2); });

@@ -29,11 +29,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <cstdint>
-#include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
@@ -89,7 +89,8 @@ Phase timed(const std::string& name, F&& f) {
 // .npy version 1.0 writer: little-endian int32 or float64, C order.
 void write_npy(const fs::path& file, const void* data, std::size_t bytes, const char* descr,
                const std::string& shape) {
-  std::string header = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", descr, shape);
+  std::string header =
+      fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", descr, shape);
   header.append(64 - (10 + header.size() + 1) % 64, ' ');
   header.push_back('\n');
   std::ofstream out(file, std::ios::binary);
@@ -165,7 +166,8 @@ msm:
     void started(const std::vector<std::string>&) override {}
     void iteration(const campaign::IterationReport& r) override {
       if ((r.summary.iteration + 1) % 100 == 0) {
-        std::fprintf(stderr, "  campaign iteration %lld\n", static_cast<long long>(r.summary.iteration + 1));
+        std::fprintf(stderr, "  campaign iteration %lld\n",
+                     static_cast<long long>(r.summary.iteration + 1));
       }
     }
     void finished(const campaign::CampaignOutcome&) override {}
@@ -227,8 +229,10 @@ int main(int argc, char** argv) {
   if (campaign_only) {
     const int n = campaign_iterations;
     const auto c = campaign_cost(n, extra);
-    std::printf("| in-loop MSM | iterations 5–15 | iterations %d–%d |\n|---|---|---|\n", n - 11, n - 1);
-    std::printf("| MSM build, median, refits excluded (s) | %.5f | %.5f |\n", c.build_early, c.build_late);
+    std::printf("| in-loop MSM | iterations 5–15 | iterations %d–%d |\n|---|---|---|\n", n - 11,
+                n - 1);
+    std::printf("| MSM build, median, refits excluded (s) | %.5f | %.5f |\n", c.build_early,
+                c.build_late);
     std::printf("| analysis_s, median (s) | %.5f | %.5f |\n", c.analysis_early, c.analysis_late);
     std::printf("refit builds over the campaign: %d\n", c.refits);
     return 0;
@@ -259,15 +263,17 @@ int main(int argc, char** argv) {
 
   const auto view = analysis::points_view(points, static_cast<Eigen::Index>(points.size() / 2), 2);
   analysis::ClusterModel model;
-  phases.push_back(timed(fmt::format("k-means k=500 on 10^6 x 2 ({} Lloyd it., {} threads)", kmeans_iters, threads), [&] {
-    analysis::KMeansOptions o;
-    o.k = kStates;
-    o.max_iter = kmeans_iters;
-    o.seed = 2024;
-    o.n_threads = threads;
-    model = analysis::kmeans(view, o);
-    return fmt::format("{} iterations, inertia {:.6g}", model.iterations, model.inertia);
-  }));
+  phases.push_back(timed(
+      fmt::format("k-means k=500 on 10^6 x 2 ({} Lloyd it., {} threads)", kmeans_iters, threads),
+      [&] {
+        analysis::KMeansOptions o;
+        o.k = kStates;
+        o.max_iter = kmeans_iters;
+        o.seed = 2024;
+        o.n_threads = threads;
+        model = analysis::kmeans(view, o);
+        return fmt::format("{} iterations, inertia {:.6g}", model.iterations, model.inertia);
+      }));
   phases.push_back(timed(fmt::format("assign 10^6 x 2 to 500 centres ({} threads)", threads), [&] {
     const auto labels = analysis::assign(model, view, threads);
     return fmt::format("{} labels", labels.size());
@@ -292,13 +298,15 @@ int main(int argc, char** argv) {
       mle = analysis::reversible_mle(Cs);
       mle_best = std::min(mle_best, std::chrono::duration<double>(Clock::now() - t0).count());
     }
-    return fmt::format("best of 5: {:.4f} s; {} Newton steps + {} fixed-point updates, converged {}",
-                       mle_best, mle.newton_steps, mle.iterations - mle.newton_steps, mle.converged);
+    return fmt::format(
+        "best of 5: {:.4f} s; {} Newton steps + {} fixed-point updates, converged {}", mle_best,
+        mle.newton_steps, mle.iterations - mle.newton_steps, mle.converged);
   }));
   analysis::ReversibleMle plain;
   phases.push_back(timed("reversible MLE, plain sparse fixed point (same test, tol 1e-12)", [&] {
     plain = analysis::reversible_mle(
-        Cs, analysis::ReversibleMleOptions{1e-12, 10000000, analysis::ReversibleMleMethod::FixedPoint});
+        Cs,
+        analysis::ReversibleMleOptions{1e-12, 10000000, analysis::ReversibleMleMethod::FixedPoint});
     return fmt::format("{} updates, converged {}, max abs(T - T_Newton) = {:.2e}", plain.iterations,
                        plain.converged, (plain.T - mle.T).cwiseAbs().maxCoeff());
   }));
@@ -308,26 +316,28 @@ int main(int argc, char** argv) {
   }));
   if (!export_dir.empty()) {
     fs::create_directories(export_dir);
-    for (int t = 0; t < kTrajs; ++t) write_npy(export_dir / fmt::format("dtraj_{:03d}.npy", t), dtrajs[t]);
+    for (int t = 0; t < kTrajs; ++t)
+      write_npy(export_dir / fmt::format("dtraj_{:03d}.npy", t), dtrajs[t]);
     write_npy(export_dir / "counts_lag10.npy", C);
     write_npy(export_dir / "active_set.npy", set);
     write_npy(export_dir / "trails_T_lag10.npy", mle.T);
     write_npy(export_dir / "trails_pi_lag10.npy", Eigen::MatrixXd(mle.pi.transpose()));
-    std::ofstream(export_dir / "trails_mle.json")
-        << fmt::format("{{\"lag\": 10, \"n_active\": {}, \"tol\": 1e-12, \"best_seconds\": {:.9g}, "
-                       "\"newton_steps\": {}, \"iterations\": {}, \"converged\": {}, "
-                       "\"plain_fixed_point_iterations\": {}}}\n",
-                       set.size(), mle_best, mle.newton_steps, mle.iterations, mle.converged,
-                       plain.iterations);
+    std::ofstream(export_dir / "trails_mle.json") << fmt::format(
+        "{{\"lag\": 10, \"n_active\": {}, \"tol\": 1e-12, \"best_seconds\": {:.9g}, "
+        "\"newton_steps\": {}, \"iterations\": {}, \"converged\": {}, "
+        "\"plain_fixed_point_iterations\": {}}}\n",
+        set.size(), mle_best, mle.newton_steps, mle.iterations, mle.converged, plain.iterations);
     std::fprintf(stderr, "  exported the workload to %s\n", export_dir.c_str());
   }
   const std::vector<int> lags = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000};
-  phases.push_back(timed(fmt::format("ITS sweep, 10 lags (1..1000), 10 timescales, parallel ({} threads)", threads), [&] {
-    const auto sweep = analysis::implied_timescales_sweep(dtrajs, lags, 10, kStates,
-                                                          analysis::CountMode::Sliding, {}, threads);
-    return fmt::format("t2(lag 1) = {:.6g}, t2(lag 1000) = {:.6g}", sweep.timescales(0, 0),
-                       sweep.timescales(9, 0));
-  }));
+  phases.push_back(timed(
+      fmt::format("ITS sweep, 10 lags (1..1000), 10 timescales, parallel ({} threads)", threads),
+      [&] {
+        const auto sweep = analysis::implied_timescales_sweep(
+            dtrajs, lags, 10, kStates, analysis::CountMode::Sliding, {}, threads);
+        return fmt::format("t2(lag 1) = {:.6g}, t2(lag 1000) = {:.6g}", sweep.timescales(0, 0),
+                           sweep.timescales(9, 0));
+      }));
   phases.push_back(timed("TICA lag 10 on 10^6 x 50 (moments per trajectory + fit)", [&] {
     analysis::RunningMoments moments(50, 10);
     analysis::FrameMatrix feat(kFrames, 50);
@@ -345,14 +355,18 @@ int main(int argc, char** argv) {
 
   std::printf("| phase | wall time (s) | peak RSS growth (MiB) | result |\n|---|---|---|---|\n");
   for (const auto& p : phases) {
-    std::printf("| %s | %.3f | %.1f | %s |\n", p.name.c_str(), p.seconds, p.rss_growth_kib / 1024.0, p.note.c_str());
+    std::printf("| %s | %.3f | %.1f | %s |\n", p.name.c_str(), p.seconds, p.rss_growth_kib / 1024.0,
+                p.note.c_str());
   }
   std::printf("\npeak RSS of the process: %.1f MiB\n", peak_rss_kib() / 1024.0);
   if (campaign_iterations > 0) {
     const auto c = campaign_cost(campaign_iterations, extra);
-    std::printf("\n| in-loop MSM (Müller–Brown, 16 walkers x 50 frames, k = 50) | iterations 5–15 | iterations %d–%d |\n|---|---|---|\n",
-                campaign_iterations - 11, campaign_iterations - 1);
-    std::printf("| MSM build, median, refits excluded (s) | %.5f | %.5f |\n", c.build_early, c.build_late);
+    std::printf(
+        "\n| in-loop MSM (Müller–Brown, 16 walkers x 50 frames, k = 50) | iterations 5–15 | "
+        "iterations %d–%d |\n|---|---|---|\n",
+        campaign_iterations - 11, campaign_iterations - 1);
+    std::printf("| MSM build, median, refits excluded (s) | %.5f | %.5f |\n", c.build_early,
+                c.build_late);
     std::printf("| analysis_s, median (s) | %.5f | %.5f |\n", c.analysis_early, c.analysis_late);
     std::printf("refit builds over the campaign: %d\n", c.refits);
   }

@@ -38,7 +38,9 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 struct Split {
   double total = 0, create = 0, rearm = 0, integrate = 0, extract = 0;
@@ -46,7 +48,8 @@ struct Split {
 
 std::vector<OpenMM::Vec3> vec3(const std::vector<double>& f) {
   std::vector<OpenMM::Vec3> v(f.size() / 3);
-  for (std::size_t i = 0; i < v.size(); ++i) v[i] = OpenMM::Vec3(f[3 * i], f[3 * i + 1], f[3 * i + 2]);
+  for (std::size_t i = 0; i < v.size(); ++i)
+    v[i] = OpenMM::Vec3(f[3 * i], f[3 * i + 1], f[3 * i + 2]);
   return v;
 }
 
@@ -152,7 +155,9 @@ struct CampaignSplit {
 class QuietSink : public trails::campaign::ProgressSink {
  public:
   void started(const std::vector<std::string>&) override {}
-  void iteration(const trails::campaign::IterationReport& r) override { runner_s = r.summary.runner_s; }
+  void iteration(const trails::campaign::IterationReport& r) override {
+    runner_s = r.summary.runner_s;
+  }
   void finished(const trails::campaign::CampaignOutcome&) override {}
   double runner_s = 0;
 };
@@ -224,10 +229,11 @@ int campaign_table(const om::PreparedSystem& p, int walkers, int steps, int stri
              total_steps / d.runner, raw / d.runner);
   fmt::print("| (a) raw OpenMM Context, after | {:.2f} | {:.0f} | {:.3f} |\n", a2.total,
              total_steps / a2.total, raw / a2.total);
-  fmt::print("\ncampaign: whole run {:.2f} s (set-up, preparation and commit included), walker "
-             "phase {:.2f} s, of which start-up (Context creation / re-arm) {:.3f} s and "
-             "integration {:.2f} s\n",
-             d.wall, d.runner, d.startup, d.integrate);
+  fmt::print(
+      "\ncampaign: whole run {:.2f} s (set-up, preparation and commit included), walker "
+      "phase {:.2f} s, of which start-up (Context creation / re-arm) {:.3f} s and "
+      "integration {:.2f} s\n",
+      d.wall, d.runner, d.startup, d.integrate);
   fmt::print("campaign integration / walker-phase wall: {:.4f}\n", d.integrate / d.runner);
   fmt::print("(d)/(a) throughput: {:.3f} (vs the mean raw run), {:.3f} .. {:.3f} (vs each)\n",
              raw / d.runner, a1.total / d.runner, a2.total / d.runner);
@@ -242,18 +248,19 @@ int main(int argc, char** argv) {
     --argc;
     ++argv;
   }
-  const std::filesystem::path dir =
-      argc > 1 ? argv[1]
-               : std::filesystem::path(TRAILS_SOURCE_DIR) / "examples/alanine-dipeptide/solvated/prepared";
+  const std::filesystem::path dir = argc > 1 ? argv[1]
+                                             : std::filesystem::path(TRAILS_SOURCE_DIR) /
+                                                   "examples/alanine-dipeptide/solvated/prepared";
   const int walkers = argc > 2 ? std::atoi(argv[2]) : 8;
   const int steps = argc > 3 ? std::atoi(argv[3]) : 5000;
   const int stride = argc > 4 ? std::atoi(argv[4]) : 100;
   if (!std::getenv("OPENMM_CPU_THREADS")) setenv("OPENMM_CPU_THREADS", "1", 1);
   om::load_openmm_plugins();
   const om::PreparedSystem p = om::load_prepared_system(dir);
-  fmt::print("system {} ({} atoms{}), CPU platform, {} thread(s), {} walkers x {} steps, stride {}\n",
-             dir.string(), p.n_atoms, p.box.empty() ? ", vacuum" : ", periodic",
-             std::getenv("OPENMM_CPU_THREADS"), walkers, steps, stride);
+  fmt::print(
+      "system {} ({} atoms{}), CPU platform, {} thread(s), {} walkers x {} steps, stride {}\n",
+      dir.string(), p.n_atoms, p.box.empty() ? ", vacuum" : ", periodic",
+      std::getenv("OPENMM_CPU_THREADS"), walkers, steps, stride);
 
   if (campaign) return campaign_table(p, walkers, steps, stride);
 
@@ -282,8 +289,9 @@ int main(int argc, char** argv) {
                        warm.final_state.velocities == fresh_r.final_state.velocities;
 
   const double total_steps = double(walkers) * steps;
-  fmt::print("\n| variant | wall s | steps/s | vs raw | Context creation s | re-arm s/walker | "
-             "integration s | frame extraction s |\n|---|---|---|---|---|---|---|---|\n");
+  fmt::print(
+      "\n| variant | wall s | steps/s | vs raw | Context creation s | re-arm s/walker | "
+      "integration s | frame extraction s |\n|---|---|---|---|---|---|---|---|\n");
   const auto row = [&](const char* name, const Split& s, double create, double rearm) {
     fmt::print("| {} | {:.2f} | {:.0f} | {:.3f} | {:.4f} | {} | {:.2f} | {:.4f} |\n", name, s.total,
                total_steps / s.total, a.total / s.total, create,
@@ -301,9 +309,10 @@ int main(int argc, char** argv) {
   fmt::print("re-armed walker bitwise equal to a fresh Context: {}\n", bitwise ? "yes" : "NO");
   fmt::print("re-seed cost: Context::reinitialize {:.2f} ms, new Context {:.2f} ms\n", reinit * 1e3,
              fresh * 1e3);
-  fmt::print("per walker (b): re-arm {:.2f} ms, integration {:.3f} s, extraction {:.3f} ms; (c): "
-             "Context creation {:.2f} ms, extraction+write {:.3f} ms\n",
-             (walkers > 1 ? b.rearm / (walkers - 1) : 0.0) * 1e3, b.integrate / walkers,
-             b.extract / walkers * 1e3, cc.create / walkers * 1e3, cc.extract / walkers * 1e3);
+  fmt::print(
+      "per walker (b): re-arm {:.2f} ms, integration {:.3f} s, extraction {:.3f} ms; (c): "
+      "Context creation {:.2f} ms, extraction+write {:.3f} ms\n",
+      (walkers > 1 ? b.rearm / (walkers - 1) : 0.0) * 1e3, b.integrate / walkers,
+      b.extract / walkers * 1e3, cc.create / walkers * 1e3, cc.extract / walkers * 1e3);
   return 0;
 }

@@ -1,5 +1,6 @@
 // bench/overhead: orchestration cost of the campaign loop on the built-in engine.
-//  Part 1: fixed 30×30 grid, 64 walkers × 100 frames, 2-D Müller–Brown, synthetic_cost_ms 0, N iterations (1000):
+//  Part 1: fixed 30×30 grid, 64 walkers × 100 frames, 2-D Müller–Brown, synthetic_cost_ms 0, N
+//  iterations (1000):
 //          orchestration (analysis_s: everything but MD, commit included) at iterations 10, 100,
 //          1000 (mean over the 10 iterations ending there) and the ratio 1000/10; peak RSS then.
 //  Part 2: the same with synthetic_cost_ms set so that MD takes about 1 s per iteration:
@@ -45,8 +46,8 @@ struct Recorder final : campaign::ProgressSink {
     compute.push_back(r.analysis_s - report.commit_s);
     rss.push_back(peak_rss_kib());
     if ((r.iteration + 1) % 100 == 0) {
-      std::fprintf(stderr, "  iteration %lld: analysis %.4f s\n", static_cast<long long>(r.iteration + 1),
-                   r.analysis_s);
+      std::fprintf(stderr, "  iteration %lld: analysis %.4f s\n",
+                   static_cast<long long>(r.iteration + 1), r.analysis_s);
     }
   }
   void finished(const campaign::CampaignOutcome&) override {}
@@ -108,9 +109,11 @@ Recorder run(const fs::path& file, int iterations) {
 int main(int argc, char** argv) {
   const int iterations = argc > 1 ? std::stoi(argv[1]) : 1000;
   const int cost_iterations = argc > 2 ? std::stoi(argv[2]) : 15;
-  const fs::path work = fs::path(argc > 3 ? argv[3] : "/tmp") / fmt::format("trails-bench-{}", ::getpid());
+  const fs::path work =
+      fs::path(argc > 3 ? argv[3] : "/tmp") / fmt::format("trails-bench-{}", ::getpid());
 
-  std::fprintf(stderr, "part 1: %d iterations, 64 walkers x 100 frames, synthetic cost 0\n", iterations);
+  std::fprintf(stderr, "part 1: %d iterations, 64 walkers x 100 frames, synthetic cost 0\n",
+               iterations);
   // Fixed 30×30 grid (resolution ladder off) isolates the dependence on campaign length.
   const auto flat = run(write_config(work / "flat", 0.0, 2, 0), iterations);
   if (argc > 4) {
@@ -121,19 +124,23 @@ int main(int argc, char** argv) {
     }
   }
   fmt::print("# bench/overhead (built-in engine, Müller–Brown 2-D, 64 walkers × 100 frames)\n");
-  fmt::print("part 1: fixed 30x30 grid; orchestration per iteration (analysis_s incl. commit; median of 21)\n");
+  fmt::print(
+      "part 1: fixed 30x30 grid; orchestration per iteration (analysis_s incl. commit; median of "
+      "21)\n");
   fmt::print("{:>10} {:>14} {:>14} {:>14} {:>14}\n", "iteration", "analysis_s", "w/o_commit_s",
              "runner_s", "peak_rss_MiB");
   const std::size_t last = std::min<std::size_t>(1000, flat.analysis.size());
   for (std::size_t m : {std::size_t{10}, std::size_t{100}, last}) {
     if (m > flat.analysis.size() || (m == last && m <= 100)) continue;
-    fmt::print("{:>10} {:>14.6f} {:>14.6f} {:>14.6f} {:>14.1f}\n", m, flat.median_analysis_around(m),
-               Recorder::median_around(flat.compute, m), flat.runner[m - 1], flat.rss[m - 1] / 1024.0);
+    fmt::print("{:>10} {:>14.6f} {:>14.6f} {:>14.6f} {:>14.1f}\n", m,
+               flat.median_analysis_around(m), Recorder::median_around(flat.compute, m),
+               flat.runner[m - 1], flat.rss[m - 1] / 1024.0);
   }
   fmt::print("ratio orchestration({}) / orchestration(10) = {:.3f}   (goal: flat, <= 1.1)\n", last,
              flat.median_analysis_around(last) / flat.median_analysis_around(10));
-  fmt::print("ratio without the commit ({}) / (10) = {:.3f}\n", last,
-             Recorder::median_around(flat.compute, last) / Recorder::median_around(flat.compute, 10));
+  fmt::print(
+      "ratio without the commit ({}) / (10) = {:.3f}\n", last,
+      Recorder::median_around(flat.compute, last) / Recorder::median_around(flat.compute, 10));
   fmt::print("ratio peak RSS({}) / peak RSS(10) = {:.3f}\n", last,
              double(flat.rss[last - 1]) / double(flat.rss[9]));
   // The same with Trails-MD's default resolution ladder: per-iteration cost then also follows
@@ -163,7 +170,8 @@ int main(int argc, char** argv) {
 
   // ~1 s of MD per iteration: 64 walkers on 4 workers, 16 rounds of the synthetic cost each.
   const double cost_ms = 1000.0 / 16.0;
-  std::fprintf(stderr, "part 2: %d iterations, synthetic cost %.1f ms per walker\n", cost_iterations, cost_ms);
+  std::fprintf(stderr, "part 2: %d iterations, synthetic cost %.1f ms per walker\n",
+               cost_iterations, cost_ms);
   const auto slow = run(write_config(work / "slow", cost_ms, 4), cost_iterations);
   const double runner = std::accumulate(slow.runner.begin(), slow.runner.end(), 0.0);
   const double analysis = std::accumulate(slow.analysis.begin(), slow.analysis.end(), 0.0);

@@ -48,8 +48,8 @@ int cmd_init(const fs::path& output, bool force) {
   const auto text = config::campaign_template();
   out.write(text.data(), static_cast<std::streamsize>(text.size()));
   if (!out) throw core::InputError("cannot write " + output.string());
-  fmt::print("Wrote {}. Next: trails check {} && trails run {}\n", output.string(),
-             output.string(), output.string());
+  fmt::print("Wrote {}. Next: trails check {} && trails run {}\n", output.string(), output.string(),
+             output.string());
   return 0;
 }
 

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
+#include <CLI/CLI.hpp>
 
 #include "commands.h"
 #include "trails/core/error.h"
@@ -30,8 +30,10 @@ bool unknown_command(CLI::App& app, int argc, char** argv) {
   for (const auto* sub : app.get_subcommands({})) {
     if (sub->get_name() == argv[1]) return false;
   }
-  fmt::print(stderr, "error: unknown command '{}'; the commands are run, check, init, status, "
-             "export, plot, msm and analyze (see trails --help)\n", argv[1]);
+  fmt::print(stderr,
+             "error: unknown command '{}'; the commands are run, check, init, status, "
+             "export, plot, msm and analyze (see trails --help)\n",
+             argv[1]);
   return true;
 }
 
@@ -61,9 +63,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("trails ") + TRAILS_VERSION);
   std::string log_level = "warning";
   const std::vector<app::Command> commands = {
-      app::add_run(app, log_level), app::add_check(app),  app::add_init(app),
-      app::add_status(app),         app::add_export(app), app::add_plot(app),
-      app::add_msm(app),            app::add_analyze(app)};
+      app::add_run(app, log_level), app::add_check(app), app::add_init(app), app::add_status(app),
+      app::add_export(app),         app::add_plot(app),  app::add_msm(app),  app::add_analyze(app)};
 
   if (unknown_command(app, argc, argv)) return 2;
   try {

@@ -55,8 +55,7 @@ int cmd_export(ExportOptions& o) {
     throw core::UsageError("export: --iteration and --walker select frames for --trajectory");
   }
   if (o.trajectory_out) {
-    report::TrajectoryExportRequest t{o.request.run_dir, *o.trajectory_out, o.iteration,
-                                      o.walker};
+    report::TrajectoryExportRequest t{o.request.run_dir, *o.trajectory_out, o.iteration, o.walker};
     const auto n = report::export_trajectory(t);
     fmt::print("wrote {} ({} frames)\n", o.trajectory_out->string(), n);
   }
@@ -130,8 +129,8 @@ std::vector<int> parse_lags(const std::string& text) {
 std::string msm_summary(const nlohmann::json& j, const fs::path& written) {
   std::string ts;
   for (const auto& t : j["timescales"]) {
-    ts += (ts.empty() ? "" : ", ") +
-          (t.is_number() ? fmt::format("{:.6g}", t.get<double>()) : "inf");
+    ts +=
+        (ts.empty() ? "" : ", ") + (t.is_number() ? fmt::format("{:.6g}", t.get<double>()) : "inf");
   }
   std::string meta;
   if (j.contains("pcca")) {

@@ -103,7 +103,8 @@ TEST(BayesianMsm, SameSeedSameBitsAnyThreadCount) {
   ASSERT_EQ(a.transition_matrices.size(), 8u);
   for (int s = 0; s < 8; ++s)
     EXPECT_EQ(std::memcmp(a.transition_matrices[s].data(), b.transition_matrices[s].data(),
-                          9 * sizeof(double)), 0);
+                          9 * sizeof(double)),
+              0);
   EXPECT_EQ(a.timescales, b.timescales);
   // Detailed balance of every reversible sample; T(0,2) stays zero as C(0,2) = C(2,0) = 0.
   for (const auto& T : a.transition_matrices) {

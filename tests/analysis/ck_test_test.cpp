@@ -54,8 +54,8 @@ TEST(CkTest, MarkovChainPasses) {
   EXPECT_LT(ck.max_deviation_sigma, 3.0);
   EXPECT_TRUE(ck.predicted_std.empty());
 
-  const auto bayes = chapman_kolmogorov_test(d, model, chi,
-                                             {.max_multiple = 4, .n_bayesian_samples = 20, .seed = 3});
+  const auto bayes = chapman_kolmogorov_test(
+      d, model, chi, {.max_multiple = 4, .n_bayesian_samples = 20, .seed = 3});
   EXPECT_TRUE(bayes.passed) << bayes.max_deviation_sigma;
   ASSERT_EQ(bayes.predicted_std.size(), 4u);
   EXPECT_GT(bayes.predicted_std[3](0, 0), 0.0);
@@ -67,10 +67,10 @@ TEST(CkTest, HiddenTrapFails) {
   for (int& s : h) s = s < 2 ? 0 : 1;  // observe only the side: trap and shallow merge
   const std::vector<std::vector<int>> d = {h};
   const auto model = estimate_msm(d, 1);
-  const auto ck = chapman_kolmogorov_test(d, model, crisp_memberships(2, {{0}, {1}}),
-                                          {.max_multiple = 8});
+  const auto ck =
+      chapman_kolmogorov_test(d, model, crisp_memberships(2, {{0}, {1}}), {.max_multiple = 8});
   EXPECT_FALSE(ck.passed);
-  EXPECT_GT(ck.max_deviation, 0.015);  // observed 0.024-0.028 over seeds 21-25
+  EXPECT_GT(ck.max_deviation, 0.015);       // observed 0.024-0.028 over seeds 21-25
   EXPECT_GT(ck.max_deviation_sigma, 10.0);  // observed 18-21; Markov case 0.3-0.8
 }
 

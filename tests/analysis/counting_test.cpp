@@ -1,6 +1,6 @@
 // Counting and connectivity: hand-counted sliding/effective matrices, statistical inefficiency
-// against a closed form, effective counts against explicit indicator series, a hand-made graph with a
-// sink state and two components, tie-breaking, restriction, and misuse checks.
+// against a closed form, effective counts against explicit indicator series, a hand-made graph with
+// a sink state and two components, tie-breaking, restriction, and misuse checks.
 #include "trails/analysis/counting.h"
 
 #include <algorithm>
@@ -18,8 +18,8 @@ using trails::analysis::count_matrix;
 using trails::analysis::CountMode;
 using trails::analysis::largest_connected_set;
 using trails::analysis::restrict_to_set;
-using trails::analysis::strongly_connected_components;
 using trails::analysis::statistical_inefficiency;
+using trails::analysis::strongly_connected_components;
 using trails::core::InputError;
 using trails::core::Rng;
 
@@ -53,7 +53,8 @@ TEST(StatisticalInefficiency, TwoStateChainMatchesTheClosedForm) {
   EXPECT_NEAR(statistical_inefficiency({x}), p / (1 - p), 0.02);
   // Split into independent-looking pieces: same process, same answer.
   std::vector<std::vector<double>> pieces;
-  for (std::size_t b = 0; b < x.size(); b += 1000) pieces.emplace_back(x.begin() + b, x.begin() + b + 1000);
+  for (std::size_t b = 0; b < x.size(); b += 1000)
+    pieces.emplace_back(x.begin() + b, x.begin() + b + 1000);
   EXPECT_NEAR(statistical_inefficiency(pieces), p / (1 - p), 0.02);
   EXPECT_EQ(statistical_inefficiency({{1.0, 1.0, 1.0}}), 1.0);  // constant: no information lost
   std::vector<double> white;
@@ -86,9 +87,8 @@ TEST(EffectiveCountAccumulator, EqualsBatchEffectiveCountsBitwiseAfterEveryTraje
 
 TEST(CountMatrix, EffectiveCountsAreRowAveragedIndicatorInefficiencies) {
   constexpr int n = 4, lag = 3;
-  const std::vector<std::vector<int>> dtrajs = {sticky_chain(1, n, 300, 0.9),
-                                                sticky_chain(2, n, 200, 0.9),
-                                                sticky_chain(3, n, 5, 0.9)};
+  const std::vector<std::vector<int>> dtrajs = {
+      sticky_chain(1, n, 300, 0.9), sticky_chain(2, n, 200, 0.9), sticky_chain(3, n, 5, 0.9)};
   const Eigen::MatrixXd C = count_matrix(dtrajs, lag, n);
   const Eigen::MatrixXd E = count_matrix(dtrajs, lag, n, CountMode::Effective);
   // Reference: the statistical inefficiency of each pair's explicit indicator series.
@@ -106,7 +106,8 @@ TEST(CountMatrix, EffectiveCountsAreRowAveragedIndicatorInefficiencies) {
     }
   for (int i = 0; i < n; ++i) {
     const double average = C.row(i).dot(I.row(i)) / C.row(i).sum();
-    for (int j = 0; j < n; ++j) EXPECT_NEAR(E(i, j), C(i, j) * average, 1e-10 * C(i, j)) << i << "," << j;
+    for (int j = 0; j < n; ++j)
+      EXPECT_NEAR(E(i, j), C(i, j) * average, 1e-10 * C(i, j)) << i << "," << j;
   }
   // Correlated windows: far fewer effective than sliding counts; row proportions unchanged.
   EXPECT_LT(E.sum(), 0.5 * C.sum());
@@ -164,8 +165,7 @@ Eigen::MatrixXd graph(int n, const std::vector<std::pair<int, int>>& edges) {
 TEST(LargestConnectedSet, SinkStateAndTwoComponents) {
   // {1, 3, 5} is a cycle, {0, 4} a two-cycle, 2 is a sink reachable from both, 6 is isolated,
   // and a one-way edge 4 -> 1 does not merge the components.
-  const auto C = graph(7, {{1, 3}, {3, 5}, {5, 1}, {0, 4}, {4, 0}, {5, 2}, {0, 2}, {4, 1},
-                           {2, 2}});
+  const auto C = graph(7, {{1, 3}, {3, 5}, {5, 1}, {0, 4}, {4, 0}, {5, 2}, {0, 2}, {4, 1}, {2, 2}});
   EXPECT_EQ(largest_connected_set(C), (std::vector<int>{1, 3, 5}));
   auto comps = strongly_connected_components(C);
   std::sort(comps.begin(), comps.end());

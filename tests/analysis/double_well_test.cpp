@@ -6,8 +6,8 @@
 #include <cstring>
 #include <vector>
 
-#include <Eigen/Eigenvalues>
 #include <gtest/gtest.h>
+#include <Eigen/Eigenvalues>
 
 #include "trails/analysis/msm_model.h"
 #include "trails/analysis/spectral.h"
@@ -26,8 +26,8 @@ struct DoubleWell {
   Eigen::MatrixXd transition_matrix(int lag) const {
     const Eigen::VectorXd s = pi.cwiseSqrt();
     const Eigen::VectorXd e = (generator_eigenvalues * (lag * dt)).array().exp();
-    Eigen::MatrixXd T = s.cwiseInverse().asDiagonal() * U * e.asDiagonal() * U.transpose() *
-                        s.asDiagonal();
+    Eigen::MatrixXd T =
+        s.cwiseInverse().asDiagonal() * U * e.asDiagonal() * U.transpose() * s.asDiagonal();
     T = T.cwiseMax(0.0);
     const Eigen::VectorXd r = T.rowwise().sum();
     return r.cwiseInverse().asDiagonal() * T;

@@ -251,7 +251,8 @@ TEST(ReversibleMle, DisconnectedCountsFallBackToTheFixedPointIteration) {
   Eigen::MatrixXd C = Eigen::MatrixXd::Zero(4, 4);
   C << 5, 2, 0, 0, 1, 7, 0, 0, 0, 0, 3, 4, 0, 0, 2, 6;
   const auto newton = reversible_mle(C);
-  const auto plain = reversible_mle(C, ReversibleMleOptions{1e-12, 1000000, ReversibleMleMethod::FixedPoint});
+  const auto plain =
+      reversible_mle(C, ReversibleMleOptions{1e-12, 1000000, ReversibleMleMethod::FixedPoint});
   EXPECT_EQ(newton.newton_steps, 0);
   EXPECT_EQ(newton.iterations, plain.iterations);
   EXPECT_TRUE(newton.T == plain.T);

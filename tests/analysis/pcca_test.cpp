@@ -51,8 +51,8 @@ TEST(Pcca, RecoversBlocksOfNearlyBlockDiagonalChain) {
         EXPECT_EQ(p.assignments[k], label) << "state " << k << " optimize " << optimize;
         EXPECT_GT(p.memberships(k, label), 0.97) << "state " << k << " optimize " << optimize;
       }
-      EXPECT_NEAR(p.populations(label),
-                  model.stationary_distribution().segment(start, size).sum(), 1e-15);
+      EXPECT_NEAR(p.populations(label), model.stationary_distribution().segment(start, size).sum(),
+                  1e-15);
       EXPECT_NEAR(p.coarse_stationary(label), p.populations(label), 0.02);
       EXPECT_GT(p.coarse_transition(label, label), 0.99);
       start += size;

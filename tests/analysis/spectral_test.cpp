@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include <Eigen/LU>  // determinant()
 #include <gtest/gtest.h>
+#include <Eigen/LU>  // determinant()
 
 #include "trails/core/error.h"
 #include "trails/core/rng.h"
@@ -138,8 +138,7 @@ TEST(Spectral, EdgeValuesAndMisuse) {
   EXPECT_THROW(timescales_from_eigenvalues(ev, 0.0, 1), InputError);
   EXPECT_THROW(eigenvalues(Eigen::MatrixXd::Ones(2, 3)), InputError);
   EXPECT_THROW(eigenvalues(Eigen::MatrixXd::Identity(2, 2), Eigen::Vector3d::Ones()), InputError);
-  EXPECT_THROW(eigenvalues(Eigen::MatrixXd::Identity(2, 2), Eigen::Vector2d(1.0, 0.0)),
-               InputError);
+  EXPECT_THROW(eigenvalues(Eigen::MatrixXd::Identity(2, 2), Eigen::Vector2d(1.0, 0.0)), InputError);
   const std::vector<int> bad_lags = {1, 0};
   EXPECT_THROW(implied_timescales_sweep({{0, 1}}, bad_lags, 1), InputError);
   const std::vector<int> lags = {1};
@@ -164,6 +163,6 @@ TEST(Spectral, LanczosLeadingEigenvaluesMatchDense) {
   EXPECT_NEAR(lanczos(0), 1.0, 1e-12);
   EXPECT_GT(lanczos(2), 0.9);  // two slow block-exchange processes
   const Eigen::VectorXd again = leading_eigenvalues(T, pi, 5);
-  EXPECT_EQ(lanczos, again);   // fixed start vector: deterministic
+  EXPECT_EQ(lanczos, again);  // fixed start vector: deterministic
   EXPECT_THROW(leading_eigenvalues(T, pi, 0), InputError);
 }

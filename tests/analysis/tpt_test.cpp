@@ -55,8 +55,7 @@ TEST(Tpt, BirthDeathCommittorClosedForm) {
     for (int i = 0; i + 1 < kN; ++i) EXPECT_NEAR(flux.net_flux(i, i + 1), flux.total_flux, 1e-14);
     EXPECT_NEAR(flux.rate * flux.mfpt, 1.0, 1e-12);
     const Eigen::VectorXd pi = model.stationary_distribution();
-    EXPECT_NEAR(flux.rate,
-                flux.total_flux / pi.dot(flux.backward_committor) / 2.0, 1e-15);
+    EXPECT_NEAR(flux.rate, flux.total_flux / pi.dot(flux.backward_committor) / 2.0, 1e-15);
   }
   const Eigen::VectorXd qm = backward_committor(birth_death(), birth_death_pi(), A, B);
   EXPECT_NEAR(qm(3), 1.0 - forward_committor(birth_death(), A, B)(3), 1e-12);

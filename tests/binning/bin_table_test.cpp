@@ -143,11 +143,14 @@ TEST(BinTable, LowestTiersMatchAFullScan) {
     std::sort(all.begin(), all.end());
     for (std::int64_t want : {1, 3, 7, 100}) {
       std::vector<std::pair<std::int64_t, std::int64_t>> got;
-      table.for_each_in_lowest_tiers(want, [&](std::int64_t b, std::int64_t p) { got.emplace_back(p, b); });
+      table.for_each_in_lowest_tiers(
+          want, [&](std::int64_t b, std::int64_t p) { got.emplace_back(p, b); });
       // Expected: whole tiers from the bottom until `want` bins are reached.
       std::vector<std::pair<std::int64_t, std::int64_t>> expected;
       for (std::size_t i = 0; i < all.size(); ++i) {
-        if (static_cast<std::int64_t>(expected.size()) >= want && all[i].first != expected.back().first) break;
+        if (static_cast<std::int64_t>(expected.size()) >= want &&
+            all[i].first != expected.back().first)
+          break;
         expected.push_back(all[i]);
       }
       ASSERT_EQ(got, expected) << "round " << round << " want " << want;

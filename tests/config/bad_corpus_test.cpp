@@ -48,8 +48,8 @@ std::map<std::string, std::string> snapshot() {
       std::ifstream in(e.path(), std::ios::binary);
       std::ostringstream text;
       text << in.rdbuf();
-      state += ":" + std::to_string(e.last_write_time().time_since_epoch().count()) + ":" +
-               text.str();
+      state +=
+          ":" + std::to_string(e.last_write_time().time_since_epoch().count()) + ":" + text.str();
     }
     out[fs::relative(e.path(), kCorpus).string()] = state;
   }
@@ -65,7 +65,8 @@ TEST(BadCorpus, EveryCaseFailsWithItsMessage) {
     ASSERT_TRUE(fs::is_regular_file(kCorpus / c.file)) << "listed but missing";
     const std::string message = testing::load_error(kCorpus / c.file);
     EXPECT_NE(message.find(c.expect), std::string::npos)
-        << "expected substring: " << c.expect << "\nmessage:\n" << message;
+        << "expected substring: " << c.expect << "\nmessage:\n"
+        << message;
     // Every message has the contract's header and FILE:LINE:COL (or FILE:) lines.
     EXPECT_EQ(message.find(" problem(s) in " + (kCorpus / c.file).string() + ":"),
               message.find(' '))

@@ -4,11 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <unistd.h>
 
 #include "trails/config/load.h"
 #include "trails/core/error.h"
@@ -24,9 +24,9 @@ class TempDir {
     for (char& c : name) {
       if (c == '/') c = '_';
     }
-    path_ = std::filesystem::temp_directory_path() /
-            ("trails-config-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) +
-             "-" + name);
+    path_ =
+        std::filesystem::temp_directory_path() / ("trails-config-" + std::to_string(::getpid()) +
+                                                  "-" + std::to_string(counter++) + "-" + name);
     std::filesystem::remove_all(path_);
     std::filesystem::create_directories(path_);
   }
@@ -52,21 +52,21 @@ class TempDir {
 
 // A complete, valid built-in Müller–Brown config (every required key), for variations.
 inline std::string good_config() {
-  return "outdir: out\n"                     // line 1
-         "n_bins: [30, 30]\n"                // 2
-         "min_values: [-1.5, -0.5]\n"        // 3
-         "max_values: [1.2, 2.0]\n"          // 4
-         "system:\n"                         // 5
-         "  start: [-0.558, 1.442]\n"        // 6
-         "engine:\n"                         // 7
-         "  md_engine: builtin\n"            // 8
-         "  potential: muller_brown\n"       // 9
-         "  kT: 15.0\n"                      // 10
-         "  dt: 0.0001\n"                    // 11
-         "spawning:\n"                       // 12
-         "  walker: 4\n"                     // 13
-         "  step: 100\n"                     // 14
-         "  stride: 10\n";                   // 15
+  return "outdir: out\n"                // line 1
+         "n_bins: [30, 30]\n"           // 2
+         "min_values: [-1.5, -0.5]\n"   // 3
+         "max_values: [1.2, 2.0]\n"     // 4
+         "system:\n"                    // 5
+         "  start: [-0.558, 1.442]\n"   // 6
+         "engine:\n"                    // 7
+         "  md_engine: builtin\n"       // 8
+         "  potential: muller_brown\n"  // 9
+         "  kT: 15.0\n"                 // 10
+         "  dt: 0.0001\n"               // 11
+         "spawning:\n"                  // 12
+         "  walker: 4\n"                // 13
+         "  step: 100\n"                // 14
+         "  stride: 10\n";              // 15
 }
 
 // The ConfigError message of loading `file`; fails the test if it loads or throws another type.

@@ -18,8 +18,8 @@ TEST(ConfigurationDocs, EveryKeyIsDocumented) {
   const std::string doc = text.str();
   for (const auto& key : detail::all_keys()) {
     // Each key appears as a table row "| `name` |" inside its block's section.
-    const std::string section = key.block.empty() ? "## Top level" : "## `" +
-                                                                      std::string(key.block) + "`";
+    const std::string section =
+        key.block.empty() ? "## Top level" : "## `" + std::string(key.block) + "`";
     const auto start = doc.find(section);
     ASSERT_NE(start, std::string::npos) << "no section " << section;
     const auto end = doc.find("\n## ", start + 1);

@@ -32,8 +32,9 @@ std::string error_of(const std::string& text) {
   return message;
 }
 
-#define EXPECT_HAS(haystack, needle) EXPECT_NE((haystack).find(needle), std::string::npos) \
-    << "missing: " << (needle) << "\nin:\n" << (haystack)
+#define EXPECT_HAS(haystack, needle)                                                            \
+  EXPECT_NE((haystack).find(needle), std::string::npos) << "missing: " << (needle) << "\nin:\n" \
+                                                        << (haystack)
 
 TEST(LoadErrors, HeaderCountsProblemsAndNamesFile) {
   const std::string m = error_of(with("  walker: 4", "  walker: 0"));
@@ -81,8 +82,9 @@ TEST(LoadErrors, KeyOfAnotherBlockNamesWhereItBelongs) {
 }
 
 TEST(LoadErrors, SuggestionFallsBackToOtherBlocksAndCase) {
-  EXPECT_HAS(error_of(good_config() + "seeed: 1\n"), "seeed: unknown key at the top level; "
-                                                     "did you mean engine.seed?");
+  EXPECT_HAS(error_of(good_config() + "seeed: 1\n"),
+             "seeed: unknown key at the top level; "
+             "did you mean engine.seed?");
   EXPECT_HAS(error_of(with("  kT:", "  KT:")),
              "engine.KT: unknown key in the engine block; did you mean engine.kT? (keys are "
              "case-sensitive)");
@@ -121,8 +123,7 @@ TEST(LoadErrors, ListElementsReportTheirOwnPosition) {
              "c.yaml:2:14: n_bins[1]: must be an integer >= 1, got -1");
   EXPECT_HAS(error_of(with("min_values: [-1.5, -0.5]", "min_values: [-1.5, low]")),
              "c.yaml:3:20: min_values[1]: must be a number, got the string \"low\"");
-  EXPECT_HAS(error_of(with("n_bins: [30, 30]", "n_bins: []")),
-             "n_bins: must not be an empty list");
+  EXPECT_HAS(error_of(with("n_bins: [30, 30]", "n_bins: []")), "n_bins: must not be an empty list");
 }
 
 TEST(LoadErrors, RangesAndEmptyValues) {
@@ -202,10 +203,12 @@ TEST(LoadErrors, MdEngineNotBuilt) {
              "Trails yet; use `engine.md_engine: openmm` or `engine.md_engine: builtin`");
   // Absent md_engine means Trails-MD's default, openmm.
   const std::string m = error_of(with("  md_engine: builtin\n", ""));
-  EXPECT_HAS(m, "c.yaml:7:1: system.conf_file: engine.md_engine is not set, so Trails-MD's "
-                "default openmm applies; the OpenMM engine needs a structure");
-  EXPECT_HAS(m, "engine.potential: is a built-in engine key, only valid with "
-                "`engine.md_engine: builtin`");
+  EXPECT_HAS(m,
+             "c.yaml:7:1: system.conf_file: engine.md_engine is not set, so Trails-MD's "
+             "default openmm applies; the OpenMM engine needs a structure");
+  EXPECT_HAS(m,
+             "engine.potential: is a built-in engine key, only valid with "
+             "`engine.md_engine: builtin`");
   EXPECT_HAS(m, "engine.kT: is a built-in engine key");
   EXPECT_EQ(m.find("engine.dt:"), std::string::npos) << "dt is shared with OpenMM\n" << m;
   // A misspelt engine gets a suggestion and no cascade about built-in keys.
@@ -219,9 +222,10 @@ TEST(LoadErrors, NotBuiltFeaturesAwayFromTheirDefaults) {
     std::string yaml, expect;
   };
   const Case cases[] = {
-      {good_config() + "space_mode: tvae\n", "space_mode: the learned CV space tvae is not "
-                                             "supported by this build of Trails yet; remove the "
-                                             "key or set it to its default (fixed)"},
+      {good_config() + "space_mode: tvae\n",
+       "space_mode: the learned CV space tvae is not "
+       "supported by this build of Trails yet; remove the "
+       "key or set it to its default (fixed)"},
       {good_config() + "adaptive_feature_type: phi_psi\n",
        "adaptive_feature_type: only applies to molecular engines (engine.md_engine: openmm); "
        "the built-in engine's learned-space features are its particle coordinates; remove the "
@@ -253,7 +257,8 @@ TEST(LoadErrors, NotBuiltFeaturesAwayFromTheirDefaults) {
        "msm.convergence_criteria.vamp2.tolerance: unknown parameter; known: tol"},
       {good_config() + "msm:\n  enabled: true\n  lagtime: 5\n  lagtimes: [1, 12]\n",
        "msm.lagtimes[1]: 12 frames is not shorter than one walker segment (10 frames)"},
-      {good_config() + "msm:\n  n_metastable: 1\n", "msm.n_metastable: PCCA+ needs at least 2 metastable sets"},
+      {good_config() + "msm:\n  n_metastable: 1\n",
+       "msm.n_metastable: PCCA+ needs at least 2 metastable sets"},
       {good_config() + "msm:\n  convergence_criteria:\n    statistical_error: {tol: 0.1}\n",
        "msm.convergence_criteria.statistical_error: uses the Bayesian standard deviation"},
       {good_config() + "binning:\n  scheme: mab\n", "binning.scheme: the mab binning scheme"},
@@ -261,7 +266,8 @@ TEST(LoadErrors, NotBuiltFeaturesAwayFromTheirDefaults) {
       {good_config() + "execution:\n  backend: pbs\n", "the pbs execution backend is not"},
       {good_config() + "execution:\n  persistent_workers: true\n",
        "execution.persistent_workers: scheduler and worker-pool execution is not supported"},
-      {good_config() + "feature_selection:\n  enabled: true\n  candidate_feature_types: [phi_psi]\n",
+      {good_config() +
+           "feature_selection:\n  enabled: true\n  candidate_feature_types: [phi_psi]\n",
        "feature_selection.candidate_feature_types: feature-type ranking needs a molecular engine "
        "(engine.md_engine: openmm)"},
       {good_config() + "adaptive_model:\n  batch_size: 64\n",
@@ -289,9 +295,9 @@ TEST(LoadErrors, InputPathsAreResolvedAndChecked) {
                           (dir.path() / "cfg").string() + ")");
   // A directory key given a file.
   std::string inc = with("  dt: 0.0001", "  dt: 0.0001\n  gromacs_include_dir: ../sys/conf.gro");
-  EXPECT_HAS(load_error(dir.write("cfg/e.yaml", inc)),
-             "engine.gromacs_include_dir: not a directory: " +
-                 (dir.path() / "sys" / "conf.gro").string());
+  EXPECT_HAS(
+      load_error(dir.write("cfg/e.yaml", inc)),
+      "engine.gromacs_include_dir: not a directory: " + (dir.path() / "sys" / "conf.gro").string());
 }
 
 TEST(LoadErrors, CvSpaceBoundsAndDimensions) {

@@ -278,8 +278,8 @@ TEST(Template, EveryKeyItSetsIsExplainedByAComment) {
   std::string line, previous;
   while (std::getline(in, line)) {
     const auto first = line.find_first_not_of(' ');
-    const bool is_key = first != std::string::npos && line[first] != '#' &&
-                        line.find(':') != std::string::npos;
+    const bool is_key =
+        first != std::string::npos && line[first] != '#' && line.find(':') != std::string::npos;
     if (is_key && line.back() != ':') {
       const auto p = previous.find_first_not_of(' ');
       EXPECT_TRUE(p != std::string::npos && previous[p] == '#') << "unexplained: " << line;

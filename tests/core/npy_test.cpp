@@ -57,17 +57,19 @@ TEST(Npy, ReadsATwoDimensionalFloat64Array) {
 }
 
 TEST(Npy, Float32SignedIntegersAndVersion2Headers) {
-  const auto f4 = read_npy(write_npy("f4.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }",
-                                     raw<float>({0.5F, -3.0F}), 2));
+  const auto f4 =
+      read_npy(write_npy("f4.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }",
+                         raw<float>({0.5F, -3.0F}), 2));
   EXPECT_EQ(f4.shape, (std::vector<std::int64_t>{2}));
   EXPECT_EQ(f4.float_at(1), -3.0);
-  const auto i2 = read_npy(write_npy("i2.npy", "{'descr': '<i2', 'fortran_order': False, 'shape': (3,), }",
-                                     raw<std::int16_t>({-1, 300, -32768})));
+  const auto i2 =
+      read_npy(write_npy("i2.npy", "{'descr': '<i2', 'fortran_order': False, 'shape': (3,), }",
+                         raw<std::int16_t>({-1, 300, -32768})));
   EXPECT_EQ(i2.int_at(0), -1);
   EXPECT_EQ(i2.int_at(1), 300);
   EXPECT_EQ(i2.int_at(2), -32768);
-  const auto scalar = read_npy(write_npy("s.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (), }",
-                                         raw<double>({4.0})));
+  const auto scalar = read_npy(write_npy(
+      "s.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (), }", raw<double>({4.0})));
   EXPECT_TRUE(scalar.shape.empty());
   EXPECT_EQ(scalar.n_elements(), 1);
 }
@@ -82,15 +84,18 @@ void expect_input_error(const fs::path& p, const std::string& text) {
 }
 
 TEST(Npy, ContainerProblemsNameTheFile) {
-  expect_input_error(write_npy("short.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }",
-                               raw<double>({1.0, 2.0, 3.0})),
-                     "data shorter than the header's shape (2, 2)");
-  expect_input_error(write_npy("fortran.npy", "{'descr': '<f8', 'fortran_order': True, 'shape': (1,), }",
-                               raw<double>({1.0})),
-                     "fortran_order must be False");
-  expect_input_error(write_npy("be.npy", "{'descr': '>f8', 'fortran_order': False, 'shape': (1,), }",
-                               raw<double>({1.0})),
-                     "big-endian dtype >f8");
+  expect_input_error(
+      write_npy("short.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }",
+                raw<double>({1.0, 2.0, 3.0})),
+      "data shorter than the header's shape (2, 2)");
+  expect_input_error(
+      write_npy("fortran.npy", "{'descr': '<f8', 'fortran_order': True, 'shape': (1,), }",
+                raw<double>({1.0})),
+      "fortran_order must be False");
+  expect_input_error(
+      write_npy("be.npy", "{'descr': '>f8', 'fortran_order': False, 'shape': (1,), }",
+                raw<double>({1.0})),
+      "big-endian dtype >f8");
   const fs::path junk = fs::path(::testing::TempDir()) / "junk.npy";
   std::ofstream(junk) << "NUMPY";
   expect_input_error(junk, "not an NPY file");

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "trails/core/rng.h"
@@ -63,9 +63,7 @@ TEST(Rng, Xoshiro256StarStarMatchesReferenceOutputs) {
   for (const auto want : expected) EXPECT_EQ(r.next_u64(), want);
 }
 
-TEST(Rng, AllZeroStateIsRejected) {
-  EXPECT_THROW(Rng::from_state({0, 0, 0, 0}), std::exception);
-}
+TEST(Rng, AllZeroStateIsRejected) { EXPECT_THROW(Rng::from_state({0, 0, 0, 0}), std::exception); }
 
 TEST(Rng, SeedingIsSplitmix64IntoXoshiro) {
   // Rng(seed) fills the four state words with four splitmix64 outputs from `seed`.

@@ -89,10 +89,13 @@ TEST(ThreadPool, UsesMoreThanOneThreadWhenAllowed) {
   });
   EXPECT_EQ(ids.size(), 3u);
   ids.clear();
-  pool.parallel_for(50, 1, [&](std::size_t, std::size_t) {
-    const std::lock_guard<std::mutex> lk(m);
-    ids.insert(std::this_thread::get_id());
-  }, 1);
+  pool.parallel_for(
+      50, 1,
+      [&](std::size_t, std::size_t) {
+        const std::lock_guard<std::mutex> lk(m);
+        ids.insert(std::this_thread::get_id());
+      },
+      1);
   ASSERT_EQ(ids.size(), 1u);  // max_threads = 1: only the caller
   EXPECT_EQ(*ids.begin(), std::this_thread::get_id());
 }

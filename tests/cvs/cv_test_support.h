@@ -5,13 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include "trails/structure/topology.h"
@@ -69,7 +69,8 @@ inline Structure read_pdb(const std::string& path) {
     if (a.element.empty()) a.element = a.name.substr(0, 1);
     a.type = a.element;
     a.mass = element_mass(a.element);
-    for (int k = 0; k < 3; ++k) s.positions_nm.push_back(std::stod(line.substr(30 + 8 * k, 8)) / 10.0);
+    for (int k = 0; k < 3; ++k)
+      s.positions_nm.push_back(std::stod(line.substr(30 + 8 * k, 8)) / 10.0);
     s.topology.atoms.push_back(a);
   }
   return s;
@@ -105,8 +106,8 @@ inline nlohmann::json box_json(const structure::Box& b) {
 // Runs reference_cvs.py on `items` and returns {id: result}.
 inline nlohmann::json reference_values(const std::vector<nlohmann::json>& items) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() /
-                       ("trails-cvs-test-" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("trails-cvs-test-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const fs::path request = dir / "request.json", response = dir / "response.json";
   std::ofstream(request) << nlohmann::json{{"items", items}}.dump();

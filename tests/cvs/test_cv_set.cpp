@@ -96,8 +96,9 @@ TEST(CvSpecJson, ErrorsNameTheEntryAndTheKey) {
                                          "selection": "protein"})"))
                 .find("key 'selection': give either 'atoms' or 'selection', not both"),
             std::string::npos);
-  EXPECT_NE(config_error(json::parse(R"({"name": "x", "kind": "rg"})")).find("key 'atoms': missing"),
-            std::string::npos);
+  EXPECT_NE(
+      config_error(json::parse(R"({"name": "x", "kind": "rg"})")).find("key 'atoms': missing"),
+      std::string::npos);
   EXPECT_NE(config_error(json::parse(R"({"name": "x", "kind": "angle", "atoms": [1, 2, 3],
                                          "encoding": "degrees"})"))
                 .find("key 'encoding': expected raw or sincos, got 'degrees'"),
@@ -109,11 +110,12 @@ TEST(CvSpecJson, ErrorsNameTheEntryAndTheKey) {
   EXPECT_NE(config_error(json::parse(R"({"name": "x", "kind": "q", "beta": -1})"))
                 .find("key 'beta': must be > 0"),
             std::string::npos);
-  EXPECT_NE(config_error(json::parse(R"({"name": "x", "kind": "phi"})")).find("key 'resid': missing"),
-            std::string::npos);
-  EXPECT_NE(config_error(json::parse(R"({"name": "a b", "kind": "phi", "resid": 2})"))
-                .find("key 'name'"),
-            std::string::npos);
+  EXPECT_NE(
+      config_error(json::parse(R"({"name": "x", "kind": "phi"})")).find("key 'resid': missing"),
+      std::string::npos);
+  EXPECT_NE(
+      config_error(json::parse(R"({"name": "a b", "kind": "phi", "resid": 2})")).find("key 'name'"),
+      std::string::npos);
   EXPECT_NE(config_error(json::parse(R"([1, 2])")).find("cvs[3]: expected a mapping"),
             std::string::npos);
 }
@@ -142,8 +144,7 @@ TEST(CvSet, ValidatesAgainstTheTopology) {
     make(R"({"name": "d", "kind": "distance", "atoms": [1, 22]})");
     FAIL();
   } catch (const core::ConfigError& e) {
-    EXPECT_STREQ(e.what(),
-                 "cv 'd' (kind distance): atom index 22 is outside the topology (0..21)");
+    EXPECT_STREQ(e.what(), "cv 'd' (kind distance): atom index 22 is outside the topology (0..21)");
   }
   try {
     make(R"({"name": "p", "kind": "phi", "resid": 1})");
@@ -155,7 +156,8 @@ TEST(CvSet, ValidatesAgainstTheTopology) {
   }
   EXPECT_THROW(make(R"({"name": "p", "kind": "psi", "resid": 7})"), core::ConfigError);
   EXPECT_THROW(CvSet({cv_spec_from_json(json::parse(R"({"name": "r", "kind": "rmsd",
-      "atoms": [0, 1, 2, 3]})"))}, st.topology),  // no reference
+      "atoms": [0, 1, 2, 3]})"))},
+                     st.topology),  // no reference
                core::ConfigError);
   // Alanine dipeptide has no residues > 3 apart, so no native contact.
   EXPECT_THROW(make(R"({"name": "q", "kind": "q"})"), core::ConfigError);
@@ -167,7 +169,8 @@ TEST(CvSet, ValidatesAgainstTheTopology) {
 TEST(CvSet, ComputeChecksSizesAndBoxes) {
   const Structure st = alad();
   const CvSet set({cv_spec_from_json(json::parse(R"({"name": "d", "kind": "distance",
-      "atoms": [0, 21]})"))}, st.topology);
+      "atoms": [0, 21]})"))},
+                  st.topology);
   std::vector<double> out(2, -1.0);
   std::vector<double> two = st.positions_nm;
   two.insert(two.end(), st.positions_nm.begin(), st.positions_nm.end());
@@ -220,9 +223,9 @@ TEST(CvSet, RigidMotionGivesExactAnswers) {
       Eigen::AngleAxisd(2.1, Eigen::Vector3d(0.3, -0.5, 0.8).normalized()).toRotationMatrix();
   std::vector<double> moved(st.positions_nm.size());
   for (std::size_t i = 0; i < moved.size(); i += 3) {
-    const Eigen::Vector3d x = rot * Eigen::Vector3d(st.positions_nm[i], st.positions_nm[i + 1],
-                                                    st.positions_nm[i + 2]) +
-                              Eigen::Vector3d(1.5, -2.0, 0.7);
+    const Eigen::Vector3d x =
+        rot * Eigen::Vector3d(st.positions_nm[i], st.positions_nm[i + 1], st.positions_nm[i + 2]) +
+        Eigen::Vector3d(1.5, -2.0, 0.7);
     for (int k = 0; k < 3; ++k) moved[i + k] = x[k];
   }
   std::vector<int> all(22);
@@ -241,9 +244,11 @@ TEST(CvSet, RigidMotionGivesExactAnswers) {
 
 TEST(CvSet, BitwiseIndependentOfThreadCount) {
   const Structure st = alad();
-  const std::vector<double> frames = read_numbers(structure_path("alanine-dipeptide-box-frames.txt"));
+  const std::vector<double> frames =
+      read_numbers(structure_path("alanine-dipeptide-box-frames.txt"));
   const int n = int(frames.size() / 66);
-  std::vector<std::optional<structure::Box>> boxes(n, read_box(structure_path("triclinic-box.txt")));
+  std::vector<std::optional<structure::Box>> boxes(n,
+                                                   read_box(structure_path("triclinic-box.txt")));
   std::vector<int> all(22);
   for (int i = 0; i < 22; ++i) all[i] = i;
   CvSpec bb = make("bb", "phi_psi");
@@ -276,8 +281,9 @@ TEST(TrailsMdPresets, FeatureTypes) {
   std::vector<double> out(set.dimension());
   set.compute(st.positions_nm, 1, {}, out);
   const auto at = [&](int i, int k) { return st.positions_nm[3 * i + k]; };
-  EXPECT_NEAR(out[0], 10 * std::hypot(at(1, 0) - at(4, 0), at(1, 1) - at(4, 1), at(1, 2) - at(4, 2)),
-              1e-12);  // Å
+  EXPECT_NEAR(out[0],
+              10 * std::hypot(at(1, 0) - at(4, 0), at(1, 1) - at(4, 1), at(1, 2) - at(4, 2)),
+              1e-12);                         // Å
   EXPECT_NEAR(out[45], 10 * at(1, 0), 1e-9);  // fitted coordinates, Å
   EXPECT_EQ(cols[75], "phi_psi:sin_phi2");
   EXPECT_EQ(cols[77], "phi_psi:cos_phi2");
@@ -326,7 +332,7 @@ TEST(Backbone, CapsInsideTerminalResiduesAndChains) {
   EXPECT_EQ(d[1].atoms, (std::array<int, 4>{1, 2, 3, 4}));
   EXPECT_EQ(d[5].label, "psi3");
   EXPECT_EQ(d[5].atoms, (std::array<int, 4>{7, 8, 9, 10}));  // ψ3 uses NT
-  EXPECT_THROW(phi_atoms(t, 1), core::ConfigError);  // resid 1 is in chains A and B
+  EXPECT_THROW(phi_atoms(t, 1), core::ConfigError);          // resid 1 is in chains A and B
   EXPECT_EQ(phi_atoms(t, 1, "A"), (std::array<int, 4>{0, 1, 2, 3}));
   EXPECT_THROW(phi_atoms(t, 1, "B"), core::ConfigError);  // chain B has no previous residue
   EXPECT_EQ(backbone_dihedrals(t).size(), 6u);

@@ -141,7 +141,8 @@ namespace trails::cvs {
 namespace {
 TEST(PeriodicBox, SearchReachIsOneRingForOrdinaryCellsAndWiderForFlatOnes) {
   const double s = std::sqrt(2.0), t = std::sqrt(3.0), d = 2.0;
-  const PeriodicBox octahedron({d, 0, 0, d / 3, 2 * s * d / 3, 0, -d / 3, s * d / 3, s * t * d / 3});
+  const PeriodicBox octahedron(
+      {d, 0, 0, d / 3, 2 * s * d / 3, 0, -d / 3, s * d / 3, s * t * d / 3});
   const PeriodicBox dodecahedron({d, 0, 0, 0, d, 0, d / 2, d / 2, s * d / 2});
   const PeriodicBox skewed({1.3, 0, 0, 0.55, 1.2, 0, -0.45, 0.5, 1.1});
   for (int k = 0; k < 3; ++k) {

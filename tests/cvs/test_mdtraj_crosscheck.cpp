@@ -77,8 +77,8 @@ std::vector<int> heavy_atoms(const structure::Topology& t) {
 double wrapped(double a) { return std::remainder(a, 2 * M_PI); }
 
 // Compares a (frames × cols) reference with columns [col0, col0 + cols) of ours (frames × dim).
-void expect_block(const json& ref, const std::vector<double>& ours, int dim, int col0,
-                  double tol, bool angular, const std::string& what) {
+void expect_block(const json& ref, const std::vector<double>& ours, int dim, int col0, double tol,
+                  bool angular, const std::string& what) {
   ASSERT_TRUE(ref.is_array()) << what;
   for (std::size_t f = 0; f < ref.size(); ++f) {
     for (std::size_t c = 0; c < ref[f].size(); ++c) {
@@ -136,10 +136,10 @@ TEST(MdtrajCrossCheck, TriclinicMinimumImageDistances) {
   EXPECT_GT(differ, dim * int(ref["plain"].size()) / 2);
 }
 
-const std::vector<std::vector<int>> kTriples = {{4, 6, 8}, {6, 8, 14}, {8, 14, 16}, {0, 1, 4},
-                                                {10, 8, 14}, {5, 4, 6}, {2, 12, 19}};
-const std::vector<std::vector<int>> kQuads = {{4, 6, 8, 14}, {6, 8, 14, 16}, {1, 4, 6, 8},
-                                              {8, 14, 16, 18}, {5, 4, 6, 7}, {10, 8, 14, 15},
+const std::vector<std::vector<int>> kTriples = {{4, 6, 8},   {6, 8, 14}, {8, 14, 16}, {0, 1, 4},
+                                                {10, 8, 14}, {5, 4, 6},  {2, 12, 19}};
+const std::vector<std::vector<int>> kQuads = {{4, 6, 8, 14},   {6, 8, 14, 16}, {1, 4, 6, 8},
+                                              {8, 14, 16, 18}, {5, 4, 6, 7},   {10, 8, 14, 15},
                                               {0, 9, 13, 21}};
 
 void check_angles_and_dihedrals(const Frames& f, const std::string& frames_file) {
@@ -168,7 +168,9 @@ void check_angles_and_dihedrals(const Frames& f, const std::string& frames_file)
   expect_block(ref["mda"], ours, dim, int(kTriples.size()), kTolRad, true, "MDA dihedrals");
 }
 
-TEST(MdtrajCrossCheck, AnglesAndDihedrals) { check_angles_and_dihedrals(load(kAladPdb, kAladFrames), kAladFrames); }
+TEST(MdtrajCrossCheck, AnglesAndDihedrals) {
+  check_angles_and_dihedrals(load(kAladPdb, kAladFrames), kAladFrames);
+}
 
 TEST(MdtrajCrossCheck, AnglesAndDihedralsAcrossTriclinicImages) {
   check_angles_and_dihedrals(load(kAladPdb, kAladBoxFrames, true), kAladBoxFrames);
@@ -177,14 +179,14 @@ TEST(MdtrajCrossCheck, AnglesAndDihedralsAcrossTriclinicImages) {
 TEST(MdtrajCrossCheck, DihedralWrapNearPlusMinusPi) {
   // Frames whose dihedral 0-1-2-3 sits just either side of ±π (other atoms as in the PDB).
   Structure s = read_pdb(kAladPdb);
-  const std::vector<double> phis = {M_PI - 1e-3, M_PI - 1e-6, M_PI, -M_PI + 1e-6, -M_PI + 1e-3,
-                                    M_PI / 2, -2.5};
+  const std::vector<double> phis = {M_PI - 1e-3,  M_PI - 1e-6, M_PI, -M_PI + 1e-6,
+                                    -M_PI + 1e-3, M_PI / 2,    -2.5};
   Frames f;
   f.structure = s;
   for (double phi : phis) {
     std::vector<double> x = s.positions_nm;
-    const double p[12] = {0, 0.15, 0, 0, 0, 0, 0.15, 0, 0, 0.15, 0.15 * std::cos(phi),
-                          0.15 * std::sin(phi)};
+    const double p[12] = {
+        0, 0.15, 0, 0, 0, 0, 0.15, 0, 0, 0.15, 0.15 * std::cos(phi), 0.15 * std::sin(phi)};
     for (int k = 0; k < 12; ++k) x[k] = p[k] + 1.0;
     f.xyz.insert(f.xyz.end(), x.begin(), x.end());
   }
@@ -227,7 +229,8 @@ TEST(MdtrajCrossCheck, PhiPsiOfAlanineDipeptideByResidue) {
                                       "bbsc:sin_psi2", "bbsc:cos_phi2", "bbsc:cos_psi2"}));
   std::vector<double> ours(std::size_t(f.n_frames) * set.dimension());
   set.compute(f.xyz, f.n_frames, {}, ours);
-  const json ref = reference_values({item("phi", "phi", kAladFrames), item("psi", "psi", kAladFrames)});
+  const json ref =
+      reference_values({item("phi", "phi", kAladFrames), item("psi", "psi", kAladFrames)});
   ASSERT_EQ(ref["phi"]["atoms"], json({{4, 6, 8, 14}}));
   ASSERT_EQ(ref["psi"]["atoms"], json({{6, 8, 14, 16}}));
   const int dim = set.dimension();
@@ -364,7 +367,7 @@ TEST(MdtrajCrossCheck, FractionOfNativeContactsOnVillin) {
     EXPECT_NEAR(ours[fr * 2 + 0], ref["q"]["q"][fr].get<double>(), 1e-5) << fr;
     EXPECT_NEAR(ours[fr * 2 + 1], ref["q2"]["q"][fr].get<double>(), 1e-5) << fr;
   }
-  EXPECT_GT(ours[0], 0.99);                          // the native frame itself
+  EXPECT_GT(ours[0], 0.99);                              // the native frame itself
   EXPECT_LT(ours[(f.n_frames - 1) * 2], ours[0] - 0.1);  // the noisiest frame lost contacts
 }
 

@@ -42,7 +42,8 @@ TEST(EngineSystem, BuiltinIsACvSpacePointInReducedUnits) {
 }
 
 TEST(EngineSystem, OpenMMReportsTopologyUnitsAndThePlatformAfterFallback) {
-  const fs::path run_dir = fs::temp_directory_path() / ("trails-engine-system-" + std::to_string(getpid()));
+  const fs::path run_dir =
+      fs::temp_directory_path() / ("trails-engine-system-" + std::to_string(getpid()));
   fs::remove_all(run_dir);
   config::CampaignConfig c;
   c.engine.md_engine = "openmm";

@@ -21,7 +21,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-PreparedSystem alad() { return load_prepared_system(fs::path(TRAILS_TEST_DATA) / "openmm/alad-vacuum"); }
+PreparedSystem alad() {
+  return load_prepared_system(fs::path(TRAILS_TEST_DATA) / "openmm/alad-vacuum");
+}
 
 config::OpenMMEngineConfig settings(const std::string& platform) {
   config::OpenMMEngineConfig c;
@@ -200,8 +202,10 @@ PreparedSystem lj_box(const fs::path& dir) {
     OpenMM::XmlSerializer::serialize<OpenMM::System>(&system, "System", s);
     return s.str();
   }();
-  nlohmann::json info{{"n_atoms", 64}, {"positions", xyz},
-                      {"box", {L, 0, 0, 0, L, 0, 0, 0, L}}, {"source", "test"}};
+  nlohmann::json info{{"n_atoms", 64},
+                      {"positions", xyz},
+                      {"box", {L, 0, 0, 0, L, 0, 0, 0, L}},
+                      {"source", "test"}};
   std::ofstream(dir / "prepare.json") << info.dump();
   return load_prepared_system(dir);
 }
@@ -235,7 +239,8 @@ TEST(OpenMMEngine, NptWithoutABoxIsAConfigError) {
 
 TEST(OpenMMPlatform, PropertiesFollowTrailsMd) {
   using P = std::map<std::string, std::string>;
-  EXPECT_EQ(platform_properties("CUDA", "mixed", 2, 4), (P{{"Precision", "mixed"}, {"DeviceIndex", "2"}}));
+  EXPECT_EQ(platform_properties("CUDA", "mixed", 2, 4),
+            (P{{"Precision", "mixed"}, {"DeviceIndex", "2"}}));
   EXPECT_EQ(platform_properties("CUDA", "mixed", std::nullopt, 4), (P{{"Precision", "mixed"}}));
   EXPECT_EQ(platform_properties("OpenCL", "single", 1, std::nullopt),
             (P{{"OpenCLPrecision", "single"}, {"OpenCLDeviceIndex", "1"}}));
@@ -311,7 +316,8 @@ class Concurrent : public ::testing::TestWithParam<std::string> {};
 TEST_P(Concurrent, ParallelInstancesGiveTheBitsOfSerialOnes) {
   const OpenMMEngine engine(settings(GetParam()), alad());
   std::vector<SegmentResult> serial, parallel(4);
-  for (std::uint64_t s = 0; s < 4; ++s) serial.push_back(engine.make_instance()->run(task_for(engine, 30 + s)));
+  for (std::uint64_t s = 0; s < 4; ++s)
+    serial.push_back(engine.make_instance()->run(task_for(engine, 30 + s)));
   std::vector<std::thread> threads;
   for (std::uint64_t s = 0; s < 4; ++s) {
     threads.emplace_back([&, s] {

@@ -4,8 +4,8 @@
 
 #include "trails/features/frame_history.h"
 
-using trails::features::FrameHistory;
 using trails::core::FrameKey;
+using trails::features::FrameHistory;
 
 TEST(FrameHistory, KeysUseRawWalkerIndicesAcrossIterations) {
   FrameHistory h(2);

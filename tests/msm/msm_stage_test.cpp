@@ -60,8 +60,8 @@ config::MsmConfig msm_config() {
 }
 
 // The campaign's call order for one iteration; returns the build joined before it, if any.
-std::optional<MsmBuild> run_iteration(MsmStage& stage, features::FrameHistory& history, std::int64_t n,
-                                      const Iteration& it) {
+std::optional<MsmBuild> run_iteration(MsmStage& stage, features::FrameHistory& history,
+                                      std::int64_t n, const Iteration& it) {
   auto joined = stage.join();
   const auto first = history.append(n, it.spans, it.cvs);
   stage.observe(first, it.spans);
@@ -91,7 +91,8 @@ TEST(MsmStage, DisabledStageNeverBuilds) {
   config.enabled = false;
   features::FrameHistory history(1);
   MsmStage stage(config, 7, 1, false);
-  for (std::int64_t n = 0; n < 3; ++n) run_iteration(stage, history, n, make_iteration(7, n, 0.1, 0.2));
+  for (std::int64_t n = 0; n < 3; ++n)
+    run_iteration(stage, history, n, make_iteration(7, n, 0.1, 0.2));
   EXPECT_FALSE(stage.pending());
   EXPECT_EQ(stage.latest(), nullptr);
   EXPECT_FALSE(stage.join().has_value());
@@ -189,10 +190,10 @@ TEST(MsmStage, MonitorCertifiesAStationaryModelAfterPatienceBuilds) {
   features::FrameHistory history(1);
   MsmStage stage(msm_config(), 5, 1, false);
   const auto base = make_iteration(5, 0, 0.1, 0.2);
-  run_iteration(stage, history, 0, base);                   // 240 frames < min_frames: no build
-  run_iteration(stage, history, 1, base);                   // build 1
-  const auto b1 = run_iteration(stage, history, 2, base);   // joins build 1; build 2
-  const auto b2 = run_iteration(stage, history, 3, base);   // joins build 2; build 3 (a refit)
+  run_iteration(stage, history, 0, base);                  // 240 frames < min_frames: no build
+  run_iteration(stage, history, 1, base);                  // build 1
+  const auto b1 = run_iteration(stage, history, 2, base);  // joins build 1; build 2
+  const auto b2 = run_iteration(stage, history, 3, base);  // joins build 2; build 3 (a refit)
   const auto b3 = stage.join();
   ASSERT_TRUE(b1 && b2 && b3);
   EXPECT_FALSE(b1->criteria_met);

@@ -54,7 +54,8 @@ TEST(AnalyzeFes, RejectsBadInput) {
   const std::vector<double> pts = {0.0, 1.0};
   EXPECT_THROW(free_energy_surface(pts, 1, 2, {}, 10, 1.0), core::InputError);  // 2-D of 1-D points
   EXPECT_THROW(free_energy_surface(pts, 1, 1, std::vector<double>{1.0}, 10, 1.0), core::InputError);
-  EXPECT_THROW(free_energy_surface(pts, 1, 1, std::vector<double>{0.0, 0.0}, 10, 1.0), core::InputError);
+  EXPECT_THROW(free_energy_surface(pts, 1, 1, std::vector<double>{0.0, 0.0}, 10, 1.0),
+               core::InputError);
   EXPECT_THROW(free_energy_surface({}, 1, 1, {}, 10, 1.0), core::InputError);
   EXPECT_THROW(free_energy_surface(pts, 1, 1, {}, 10, 0.0), core::InputError);
 }
@@ -71,8 +72,10 @@ TEST(AnalyzeWeights, NearestCentreCarriesPi) {
   for (int i : {0, 1, 2, 4}) EXPECT_DOUBLE_EQ(w[static_cast<std::size_t>(i)], 0.25 / 4);
   EXPECT_DOUBLE_EQ(w[3], 0.75);
   EXPECT_EQ(w[5], 0.0);
-  EXPECT_THROW(microstate_frame_weights(pts, 1, centres, std::vector<int>{0, 3}, pi), core::InputError);
-  EXPECT_THROW(microstate_frame_weights(pts, 1, centres, active, std::vector<double>{1.0}), core::InputError);
+  EXPECT_THROW(microstate_frame_weights(pts, 1, centres, std::vector<int>{0, 3}, pi),
+               core::InputError);
+  EXPECT_THROW(microstate_frame_weights(pts, 1, centres, active, std::vector<double>{1.0}),
+               core::InputError);
 }
 
 TEST(AnalyzeTail, TrailsMdHillRelationExample) {

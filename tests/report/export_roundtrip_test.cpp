@@ -37,7 +37,8 @@ store::IterationRecord make_record(std::int64_t it, core::Rng& rng) {
     r.walkers.push_back(wr);
     for (std::int64_t f = 0; f < wr.n_frames * 2; ++f) {
       // Awkward doubles: tiny, huge, negative, many digits.
-      const double v = (rng.uniform() - 0.5) * std::pow(10.0, static_cast<double>(rng.below(40)) - 20);
+      const double v =
+          (rng.uniform() - 0.5) * std::pow(10.0, static_cast<double>(rng.below(40)) - 20);
       r.cvs.push_back(v);
     }
   }

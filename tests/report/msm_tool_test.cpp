@@ -161,7 +161,8 @@ TEST(MsmToolPcca, UsageErrors) {
     }
     return "no UsageError";
   };
-  EXPECT_NE(message(true, 1).find("--pcca 1: give at least 2"), std::string::npos) << message(true, 1);
+  EXPECT_NE(message(true, 1).find("--pcca 1: give at least 2"), std::string::npos)
+      << message(true, 1);
   EXPECT_NE(message(true, 6).find("the model has 6 active states"), std::string::npos)
       << message(true, 6);
   EXPECT_NE(message(true, 9).find("2 <= K < 6"), std::string::npos) << message(true, 9);

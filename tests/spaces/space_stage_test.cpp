@@ -85,7 +85,8 @@ TEST(SpaceStage, PcaIsFittedOnMinMaxScaledFeatures) {
   for (std::size_t r = 0; r < x.size(); r += 2) x[r] *= 7.0;  // very different ranges
   SpaceStage st(options(learned_config("pca", 1)), 2);
   const auto y = st.add_iteration(0, spans_of(walkers, frames), x);
-  analysis::FrameMatrix scaled = Eigen::Map<const analysis::FrameMatrix>(x.data(), walkers * frames, 2);
+  analysis::FrameMatrix scaled =
+      Eigen::Map<const analysis::FrameMatrix>(x.data(), walkers * frames, 2);
   for (int c = 0; c < 2; ++c) {
     const double lo = scaled.col(c).minCoeff(), hi = scaled.col(c).maxCoeff();
     scaled.col(c) = (scaled.col(c).array() - lo) / (hi - lo);
@@ -252,7 +253,8 @@ TEST(SpaceStage, FeatureSelectionResumesBitwise) {
   SpaceStage b(options(cfg), 3);
   b.restore(nlohmann::json::parse(a.state().dump()));
   for (int i = 0; i < 4; ++i) b.restore_features(i, spans, its[i]);
-  for (int i = 4; i < 6; ++i) EXPECT_EQ(a.add_iteration(i, spans, its[i]), b.add_iteration(i, spans, its[i]));
+  for (int i = 4; i < 6; ++i)
+    EXPECT_EQ(a.add_iteration(i, spans, its[i]), b.add_iteration(i, spans, its[i]));
   EXPECT_EQ(a.state().dump(), b.state().dump());
   EXPECT_EQ(*a.selected_columns(), std::vector<int>{0});
 }
@@ -302,13 +304,14 @@ TEST(SpaceStage, FeatureTypeRankingSwitchesAndRecomputesHistory) {
   }
   EXPECT_EQ(types, (std::vector<std::string>{"a", "a", "b", "b"}));
   EXPECT_EQ(refits, (std::vector<int>{0, 2}));
-  EXPECT_EQ(loads, 2);  // iterations 0 and 1 recomputed in type b
+  EXPECT_EQ(loads, 2);                                    // iterations 0 and 1 recomputed in type b
   EXPECT_EQ(*a.selected_columns(), std::vector<int>{0});  // x2, the slow column of type b
-  EXPECT_EQ(a.features_of(0)[0], its[0][2]);               // history now holds type b
+  EXPECT_EQ(a.features_of(0)[0], its[0][2]);              // history now holds type b
   SpaceStage b(cfg, source, loader);
   b.restore(nlohmann::json::parse(a.state().dump()));
   for (int i = 0; i < 4; ++i) b.restore_features(i, spans, its[i]);
-  for (int i = 4; i < 6; ++i) EXPECT_EQ(a.add_iteration(i, spans, its[i]), b.add_iteration(i, spans, its[i]));
+  for (int i = 4; i < 6; ++i)
+    EXPECT_EQ(a.add_iteration(i, spans, its[i]), b.add_iteration(i, spans, its[i]));
   EXPECT_EQ(a.state().dump(), b.state().dump());
 }
 

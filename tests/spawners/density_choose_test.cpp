@@ -232,7 +232,9 @@ TEST(DensityChoose, HardExploreTierShortcutEqualsFullRule) {
       table.for_each_occupied([&](std::int64_t b, std::int64_t p) { all.push_back({b, p, 1.0}); });
       const auto order = full.hard_order(all, n, r2);
       std::vector<std::int64_t> expected;
-      for (auto b : order) expected.push_back(table.member(b, static_cast<std::int64_t>(r2.below(table.population(b)))));
+      for (auto b : order)
+        expected.push_back(
+            table.member(b, static_cast<std::int64_t>(r2.below(table.population(b)))));
       ASSERT_EQ(got, expected) << "n " << n << " round " << round;
       // Keep both spawners' recency memories in step.
       std::vector<std::int64_t> ids(order.begin(), order.end());

@@ -70,8 +70,8 @@ config::CampaignConfig msm_config() {
 MsmSpawnerOptions options(const config::CampaignConfig& c) {
   std::optional<std::vector<double>> target;
   if (c.spawning.search_mode == config::SearchMode::Target) target = c.spawning.target;
-  return {c.msm.spawn_alpha, c.msm.spawn_leverage, c.msm.spawn_uncertainty,
-          c.spawning.voronoi_clusters, c.random_seed, target};
+  return {c.msm.spawn_alpha,           c.msm.spawn_leverage, c.msm.spawn_uncertainty,
+          c.spawning.voronoi_clusters, c.random_seed,        target};
 }
 
 // s_i = sqrt(sum_j T_ij (1 - T_ij) / (c_i + 1)):

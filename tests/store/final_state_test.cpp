@@ -116,8 +116,9 @@ TEST_F(FinalStateTest, ElementStatesAreVersionedBlobs) {
     store.load_element_state(0, "spawner", 4);
     FAIL() << "a version mismatch must be refused";
   } catch (const core::InputError& e) {
-    EXPECT_TRUE(contains(e.what(), "element 'spawner' in iteration 0 has version 3, this Trails "
-                                   "reads version 4"))
+    EXPECT_TRUE(contains(e.what(),
+                         "element 'spawner' in iteration 0 has version 3, this Trails "
+                         "reads version 4"))
         << e.what();
     EXPECT_EQ(e.exit_code(), 2);
   }
@@ -159,7 +160,8 @@ TEST_F(FinalStateTest, ReducedRecordPolicyStoresSelectedAtomsAsFloat32) {
     std::vector<double> expected;
     for (int a : r.record_policy.atoms) {
       for (int d = 0; d < r.spatial_dim; ++d) {
-        expected.push_back(static_cast<float>(full[static_cast<std::size_t>(a * r.spatial_dim + d)]));
+        expected.push_back(
+            static_cast<float>(full[static_cast<std::size_t>(a * r.spatial_dim + d)]));
       }
     }
     EXPECT_TRUE(same_bits(frames[i], expected)) << keys[i].to_string();
@@ -206,9 +208,10 @@ TEST_F(FinalStateTest, RunOfSchema1IsRefusedWithWhatToDo) {
       FAIL() << "a schema 1 run must be refused";
     } catch (const core::InputError& e) {
       const std::string msg = e.what();
-      EXPECT_TRUE(contains(msg, "this run was made by an older Trails 0.1.0 (schema 1; this "
-                                "Trails reads schema " +
-                                    std::to_string(kSchemaVersion)))
+      EXPECT_TRUE(contains(msg,
+                           "this run was made by an older Trails 0.1.0 (schema 1; this "
+                           "Trails reads schema " +
+                               std::to_string(kSchemaVersion)))
           << msg;
       EXPECT_TRUE(contains(msg, "with the Trails that made it")) << msg;
       EXPECT_TRUE(contains(msg, "nothing was changed")) << msg;

@@ -34,7 +34,8 @@ PythonRun python(const std::string& args) {
   return r;
 }
 
-void write_reference(const std::filesystem::path& path, const std::vector<TrajectoryFrame>& frames) {
+void write_reference(const std::filesystem::path& path,
+                     const std::vector<TrajectoryFrame>& frames) {
   std::ofstream out(path);
   out << std::setprecision(17) << frames[0].positions_nm.size() / 3 << " " << frames.size() << "\n";
   for (const auto& f : frames) {

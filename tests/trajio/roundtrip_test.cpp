@@ -28,7 +28,8 @@ void expect_positions_near(const std::vector<TrajectoryFrame>& want, const Traje
   }
 }
 
-void expect_boxes_near(const std::vector<TrajectoryFrame>& want, const Trajectory& got, double tol) {
+void expect_boxes_near(const std::vector<TrajectoryFrame>& want, const Trajectory& got,
+                       double tol) {
   for (std::size_t k = 0; k < want.size(); ++k) {
     ASSERT_EQ(got.frames[k].box.has_value(), want[k].box.has_value()) << k;
     if (!want[k].box) continue;
@@ -77,7 +78,7 @@ TEST(Dcd, RoundTripAtFloatPrecision) {
   const Trajectory t = read_trajectory(path, 41);
   EXPECT_EQ(t.n_atoms, 41);
   expect_positions_near(frames, t, 1e-7, 1.2e-7);  // float in Å: ~6e-8 relative
-  expect_boxes_near(frames, t, 1e-9);               // unit cell is written as doubles
+  expect_boxes_near(frames, t, 1e-9);              // unit cell is written as doubles
   for (std::size_t k = 0; k < frames.size(); ++k) {
     EXPECT_EQ(t.frames[k].step, frames[k].step);
     EXPECT_NEAR(t.frames[k].time_ps, frames[k].time_ps, 1e-6);

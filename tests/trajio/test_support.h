@@ -41,8 +41,8 @@ inline std::vector<TrajectoryFrame> make_frames(int n_atoms, int n_frames, bool 
 
 inline void write_all(const std::filesystem::path& path, const std::vector<TrajectoryFrame>& frames,
                       const TrajectoryWriterOptions& options = {}) {
-  auto w = open_trajectory_writer(path, static_cast<int>(frames.at(0).positions_nm.size() / 3),
-                                  options);
+  auto w =
+      open_trajectory_writer(path, static_cast<int>(frames.at(0).positions_nm.size() / 3), options);
   for (const auto& f : frames) w->write(f);
   w->close();
 }

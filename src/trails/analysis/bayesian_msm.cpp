@@ -2,10 +2,10 @@
 // over the symmetric flux matrix X with slice-sampled element updates (reversible).
 //
 // Reversible model. X_ij = X_ji >= 0 on the pattern E of C + C^T (pairs i <= j), x_i = sum_j X_ij,
-// T_ij = X_ij / x_i, pi = x / sum(x). Likelihood prod_ij T_ij^C_ij = prod_E X_e^s_e / prod_i x_i^c_i
-// with s_ij = C_ij + C_ji (i < j), s_ii = C_ii, c_i = sum_j C_ij. Prior: Lebesgue measure on the
-// free elements times exp(-sum_E X_e). Because the likelihood is invariant under X -> lambda X,
-// this factorises into a uniform prior on the normalised X (sum_E X_e = 1) and an independent
+// T_ij = X_ij / x_i, pi = x / sum(x). Likelihood prod_ij T_ij^C_ij = prod_E X_e^s_e / prod_i
+// x_i^c_i with s_ij = C_ij + C_ji (i < j), s_ii = C_ii, c_i = sum_j C_ij. Prior: Lebesgue measure
+// on the free elements times exp(-sum_E X_e). Because the likelihood is invariant under X -> lambda
+// X, this factorises into a uniform prior on the normalised X (sum_E X_e = 1) and an independent
 // Gamma(|E|, 1) total, so the distribution of T is the likelihood times a uniform prior over
 // normalised reversible fluxes. Each element's conditional in y = ln X_e,
 //   g(y) = (s_e + 1) y - e^y - c_i ln(r_i + e^y) [- c_j ln(r_j + e^y) if i != j],  r = x - X_e,
@@ -116,7 +116,10 @@ class ReversibleChain {
     for (;;) {
       y1 = lo + rng.uniform() * (hi - lo);
       if (g(y1) >= level) break;
-      if (y1 < y0) lo = y1; else hi = y1;
+      if (y1 < y0)
+        lo = y1;
+      else
+        hi = y1;
       if (!(hi - lo > 0.0)) {  // shrunk onto y0 (only at the resolution of doubles)
         y1 = y0;
         break;
@@ -172,11 +175,13 @@ void column_stats(const Eigen::MatrixXd& M, Eigen::VectorXd& mean, Eigen::Vector
 BayesianMsm estimate_bayesian_msm(const CountModel& counts, const BayesianMsmOptions& options) {
   if (options.n_samples < 1 || options.n_steps < -1 || options.n_steps == 0 ||
       options.n_timescales < 0)
-    throw core::InputError("estimate_bayesian_msm: expected n_samples >= 1, n_steps >= 1 (or -1) "
-                           "and n_timescales >= 0, got " + std::to_string(options.n_samples) +
-                           ", " + std::to_string(options.n_steps) + ", " +
-                           std::to_string(options.n_timescales));
-  BayesianMsm out{estimate_msm(counts, options.reversible, options.mle), {}, {}, {}, {}, {}, {}, {}};
+    throw core::InputError(
+        "estimate_bayesian_msm: expected n_samples >= 1, n_steps >= 1 (or -1) "
+        "and n_timescales >= 0, got " +
+        std::to_string(options.n_samples) + ", " + std::to_string(options.n_steps) + ", " +
+        std::to_string(options.n_timescales));
+  BayesianMsm out{
+      estimate_msm(counts, options.reversible, options.mle), {}, {}, {}, {}, {}, {}, {}};
   const Eigen::MatrixXd C = counts.active_counts();
   const Eigen::Index n = C.rows();
   const int k = std::min<int>(options.n_timescales, static_cast<int>(n) - 1);
@@ -190,27 +195,30 @@ BayesianMsm estimate_bayesian_msm(const CountModel& counts, const BayesianMsmOpt
   const Eigen::MatrixXd X_mle = out.point_estimate.stationary_distribution().asDiagonal() *
                                 out.point_estimate.transition_matrix();
   const double lag = out.point_estimate.lag();
-  core::default_pool().parallel_for(ns, 1, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t s = begin; s < end; ++s) {
-      core::Rng rng = core::Rng::stream(options.seed, "bayesian-msm", s);
-      Eigen::VectorXd pi;
-      Eigen::VectorXd ts;
-      if (options.reversible) {
-        ReversibleChain chain(C, X_mle);
-        for (int step = 0; step < steps; ++step) chain.sweep(rng);
-        Ts[s] = chain.transition_matrix();
-        pi = chain.stationary();
-        ts = timescales_from_eigenvalues(eigenvalues(Ts[s], pi), lag, k);
-      } else {
-        Ts[s] = dirichlet_rows(C, rng);
-        pi = stationary_distribution(Ts[s]);
-        ts = timescales_from_eigenvalues(eigenvalues(Ts[s]), lag, k);
-      }
-      const auto r = static_cast<Eigen::Index>(s);
-      out.stationary_distributions.row(r) = pi.transpose();
-      out.timescales.row(r) = ts.transpose();
-    }
-  }, options.n_threads);
+  core::default_pool().parallel_for(
+      ns, 1,
+      [&](std::size_t begin, std::size_t end) {
+        for (std::size_t s = begin; s < end; ++s) {
+          core::Rng rng = core::Rng::stream(options.seed, "bayesian-msm", s);
+          Eigen::VectorXd pi;
+          Eigen::VectorXd ts;
+          if (options.reversible) {
+            ReversibleChain chain(C, X_mle);
+            for (int step = 0; step < steps; ++step) chain.sweep(rng);
+            Ts[s] = chain.transition_matrix();
+            pi = chain.stationary();
+            ts = timescales_from_eigenvalues(eigenvalues(Ts[s], pi), lag, k);
+          } else {
+            Ts[s] = dirichlet_rows(C, rng);
+            pi = stationary_distribution(Ts[s]);
+            ts = timescales_from_eigenvalues(eigenvalues(Ts[s]), lag, k);
+          }
+          const auto r = static_cast<Eigen::Index>(s);
+          out.stationary_distributions.row(r) = pi.transpose();
+          out.timescales.row(r) = ts.transpose();
+        }
+      },
+      options.n_threads);
   column_stats(out.timescales, out.timescales_mean, out.timescales_std);
   column_stats(out.stationary_distributions, out.stationary_mean, out.stationary_std);
   if (options.keep_transition_matrices) out.transition_matrices = std::move(Ts);

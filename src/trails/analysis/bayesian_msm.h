@@ -18,22 +18,23 @@
 namespace trails::analysis {
 
 struct BayesianMsmOptions {
-  int n_samples = 50;          // msm.n_bayesian_samples
-  int n_steps = -1;            // sweeps per sample (reversible); -1: max(20, round(sqrt(n)))
+  int n_samples = 50;  // msm.n_bayesian_samples
+  int n_steps = -1;    // sweeps per sample (reversible); -1: max(20, round(sqrt(n)))
   bool reversible = true;
   std::uint64_t seed = 0;
-  int n_threads = 0;           // at most this many threads of core::default_pool() (0: all); results do not depend on it
-  int n_timescales = 3;        // k = min(n_timescales, n_active - 1) timescales per sample
+  int n_threads =
+      0;  // at most this many threads of core::default_pool() (0: all); results do not depend on it
+  int n_timescales = 3;  // k = min(n_timescales, n_active - 1) timescales per sample
   bool keep_transition_matrices = true;  // needed for Chapman-Kolmogorov errors
   ReversibleMleOptions mle = {};
 };
 
 struct BayesianMsm {
-  MsmModel point_estimate;                      // the (reversible or not) MLE
+  MsmModel point_estimate;                           // the (reversible or not) MLE
   std::vector<Eigen::MatrixXd> transition_matrices;  // per sample, if kept
-  Eigen::MatrixXd stationary_distributions;     // n_samples x n_active
-  Eigen::MatrixXd timescales;                   // n_samples x k (units of lag)
-  Eigen::VectorXd timescales_mean, timescales_std;  // over samples, NaN/inf ignored, ddof 0
+  Eigen::MatrixXd stationary_distributions;          // n_samples x n_active
+  Eigen::MatrixXd timescales;                        // n_samples x k (units of lag)
+  Eigen::VectorXd timescales_mean, timescales_std;   // over samples, NaN/inf ignored, ddof 0
   Eigen::VectorXd stationary_mean, stationary_std;
 };
 

@@ -73,8 +73,9 @@ CkTest chapman_kolmogorov_test(const std::vector<std::vector<int>>& dtrajs, cons
     throw core::InputError("chapman_kolmogorov_test: expected an integral model lag >= 1, got " +
                            std::to_string(lag_d));
   if (options.max_multiple < 1 || options.n_bayesian_samples < 0 || !(options.n_sigma >= 0.0))
-    throw core::InputError("chapman_kolmogorov_test: expected max_multiple >= 1, "
-                           "n_bayesian_samples >= 0, n_sigma >= 0");
+    throw core::InputError(
+        "chapman_kolmogorov_test: expected max_multiple >= 1, "
+        "n_bayesian_samples >= 0, n_sigma >= 0");
   const int n_states = static_cast<int>(memberships.rows());
   const Eigen::Index m = memberships.cols();
   if (m < 1) throw core::InputError("chapman_kolmogorov_test: expected at least one set");
@@ -107,8 +108,9 @@ CkTest chapman_kolmogorov_test(const std::vector<std::vector<int>>& dtrajs, cons
                                   : estimate_counts(dtrajs, tau, options.count_mode, n_states);
     const auto b = estimate_bayesian_msm(counts, bayes_options(0));
     if (b.point_estimate.active_set() != model.active_set())
-      throw core::InputError("chapman_kolmogorov_test: the model's active set differs from the "
-                             "one of the counts at its lag; pass the model estimated from dtrajs");
+      throw core::InputError(
+          "chapman_kolmogorov_test: the model's active set differs from the "
+          "one of the counts at its lag; pass the model estimated from dtrajs");
     sample_T = b.transition_matrices;
     sample_Tk = sample_T;
     for (Eigen::Index s = 0; s < b.stationary_distributions.rows(); ++s)
@@ -138,16 +140,15 @@ CkTest chapman_kolmogorov_test(const std::vector<std::vector<int>>& dtrajs, cons
       const Eigen::MatrixXd chi = active_rows(memberships, counts.active_set);
       std::optional<BayesianMsm> b;
       if (bayes) b = estimate_bayesian_msm(counts, bayes_options(k));
-      const MsmModel msm = b ? b->point_estimate
-                             : estimate_msm(counts, options.reversible, options.mle);
+      const MsmModel msm =
+          b ? b->point_estimate : estimate_msm(counts, options.reversible, options.mle);
       est = set_transitions(msm.transition_matrix(), msm.stationary_distribution(), chi);
       if (b) {
         std::vector<Eigen::MatrixXd> ests;
         for (std::size_t s = 0; s < b->transition_matrices.size(); ++s)
-          ests.push_back(set_transitions(b->transition_matrices[s],
-                                         b->stationary_distributions.row(
-                                             static_cast<Eigen::Index>(s)).transpose(),
-                                         chi));
+          ests.push_back(set_transitions(
+              b->transition_matrices[s],
+              b->stationary_distributions.row(static_cast<Eigen::Index>(s)).transpose(), chi));
         est_std = std_over(ests);
         sigma = (est_std.cwiseAbs2() + out.predicted_std.back().cwiseAbs2()).cwiseSqrt();
       } else {

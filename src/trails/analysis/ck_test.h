@@ -15,15 +15,15 @@
 namespace trails::analysis {
 
 struct CkOptions {
-  int max_multiple = 5;        // k = 1..max_multiple
-  bool reversible = true;      // estimator for the models at k tau
+  int max_multiple = 5;    // k = 1..max_multiple
+  bool reversible = true;  // estimator for the models at k tau
   CountMode count_mode = CountMode::Sliding;
   ReversibleMleOptions mle = {};
   int n_bayesian_samples = 0;  // > 0: standard deviations of predictions and estimates from
                                // Bayesian MSMs (at tau and at each k tau)
   std::uint64_t seed = 0;
   int n_threads = 0;
-  double n_sigma = 3.0;        // pass if every |pred - est| <= n_sigma * sigma + abs_tolerance
+  double n_sigma = 3.0;  // pass if every |pred - est| <= n_sigma * sigma + abs_tolerance
   double abs_tolerance = 1e-3;
 };
 

@@ -1,4 +1,5 @@
-// k-means (k-means++ seeding, Lloyd iterations), regular-space clustering, nearest-centre assignment.
+// k-means (k-means++ seeding, Lloyd iterations), regular-space clustering, nearest-centre
+// assignment.
 #include "trails/analysis/clustering.h"
 
 #include <algorithm>
@@ -281,8 +282,7 @@ ClusterModel regular_space(const PointsRef& points, double dmin, int max_centers
   const Eigen::Index n = points.rows(), d = points.cols();
   if (!(dmin > 0.0) || max_centers < 1)
     throw core::InputError("regular_space: expected dmin > 0 and max_centers >= 1, got dmin = " +
-                           std::to_string(dmin) + ", max_centers = " +
-                           std::to_string(max_centers));
+                           std::to_string(dmin) + ", max_centers = " + std::to_string(max_centers));
   if (n < 1 || d < 1)
     throw core::InputError("regular_space: expected at least one point and one dimension, got " +
                            std::to_string(n) + " x " + std::to_string(d));
@@ -320,8 +320,7 @@ std::vector<int> assign(const PointsRef& centres, const PointsRef& points, int n
   if (centres.rows() < 1 || centres.cols() != points.cols())
     throw core::InputError("assign: expected at least one centre with " +
                            std::to_string(points.cols()) + " coordinates, got " +
-                           std::to_string(centres.rows()) + " x " +
-                           std::to_string(centres.cols()));
+                           std::to_string(centres.rows()) + " x " + std::to_string(centres.cols()));
   require_finite(points, "assign");
   std::vector<int> labels;
   std::vector<double> dist2;

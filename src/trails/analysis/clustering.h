@@ -33,21 +33,22 @@ Eigen::Map<const RowMatrix> points_view(std::span<const double> data, Eigen::Ind
                                         Eigen::Index d);
 
 struct KMeansOptions {
-  int k = 0;                  // number of centres, 1 <= k <= n
-  int max_iter = 200;         // Lloyd iterations at most (>= 0; 0 keeps the initial centres)
-  double tolerance = 1e-5;    // converged when sum_c |c_new - c_old|^2 <= tolerance * mean
-                              // per-dimension variance of the points (scale-free)
-  std::uint64_t seed = 0;     // k-means++ stream key
-  int n_threads = 0;          // at most this many threads of core::default_pool() (0: all); results do not depend on it
+  int k = 0;                // number of centres, 1 <= k <= n
+  int max_iter = 200;       // Lloyd iterations at most (>= 0; 0 keeps the initial centres)
+  double tolerance = 1e-5;  // converged when sum_c |c_new - c_old|^2 <= tolerance * mean
+                            // per-dimension variance of the points (scale-free)
+  std::uint64_t seed = 0;   // k-means++ stream key
+  int n_threads =
+      0;  // at most this many threads of core::default_pool() (0: all); results do not depend on it
   std::optional<RowMatrix> initial_centres = std::nullopt;  // warm start (k x d): skips k-means++
-  core::ThreadPool* pool = nullptr;  // nullptr: core::default_pool()
+  core::ThreadPool* pool = nullptr;                         // nullptr: core::default_pool()
 };
 
 struct ClusterModel {
-  RowMatrix centres;        // k x d
-  int iterations = 0;       // Lloyd iterations run (k-means); 1 for regular space
-  bool converged = false;   // k-means: tolerance met; regular space: max_centers not hit
-  double inertia = 0.0;     // sum over points of the squared distance to the nearest centre
+  RowMatrix centres;       // k x d
+  int iterations = 0;      // Lloyd iterations run (k-means); 1 for regular space
+  bool converged = false;  // k-means: tolerance met; regular space: max_centers not hit
+  double inertia = 0.0;    // sum over points of the squared distance to the nearest centre
   // k-means, per Lloyd iteration: sum of squared distances of the points to the updated centres
   // of the clusters they were assigned to in that iteration (deeptime's `inertias`). `inertia`
   // re-assigns to the returned centres, so it is <= the last entry. Empty for regular space

@@ -56,8 +56,8 @@ Eigen::MatrixXd effective_counts(const std::vector<std::vector<int>>& dtrajs, st
     total += static_cast<double>(length[r]);
     longest = std::max(longest, length[r]);
     for (std::size_t t = 0; t + lag < d.size(); ++t)
-      occ.push_back({static_cast<std::int64_t>(d[t]) * n + d[t + lag], static_cast<std::uint32_t>(r),
-                     static_cast<std::uint32_t>(t)});
+      occ.push_back({static_cast<std::int64_t>(d[t]) * n + d[t + lag],
+                     static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(t)});
   }
   // Stable: within a pair, occurrences stay in (trajectory, time) order.
   std::stable_sort(occ.begin(), occ.end(),
@@ -99,9 +99,13 @@ Eigen::MatrixXd effective_counts(const std::vector<std::vector<int>>& dtrajs, st
 }  // namespace
 
 EffectiveCountAccumulator::EffectiveCountAccumulator(int n_states, int lag)
-    : n_(n_states), lag_(static_cast<std::size_t>(lag)), C_(Eigen::MatrixXd::Zero(n_states, n_states)),
+    : n_(n_states),
+      lag_(static_cast<std::size_t>(lag)),
+      C_(Eigen::MatrixXd::Zero(n_states, n_states)),
       pair_of_(static_cast<std::size_t>(n_states) * static_cast<std::size_t>(n_states), -1) {
-  if (lag < 1) throw core::InputError("EffectiveCountAccumulator: expected lag >= 1, got " + std::to_string(lag));
+  if (lag < 1)
+    throw core::InputError("EffectiveCountAccumulator: expected lag >= 1, got " +
+                           std::to_string(lag));
   if (n_states < 0) throw core::InputError("EffectiveCountAccumulator: expected n_states >= 0");
 }
 
@@ -115,7 +119,8 @@ void EffectiveCountAccumulator::add(std::span<const int> d) {
   const std::size_t L = d.size() - lag_;  // indicator series length
   std::vector<std::int64_t> pair_at(L);
   for (std::size_t t = 0; t < L; ++t) {
-    const auto key = static_cast<std::size_t>(d[t]) * static_cast<std::size_t>(n_) + static_cast<std::size_t>(d[t + lag_]);
+    const auto key = static_cast<std::size_t>(d[t]) * static_cast<std::size_t>(n_) +
+                     static_cast<std::size_t>(d[t + lag_]);
     if (pair_of_[key] < 0) {
       pair_of_[key] = static_cast<std::int64_t>(pairs_.size());
       pairs_.emplace_back();

@@ -1,7 +1,8 @@
-// VAMP-2 feature selection on moment matrices (compat:vamp-column-selection, compat:feature-type-ranking): greedy forward selection of
-// feature columns (or column groups) and ranking of candidate feature types. Everything works on
-// accumulated covariances, so no frames are re-read: a column subset uses the submatrices.
-// Pure numerics. Cost: O(g^2) VAMP-2 evaluations of O(k^3) for g groups. Throws core::InputError.
+// VAMP-2 feature selection on moment matrices (compat:vamp-column-selection,
+// compat:feature-type-ranking): greedy forward selection of feature columns (or column groups) and
+// ranking of candidate feature types. Everything works on accumulated covariances, so no frames are
+// re-read: a column subset uses the submatrices. Pure numerics. Cost: O(g^2) VAMP-2 evaluations of
+// O(k^3) for g groups. Throws core::InputError.
 #pragma once
 
 #include <limits>

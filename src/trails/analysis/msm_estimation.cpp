@@ -135,8 +135,8 @@ double relative_residual(const Eigen::VectorXd& g, const Eigen::VectorXd& d) {
 // S_ij q_i q_j / (q_i + q_j)^2, after fixing delta_gauge = 0 (G is flat along y + const). The
 // reduced H is positive definite for a connected pattern. Dense Cholesky for dense patterns,
 // else a sparse Cholesky with AMD ordering. False if the factorisation fails.
-bool newton_direction(const SymmetricPattern& p, const Eigen::VectorXd& y,
-                      const Eigen::VectorXd& g, Eigen::Index gauge, Eigen::VectorXd& delta) {
+bool newton_direction(const SymmetricPattern& p, const Eigen::VectorXd& y, const Eigen::VectorXd& g,
+                      Eigen::Index gauge, Eigen::VectorXd& delta) {
   const Eigen::Index n = p.n, m = n - 1;
   const Eigen::VectorXd q = y.array().exp();
   auto reduced = [gauge](Eigen::Index i) { return i < gauge ? i : i - 1; };
@@ -192,7 +192,7 @@ bool newton_direction(const SymmetricPattern& p, const Eigen::VectorXd& y,
 }
 
 constexpr int kMaxNewtonSteps = 100;
-constexpr double kNewtonDone = 1e-14;       // max_i |g_i| / d_i at which Newton stops
+constexpr double kNewtonDone = 1e-14;  // max_i |g_i| / d_i at which Newton stops
 
 // Newton's method on the dual from y = log(c / rowsum(S)). Returns q = e^y of the best iterate;
 // counts its steps in `out`. Stops early (leaving the rest to the fixed-point iteration) if a

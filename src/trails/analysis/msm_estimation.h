@@ -20,17 +20,17 @@ enum class ReversibleMleMethod {
 };
 
 struct ReversibleMleOptions {
-  double tol = 1e-12;       // converged when one fixed-point update changes pi by < tol (max-abs)
+  double tol = 1e-12;  // converged when one fixed-point update changes pi by < tol (max-abs)
   int max_iterations = 1000000;  // bound on Newton steps + fixed-point updates together
   ReversibleMleMethod method = ReversibleMleMethod::Newton;
 };
 
 struct ReversibleMle {
-  Eigen::MatrixXd T;        // row-stochastic, pi_i T_ij = pi_j T_ji to rounding
-  Eigen::VectorXd pi;       // stationary distribution of T, sums to 1
-  int iterations = 0;       // Newton steps + fixed-point updates performed
-  int newton_steps = 0;     // of which Newton steps
-  bool converged = false;   // false: max_iterations reached; T and pi are the last iterate
+  Eigen::MatrixXd T;       // row-stochastic, pi_i T_ij = pi_j T_ji to rounding
+  Eigen::VectorXd pi;      // stationary distribution of T, sums to 1
+  int iterations = 0;      // Newton steps + fixed-point updates performed
+  int newton_steps = 0;    // of which Newton steps
+  bool converged = false;  // false: max_iterations reached; T and pi are the last iterate
 };
 
 // Reversible MLE: maximises sum_ij C_ij log T_ij over reversible T whose zero pattern is that of

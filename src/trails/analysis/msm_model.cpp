@@ -100,12 +100,14 @@ MsmModel::MsmModel(Eigen::MatrixXd T, double lag, bool reversible, std::vector<i
   if (n == 0 || T_.cols() != n)
     throw core::InputError("MsmModel: expected a non-empty square transition matrix, got " +
                            std::to_string(T_.rows()) + " x " + std::to_string(T_.cols()));
-  if (!(lag > 0.0)) throw core::InputError("MsmModel: expected lag > 0, got " + std::to_string(lag));
+  if (!(lag > 0.0))
+    throw core::InputError("MsmModel: expected lag > 0, got " + std::to_string(lag));
   for (Eigen::Index i = 0; i < n; ++i) {
     if (!(T_.row(i).minCoeff() >= 0.0) || !(std::abs(T_.row(i).sum() - 1.0) <= 1e-8))
       throw core::InputError("MsmModel: row " + std::to_string(i) +
                              " is not a probability distribution (entries >= 0, sum 1 within "
-                             "1e-8); sum = " + std::to_string(T_.row(i).sum()));
+                             "1e-8); sum = " +
+                             std::to_string(T_.row(i).sum()));
   }
   if (active_set_.empty()) {
     active_set_.resize(static_cast<std::size_t>(n));
@@ -179,12 +181,11 @@ Eigen::VectorXd MsmModel::timescales(int k) const {
   return timescales_from_eigenvalues(eigenvalues_, lag_, k);
 }
 
-Eigen::VectorXd MsmModel::propagate(const Eigen::Ref<const Eigen::VectorXd>& p0,
-                                    int steps) const {
+Eigen::VectorXd MsmModel::propagate(const Eigen::Ref<const Eigen::VectorXd>& p0, int steps) const {
   if (p0.size() != T_.rows() || steps < 0)
     throw core::InputError("propagate: expected a vector of size " + std::to_string(T_.rows()) +
-                           " and steps >= 0, got size " + std::to_string(p0.size()) +
-                           ", steps " + std::to_string(steps));
+                           " and steps >= 0, got size " + std::to_string(p0.size()) + ", steps " +
+                           std::to_string(steps));
   Eigen::RowVectorXd p = p0.transpose();
   for (int s = 0; s < steps; ++s) p = (p * T_).eval();
   return p.transpose();
@@ -201,7 +202,8 @@ MsmModel MsmModel::submodel(std::span<const int> states) const {
   const Eigen::VectorXd r = T.rowwise().sum();
   for (Eigen::Index i = 0; i < r.size(); ++i)
     if (!(r(i) > 0.0))
-      throw core::InputError("submodel: state " + std::to_string(states[static_cast<std::size_t>(i)]) +
+      throw core::InputError("submodel: state " +
+                             std::to_string(states[static_cast<std::size_t>(i)]) +
                              " has no transitions within the subset");
   T = r.cwiseInverse().asDiagonal() * T;
   std::vector<int> ids;
@@ -226,8 +228,10 @@ MsmModel MsmModel::submodel(std::span<const int> states) const {
 
 MsmModel estimate_msm(const CountModel& counts, bool reversible, const ReversibleMleOptions& mle) {
   if (counts.n_active() < 2)
-    throw core::InputError("estimate_msm: expected at least 2 states in the largest connected "
-                           "set, got " + std::to_string(counts.n_active()));
+    throw core::InputError(
+        "estimate_msm: expected at least 2 states in the largest connected "
+        "set, got " +
+        std::to_string(counts.n_active()));
   const Eigen::MatrixXd C = counts.active_counts();
   if (reversible) {
     auto est = reversible_mle(C, mle);

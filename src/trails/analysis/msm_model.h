@@ -29,7 +29,7 @@ struct CountModel {
 
   int n_states() const { return static_cast<int>(counts.rows()); }
   int n_active() const { return static_cast<int>(active_set.size()); }
-  Eigen::MatrixXd active_counts() const;         // counts restricted to active_set
+  Eigen::MatrixXd active_counts() const;  // counts restricted to active_set
   // Each trajectory with states mapped to active indices; inactive frames become -1.
   std::vector<std::vector<int>> map_to_active(const std::vector<std::vector<int>>& dtrajs) const;
 };

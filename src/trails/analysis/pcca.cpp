@@ -31,8 +31,7 @@ std::vector<Eigen::Index> inner_simplex(const Eigen::MatrixXd& X) {
     for (Eigen::Index l = 0; l < n; ++l) {
       ortho.row(l) -= ortho.row(l).dot(temp) * temp;
       const double dist = ortho.row(l).norm();
-      const bool taken =
-          std::find(index.begin(), index.begin() + j, l) != index.begin() + j;
+      const bool taken = std::find(index.begin(), index.begin() + j, l) != index.begin() + j;
       if (dist > max_dist && !taken) {
         max_dist = dist;
         index[static_cast<std::size_t>(j)] = l;
@@ -89,8 +88,7 @@ Eigen::VectorXd nelder_mead(F f, Eigen::VectorXd x0, int max_iter, double tol, i
     double fspread = 0.0, xspread = 0.0;
     for (std::size_t k = 1; k < order.size(); ++k) {
       fspread = std::max(fspread, std::abs(fv[order[k]] - fv[order[0]]));
-      xspread = std::max(xspread,
-                         (simplex[order[k]] - simplex[order[0]]).cwiseAbs().maxCoeff());
+      xspread = std::max(xspread, (simplex[order[k]] - simplex[order[0]]).cwiseAbs().maxCoeff());
     }
     if (fspread <= tol && xspread <= tol) break;
     const std::size_t worst = order.back(), second = order[order.size() - 2], best = order[0];
@@ -102,8 +100,10 @@ Eigen::VectorXd nelder_mead(F f, Eigen::VectorXd x0, int max_iter, double tol, i
     if (fr < fv[best]) {
       const Eigen::VectorXd xe = centroid + 2.0 * (centroid - simplex[worst]);
       const double fe = f(xe);
-      if (fe < fr) simplex[worst] = xe, fv[worst] = fe;
-      else simplex[worst] = xr, fv[worst] = fr;
+      if (fe < fr)
+        simplex[worst] = xe, fv[worst] = fe;
+      else
+        simplex[worst] = xr, fv[worst] = fr;
       continue;
     }
     if (fr < fv[second]) {
@@ -111,8 +111,9 @@ Eigen::VectorXd nelder_mead(F f, Eigen::VectorXd x0, int max_iter, double tol, i
       continue;
     }
     const bool outside = fr < fv[worst];
-    const Eigen::VectorXd xc = outside ? Eigen::VectorXd(centroid + 0.5 * (xr - centroid))
-                                       : Eigen::VectorXd(centroid + 0.5 * (simplex[worst] - centroid));
+    const Eigen::VectorXd xc = outside
+                                   ? Eigen::VectorXd(centroid + 0.5 * (xr - centroid))
+                                   : Eigen::VectorXd(centroid + 0.5 * (simplex[worst] - centroid));
     const double fc = f(xc);
     if (fc < (outside ? fr : fv[worst])) {
       simplex[worst] = xc, fv[worst] = fc;
@@ -143,8 +144,10 @@ Pcca pcca(const MsmModel& model, int m, const PccaOptions& options) {
   for (int j = 0; j < m; ++j) V.row(j) = X.row(vertices[static_cast<std::size_t>(j)]);
   Eigen::FullPivLU<Eigen::MatrixXd> lu(V);
   if (!lu.isInvertible())
-    throw core::InputError("pcca: the inner-simplex vertices are degenerate; the model has fewer "
-                           "than " + std::to_string(m) + " distinguishable metastable sets");
+    throw core::InputError(
+        "pcca: the inner-simplex vertices are degenerate; the model has fewer "
+        "than " +
+        std::to_string(m) + " distinguishable metastable sets");
   const Eigen::MatrixXd A0 = lu.inverse();
   Eigen::MatrixXd crop = A0.bottomRightCorner(m - 1, m - 1);
   Pcca out;

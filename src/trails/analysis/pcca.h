@@ -22,14 +22,14 @@ struct PccaOptions {
 };
 
 struct Pcca {
-  Eigen::MatrixXd memberships;       // n x m, rows sum to 1, entries in [0, 1]
-  std::vector<int> assignments;      // n: argmax membership per state (lowest index on ties)
+  Eigen::MatrixXd memberships;         // n x m, rows sum to 1, entries in [0, 1]
+  std::vector<int> assignments;        // n: argmax membership per state (lowest index on ties)
   std::vector<std::vector<int>> sets;  // m: state indices (into the model's active set) per set
-  Eigen::VectorXd populations;       // m: sum of pi over each crisp set (Trails-MD's output)
+  Eigen::VectorXd populations;         // m: sum of pi over each crisp set (Trails-MD's output)
   Eigen::VectorXd coarse_stationary;   // m: chi^T pi (fuzzy populations)
   Eigen::MatrixXd coarse_transition;   // m x m: (chi^T D chi)^-1 chi^T D T chi (Kube & Weber 2007)
-  double crispness = 0.0;           // the maximised objective trace(diag(1/A_0j) A^T A), <= m
-  int iterations = 0;               // Nelder-Mead iterations used
+  double crispness = 0.0;              // the maximised objective trace(diag(1/A_0j) A^T A), <= m
+  int iterations = 0;                  // Nelder-Mead iterations used
 };
 
 // PCCA+ on the m dominant right eigenvectors of `model` (its right_eigenvectors(m)).

@@ -64,8 +64,8 @@ ReversibleMoments::ReversibleMoments(int n_features, int lagtime) : d_(n_feature
 }
 
 void ReversibleMoments::add_segments(const Eigen::Ref<const FrameMatrix>& frames,
-                                     std::span<const std::int64_t> segment_frames,
-                                     int n_threads, core::ThreadPool* pool) {
+                                     std::span<const std::int64_t> segment_frames, int n_threads,
+                                     core::ThreadPool* pool) {
   if (frames.cols() != d_)
     throw core::InputError("ReversibleMoments::add_segments: expected " + std::to_string(d_) +
                            " feature columns, got " + std::to_string(frames.cols()));
@@ -127,8 +127,8 @@ void ReversibleMoments::add_segments(const Eigen::Ref<const FrameMatrix>& frames
         frames.middleRows(s.start + s.n - lag_, lag_).rowwise() - s.a.transpose();
     const std::int64_t w = s.n - lag_;
     const Eigen::MatrixXd s2_raw = 2.0 * g_all - gram(head) - gram(tail);
-    const Eigen::VectorXd sz = 2.0 * s_all - head.colwise().sum().transpose() -
-                               tail.colwise().sum().transpose();
+    const Eigen::VectorXd sz =
+        2.0 * s_all - head.colwise().sum().transpose() - tail.colwise().sum().transpose();
     const Eigen::VectorXd delta = sz / (2.0 * static_cast<double>(w));
     const Eigen::MatrixXd shift = (2.0 * static_cast<double>(w)) * (delta * delta.transpose());
     merge(w, s.a + delta, s2_raw - shift, g_pair - s2_raw - shift);
@@ -157,8 +157,10 @@ void ReversibleMoments::merge(std::int64_t w, const Eigen::VectorXd& mean,
 
 Covariances ReversibleMoments::covariances() const {
   if (w_ == 0)
-    throw core::InputError("ReversibleMoments::covariances: no segment is longer than the lag "
-                           "time " + std::to_string(lag_) + " frames, so there are no pairs");
+    throw core::InputError(
+        "ReversibleMoments::covariances: no segment is longer than the lag "
+        "time " +
+        std::to_string(lag_) + " frames, so there are no pairs");
   Covariances c;
   c.lagtime = lag_;
   c.n_samples = static_cast<double>(w_);

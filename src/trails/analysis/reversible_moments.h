@@ -1,7 +1,8 @@
 // The reversible (symmetrised) instantaneous and time-lagged moments that deeptime's TICA uses,
 // at half the flops of RunningMoments (docs/analysis.md, "Reversible moments, fast path"):
 //   m   = mean over Z, the 2w samples {x_t} u {y_t} of the w pairs (x_t, y_t = x_{t+lag}),
-//   C00 = sum_Z (z - m)(z - m)^T / 2w,    C0t = sum_t [(x_t - m)(y_t - m)^T + (y_t - m)(x_t - m)^T] / 2w,
+//   C00 = sum_Z (z - m)(z - m)^T / 2w,    C0t = sum_t [(x_t - m)(y_t - m)^T + (y_t - m)(x_t - m)^T]
+//   / 2w,
 // which is RunningMoments::lagged({Separate, symmetrize = true}) in exact arithmetic. Per segment
 // it forms two symmetric rank updates per block of rows (one of the frames about a reference
 // a, one of x_t + y_t - 2a) instead of three products, using
@@ -50,10 +51,10 @@ class ReversibleMoments {
 
   int d_;
   int lag_;
-  std::int64_t w_ = 0;     // pairs
-  Eigen::VectorXd mean_;   // over the 2w samples
-  Eigen::MatrixXd s2_;     // sum_Z (z - mean)(z - mean)^T
-  Eigen::MatrixXd q_;      // sum_t [(x - mean)(y - mean)^T + transpose]
+  std::int64_t w_ = 0;    // pairs
+  Eigen::VectorXd mean_;  // over the 2w samples
+  Eigen::MatrixXd s2_;    // sum_Z (z - mean)(z - mean)^T
+  Eigen::MatrixXd q_;     // sum_t [(x - mean)(y - mean)^T + transpose]
 };
 
 }  // namespace trails::analysis

@@ -8,9 +8,9 @@
 #include <numeric>
 #include <string>
 
-#include <Eigen/Eigenvalues>
 #include <Spectra/MatOp/DenseSymMatProd.h>
 #include <Spectra/SymEigsSolver.h>
+#include <Eigen/Eigenvalues>
 
 #include "trails/core/error.h"
 #include "trails/core/thread_pool.h"
@@ -57,8 +57,8 @@ Eigen::VectorXd eigenvalues(const Eigen::Ref<const Eigen::MatrixXd>& T,
                            ", got " + std::to_string(pi.size()));
   for (Eigen::Index i = 0; i < pi.size(); ++i)
     if (!(pi(i) > 0.0))
-      throw core::InputError("eigenvalues: expected pi > 0, got " + std::to_string(pi(i)) +
-                             " at " + std::to_string(i));
+      throw core::InputError("eigenvalues: expected pi > 0, got " + std::to_string(pi(i)) + " at " +
+                             std::to_string(i));
   const Eigen::VectorXd s = pi.cwiseSqrt();
   Eigen::MatrixXd S = s.asDiagonal() * T * s.cwiseInverse().asDiagonal();
   S = (0.5 * (S + S.transpose())).eval();  // exact symmetry; differences are rounding only
@@ -95,9 +95,9 @@ Eigen::VectorXd timescales_from_eigenvalues(const Eigen::Ref<const Eigen::Vector
   if (!(lag > 0.0))
     throw core::InputError("implied_timescales: expected lag > 0, got " + std::to_string(lag));
   if (k < 0 || k > eigenvalues.size() - 1)
-    throw core::InputError("implied_timescales: expected 0 <= k <= " +
-                           std::to_string(eigenvalues.size() - 1) + " (n_states - 1), got " +
-                           std::to_string(k));
+    throw core::InputError(
+        "implied_timescales: expected 0 <= k <= " + std::to_string(eigenvalues.size() - 1) +
+        " (n_states - 1), got " + std::to_string(k));
   Eigen::VectorXd t(k);
   for (int i = 0; i < k; ++i) {
     const double m = std::abs(eigenvalues(i + 1));
@@ -111,14 +111,12 @@ Eigen::VectorXd timescales_from_eigenvalues(const Eigen::Ref<const Eigen::Vector
   return t;
 }
 
-Eigen::VectorXd implied_timescales(const Eigen::Ref<const Eigen::MatrixXd>& T, double lag,
-                                   int k) {
+Eigen::VectorXd implied_timescales(const Eigen::Ref<const Eigen::MatrixXd>& T, double lag, int k) {
   return timescales_from_eigenvalues(eigenvalues(T), lag, k);
 }
 
 Eigen::VectorXd implied_timescales(const Eigen::Ref<const Eigen::MatrixXd>& T,
-                                   const Eigen::Ref<const Eigen::VectorXd>& pi, double lag,
-                                   int k) {
+                                   const Eigen::Ref<const Eigen::VectorXd>& pi, double lag, int k) {
   return timescales_from_eigenvalues(eigenvalues(T, pi), lag, k);
 }
 
@@ -138,23 +136,26 @@ ItsSweep implied_timescales_sweep(const std::vector<std::vector<int>>& dtrajs,
   out.n_active.assign(lags.size(), 0);
   out.converged.assign(lags.size(), 0);
   // One lag per chunk. Bad input (state ids) throws inside a chunk; the pool rethrows it.
-  core::default_pool().parallel_for(lags.size(), 1, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t a = begin; a < end; ++a) {
-      const Eigen::MatrixXd C = count_matrix(dtrajs, lags[a], n_states, mode);
-      const std::vector<int> active = largest_connected_set(C);
-      out.n_active[a] = static_cast<int>(active.size());
-      if (active.size() < 2) continue;
-      const auto est = reversible_mle(restrict_to_set(C, active), options);
-      out.converged[a] = est.converged ? 1 : 0;
-      const int kk = std::min(k, static_cast<int>(active.size()) - 1);
-      constexpr std::size_t kLargeModel = 1000;  // beyond this, partial Lanczos spectra
-      const Eigen::VectorXd ev = active.size() > kLargeModel
-                                     ? leading_eigenvalues(est.T, est.pi, kk + 1)
-                                     : eigenvalues(est.T, est.pi);
-      out.timescales.row(static_cast<Eigen::Index>(a)).head(kk) =
-          timescales_from_eigenvalues(ev, static_cast<double>(lags[a]), kk).transpose();
-    }
-  }, n_threads);
+  core::default_pool().parallel_for(
+      lags.size(), 1,
+      [&](std::size_t begin, std::size_t end) {
+        for (std::size_t a = begin; a < end; ++a) {
+          const Eigen::MatrixXd C = count_matrix(dtrajs, lags[a], n_states, mode);
+          const std::vector<int> active = largest_connected_set(C);
+          out.n_active[a] = static_cast<int>(active.size());
+          if (active.size() < 2) continue;
+          const auto est = reversible_mle(restrict_to_set(C, active), options);
+          out.converged[a] = est.converged ? 1 : 0;
+          const int kk = std::min(k, static_cast<int>(active.size()) - 1);
+          constexpr std::size_t kLargeModel = 1000;  // beyond this, partial Lanczos spectra
+          const Eigen::VectorXd ev = active.size() > kLargeModel
+                                         ? leading_eigenvalues(est.T, est.pi, kk + 1)
+                                         : eigenvalues(est.T, est.pi);
+          out.timescales.row(static_cast<Eigen::Index>(a)).head(kk) =
+              timescales_from_eigenvalues(ev, static_cast<double>(lags[a]), kk).transpose();
+        }
+      },
+      n_threads);
   return out;
 }
 

@@ -53,10 +53,11 @@ struct ItsSweep {
 };
 
 // For each lag: count_matrix -> largest_connected_set -> reversible_mle -> implied timescales
-// (symmetrised eigenvalues; leading_eigenvalues via Spectra when n_active > 1000). A lag whose largest connected set has fewer than 2 states is data,
-// not an error: its row is NaN. Timescales beyond n_active - 1 are NaN. k >= 1; lags >= 1.
-// Lags run in parallel on at most n_threads threads of core::default_pool() (0: all); each lag writes only its
-// own row, so the result is bitwise identical for any thread count.
+// (symmetrised eigenvalues; leading_eigenvalues via Spectra when n_active > 1000). A lag whose
+// largest connected set has fewer than 2 states is data, not an error: its row is NaN. Timescales
+// beyond n_active - 1 are NaN. k >= 1; lags >= 1. Lags run in parallel on at most n_threads threads
+// of core::default_pool() (0: all); each lag writes only its own row, so the result is bitwise
+// identical for any thread count.
 ItsSweep implied_timescales_sweep(const std::vector<std::vector<int>>& dtrajs,
                                   std::span<const int> lags, int k, int n_states = -1,
                                   CountMode mode = CountMode::Sliding,

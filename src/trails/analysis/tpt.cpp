@@ -89,21 +89,18 @@ Eigen::VectorXd backward_committor(const Eigen::Ref<const Eigen::MatrixXd>& T,
   if (pi.size() != T.rows() || !(pi.minCoeff() > 0.0))
     throw core::InputError("backward_committor: expected pi > 0 of size " +
                            std::to_string(T.rows()));
-  const Eigen::MatrixXd reversed =
-      pi.cwiseInverse().asDiagonal() * T.transpose() * pi.asDiagonal();
+  const Eigen::MatrixXd reversed = pi.cwiseInverse().asDiagonal() * T.transpose() * pi.asDiagonal();
   return forward_committor(reversed, B, A);
 }
 
-ReactiveFlux reactive_flux(const MsmModel& model, std::span<const int> A,
-                           std::span<const int> B) {
+ReactiveFlux reactive_flux(const MsmModel& model, std::span<const int> A, std::span<const int> B) {
   const Eigen::MatrixXd& T = model.transition_matrix();
   const Eigen::VectorXd& pi = model.stationary_distribution();
   const auto kind = membership(T.rows(), A, B, true, "reactive_flux");
   ReactiveFlux out;
   out.forward_committor = forward_committor(T, A, B);
-  out.backward_committor = model.reversible()
-                               ? Eigen::VectorXd(1.0 - out.forward_committor.array())
-                               : backward_committor(T, pi, A, B);
+  out.backward_committor = model.reversible() ? Eigen::VectorXd(1.0 - out.forward_committor.array())
+                                              : backward_committor(T, pi, A, B);
   const Eigen::VectorXd w = pi.cwiseProduct(out.backward_committor);
   out.gross_flux = w.asDiagonal() * T * out.forward_committor.asDiagonal();
   out.gross_flux.diagonal().setZero();
@@ -121,8 +118,7 @@ ReactiveFlux reactive_flux(const MsmModel& model, std::span<const int> A,
 Eigen::VectorXd mfpt_to_set(const MsmModel& model, std::span<const int> B) {
   const Eigen::MatrixXd& T = model.transition_matrix();
   const auto kind = membership(T.rows(), {}, B, false, "mfpt_to_set");
-  return model.lag() *
-         solve_on_free(T, kind, Eigen::VectorXd::Zero(T.rows()), 1.0, "mfpt_to_set");
+  return model.lag() * solve_on_free(T, kind, Eigen::VectorXd::Zero(T.rows()), 1.0, "mfpt_to_set");
 }
 
 double mfpt(const MsmModel& model, std::span<const int> A, std::span<const int> B) {

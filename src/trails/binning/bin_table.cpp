@@ -99,7 +99,8 @@ void BinTable::retier(const std::vector<std::int64_t>& touched_bins) {
 }
 
 void BinTable::for_each_in_lowest_tiers(
-    std::int64_t at_least, const std::function<void(std::int64_t bin, std::int64_t pop)>& fn) const {
+    std::int64_t at_least,
+    const std::function<void(std::int64_t bin, std::int64_t pop)>& fn) const {
   std::int64_t visited = 0;
   for (const auto& [pop, tier] : tiers_) {
     if (visited >= at_least) break;

@@ -38,8 +38,9 @@ class BinTable {
   // Occupied bins by ascending population (ascending bin id within a population), whole
   // population tiers only, stopping after the tier in which `at_least` bins were reached.
   // Costs O(bins visited), independent of how many bins are occupied: hard spawning uses it.
-  void for_each_in_lowest_tiers(std::int64_t at_least,
-                                const std::function<void(std::int64_t bin, std::int64_t pop)>& fn) const;
+  void for_each_in_lowest_tiers(
+      std::int64_t at_least,
+      const std::function<void(std::int64_t bin, std::int64_t pop)>& fn) const;
 
  private:
   // A bin's members in chronological order. Dropping the oldest block removes a prefix of every
@@ -48,7 +49,7 @@ class BinTable {
   struct Members {
     std::vector<std::int64_t> frames;
     std::size_t head = 0;
-    std::uint64_t touched = 0;      // last add/drop call that changed this bin
+    std::uint64_t touched = 0;           // last add/drop call that changed this bin
     std::int64_t population_before = 0;  // its population before that call
     std::int64_t size() const { return static_cast<std::int64_t>(frames.size() - head); }
   };

@@ -24,12 +24,12 @@ struct RunOptions {
 };
 
 struct IterationReport {
-  store::IterationSummary summary;      // what was committed (and logged) for the iteration
+  store::IterationSummary summary;  // what was committed (and logged) for the iteration
   std::int64_t target_iterations = 0;
-  std::int64_t walkers = 0;             // walkers run, failed ones included
-  std::vector<int> n_bins;              // grid resolution after this iteration
+  std::int64_t walkers = 0;  // walkers run, failed ones included
+  std::vector<int> n_bins;   // grid resolution after this iteration
   double eta_s = 0.0;
-  double commit_s = 0.0;                // part of summary.analysis_s spent in the atomic commit
+  double commit_s = 0.0;  // part of summary.analysis_s spent in the atomic commit
 };
 
 struct CampaignOutcome {
@@ -37,7 +37,7 @@ struct CampaignOutcome {
   std::string reason;
   std::int64_t completed_iterations = 0;  // committed in the run directory
   std::int64_t requested_iterations = 0;
-  std::int64_t ran_now = 0;               // iterations run by this invocation
+  std::int64_t ran_now = 0;  // iterations run by this invocation
 };
 
 class ProgressSink {

@@ -50,15 +50,15 @@ class CampaignDriver {
   // campaign_iteration.cpp
   IterationReport run_iteration(std::int64_t iteration);
   std::vector<engines::SegmentTask> make_tasks(std::int64_t iteration) const;
-  void check_failures(std::int64_t iteration, const std::vector<engines::SegmentResult>& results) const;
+  void check_failures(std::int64_t iteration,
+                      const std::vector<engines::SegmentResult>& results) const;
   // Start configurations of the chosen frames, read from their shards (positions at full
   // precision and the frame's box; used on resume and for frames of earlier iterations).
   std::vector<engines::Configuration> restart_configurations(
       const std::vector<store::SpawnChoice>& spawns) const;
   // Start configurations of this iteration's spawn choices: frames of `rec` (just produced) come
   // from memory, older ones from their shards.
-  std::vector<engines::Configuration> next_configurations(
-      const store::IterationRecord& rec) const;
+  std::vector<engines::Configuration> next_configurations(const store::IterationRecord& rec) const;
   // The time step recorded with each iteration (H5MD time = step × dt): the engine's own unit.
   double record_dt() const;
   nlohmann::json state_json() const;
@@ -71,16 +71,18 @@ class CampaignDriver {
   std::optional<msm::MsmBuild> join_msm(double* wait_s);
   void record_msm_build(const msm::MsmBuild& built);  // into the ledger
   // The walker segments of a committed iteration (its ok walkers, in walker order).
-  static std::vector<features::FrameHistory::WalkerSpan> ok_spans(const store::IterationRecord& rec);
+  static std::vector<features::FrameHistory::WalkerSpan> ok_spans(
+      const store::IterationRecord& rec);
 
   // campaign_space.cpp (learned CV space only)
   void replay_learned_space();
   void rebuild_learned_space();
   void resume_learned_space(const std::vector<store::IterationRecord>& records);
   void make_learned_space();
-  // One committed iteration's frames (positions and boxes) from its shard, for feature recomputation.
-  spaces::SpaceStage::Frames load_committed_frames(std::int64_t iteration,
-                                           std::span<const features::FrameHistory::WalkerSpan> spans) const;
+  // One committed iteration's frames (positions and boxes) from its shard, for feature
+  // recomputation.
+  spaces::SpaceStage::Frames load_committed_frames(
+      std::int64_t iteration, std::span<const features::FrameHistory::WalkerSpan> spans) const;
 
   const config::CampaignConfig& config_;
   RunOptions options_;
@@ -95,8 +97,9 @@ class CampaignDriver {
 
   features::FrameHistory history_;
   std::optional<CoverageTracker> tracker_;
-  std::unique_ptr<features::FeatureSource> features_;  // learned spaces: the feature types (features_factory.h)
-  std::optional<spaces::SpaceStage> space_;  // space_mode pca | tica
+  std::unique_ptr<features::FeatureSource>
+      features_;  // learned spaces: the feature types (features_factory.h)
+  std::optional<spaces::SpaceStage> space_;     // space_mode pca | tica
   std::unique_ptr<spawners::Spawner> spawner_;  // spawning.spawn_scheme (make_spawner)
   binning::ResolutionController resolution_;
   std::unique_ptr<msm::MsmStage> msm_;  // in-loop MSM (msm/msm_stage.h); inert unless msm.enabled

@@ -1,5 +1,5 @@
-// One iteration of the campaign driver, in Trails-MD's order (compat:iteration-order): segments → fixed-CV
-// projection → incremental bins → spawn → coverage and resolution → atomic commit → log.
+// One iteration of the campaign driver, in Trails-MD's order (compat:iteration-order): segments →
+// fixed-CV projection → incremental bins → spawn → coverage and resolution → atomic commit → log.
 #include <algorithm>
 #include <chrono>
 #include <numeric>
@@ -58,7 +58,8 @@ void CampaignDriver::check_failures(std::int64_t iteration,
         "was not committed{}",
         iteration, ok, n, config_.min_success_fraction, detail);
     if (iteration == 0 && ok == 0) {
-      msg += "\nevery walker failed in the first iteration: check system.start and reduce engine.dt";
+      msg +=
+          "\nevery walker failed in the first iteration: check system.start and reduce engine.dt";
     }
     throw core::EngineError(msg);
   }
@@ -120,8 +121,8 @@ std::vector<engines::Configuration> CampaignDriver::next_configurations(
       older_slot.push_back(k);
       continue;
     }
-    const auto r = static_cast<std::size_t>(first_row.at(static_cast<std::size_t>(key.walker)) +
-                                            key.frame);
+    const auto r =
+        static_cast<std::size_t>(first_row.at(static_cast<std::size_t>(key.walker)) + key.frame);
     c.positions.assign(rec.positions.begin() + static_cast<std::ptrdiff_t>(r * frame_size),
                        rec.positions.begin() + static_cast<std::ptrdiff_t>((r + 1) * frame_size));
     if (!rec.boxes.empty()) {
@@ -197,17 +198,17 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
       std::vector<double>().swap(r.frame_boxes);
     }
     rec.final_states.push_back({wr.walker, std::move(r.final_state.positions),
-                                std::move(r.final_state.velocities),
-                                std::move(r.final_state.box)});
+                                std::move(r.final_state.velocities), std::move(r.final_state.box)});
   }
   // A box is all or nothing: a periodic system gives one per frame of every ok walker.
-  TRAILS_CHECK(rec.boxes.empty() || rec.boxes.size() / 9 * static_cast<std::size_t>(rec.n_atoms *
-                                                                                     rec.spatial_dim) ==
-                                         rec.positions.size(),
+  TRAILS_CHECK(rec.boxes.empty() ||
+                   rec.boxes.size() / 9 * static_cast<std::size_t>(rec.n_atoms * rec.spatial_dim) ==
+                       rec.positions.size(),
                "walkers must all report a box per frame, or none");
-  // features::Projection into the fixed CV space (identity for built-in runs: the coordinates themselves).
-  const auto n_new = static_cast<std::int64_t>(rec.positions.size()) /
-                     std::max(1, rec.n_atoms * rec.spatial_dim);
+  // features::Projection into the fixed CV space (identity for built-in runs: the coordinates
+  // themselves).
+  const auto n_new =
+      static_cast<std::int64_t>(rec.positions.size()) / std::max(1, rec.n_atoms * rec.spatial_dim);
   if (projection_->is_identity()) {
     rec.cvs = rec.positions;
   } else {
@@ -240,8 +241,8 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
   msm_->observe(first_frame, spans);
   if (space_) {
     msm_->set_space_version(space_->space_version());
-    // fix:stale-latent-space: after a retrain the model's clustering is of the old space; rebuild it in the
-    // new one before anything (the MSM spawner) uses it.
+    // fix:stale-latent-space: after a retrain the model's clustering is of the old space; rebuild
+    // it in the new one before anything (the MSM spawner) uses it.
     if (msm_->stale()) {
       const auto t_rebuild = Clock::now();
       record_msm_build(msm_->rebuild_now(iteration, history_));
@@ -250,7 +251,8 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
   }
 
   // Spawn from the candidate pool with this iteration's own random stream.
-  core::Rng rng = core::Rng::stream(config_.random_seed, "spawn", static_cast<std::uint64_t>(iteration));
+  core::Rng rng =
+      core::Rng::stream(config_.random_seed, "spawn", static_cast<std::uint64_t>(iteration));
   const spawners::SpawnPool pool{history_, tracker_->pool_first_frame(), tracker_->pool(),
                                  tracker_->grid(), msm_->latest()};
   const auto chosen = spawner_->choose(pool, config_.spawning.walker, rng);
@@ -324,9 +326,10 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
 
   iteration_seconds_.push_back(seconds_since(t_start));
   const std::size_t recent = std::min<std::size_t>(iteration_seconds_.size(), 5);
-  const double mean = std::accumulate(iteration_seconds_.end() - static_cast<std::ptrdiff_t>(recent),
-                                      iteration_seconds_.end(), 0.0) /
-                      static_cast<double>(recent);
+  const double mean =
+      std::accumulate(iteration_seconds_.end() - static_cast<std::ptrdiff_t>(recent),
+                      iteration_seconds_.end(), 0.0) /
+      static_cast<double>(recent);
 
   IterationReport report;
   report.target_iterations = options_.target_iterations;

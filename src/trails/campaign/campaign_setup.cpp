@@ -1,9 +1,9 @@
 // Setup half of the campaign driver: new run, resume, state restore, banner, outcome file.
-#include <cstdlib>
-#include <string_view>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
+#include <cstdlib>
+#include <string_view>
 
 #include <algorithm>
 #include <chrono>
@@ -12,8 +12,9 @@
 #include <fmt/format.h>
 
 #include "trails/campaign/campaign_driver.h"
-#include "trails/campaign/record_policy.h"
 #include "trails/campaign/preflight.h"
+#include "trails/campaign/projection_factory.h"
+#include "trails/campaign/record_policy.h"
 #include "trails/core/error.h"
 #include "trails/core/fs.h"
 #include "trails/core/python.h"
@@ -22,7 +23,6 @@
 #include "trails/spawners/density_spawner.h"
 #include "trails/spawners/msm_spawner.h"
 #include "trails/trajio/trajectory.h"
-#include "trails/campaign/projection_factory.h"
 
 namespace trails::campaign {
 namespace {
@@ -87,7 +87,8 @@ std::string describe_change(const nlohmann::json& before, const nlohmann::json& 
                             const std::string& key) {
   nlohmann::json::json_pointer ptr("/" + [&] {
     std::string p = key;
-    for (auto& ch : p) if (ch == '.') ch = '/';
+    for (auto& ch : p)
+      if (ch == '.') ch = '/';
     return p;
   }());
   const auto show = [&](const nlohmann::json& j) {
@@ -113,8 +114,7 @@ CampaignDriver::CampaignDriver(const config::CampaignConfig& config, const RunOp
       resolution_(config.n_bins, config.spawning.resolution_max_bins,
                   config.spawning.resolution_check_patience, config.spawning.convergence_patience),
       msm_(std::make_unique<msm::MsmStage>(config.msm, config.random_seed, config.cv_dimension(),
-                                      msm_overlap_enabled(options))) {
-}
+                                           msm_overlap_enabled(options))) {}
 
 CampaignDriver::~CampaignDriver() {
   if (lock_fd_ >= 0) ::close(lock_fd_);
@@ -199,8 +199,10 @@ void CampaignDriver::load_initial_trajectory() {
   const auto& path = config_.system.initial_trajectory;
   if (!path) return;
   if (!engine_->system().molecular) {
-    throw core::ConfigError("system.initial_trajectory needs a molecular engine (engine.md_engine: "
-                            "openmm); the " + engine_->name() + " engine starts from system.start");
+    throw core::ConfigError(
+        "system.initial_trajectory needs a molecular engine (engine.md_engine: "
+        "openmm); the " +
+        engine_->name() + " engine starts from system.start");
   }
   const auto traj = trajio::read_trajectory(*path, engine_->n_atoms());
   const auto n = static_cast<std::int64_t>(traj.frames.size());
@@ -211,20 +213,21 @@ void CampaignDriver::load_initial_trajectory() {
     // compat:initial-trajectory: the project file gives the frames' CVs and the spawner picks W of
     // them.
     chosen = spawn_from_initial_trajectory(traj);
-    initial_seeding_ = fmt::format("{} of {} frames of {}, picked by the {} spawner over extract_cvs",
-                                   walkers, n, path->filename().string(),
-                                   config_.spawning.spawn_type == config::SpawnType::Hard ? "hard density"
-                                                                                          : "soft density");
+    initial_seeding_ = fmt::format(
+        "{} of {} frames of {}, picked by the {} spawner over extract_cvs", walkers, n,
+        path->filename().string(),
+        config_.spawning.spawn_type == config::SpawnType::Hard ? "hard density" : "soft density");
   } else {
     // Trails-MD: linspace over the frames when there are enough, else random replication.
     auto rng = core::Rng::stream(config_.random_seed, "initial_trajectory");
     for (int w = 0; w < walkers; ++w) {
-      chosen.push_back(n >= walkers
-                           ? (walkers == 1 ? 0 : static_cast<std::int64_t>(w) * (n - 1) / (walkers - 1))
-                           : static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(n))));
+      chosen.push_back(
+          n >= walkers ? (walkers == 1 ? 0 : static_cast<std::int64_t>(w) * (n - 1) / (walkers - 1))
+                       : static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(n))));
     }
-    initial_seeding_ = fmt::format("{} of {} frames of {}, {}", walkers, n, path->filename().string(),
-                                   n >= walkers ? "evenly spaced" : "drawn at random");
+    initial_seeding_ =
+        fmt::format("{} of {} frames of {}, {}", walkers, n, path->filename().string(),
+                    n >= walkers ? "evenly spaced" : "drawn at random");
   }
   std::string list;
   for (const auto f : chosen) list += fmt::format("{}{}", list.empty() ? "" : ", ", f);
@@ -254,7 +257,8 @@ std::vector<std::int64_t> CampaignDriver::spawn_from_initial_trajectory(
   // One trajectory, "iteration -1" (Trails-MD's history[-1]), through the campaign's projection.
   const features::WalkerFrames all{0, n};
   std::vector<double> cvs;
-  projection_->project_iteration(-1, std::span<const features::WalkerFrames>(&all, 1), positions, n, boxes, cvs);
+  projection_->project_iteration(-1, std::span<const features::WalkerFrames>(&all, 1), positions, n,
+                                 boxes, cvs);
   features::FrameHistory frames(config_.cv_dimension());
   const features::FrameHistory::WalkerSpan span{0, n};
   frames.append(-1, std::span<const features::FrameHistory::WalkerSpan>(&span, 1), cvs);
@@ -296,9 +300,8 @@ void CampaignDriver::resume() {
   const auto records = store_->load_iterations();
   if (records.empty()) {  // created, but stopped before iteration 0 was committed
     if (!space_) {
-      tracker_.emplace(
-          binning::UniformGrid(config_.n_bins, config_.min_values, config_.max_values),
-          config_.spawning.history_window);
+      tracker_.emplace(binning::UniformGrid(config_.n_bins, config_.min_values, config_.max_values),
+                       config_.spawning.history_window);
     }
     set_initial_walkers();
   } else {
@@ -307,7 +310,7 @@ void CampaignDriver::resume() {
     restore_state(state);
     if (space_) {
       resume_learned_space(records);  // history in the current learned space, from the shards
-      std::int64_t first = 0;  // the replayed history holds every committed frame, in order
+      std::int64_t first = 0;         // the replayed history holds every committed frame, in order
       for (const auto& rec : records) {
         msm_->observe(first, ok_spans(rec));
         first += rec.n_frames();
@@ -362,7 +365,8 @@ std::optional<msm::MsmBuild> CampaignDriver::join_msm(double* wait_s) {
   return built;
 }
 
-std::vector<features::FrameHistory::WalkerSpan> CampaignDriver::ok_spans(const store::IterationRecord& rec) {
+std::vector<features::FrameHistory::WalkerSpan> CampaignDriver::ok_spans(
+    const store::IterationRecord& rec) {
   std::vector<features::FrameHistory::WalkerSpan> spans;
   for (const auto& w : rec.walkers) {
     if (w.ok) spans.push_back({w.walker, w.n_frames});
@@ -393,23 +397,24 @@ std::vector<std::string> CampaignDriver::banner() const {
                                 config_.learned.selection.enabled ? ", VAMP-2 selection" : ""));
   }
   if (!initial_seeding_.empty()) lines.push_back("  seeds       " + initial_seeding_);
-  lines.push_back(fmt::format("  walkers     {} × {} steps, stride {} ({} frames each), {} worker(s)",
-                              s.walker, s.step, s.stride, s.frames_per_walker(),
-                              executor_ ? executor_->workers() : s.max_workers));
+  lines.push_back(fmt::format(
+      "  walkers     {} × {} steps, stride {} ({} frames each), {} worker(s)", s.walker, s.step,
+      s.stride, s.frames_per_walker(), executor_ ? executor_->workers() : s.max_workers));
   lines.push_back(fmt::format("  spawner     {} ({}), space {}, bins {}", s.spawn_scheme,
                               s.spawn_type == config::SpawnType::Hard ? "hard" : "soft",
                               config_.space_mode, nlohmann::json(resolution_.n_bins()).dump()));
-  lines.push_back(fmt::format("  iterations  {} → {}{}", next_iteration_, options_.target_iterations,
-                              options_.resume ? " (resumed)" : ""));
+  lines.push_back(fmt::format("  iterations  {} → {}{}", next_iteration_,
+                              options_.target_iterations, options_.resume ? " (resumed)" : ""));
   return lines;
 }
 
 void CampaignDriver::write_outcome(const CampaignOutcome& outcome) const {
-  const nlohmann::json j = {{"converged", outcome.converged},
-                            {"convergence_reason", outcome.converged ? nlohmann::json(outcome.reason)
-                                                                     : nlohmann::json(nullptr)},
-                            {"completed_iterations", outcome.completed_iterations},
-                            {"requested_iterations", outcome.requested_iterations}};
+  const nlohmann::json j = {
+      {"converged", outcome.converged},
+      {"convergence_reason",
+       outcome.converged ? nlohmann::json(outcome.reason) : nlohmann::json(nullptr)},
+      {"completed_iterations", outcome.completed_iterations},
+      {"requested_iterations", outcome.requested_iterations}};
   core::write_file_atomic(config_.outdir / "convergence.json", j.dump(2) + "\n");
 }
 

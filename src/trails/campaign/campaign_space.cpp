@@ -11,10 +11,11 @@ void CampaignDriver::make_learned_space() {
   features_ = make_feature_source(config_, *engine_);
   const spaces::SpaceOptions options{config_.space_mode, config_.learned, config_.random_seed,
                                      config_.cv_dimension()};
-  space_.emplace(options, *features_,
-                 [this](std::int64_t iteration, std::span<const features::FrameHistory::WalkerSpan> spans) {
-                   return load_committed_frames(iteration, spans);
-                 });
+  space_.emplace(
+      options, *features_,
+      [this](std::int64_t iteration, std::span<const features::FrameHistory::WalkerSpan> spans) {
+        return load_committed_frames(iteration, spans);
+      });
 }
 
 spaces::SpaceStage::Frames CampaignDriver::load_committed_frames(

@@ -35,7 +35,8 @@ void CoverageTracker::add_latest(const features::FrameHistory& history) {
   add_block(history, history.iterations() - 1);
 }
 
-void CoverageTracker::regrid(const std::vector<int>& n_bins, const features::FrameHistory& history) {
+void CoverageTracker::regrid(const std::vector<int>& n_bins,
+                             const features::FrameHistory& history) {
   grid_ = binning::UniformGrid(n_bins, grid_.min_values(), grid_.max_values());
   coverage_.clear();
   window_table_.clear();

@@ -30,7 +30,8 @@ class CoverageTracker {
   std::int64_t pool_first_frame() const { return pool_first_; }
 
  private:
-  std::vector<std::int64_t> bins_of_block(const features::FrameHistory& history, std::size_t block) const;
+  std::vector<std::int64_t> bins_of_block(const features::FrameHistory& history,
+                                          std::size_t block) const;
   void add_block(const features::FrameHistory& history, std::size_t block);
 
   binning::UniformGrid grid_;

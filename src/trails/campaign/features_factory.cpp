@@ -53,7 +53,7 @@ class MolecularFeatures final : public features::FeatureSource {
 };
 
 std::unique_ptr<features::FeatureSource> molecular_features(const config::CampaignConfig& config,
-                                                  const engines::EngineSystem& system) {
+                                                            const engines::EngineSystem& system) {
   if (!system.topology) {
     throw core::ConfigError("system.feature_selection: the prepared system in " +
                             system.prepared_dir.string() +
@@ -102,9 +102,8 @@ std::unique_ptr<features::FeatureSource> molecular_features(const config::Campai
 
 }  // namespace
 
-
 std::unique_ptr<features::FeatureSource> make_feature_source(const config::CampaignConfig& config,
-                                                   const engines::Engine& engine) {
+                                                             const engines::Engine& engine) {
   // A non-molecular engine's features are its coordinates.
   if (!engine.system().molecular) {
     return features::make_coordinate_features(engine.n_atoms() * engine.spatial_dim());

@@ -8,13 +8,13 @@
 
 #include <memory>
 
-#include "trails/features/feature_source.h"
 #include "trails/config/campaign_config.h"
 #include "trails/engines/engine.h"
+#include "trails/features/feature_source.h"
 
 namespace trails::campaign {
 
 std::unique_ptr<features::FeatureSource> make_feature_source(const config::CampaignConfig& config,
-                                                   const engines::Engine& engine);
+                                                             const engines::Engine& engine);
 
 }  // namespace trails::campaign

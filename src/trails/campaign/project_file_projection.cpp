@@ -11,14 +11,14 @@
 #include <sstream>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
+#include <nlohmann/json.hpp>
 
 #include "trails/campaign/project_file_worker.h"
 #include "trails/core/error.h"
-#include "trails/core/source_tree.h"
 #include "trails/core/npy.h"
 #include "trails/core/python.h"
+#include "trails/core/source_tree.h"
 #include "trails/core/subprocess.h"
 #include "trails/trajio/trajectory.h"
 
@@ -156,10 +156,11 @@ class ProjectFileProjection final : public features::Projection {
     return names;
   }
 
-  void project(std::span<const double> frames, std::int64_t n_frames,
-               std::span<const double> boxes, std::vector<double>& out) const override {
+  void project(std::span<const double> frames, std::int64_t n_frames, std::span<const double> boxes,
+               std::vector<double>& out) const override {
     const features::WalkerFrames all{0, n_frames};
-    project_iteration(0, std::span<const features::WalkerFrames>(&all, 1), frames, n_frames, boxes, out);
+    project_iteration(0, std::span<const features::WalkerFrames>(&all, 1), frames, n_frames, boxes,
+                      out);
   }
 
   void project_iteration(std::int64_t iteration, std::span<const features::WalkerFrames> walkers,
@@ -191,8 +192,8 @@ class ProjectFileProjection final : public features::Projection {
     const TemporaryDirectory dir;
     std::vector<double> rows;
     const features::WalkerFrames one{0, 1};
-    if (auto problem = extract(dir.path(), 0, std::span<const features::WalkerFrames>(&one, 1), positions, 1,
-                               box, rows)) {
+    if (auto problem = extract(dir.path(), 0, std::span<const features::WalkerFrames>(&one, 1),
+                               positions, 1, box, rows)) {
       throw core::ConfigError(fmt::format(
           "{}: {}\n  (Trails called extract_cvs on a one-frame trajectory of the start structure "
           "to check the module before any MD; no MD was run)",
@@ -213,21 +214,24 @@ class ProjectFileProjection final : public features::Projection {
     json trajectories = json::array();
     std::size_t row = 0;
     for (const auto& w : walkers) {
-      const fs::path path = fs::absolute(dir / fmt::format("iteration_{}_{}.xtc", iteration, w.walker));
+      const fs::path path =
+          fs::absolute(dir / fmt::format("iteration_{}_{}.xtc", iteration, w.walker));
       trajio::TrajectoryWriterOptions options;
-      options.xtc_precision = xtc_precision_for(frames.subspan(
-          row * frame_size, static_cast<std::size_t>(w.n_frames) * frame_size));
+      options.xtc_precision = xtc_precision_for(
+          frames.subspan(row * frame_size, static_cast<std::size_t>(w.n_frames) * frame_size));
       auto writer = trajio::open_trajectory_writer(path, n_atoms, options);
       for (std::int64_t f = 0; f < w.n_frames; ++f, ++row) {
         trajio::TrajectoryFrame frame;
-        frame.positions_nm.assign(frames.begin() + static_cast<std::ptrdiff_t>(row * frame_size),
-                                  frames.begin() + static_cast<std::ptrdiff_t>((row + 1) * frame_size));
+        frame.positions_nm.assign(
+            frames.begin() + static_cast<std::ptrdiff_t>(row * frame_size),
+            frames.begin() + static_cast<std::ptrdiff_t>((row + 1) * frame_size));
         if (!boxes.empty()) {
           structure::Box b;
           std::copy_n(boxes.begin() + static_cast<std::ptrdiff_t>(row * 9), 9, b.begin());
           frame.box = b;
         }
-        frame.step = static_cast<std::int64_t>(stride_) * (f + 1);  // no t = 0 frame (compat:no-initial-frame)
+        frame.step = static_cast<std::int64_t>(stride_) *
+                     (f + 1);  // no t = 0 frame (compat:no-initial-frame)
         frame.time_ps = static_cast<double>(frame.step) * dt_ps_;
         writer->write(frame);
       }
@@ -299,9 +303,9 @@ void check_project_file(const config::CampaignConfig& config) {
   }
 }
 
-std::unique_ptr<features::Projection> make_project_file_projection(const config::CampaignConfig& config,
-                                                         std::span<const double> start_positions_nm,
-                                                         std::span<const double> start_box) {
+std::unique_ptr<features::Projection> make_project_file_projection(
+    const config::CampaignConfig& config, std::span<const double> start_positions_nm,
+    std::span<const double> start_box) {
   TRAILS_CHECK(config.system.project_file.has_value(), "no system.project_file");
   auto projection = std::make_unique<ProjectFileProjection>(config);
   projection->probe(start_positions_nm, start_box);

@@ -20,8 +20,8 @@ class CvSetProjection final : public features::Projection {
   explicit CvSetProjection(cvs::CvSet set) : set_(std::move(set)) {}
   int dimension() const override { return set_.dimension(); }
   std::vector<std::string> column_names() const override { return set_.column_names(); }
-  void project(std::span<const double> frames, std::int64_t n_frames,
-               std::span<const double> boxes, std::vector<double>& out) const override {
+  void project(std::span<const double> frames, std::int64_t n_frames, std::span<const double> boxes,
+               std::vector<double>& out) const override {
     std::vector<std::optional<structure::Box>> per_frame;
     if (!boxes.empty()) {
       per_frame.resize(static_cast<std::size_t>(n_frames));
@@ -48,7 +48,7 @@ bool is_structure_file(const std::filesystem::path& p) {
 }
 
 std::unique_ptr<features::Projection> molecular_projection(const config::CampaignConfig& config,
-                                                 const engines::EngineSystem& system) {
+                                                           const engines::EngineSystem& system) {
   if (config.system.project_file) {  // Trails-MD's extract_cvs (cross-checked: no cvs: block)
     return make_project_file_projection(config, system.reference_positions, system.box);
   }
@@ -100,7 +100,7 @@ std::unique_ptr<features::Projection> molecular_projection(const config::Campaig
 }  // namespace
 
 std::unique_ptr<features::Projection> make_projection(const config::CampaignConfig& config,
-                                            const engines::Engine& engine) {
+                                                      const engines::Engine& engine) {
   // A non-molecular engine's particle is a point of the CV space: its coordinates are the CVs.
   if (!engine.system().molecular) {
     return features::make_identity_projection(engine.n_atoms() * engine.spatial_dim());

@@ -4,13 +4,13 @@
 
 #include <memory>
 
-#include "trails/features/projection.h"
 #include "trails/config/campaign_config.h"
 #include "trails/engines/engine.h"
+#include "trails/features/projection.h"
 
 namespace trails::campaign {
 
 std::unique_ptr<features::Projection> make_projection(const config::CampaignConfig& config,
-                                            const engines::Engine& engine);
+                                                      const engines::Engine& engine);
 
 }  // namespace trails::campaign

@@ -49,15 +49,16 @@ std::string RunLog::row(const store::IterationSummary& it, bool msm) {
   const double fraction =
       it.total_bins > 0 ? static_cast<double>(it.occupied_bins) / static_cast<double>(it.total_bins)
                         : 0.0;
-  const auto num = [](double v) { return std::isnan(v) ? std::string("NA") : fmt::format("{:.6f}", v); };
+  const auto num = [](double v) {
+    return std::isnan(v) ? std::string("NA") : fmt::format("{:.6f}", v);
+  };
   const std::string extra =
       msm ? "\t" + num(it.msm_build_s) + "\t" + num(it.msm_wait_s) : std::string();
-  return fmt::format("{}\t{:.6f}\t{:.6f}\t{:.6f}\t{}\t{}\t{}\t{}\t{}\t{}\t{:.8f}\t{}\t{}\t{}\t{}{}\n",
-                     it.iteration, it.runner_s, it.analysis_s, it.runner_s + it.analysis_s,
-                     it.successful_walkers, it.failed_walkers, it.frames, it.cumulative_frames,
-                     it.occupied_bins, it.total_bins, fraction,
-                     nlohmann::json(it.spawn_pool_indices).dump(), shard, shard, "ledger.sqlite",
-                     extra);
+  return fmt::format(
+      "{}\t{:.6f}\t{:.6f}\t{:.6f}\t{}\t{}\t{}\t{}\t{}\t{}\t{:.8f}\t{}\t{}\t{}\t{}{}\n",
+      it.iteration, it.runner_s, it.analysis_s, it.runner_s + it.analysis_s, it.successful_walkers,
+      it.failed_walkers, it.frames, it.cumulative_frames, it.occupied_bins, it.total_bins, fraction,
+      nlohmann::json(it.spawn_pool_indices).dump(), shard, shard, "ledger.sqlite", extra);
 }
 
 void RunLog::rewrite(const std::vector<store::IterationSummary>& committed) {

@@ -54,8 +54,9 @@ void build_msm(const RawConfig& raw, MsmConfig& m) {
   m.cadence = as_int(raw, "msm.cadence", m.cadence);
   m.min_frames = as_int(raw, "msm.min_frames", m.min_frames);
   m.n_microstates = as_int(raw, "msm.n_microstates", m.n_microstates);
-  m.cluster_method = as_string(raw, "msm.cluster_method") == "regspace" ? ClusterMethod::RegularSpace
-                                                                        : ClusterMethod::KMeans;
+  m.cluster_method = as_string(raw, "msm.cluster_method") == "regspace"
+                         ? ClusterMethod::RegularSpace
+                         : ClusterMethod::KMeans;
   if (const json& v = raw.value("msm.stable_clustering"); v.is_boolean()) {
     m.stable_clustering = v.get<bool>();
   }
@@ -63,14 +64,17 @@ void build_msm(const RawConfig& raw, MsmConfig& m) {
   m.n_timescales = as_int(raw, "msm.n_timescales", m.n_timescales);
   m.bayesian = as_string(raw, "msm.estimator") == "bayesian";
   m.n_bayesian_samples = as_int(raw, "msm.n_bayesian_samples", m.n_bayesian_samples);
-  if (const json& v = raw.value("msm.n_metastable"); v.is_number_integer()) m.n_metastable = v.get<int>();
-  if (const json& v = raw.value("msm.lagtimes"); v.is_array()) m.lagtimes = v.get<std::vector<int>>();
-  m.convergence_mode = as_string(raw, "msm.convergence_mode") == "any" ? ConvergenceMode::Any
-                                                                       : ConvergenceMode::All;
+  if (const json& v = raw.value("msm.n_metastable"); v.is_number_integer())
+    m.n_metastable = v.get<int>();
+  if (const json& v = raw.value("msm.lagtimes"); v.is_array())
+    m.lagtimes = v.get<std::vector<int>>();
+  m.convergence_mode =
+      as_string(raw, "msm.convergence_mode") == "any" ? ConvergenceMode::Any : ConvergenceMode::All;
   m.convergence_patience = as_int(raw, "msm.convergence_patience", m.convergence_patience);
   m.spawn_alpha = as_double(raw, "msm.spawn_alpha", m.spawn_alpha);
   m.spawn_leverage = as_double(raw, "msm.spawn_leverage", m.spawn_leverage);
-  if (const json& v = raw.value("msm.spawn_uncertainty"); v.is_boolean()) m.spawn_uncertainty = v.get<bool>();
+  if (const json& v = raw.value("msm.spawn_uncertainty"); v.is_boolean())
+    m.spawn_uncertainty = v.get<bool>();
   const json& crit = raw.value("msm.convergence_criteria").is_object()
                          ? raw.value("msm.convergence_criteria")
                          : raw.at("msm.convergence_criteria").spec->default_value;
@@ -78,7 +82,8 @@ void build_msm(const RawConfig& raw, MsmConfig& m) {
   for (const auto& [name, params] : crit.items()) {
     const auto num = [&](const char* k, double fallback) {
       return params.is_object() && params.contains(k) && params[k].is_number()
-                 ? params[k].get<double>() : fallback;
+                 ? params[k].get<double>()
+                 : fallback;
     };
     if (name == "its" || name == "implied_timescales") {
       m.criteria.its_tol = num("tol", 0.1);
@@ -119,7 +124,8 @@ CampaignConfig build_config(const RawConfig& raw) {
   if (const json& v = raw.value("retrain_max_interval"); v.is_number_integer()) {
     l.retrain_max_interval = v.get<int>();
   }
-  if (const json& v = raw.value("aggregate_memory"); v.is_boolean()) l.aggregate_memory = v.get<bool>();
+  if (const json& v = raw.value("aggregate_memory"); v.is_boolean())
+    l.aggregate_memory = v.get<bool>();
   if (const json& v = raw.value("max_adaptive_memory_frames"); v.is_number_integer()) {
     l.max_adaptive_memory_frames = v.get<std::int64_t>();
   }
@@ -181,7 +187,8 @@ CampaignConfig build_config(const RawConfig& raw) {
   o.precision = as_string(raw, "engine.precision");
   o.equilibrate = as_bool(raw, "engine.equilibrate", o.equilibrate);
   c.engine.gromacs_include_dir = as_path(raw, "engine.gromacs_include_dir");
-  if (const json& v = raw.value("engine.python"); v.is_string()) c.engine.python = v.get<std::string>();
+  if (const json& v = raw.value("engine.python"); v.is_string())
+    c.engine.python = v.get<std::string>();
   if (const json& v = raw.value("cvs"); v.is_array()) c.cvs = v;
   c.system.conf_file = as_path(raw, "system.conf_file");
   c.system.initial_trajectory = as_path(raw, "system.initial_trajectory");
@@ -201,11 +208,11 @@ CampaignConfig build_config(const RawConfig& raw) {
   s.max_workers = as_int(raw, "spawning.max_workers", s.max_workers);
   s.spawn_scheme = as_string(raw, "spawning.spawn_scheme");
   // Trails-MD treats every spawn_type other than "hard" as probabilistic (= soft).
-  s.spawn_type = as_string(raw, "spawning.spawn_type") == "hard" ? SpawnType::Hard
-                                                                 : SpawnType::Soft;
+  s.spawn_type =
+      as_string(raw, "spawning.spawn_type") == "hard" ? SpawnType::Hard : SpawnType::Soft;
   s.recent_density_window = as_int(raw, "spawning.recent_density_window", s.recent_density_window);
-  s.search_mode = as_string(raw, "spawning.search_mode") == "target" ? SearchMode::Target
-                                                                     : SearchMode::Explore;
+  s.search_mode =
+      as_string(raw, "spawning.search_mode") == "target" ? SearchMode::Target : SearchMode::Explore;
   // As in Trails-MD, a target only matters in target mode; dropping it otherwise keeps the
   // result digest independent of a value that has no effect.
   if (s.search_mode == SearchMode::Target) s.target = as_doubles(raw.value("spawning.target"));

@@ -54,13 +54,13 @@ struct SpawningConfig {
   SpawnType spawn_type = SpawnType::Hard;
   int recent_density_window = 5;
   SearchMode search_mode = SearchMode::Explore;
-  std::vector<double> target;            // required when search_mode == Target
-  std::optional<int> history_window;     // None: all history; k: last k iterations; 0: current only
-  int convergence_patience = 0;          // 0 = occupancy convergence off
+  std::vector<double> target;         // required when search_mode == Target
+  std::optional<int> history_window;  // None: all history; k: last k iterations; 0: current only
+  int convergence_patience = 0;       // 0 = occupancy convergence off
   int resolution_check_patience = 5;
   int resolution_max_bins = 150;
   int voronoi_max_clusters = 5000;
-  int voronoi_clusters = 150;            // also the MSM spawner's fallback microstate count
+  int voronoi_clusters = 150;  // also the MSM spawner's fallback microstate count
 
   int frames_per_walker() const { return step / stride; }
 };
@@ -74,11 +74,11 @@ enum class RetrainPolicyKind { Fixed, VampAdaptive };
 // feature-type ranking.
 struct FeatureSelectionConfig {
   bool enabled = false;
-  bool greedy = true;                    // method greedy_vamp (false: all)
-  int lagtime = 10;                      // frames
-  int cadence = 5;                       // re-select when iteration % cadence == 0
-  std::optional<int> max_features;       // at most this many columns (None: no limit)
-  std::optional<int> dim;                // score only the dim largest singular values
+  bool greedy = true;               // method greedy_vamp (false: all)
+  int lagtime = 10;                 // frames
+  int cadence = 5;                  // re-select when iteration % cadence == 0
+  std::optional<int> max_features;  // at most this many columns (None: no limit)
+  std::optional<int> dim;           // score only the dim largest singular values
   double min_gain = 1e-4;
   std::vector<std::string> candidate_feature_types;  // OpenMM only; empty: no ranking
 };
@@ -107,8 +107,8 @@ enum class ConvergenceMode { All, Any };
 // msm.convergence_criteria, one entry per criterion named (compat:convergence-monitor). A criterion
 // that is absent from the mapping is off.
 struct MsmCriteria {
-  std::optional<double> its_tol;  // implied_timescales (alias its): max relative change < tol
-  int its_n = 2;                  // ... over the first n finite timescales
+  std::optional<double> its_tol;    // implied_timescales (alias its): max relative change < tol
+  int its_n = 2;                    // ... over the first n finite timescales
   std::optional<double> vamp2_tol;  // vamp2: relative change of the VAMP-2 score < tol
   std::optional<double> tm_tol;     // transition_matrix: max flux-masked sigma_ij/T_ij < tol
   double tm_min_flux = 1e-4;
@@ -133,7 +133,7 @@ struct MsmConfig {
   bool bayesian = false;
   int n_bayesian_samples = 50;
   std::optional<int> n_metastable;  // PCCA+ sets per build (compat:pcca); 2 <= m < n_microstates
-  std::vector<int> lagtimes;  // ITS ladder; empty = no sweep
+  std::vector<int> lagtimes;        // ITS ladder; empty = no sweep
   MsmCriteria criteria;
   ConvergenceMode convergence_mode = ConvergenceMode::All;
   int convergence_patience = 2;  // 0: the monitor never certifies convergence
@@ -155,7 +155,7 @@ struct CampaignConfig {
   std::filesystem::path config_file;  // absolute path of the YAML file
   std::filesystem::path outdir;       // absolute
   std::uint64_t random_seed = 42;
-  std::optional<int> iterations;      // Trails extension: default total iteration target
+  std::optional<int> iterations;  // Trails extension: default total iteration target
   std::vector<int> n_bins = {30, 30};
   std::vector<double> min_values;
   std::vector<double> max_values;

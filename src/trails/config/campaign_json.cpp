@@ -14,11 +14,16 @@ using json = nlohmann::json;
 
 const char* name_of(Potential p) {
   switch (p) {
-    case Potential::DoubleWell: return "double_well";
-    case Potential::MullerBrown: return "muller_brown";
-    case Potential::ThreeWell: return "three_well";
-    case Potential::Harmonic: return "harmonic";
-    case Potential::BiasedWalk: return "biased_walk";
+    case Potential::DoubleWell:
+      return "double_well";
+    case Potential::MullerBrown:
+      return "muller_brown";
+    case Potential::ThreeWell:
+      return "three_well";
+    case Potential::Harmonic:
+      return "harmonic";
+    case Potential::BiasedWalk:
+      return "biased_walk";
   }
   return "muller_brown";
 }
@@ -155,12 +160,15 @@ json built_values(const CampaignConfig& c, bool all) {
     if (m.n_metastable) x["n_metastable"] = *m.n_metastable;
     x["lagtimes"] = list_or_null(m.lagtimes);
     json crit = json::object();
-    if (m.criteria.its_tol) crit["implied_timescales"] = {{"tol", *m.criteria.its_tol}, {"n", m.criteria.its_n}};
+    if (m.criteria.its_tol)
+      crit["implied_timescales"] = {{"tol", *m.criteria.its_tol}, {"n", m.criteria.its_n}};
     if (m.criteria.vamp2_tol) crit["vamp2"] = {{"tol", *m.criteria.vamp2_tol}};
     if (m.criteria.tm_tol) {
-      crit["transition_matrix"] = {{"tol", *m.criteria.tm_tol}, {"min_flux", m.criteria.tm_min_flux}};
+      crit["transition_matrix"] = {{"tol", *m.criteria.tm_tol},
+                                   {"min_flux", m.criteria.tm_min_flux}};
     }
-    if (m.criteria.populations_tol) crit["stationary_distribution"] = {{"tol", *m.criteria.populations_tol}};
+    if (m.criteria.populations_tol)
+      crit["stationary_distribution"] = {{"tol", *m.criteria.populations_tol}};
     if (m.criteria.error_tol) crit["statistical_error"] = {{"tol", *m.criteria.error_tol}};
     x["convergence_criteria"] = crit;
     x["convergence_mode"] = m.convergence_mode == ConvergenceMode::All ? "all" : "any";

@@ -43,8 +43,8 @@ std::string kind_name(const KeySpec& spec, bool integer) {
 }
 
 // Reads one integer element. `ranged`: apply the spec's bounds to it.
-std::optional<json> read_int(const YAML::Node& node, const KeySpec& spec,
-                                     const std::string& path, Position at, Problems& problems) {
+std::optional<json> read_int(const YAML::Node& node, const KeySpec& spec, const std::string& path,
+                             Position at, Problems& problems) {
   const std::string want = kind_name(spec, true);
   if (!node.IsScalar() && !node.IsNull()) {
     problems.add(at, path, "must be " + want + ", got " + describe(node));
@@ -56,8 +56,8 @@ std::optional<json> read_int(const YAML::Node& node, const KeySpec& spec,
     if (s.kind == ScalarKind::Float && std::isfinite(s.number) &&
         std::floor(s.number) == s.number) {
       hint = " (write it without a decimal point)";
-    } else if (s.kind == ScalarKind::String && resolve_scalar(YAML::Node(s.text)).kind ==
-                                                   ScalarKind::Int) {
+    } else if (s.kind == ScalarKind::String &&
+               resolve_scalar(YAML::Node(s.text)).kind == ScalarKind::Int) {
       hint = " (remove the quotes)";
     }
     problems.add(at, path, "must be " + want + ", got " + describe(node) + hint);
@@ -105,8 +105,8 @@ std::optional<double> read_number(const YAML::Node& node, const KeySpec& spec,
   return s.number;
 }
 
-std::optional<std::string> read_string(const YAML::Node& node, const std::string& path,
-                                       Position at, Problems& problems) {
+std::optional<std::string> read_string(const YAML::Node& node, const std::string& path, Position at,
+                                       Problems& problems) {
   if (!node.IsScalar() && !node.IsNull()) {
     problems.add(at, path, "must be a string, got " + describe(node));
     return std::nullopt;
@@ -187,11 +187,16 @@ json generic_json(const YAML::Node& node) {
   }
   const Scalar s = resolve_scalar(node);
   switch (s.kind) {
-    case ScalarKind::Null: return nullptr;
-    case ScalarKind::Bool: return s.boolean;
-    case ScalarKind::Int: return s.integer;
-    case ScalarKind::Float: return s.number;
-    case ScalarKind::String: return s.text;
+    case ScalarKind::Null:
+      return nullptr;
+    case ScalarKind::Bool:
+      return s.boolean;
+    case ScalarKind::Int:
+      return s.integer;
+    case ScalarKind::Float:
+      return s.number;
+    case ScalarKind::String:
+      return s.text;
   }
   return nullptr;
 }
@@ -251,8 +256,10 @@ bool convert_value(const YAML::Node& node, const KeySpec& spec, const ValueSite&
       out = s.boolean;
       return true;
     }
-    case ValueType::Int: return int_elem(node, site.path, site.at, out);
-    case ValueType::Number: return num_elem(node, site.path, site.at, out);
+    case ValueType::Int:
+      return int_elem(node, site.path, site.at, out);
+    case ValueType::Number:
+      return num_elem(node, site.path, site.at, out);
     case ValueType::String: {
       auto s = read_string(node, site.path, site.at, problems);
       if (!s || !check_choice(*s, spec, site.path, site.at, problems)) return false;
@@ -282,8 +289,9 @@ bool convert_value(const YAML::Node& node, const KeySpec& spec, const ValueSite&
       const bool nested = node.IsSequence() && node.size() > 0 && node[0].IsSequence();
       const auto point = [&](const YAML::Node& n, const std::string& p, Position a, json& v) {
         if (!n.IsSequence()) {
-          problems.add(a, p, "must be a point (a list of numbers), got " + describe(n) +
-                                 "; write one point [x, y] or one point per walker [[x, y], ...]");
+          problems.add(a, p,
+                       "must be a point (a list of numbers), got " + describe(n) +
+                           "; write one point [x, y] or one point per walker [[x, y], ...]");
           return false;
         }
         KeySpec inner = spec;
@@ -304,8 +312,9 @@ bool convert_value(const YAML::Node& node, const KeySpec& spec, const ValueSite&
         const auto hi = read_number(n[1], spec, p + "[1]", at_of(n[1], a), problems, false);
         if (!lo || !hi) return false;
         if (!(*lo < *hi)) {
-          problems.add(a, p, "lo must be less than hi, got [" + format_number(*lo) + ", " +
-                                 format_number(*hi) + "]");
+          problems.add(a, p,
+                       "lo must be less than hi, got [" + format_number(*lo) + ", " +
+                           format_number(*hi) + "]");
           return false;
         }
         v = json::array({*lo, *hi});

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <string>
 
-#include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
+#include <nlohmann/json.hpp>
 
 #include "trails/config/problems.h"
 #include "trails/config/schema.h"

@@ -47,8 +47,9 @@ void check_engine(const RawConfig& raw, Problems& problems) {
     const Entry& conf = raw.at("system.conf_file");
     if (conf.valid && conf.value.is_null()) {
       problems.add(md.present ? md.value_at : md.key_at, "system.conf_file",
-                   std::string(md.present ? "" : "engine.md_engine is not set, so Trails-MD's "
-                                                 "default openmm applies; ") +
+                   std::string(md.present ? ""
+                                          : "engine.md_engine is not set, so Trails-MD's "
+                                            "default openmm applies; ") +
                        "the OpenMM engine needs a structure: set system.conf_file (.pdb, .gro, "
                        ".inpcrd) and system.top_file, system.forcefield or system.system_file "
                        "(or use `engine.md_engine: builtin`)");
@@ -340,10 +341,11 @@ void check_learned_space(const RawConfig& raw, Problems& problems) {
   const Entry& latent = raw.at("adaptive_model.latent_dim");
   if (latent.present && latent.valid && raw.usable(nbins_key) &&
       latent.value.get<int>() != static_cast<int>(n_bins.size())) {
-    problems.add(latent.value_at, "adaptive_model.latent_dim",
-                 std::to_string(latent.value.get<int>()) + " differs from the " +
-                     count(n_bins.size(), "axis", "axes") + " of " + nbins_key +
-                     "; the learned dimension is len(n_bins): remove latent_dim or make them equal");
+    problems.add(
+        latent.value_at, "adaptive_model.latent_dim",
+        std::to_string(latent.value.get<int>()) + " differs from the " +
+            count(n_bins.size(), "axis", "axes") + " of " + nbins_key +
+            "; the learned dimension is len(n_bins): remove latent_dim or make them equal");
   }
   const Entry& lag = raw.at("adaptive_model.lagtime");
   if (raw.usable("spawning.step") && raw.usable("spawning.stride") && lag.valid &&
@@ -385,14 +387,15 @@ void check_project_file(const RawConfig& raw, Problems& problems) {
 // in a walker segment.
 void check_learned_features(const RawConfig& raw, Problems& problems) {
   if (is_builtin(raw)) {
-    for (const char* key : {"adaptive_feature_type", "adaptive_angle_encoding",
-                            "system.feature_selection"}) {
+    for (const char* key :
+         {"adaptive_feature_type", "adaptive_angle_encoding", "system.feature_selection"}) {
       const Entry& e = raw.at(key);
       if (!e.present || !e.valid || e.value == e.spec->default_value) continue;  // Trails-MD files
       problems.add(e.value_at, key,
                    "only applies to molecular engines (engine.md_engine: openmm); the built-in "
                    "engine's learned-space features are its particle coordinates; remove the key "
-                   "or set it to its default (" + e.spec->default_value.get<std::string>() + ")");
+                   "or set it to its default (" +
+                       e.spec->default_value.get<std::string>() + ")");
     }
     const Entry& c = raw.at("feature_selection.candidate_feature_types");
     if (c.present && c.valid && c.value.is_array() && !c.value.empty()) {
@@ -407,10 +410,12 @@ void check_learned_features(const RawConfig& raw, Problems& problems) {
     std::vector<std::string> seen;
     for (std::size_t i = 0; i < c.value.size(); ++i) {
       const std::string t = c.value[i].get<std::string>();
-      const std::string path = "feature_selection.candidate_feature_types[" + std::to_string(i) + "]";
+      const std::string path =
+          "feature_selection.candidate_feature_types[" + std::to_string(i) + "]";
       if (t != "distances" && t != "fitted_coords" && t != "phi_psi") {
-        problems.add(element_or_value(c, i), path,
-                     "\"" + t + "\" is not a feature type; use distances, fitted_coords or phi_psi");
+        problems.add(
+            element_or_value(c, i), path,
+            "\"" + t + "\" is not a feature type; use distances, fitted_coords or phi_psi");
       } else if (std::find(seen.begin(), seen.end(), t) != seen.end()) {
         problems.add(element_or_value(c, i), path, t + " is listed twice; list each type once");
       }

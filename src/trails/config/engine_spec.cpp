@@ -9,7 +9,8 @@ EngineSpec CampaignConfig::engine_spec() const {
   if (engine.md_engine == "openmm") {
     OpenMMSpec spec;
     spec.params = engine.openmm;
-    spec.inputs = {system.conf_file, system.top_file, system.system_file, system.forcefield,
+    spec.inputs = {system.conf_file,           system.top_file,
+                   system.system_file,         system.forcefield,
                    engine.gromacs_include_dir, engine.python};
     spec.seed_base = engine_seed_base();
     return spec;
@@ -20,8 +21,10 @@ EngineSpec CampaignConfig::engine_spec() const {
 
 std::optional<Potential> potential_named(const std::string& name) {
   static const std::pair<const char*, Potential> names[] = {
-      {"double_well", Potential::DoubleWell}, {"muller_brown", Potential::MullerBrown},
-      {"three_well", Potential::ThreeWell},   {"harmonic", Potential::Harmonic},
+      {"double_well", Potential::DoubleWell},
+      {"muller_brown", Potential::MullerBrown},
+      {"three_well", Potential::ThreeWell},
+      {"harmonic", Potential::Harmonic},
       {"biased_walk", Potential::BiasedWalk}};
   for (const auto& [n, p] : names) {
     if (name == n) return p;

@@ -1,6 +1,6 @@
 // The typed descriptions that engines are built from, one struct per engine. config/ builds them
-// from a campaign's YAML (CampaignConfig::engine_spec()); engines/ reads only these, never the whole
-// campaign configuration. Units: reduced (built-in); K, atm, ps, nm (OpenMM).
+// from a campaign's YAML (CampaignConfig::engine_spec()); engines/ reads only these, never the
+// whole campaign configuration. Units: reduced (built-in); K, atm, ps, nm (OpenMM).
 #pragma once
 
 #include <cstdint>
@@ -21,23 +21,24 @@ struct BuiltinEngineConfig {
   Potential potential = Potential::MullerBrown;
   Integrator integrator = Integrator::Overdamped;
   double kT = 1.0;
-  double dt = 0.002;        // engine.dt: shared with OpenMM's key; the template sets a potential-fit value
-  double friction = 1.0;    // gamma (1/time), Langevin only; overdamped uses mobility 1/friction
+  double dt =
+      0.002;  // engine.dt: shared with OpenMM's key; the template sets a potential-fit value
+  double friction = 1.0;  // gamma (1/time), Langevin only; overdamped uses mobility 1/friction
   double mass = 1.0;
   double synthetic_cost_ms = 0.0;  // each segment also sleeps this long (orchestration benchmarks)
-  int dimension = 2;               // harmonic only: n-D (engine.dimension); others fixed by potential
+  int dimension = 2;  // harmonic only: n-D (engine.dimension); others fixed by potential
 };
 
 // engine.md_engine: openmm, its numerical parameters. The per-walker seed comes from the task.
 struct OpenMMEngineConfig {
-  double temperature = 300.0;           // engine.temperature (K)
-  double pressure = 1.0;                // engine.pressure (atm), NPT only
-  bool npt = false;                     // engine.npt: MonteCarloBarostat every 25 steps
-  double dt = 0.002;                    // engine.dt (ps)
-  std::string platform_name = "CUDA";   // engine.platform_name; unavailable -> fallback + warning
-  std::string precision = "mixed";      // engine.precision (CUDA/OpenCL only)
-  bool equilibrate = false;             // engine.equilibrate: pre-equilibrate the start structure
-  std::optional<int> device_index;      // GPU index for DeviceIndex-style properties; none: inherit
+  double temperature = 300.0;          // engine.temperature (K)
+  double pressure = 1.0;               // engine.pressure (atm), NPT only
+  bool npt = false;                    // engine.npt: MonteCarloBarostat every 25 steps
+  double dt = 0.002;                   // engine.dt (ps)
+  std::string platform_name = "CUDA";  // engine.platform_name; unavailable -> fallback + warning
+  std::string precision = "mixed";     // engine.precision (CUDA/OpenCL only)
+  bool equilibrate = false;            // engine.equilibrate: pre-equilibrate the start structure
+  std::optional<int> device_index;     // GPU index for DeviceIndex-style properties; none: inherit
   // Fixed by Trails-MD, not keys: friction 1/ps, barostat interval 25, constraint tolerance 1e-6,
   // 5000 equilibration steps.
   double friction = 1.0;

@@ -18,8 +18,8 @@ void check_output(const RawConfig& raw, Problems& problems) {
   if (!selects && !float32) return;
   const std::string key = selects ? "output.record_selection" : "output.precision";
   const Entry& reducing = selects ? selection : precision;
-  const std::string what = selects ? "keeps only the selected atoms of each frame"
-                                   : "float32 rounds the stored frames";
+  const std::string what =
+      selects ? "keeps only the selected atoms of each frame" : "float32 rounds the stored frames";
   const Entry& md = raw.at("engine.md_engine");
   if (selects && md.present && md.valid && md.value == "builtin") {
     problems.add(selection.value_at, "output.record_selection",
@@ -29,18 +29,21 @@ void check_output(const RawConfig& raw, Problems& problems) {
   const Entry& window = raw.at("spawning.history_window");
   if (window.valid && (window.value.is_null() || window.value.get<int>() != 0)) {
     problems.add(reducing.value_at, key,
-                 what + ", so restarts from frames of earlier iterations would be impossible: "
-                        "set spawning.history_window: 0 (spawn from the current iteration "
-                        "only, whose chosen frames are stored in full), or remove " + key +
-                        (window.present ? " (spawning.history_window is " + window.value.dump() + ")"
-                                        : " (spawning.history_window defaults to all history)"));
+                 what +
+                     ", so restarts from frames of earlier iterations would be impossible: "
+                     "set spawning.history_window: 0 (spawn from the current iteration "
+                     "only, whose chosen frames are stored in full), or remove " +
+                     key +
+                     (window.present ? " (spawning.history_window is " + window.value.dump() + ")"
+                                     : " (spawning.history_window defaults to all history)"));
   }
   const Entry& space = raw.at("space_mode");
   if (space.valid && space.value != "fixed") {
     problems.add(reducing.value_at, key,
                  what + ", but space_mode: " + space.value.get<std::string>() +
                      " recomputes features from the stored frames on resume; use "
-                     "space_mode: fixed or remove " + key);
+                     "space_mode: fixed or remove " +
+                     key);
   }
 }
 

@@ -75,16 +75,16 @@ class Reader {
                     "a config file must be a mapping of keys (key: value), got " + describe(root));
       return std::move(raw_);
     }
-    for_each_key(root, "", [&](const std::string& name, const YAML::Node& key,
-                               const YAML::Node& value) {
-      if (is_block(name)) {
-        read_block(name, key, value);
-      } else if (const KeySpec* spec = find_key("", name)) {
-        read_key(*spec, key, value);
-      } else {
-        problems_.add(position_of(key.Mark()), name, unknown_key_text("", name));
-      }
-    });
+    for_each_key(root, "",
+                 [&](const std::string& name, const YAML::Node& key, const YAML::Node& value) {
+                   if (is_block(name)) {
+                     read_block(name, key, value);
+                   } else if (const KeySpec* spec = find_key("", name)) {
+                     read_key(*spec, key, value);
+                   } else {
+                     problems_.add(position_of(key.Mark()), name, unknown_key_text("", name));
+                   }
+                 });
     for (auto block : block_names()) {
       if (is_required_block(block) && !raw_.blocks.count(std::string(block))) {
         problems_.add(Position{}, std::string(block),
@@ -130,10 +130,10 @@ class Reader {
     const Position at = position_of(key.Mark());
     raw_.blocks[block] = at;
     if (!value.IsMap()) {
-      std::string text = value.IsNull()
-                             ? "the block is empty; indent its keys below it or remove the line"
-                             : "must be a mapping of keys (the " + block + " block), got " +
-                                   describe(value);
+      std::string text =
+          value.IsNull()
+              ? "the block is empty; indent its keys below it or remove the line"
+              : "must be a mapping of keys (the " + block + " block), got " + describe(value);
       const auto elsewhere = blocks_with_key(block, "");
       if (!elsewhere.empty()) {
         text += " (the key " + dotted(elsewhere[0], block) + " is a different setting)";
@@ -144,14 +144,15 @@ class Reader {
     for (auto& [path, e] : raw_.entries) {
       if (e.spec->block == block) e.key_at = e.value_at = at;  // absent keys point at the block
     }
-    for_each_key(value, block, [&](const std::string& name, const YAML::Node& k,
-                                   const YAML::Node& v) {
-      if (const KeySpec* spec = find_key(block, name)) {
-        read_key(*spec, k, v);
-      } else {
-        problems_.add(position_of(k.Mark()), dotted(block, name), unknown_key_text(block, name));
-      }
-    });
+    for_each_key(value, block,
+                 [&](const std::string& name, const YAML::Node& k, const YAML::Node& v) {
+                   if (const KeySpec* spec = find_key(block, name)) {
+                     read_key(*spec, k, v);
+                   } else {
+                     problems_.add(position_of(k.Mark()), dotted(block, name),
+                                   unknown_key_text(block, name));
+                   }
+                 });
   }
 
   void read_key(const KeySpec& spec, const YAML::Node& key, const YAML::Node& value) {
@@ -178,8 +179,10 @@ class Reader {
 
   void check_not_built(const KeySpec& spec, Entry& e) {
     const std::string path = spec.dotted();
-    const std::string tail = " is not supported by this build of Trails yet; remove the key or "
-                             "set it to its default (" + yaml_repr(spec.default_value) + ")";
+    const std::string tail =
+        " is not supported by this build of Trails yet; remove the key or "
+        "set it to its default (" +
+        yaml_repr(spec.default_value) + ")";
     if (spec.support == Support::NotBuilt && e.value != spec.default_value) {
       problems_.add(e.value_at, path, std::string(spec.feature) + tail);
       e.valid = false;

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
+#include <nlohmann/json.hpp>
 
 #include "trails/config/problems.h"
 #include "trails/config/schema.h"
@@ -20,17 +20,17 @@ namespace trails::config::detail {
 
 struct Entry {
   const KeySpec* spec = nullptr;
-  nlohmann::json value;   // converted value; the default when absent or invalid
-  bool present = false;   // written in the file
-  bool valid = true;      // false: a problem was reported for it (cross-checks skip it)
-  Position key_at;        // position of the key (of its block when absent)
-  Position value_at;      // position of the value (of the key when absent or empty)
+  nlohmann::json value;              // converted value; the default when absent or invalid
+  bool present = false;              // written in the file
+  bool valid = true;                 // false: a problem was reported for it (cross-checks skip it)
+  Position key_at;                   // position of the key (of its block when absent)
+  Position value_at;                 // position of the value (of the key when absent or empty)
   std::vector<Position> element_at;  // list values: position of each element
 };
 
 struct RawConfig {
-  std::map<std::string, Entry> entries;     // every key of the table, by dotted path
-  std::map<std::string, Position> blocks;   // blocks written in the file -> their key position
+  std::map<std::string, Entry> entries;    // every key of the table, by dotted path
+  std::map<std::string, Position> blocks;  // blocks written in the file -> their key position
 
   const Entry& at(const std::string& dotted) const { return entries.at(dotted); }
   bool present(const std::string& dotted) const { return at(dotted).present; }

@@ -93,11 +93,16 @@ std::string describe(const YAML::Node& node) {
   if (node.IsMap()) return "a mapping";
   const Scalar s = resolve_scalar(node);
   switch (s.kind) {
-    case ScalarKind::Null: return "null (an empty value)";
-    case ScalarKind::Bool: return "the boolean " + s.text;
-    case ScalarKind::Int: return "the integer " + s.text;
-    case ScalarKind::Float: return "the number " + s.text;
-    case ScalarKind::String: return "the string \"" + s.text + "\"";
+    case ScalarKind::Null:
+      return "null (an empty value)";
+    case ScalarKind::Bool:
+      return "the boolean " + s.text;
+    case ScalarKind::Int:
+      return "the integer " + s.text;
+    case ScalarKind::Float:
+      return "the number " + s.text;
+    case ScalarKind::String:
+      return "the string \"" + s.text + "\"";
   }
   return s.text;
 }

@@ -21,7 +21,7 @@ struct Scalar {
   bool out_of_range = false;  // an integer literal that does not fit in int64_t...
   std::uint64_t big = 0;      // ...but fits here when big_unsigned (seeds up to 2^64-1)
   bool big_unsigned = false;
-  std::string text;           // the scalar as written
+  std::string text;  // the scalar as written
 };
 
 // `node` must be a scalar or null node.

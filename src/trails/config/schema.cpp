@@ -21,14 +21,38 @@ struct K {
     s.type = type;
     s.default_value = std::move(def);
   }
-  K& null() { s.nullable = true; return *this; }
-  K& non_empty() { s.non_empty = true; return *this; }
-  K& wide() { s.wide = true; return *this; }
-  K& ge(double v) { s.lo = Bound{v, false}; return *this; }
-  K& gt(double v) { s.lo = Bound{v, true}; return *this; }
-  K& le(double v) { s.hi = Bound{v, false}; return *this; }
-  K& lt(double v) { s.hi = Bound{v, true}; return *this; }
-  K& one_of(std::vector<std::string_view> c) { s.choices = std::move(c); return *this; }
+  K& null() {
+    s.nullable = true;
+    return *this;
+  }
+  K& non_empty() {
+    s.non_empty = true;
+    return *this;
+  }
+  K& wide() {
+    s.wide = true;
+    return *this;
+  }
+  K& ge(double v) {
+    s.lo = Bound{v, false};
+    return *this;
+  }
+  K& gt(double v) {
+    s.lo = Bound{v, true};
+    return *this;
+  }
+  K& le(double v) {
+    s.hi = Bound{v, false};
+    return *this;
+  }
+  K& lt(double v) {
+    s.hi = Bound{v, true};
+    return *this;
+  }
+  K& one_of(std::vector<std::string_view> c) {
+    s.choices = std::move(c);
+    return *this;
+  }
   K& built_only(std::vector<std::string_view> c, std::string_view feature) {
     s.built_choices = std::move(c);
     s.feature = feature;
@@ -39,7 +63,10 @@ struct K {
     s.feature = feature;
     return *this;
   }
-  K& builtin_engine() { s.support = Support::BuiltinOnly; return *this; }
+  K& builtin_engine() {
+    s.support = Support::BuiltinOnly;
+    return *this;
+  }
 };
 
 constexpr std::string_view kMdFiles = "running MD from structure files (OpenMM/GROMACS/Amber)";
@@ -100,7 +127,8 @@ std::vector<KeySpec> make_table() {
       K("engine", "potential", T::String, "muller_brown")
           .one_of({"double_well", "muller_brown", "three_well", "harmonic", "biased_walk"})
           .builtin_engine(),
-      K("engine", "integrator", T::String, "overdamped").one_of({"overdamped", "langevin"})
+      K("engine", "integrator", T::String, "overdamped")
+          .one_of({"overdamped", "langevin"})
           .builtin_engine(),
       K("engine", "kT", T::Number, 1.0).gt(0).builtin_engine(),
       K("engine", "dt", T::Number, 0.002).gt(0),
@@ -121,15 +149,25 @@ std::vector<KeySpec> make_table() {
       K("engine", "python", T::String, null_v).null(),
       K("engine", "gromacs_mdrun_ntmpi", T::Int, 1).gt(0).not_built(kGromacs),
       K("engine", "gromacs_mdrun_ntomp", T::Int, null_v).null().gt(0).not_built(kGromacs),
-      K("engine", "gromacs_mdrun_nb", T::String, null_v).null().one_of({"auto", "cpu", "gpu"})
+      K("engine", "gromacs_mdrun_nb", T::String, null_v)
+          .null()
+          .one_of({"auto", "cpu", "gpu"})
           .not_built(kGromacs),
-      K("engine", "gromacs_mdrun_pme", T::String, null_v).null().one_of({"auto", "cpu", "gpu"})
+      K("engine", "gromacs_mdrun_pme", T::String, null_v)
+          .null()
+          .one_of({"auto", "cpu", "gpu"})
           .not_built(kGromacs),
-      K("engine", "gromacs_mdrun_update", T::String, null_v).null()
-          .one_of({"auto", "cpu", "gpu"}).not_built(kGromacs),
-      K("engine", "gromacs_mdrun_bonded", T::String, null_v).null()
-          .one_of({"auto", "cpu", "gpu"}).not_built(kGromacs),
-      K("engine", "gromacs_mdrun_pin", T::String, null_v).null().one_of({"auto", "on", "off"})
+      K("engine", "gromacs_mdrun_update", T::String, null_v)
+          .null()
+          .one_of({"auto", "cpu", "gpu"})
+          .not_built(kGromacs),
+      K("engine", "gromacs_mdrun_bonded", T::String, null_v)
+          .null()
+          .one_of({"auto", "cpu", "gpu"})
+          .not_built(kGromacs),
+      K("engine", "gromacs_mdrun_pin", T::String, null_v)
+          .null()
+          .one_of({"auto", "on", "off"})
           .not_built(kGromacs),
       K("engine", "gromacs_mdrun_extra_args", T::StringList, empty_list).not_built(kGromacs),
       K("engine", "gromacs_grompp_maxwarn", T::Int, 0).ge(0).not_built(kGromacs),
@@ -137,7 +175,8 @@ std::vector<KeySpec> make_table() {
       K("engine", "amber_input_file", T::FilePath, null_v).null().not_built(kAmber),
       K("engine", "amber_extra_args", T::StringList, empty_list).not_built(kAmber),
       K("engine", "amber_trajectory_format", T::String, "auto")
-          .one_of({"auto", "netcdf", "ascii"}).not_built(kAmber),
+          .one_of({"auto", "netcdf", "ascii"})
+          .not_built(kAmber),
       // ---- spawning ----
       K("spawning", "walker", T::Int, 10).gt(0),
       K("spawning", "step", T::Int, 10000).gt(0),
@@ -191,7 +230,8 @@ std::vector<KeySpec> make_table() {
       K("binning", "n_fine", T::Int, 100).gt(0).not_built(kBinning),
       K("binning", "smoothing", T::Int, 3).ge(0).not_built(kBinning),
       // ---- execution ----
-      K("execution", "backend", T::String, "local").one_of({"local", "slurm", "pbs"})
+      K("execution", "backend", T::String, "local")
+          .one_of({"local", "slurm", "pbs"})
           .built_only({"local"}, "the {} execution backend"),
       K("execution", "walker_timeout", T::Number, null_v).null().gt(0).not_built(kSched),
       K("execution", "persistent_workers", T::Bool, false).not_built(kSched),
@@ -229,9 +269,11 @@ std::vector<KeySpec> make_table() {
       // ---- adaptive_model ----
       K("adaptive_model", "latent_dim", T::Int, 2).gt(0),
       K("adaptive_model", "lagtime", T::Int, 5).gt(0),
-      K("adaptive_model", "encoder_hidden_dims", T::IntList, json::array({256, 128})).gt(0)
+      K("adaptive_model", "encoder_hidden_dims", T::IntList, json::array({256, 128}))
+          .gt(0)
           .not_built(kModel),
-      K("adaptive_model", "decoder_hidden_dims", T::IntList, json::array({128, 256})).gt(0)
+      K("adaptive_model", "decoder_hidden_dims", T::IntList, json::array({128, 256}))
+          .gt(0)
           .not_built(kModel),
       K("adaptive_model", "dropout_rate", T::Number, 0.1).ge(0).lt(1).not_built(kModel),
       K("adaptive_model", "learning_rate", T::Number, 5e-4).gt(0).not_built(kModel),
@@ -241,7 +283,8 @@ std::vector<KeySpec> make_table() {
       K("adaptive_model", "spib_n_states", T::Int, 10).gt(0).not_built(kModel),
       K("adaptive_model", "spib_beta", T::Number, 1e-3).ge(0).not_built(kModel),
       K("adaptive_model", "spib_refine_rounds", T::Int, 5).ge(0).not_built(kModel),
-      K("adaptive_model", "deep_tica_hidden_dims", T::IntList, json::array({256, 128})).gt(0)
+      K("adaptive_model", "deep_tica_hidden_dims", T::IntList, json::array({256, 128}))
+          .gt(0)
           .not_built(kModel),
   };
   std::vector<KeySpec> out;
@@ -263,8 +306,8 @@ const std::vector<KeySpec>& all_keys() {
 
 const std::vector<std::string_view>& block_names() {
   static const std::vector<std::string_view> names = {
-      "system", "engine", "spawning", "msm", "binning", "execution", "output",
-      "feature_selection", "adaptive_model"};
+      "system",    "engine", "spawning",          "msm",           "binning",
+      "execution", "output", "feature_selection", "adaptive_model"};
   return names;
 }
 

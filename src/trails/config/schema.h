@@ -16,19 +16,19 @@ namespace trails::config::detail {
 enum class ValueType {
   Bool,
   Int,
-  Number,      // any finite number; stored as double so 1 and 1.0 are the same value
+  Number,  // any finite number; stored as double so 1 and 1.0 are the same value
   String,
-  FilePath,    // string, resolved against the config directory, must name an existing file
-  DirPath,     // same, must name an existing directory
-  OutPath,     // resolved, never checked (outdir is created by the run, not here)
+  FilePath,  // string, resolved against the config directory, must name an existing file
+  DirPath,   // same, must name an existing directory
+  OutPath,   // resolved, never checked (outdir is created by the run, not here)
   IntList,
   NumberList,
   StringList,
-  Points,      // system.start: one point [x, ...] or one point per walker [[x, ...], ...]
-  Boxes,       // spawning.recycle_target: [[lo, hi], ...]
-  Mapping,     // msm.convergence_criteria: free-form nested mapping
-  MappingList, // cvs: a list of mappings (each checked by the cvs module when the CvSet is built)
-  IntOrAuto,   // adaptive_model.batch_size
+  Points,       // system.start: one point [x, ...] or one point per walker [[x, ...], ...]
+  Boxes,        // spawning.recycle_target: [[lo, hi], ...]
+  Mapping,      // msm.convergence_criteria: free-form nested mapping
+  MappingList,  // cvs: a list of mappings (each checked by the cvs module when the CvSet is built)
+  IntOrAuto,    // adaptive_model.batch_size
 };
 
 enum class Support {
@@ -48,9 +48,9 @@ struct KeySpec {
   ValueType type = ValueType::String;
   nlohmann::json default_value;  // Trails-MD's code default (null where it has none)
   bool nullable = false;
-  bool non_empty = false;               // lists: [] is rejected
-  bool wide = false;                    // integers: full 64-bit range (seeds); else int32
-  std::optional<Bound> lo, hi;          // numbers, or each element of a numeric list
+  bool non_empty = false;                       // lists: [] is rejected
+  bool wide = false;                            // integers: full 64-bit range (seeds); else int32
+  std::optional<Bound> lo, hi;                  // numbers, or each element of a numeric list
   std::vector<std::string_view> choices;        // strings: the values Trails-MD knows
   std::vector<std::string_view> built_choices;  // subset this build implements (empty = all)
   Support support = Support::Built;

@@ -4,7 +4,8 @@
 namespace trails::config {
 
 std::string_view campaign_template() {
-  static constexpr std::string_view text = R"(# Trails campaign configuration (written by `trails init`).
+  static constexpr std::string_view text =
+      R"(# Trails campaign configuration (written by `trails init`).
 #
 # This template runs an adaptive campaign on the built-in Muller-Brown potential: a 2-D
 # analytic surface with three minima, so a whole campaign runs in seconds and its results can be

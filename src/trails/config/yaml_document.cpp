@@ -61,11 +61,12 @@ std::optional<YAML::Node> parse_document(const std::string& text, Problems& prob
   }
   if (root.IsNull()) {
     if (const auto at = first_content(text)) {
-      problems.add(*at, "", std::string("YAML syntax error: this is not a YAML mapping") +
-                                kSyntaxHint);
+      problems.add(*at, "",
+                   std::string("YAML syntax error: this is not a YAML mapping") + kSyntaxHint);
     } else {
-      problems.add(Position{}, "", "the file is empty; `trails init` writes an annotated "
-                                   "starting point");
+      problems.add(Position{}, "",
+                   "the file is empty; `trails init` writes an annotated "
+                   "starting point");
     }
     return std::nullopt;
   }

@@ -36,12 +36,12 @@ class Error : public std::runtime_error {
   std::vector<std::string> context_;
 };
 
-#define TRAILS_DEFINE_ERROR(Name, Kind)                                               \
-  class Name : public Error {                                                         \
-   public:                                                                            \
-    explicit Name(const std::string& message,                                         \
-                  std::source_location where = std::source_location::current())       \
-        : Error(ErrorKind::Kind, message, where) {}                                   \
+#define TRAILS_DEFINE_ERROR(Name, Kind)                                         \
+  class Name : public Error {                                                   \
+   public:                                                                      \
+    explicit Name(const std::string& message,                                   \
+                  std::source_location where = std::source_location::current()) \
+        : Error(ErrorKind::Kind, message, where) {}                             \
   };
 
 TRAILS_DEFINE_ERROR(ConfigError, Config)          // configuration file problems (exit 2)
@@ -57,8 +57,8 @@ TRAILS_DEFINE_ERROR(InternalError, Internal)      // a Trails bug
 }  // namespace trails::core
 
 // Stays on in release builds: an internal invariant that, if broken, is a Trails bug.
-#define TRAILS_CHECK(cond, msg)                                                       \
-  do {                                                                                \
-    if (!(cond)) throw ::trails::core::InternalError(std::string("check failed: ") + \
-                                                     #cond + ": " + (msg));           \
+#define TRAILS_CHECK(cond, msg)                                                                  \
+  do {                                                                                           \
+    if (!(cond))                                                                                 \
+      throw ::trails::core::InternalError(std::string("check failed: ") + #cond + ": " + (msg)); \
   } while (0)

@@ -58,8 +58,8 @@ std::vector<std::int64_t> parse_shape(const std::string& shape, const std::files
   std::size_t pos = 0;
   while (pos <= rest.size()) {
     const auto comma = rest.find(',', pos);
-    const std::string item = trim(rest.substr(pos, comma == std::string::npos ? std::string::npos
-                                                                              : comma - pos));
+    const std::string item =
+        trim(rest.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
     if (!item.empty()) {
       std::int64_t n = -1;
       const auto r = std::from_chars(item.data(), item.data() + item.size(), n);
@@ -156,7 +156,8 @@ NpyArray read_npy(const std::filesystem::path& file) {
   }
   a.shape = parse_shape(a.shape_text, file);
   a.data.resize(static_cast<std::size_t>(a.n_elements()) * static_cast<std::size_t>(a.item_size));
-  if (!in.read(reinterpret_cast<char*>(a.data.data()), static_cast<std::streamsize>(a.data.size()))) {
+  if (!in.read(reinterpret_cast<char*>(a.data.data()),
+               static_cast<std::streamsize>(a.data.size()))) {
     bad(file, "data shorter than the header's shape " + a.shape_text);
   }
   return a;

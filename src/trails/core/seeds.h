@@ -11,7 +11,8 @@ constexpr std::uint64_t walker_seed(std::uint64_t base, std::uint64_t iteration,
                                     std::uint64_t walker) {
   constexpr std::uint64_t modulus = 2147483647ULL;
   const std::uint64_t s = (base % modulus + (iteration % modulus) * 100003ULL % modulus +
-                           (walker % modulus) * 1009ULL % modulus) % modulus;
+                           (walker % modulus) * 1009ULL % modulus) %
+                          modulus;
   return s == 0 ? 1 : s;
 }
 

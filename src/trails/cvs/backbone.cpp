@@ -20,15 +20,17 @@ struct Residue {
     if (it == atom_by_name.end()) return std::nullopt;
     return it->second;
   }
-  std::string describe() const { return resname + " " + std::to_string(resid) +
-                                         (chain.empty() ? "" : " (chain " + chain + ")"); }
+  std::string describe() const {
+    return resname + " " + std::to_string(resid) + (chain.empty() ? "" : " (chain " + chain + ")");
+  }
 };
 
 std::vector<Residue> residues_of(const structure::Topology& topology) {
   std::vector<Residue> residues;
   for (const auto& atom : topology.atoms) {
-    if (atom.resindex < 0) throw core::InputError("atom " + std::to_string(atom.index) +
-                                                  " has a negative residue index");
+    if (atom.resindex < 0)
+      throw core::InputError("atom " + std::to_string(atom.index) +
+                             " has a negative residue index");
     if (atom.resindex >= int(residues.size())) residues.resize(atom.resindex + 1);
     Residue& r = residues[atom.resindex];
     if (r.atom_by_name.empty()) {
@@ -135,8 +137,7 @@ std::vector<BackboneDihedral> backbone_dihedrals(const structure::Topology& topo
   }
   if (out.empty()) {
     throw core::ConfigError("phi_psi: no backbone dihedral found" +
-                            (resname.empty() ? std::string()
-                                             : " among residues named " + resname) +
+                            (resname.empty() ? std::string() : " among residues named " + resname) +
                             " (a residue needs atoms N, CA and C and a bonded neighbour)");
   }
   return out;

@@ -61,8 +61,7 @@ NativeContacts find_native_contacts(const structure::Topology& topology,
   }
   NativeContacts native;
   for (const auto& [i, j] : contact_pairs(heavy, {})) {
-    if (std::abs(topology.atoms[i].resindex - topology.atoms[j].resindex) <=
-        min_residue_separation)
+    if (std::abs(topology.atoms[i].resindex - topology.atoms[j].resindex) <= min_residue_separation)
       continue;
     const double r = distance(reference, i, j, box);
     if (r < cutoff_nm) {

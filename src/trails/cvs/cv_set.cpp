@@ -15,15 +15,24 @@ namespace trails::cvs {
 namespace {
 
 enum class Kind {
-  Distance, Angle, Dihedral, Rmsd, Rg, FittedCoords, Contacts, Q, Distances, PhiPsi
+  Distance,
+  Angle,
+  Dihedral,
+  Rmsd,
+  Rg,
+  FittedCoords,
+  Contacts,
+  Q,
+  Distances,
+  PhiPsi
 };
 
 // One resolved spec: everything compute() needs, with no further lookups.
 struct Term {
   Kind kind = Kind::Distance;
-  std::vector<int> atoms;      // distance/angle/dihedral atoms, or the selection
-  std::vector<int> fit_atoms;  // rmsd / fitted_coords
-  std::vector<AtomPair> pairs;               // distances, contacts
+  std::vector<int> atoms;                     // distance/angle/dihedral atoms, or the selection
+  std::vector<int> fit_atoms;                 // rmsd / fitted_coords
+  std::vector<AtomPair> pairs;                // distances, contacts
   std::vector<std::array<int, 4>> dihedrals;  // phi, psi, phi_psi
   NativeContacts native;
   SwitchingFunction switching;
@@ -225,8 +234,10 @@ CvSet::CvSet(std::vector<CvSpec> specs, const structure::Topology& topology,
       t.native = find_native_contacts(topology, *t.reference, g0, spec.native_cutoff_nm,
                                       spec.min_residue_separation);
       if (t.native.pairs.empty())
-        throw core::ConfigError(describe(spec) + ": the reference has no native contact (heavy "
-                                "atoms closer than " + std::to_string(spec.native_cutoff_nm) +
+        throw core::ConfigError(describe(spec) +
+                                ": the reference has no native contact (heavy "
+                                "atoms closer than " +
+                                std::to_string(spec.native_cutoff_nm) +
                                 " nm in residues more than " +
                                 std::to_string(spec.min_residue_separation) + " apart)");
     }
@@ -340,7 +351,7 @@ void CvSet::compute(std::span<const double> frames, int n_frames,
       periodic[f].emplace(*boxes[f]);
     } catch (core::Error& e) {
       e.with_context("in frame " + std::to_string(f));
-        throw;
+      throw;
     }
   }
   auto run = [&](int begin, int end) {

@@ -24,8 +24,7 @@ const std::map<std::string, std::vector<std::string>, std::less<>>& keys_by_kind
       {"psi", {"resid", "chain", "encoding"}},
       {"rmsd", {"atoms", "selection", "fit_atoms", "fit_selection", "reference", "unit"}},
       {"rg", {"atoms", "selection", "mass_weighted", "unit"}},
-      {"fitted_coords",
-       {"atoms", "selection", "fit_atoms", "fit_selection", "reference", "unit"}},
+      {"fitted_coords", {"atoms", "selection", "fit_atoms", "fit_selection", "reference", "unit"}},
       {"contacts",
        {"atoms", "selection", "atoms_b", "selection_b", "switching", "cutoff", "n", "m"}},
       {"q",
@@ -105,8 +104,8 @@ void read_group(const EntryReader& r, const char* atoms_key, const char* selecti
                 bool required, std::vector<int>* atoms, std::string* selection) {
   const bool has_atoms = r.has(atoms_key), has_selection = r.has(selection_key);
   if (has_atoms && has_selection)
-    r.fail(selection_key, std::string("give either '") + atoms_key + "' or '" + selection_key +
-                              "', not both");
+    r.fail(selection_key,
+           std::string("give either '") + atoms_key + "' or '" + selection_key + "', not both");
   if (has_atoms) *atoms = r.indices(atoms_key);
   if (has_selection) {
     *selection = r.string(selection_key);
@@ -120,9 +119,9 @@ void read_group(const EntryReader& r, const char* atoms_key, const char* selecti
 }  // namespace
 
 const std::vector<std::string>& cv_kinds() {
-  static const std::vector<std::string> kinds = {
-      "distance", "angle", "dihedral", "phi",      "psi",       "rmsd",
-      "rg",       "fitted_coords",     "contacts", "q",         "distances", "phi_psi"};
+  static const std::vector<std::string> kinds = {"distance", "angle", "dihedral",  "phi",
+                                                 "psi",      "rmsd",  "rg",        "fitted_coords",
+                                                 "contacts", "q",     "distances", "phi_psi"};
   return kinds;
 }
 
@@ -137,16 +136,19 @@ bool kind_needs_reference(std::string_view kind) {
 
 CvSpec cv_spec_from_json(const nlohmann::json& entry, const std::string& where) {
   if (!entry.is_object()) {
-    throw core::ConfigError(where + ": expected a mapping such as {name: phi, kind: dihedral, "
-                                    "atoms: [4, 6, 8, 14]}, got " + entry.dump());
+    throw core::ConfigError(where +
+                            ": expected a mapping such as {name: phi, kind: dihedral, "
+                            "atoms: [4, 6, 8, 14]}, got " +
+                            entry.dump());
   }
   EntryReader r(entry, where);
   CvSpec spec;
   if (!r.has("name")) r.fail("name", "missing: every CV needs a name (its column name)");
   spec.name = r.string("name");
-  const bool name_ok = !spec.name.empty() && std::all_of(spec.name.begin(), spec.name.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
-  });
+  const bool name_ok =
+      !spec.name.empty() && std::all_of(spec.name.begin(), spec.name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+      });
   if (!name_ok) r.fail("name", "'" + spec.name + "' must be non-empty letters, digits, _ - .");
   r.set_name(spec.name);
 
@@ -166,12 +168,13 @@ CvSpec cv_spec_from_json(const nlohmann::json& entry, const std::string& where) 
   // Atom groups.
   if (k == "distance" || k == "angle" || k == "dihedral") {
     const std::size_t want = k == "distance" ? 2 : k == "angle" ? 3 : 4;
-    if (!r.has("atoms")) r.fail("atoms", "missing: a " + k + " needs " + std::to_string(want) +
-                                         " 0-based atom indices");
+    if (!r.has("atoms"))
+      r.fail("atoms",
+             "missing: a " + k + " needs " + std::to_string(want) + " 0-based atom indices");
     spec.groups = {r.indices("atoms")};
     if (spec.groups[0].size() != want)
-      r.fail("atoms", "a " + k + " needs exactly " + std::to_string(want) +
-                          " atom indices, got " + std::to_string(spec.groups[0].size()));
+      r.fail("atoms", "a " + k + " needs exactly " + std::to_string(want) + " atom indices, got " +
+                          std::to_string(spec.groups[0].size()));
   } else if (k == "rmsd" || k == "rg" || k == "fitted_coords" || k == "distances" ||
              k == "contacts" || k == "q") {
     spec.groups.emplace_back();
@@ -200,15 +203,21 @@ CvSpec cv_spec_from_json(const nlohmann::json& entry, const std::string& where) 
   }
   if (r.has("encoding")) {
     const std::string e = r.string("encoding");
-    if (e == "raw") spec.encoding = AngleEncoding::Raw;
-    else if (e == "sincos") spec.encoding = AngleEncoding::Sincos;
-    else r.fail("encoding", "expected raw or sincos, got '" + e + "'");
+    if (e == "raw")
+      spec.encoding = AngleEncoding::Raw;
+    else if (e == "sincos")
+      spec.encoding = AngleEncoding::Sincos;
+    else
+      r.fail("encoding", "expected raw or sincos, got '" + e + "'");
   }
   if (r.has("unit")) {
     const std::string u = r.string("unit");
-    if (u == "nm") spec.unit = LengthUnit::Nanometre;
-    else if (u == "angstrom" || u == "A") spec.unit = LengthUnit::Angstrom;
-    else r.fail("unit", "expected nm or angstrom, got '" + u + "'");
+    if (u == "nm")
+      spec.unit = LengthUnit::Nanometre;
+    else if (u == "angstrom" || u == "A")
+      spec.unit = LengthUnit::Angstrom;
+    else
+      r.fail("unit", "expected nm or angstrom, got '" + u + "'");
   }
   if (r.has("mass_weighted")) spec.mass_weighted = r.boolean("mass_weighted");
   if (r.has("switching")) {
@@ -220,9 +229,9 @@ CvSpec cv_spec_from_json(const nlohmann::json& entry, const std::string& where) 
   if (r.has("n")) spec.n = r.integer("n", 1);
   if (r.has("m")) spec.m = r.integer("m", 1);
   if (spec.switching == "rational" && spec.m <= spec.n)
-    r.fail(r.has("m") ? "m" : "n", "a rational switching function needs m > n (got n = " +
-                                       std::to_string(spec.n) + ", m = " + std::to_string(spec.m) +
-                                       ")");
+    r.fail(r.has("m") ? "m" : "n",
+           "a rational switching function needs m > n (got n = " + std::to_string(spec.n) +
+               ", m = " + std::to_string(spec.m) + ")");
   if (r.has("beta")) spec.beta_per_nm = r.number("beta", true);
   if (r.has("lambda")) spec.lambda = r.number("lambda", true);
   if (r.has("native_cutoff")) spec.native_cutoff_nm = r.number("native_cutoff", true);

@@ -28,9 +28,9 @@ PeriodicBox::PeriodicBox(const structure::Box& box) {
   }
   a_.y() = a_.z() = b_.z() = 0.0;
   if (!(a_.x() > 0.0) || !(b_.y() > 0.0) || !(c_.z() > 0.0)) {
-    throw core::InputError("periodic box has a non-positive diagonal element (a_x = " +
-                           std::to_string(a_.x()) + ", b_y = " + std::to_string(b_.y()) +
-                           ", c_z = " + std::to_string(c_.z()) + " nm)");
+    throw core::InputError(
+        "periodic box has a non-positive diagonal element (a_x = " + std::to_string(a_.x()) +
+        ", b_y = " + std::to_string(b_.y()) + ", c_z = " + std::to_string(c_.z()) + " nm)");
   }
   c_ -= b_ * std::round(c_.y() / b_.y());
   c_ -= a_ * std::round(c_.x() / a_.x());

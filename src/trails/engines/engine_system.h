@@ -20,8 +20,8 @@ struct EngineSystem {
   // CV space itself (the built-in engine: its coordinates are the CVs).
   bool molecular = false;
   std::shared_ptr<const structure::Topology> topology;  // when molecular and one was prepared
-  std::filesystem::path topology_file;  // that topology as a PDB file (exports, project files)
-  std::filesystem::path prepared_dir;   // where the engine's prepared inputs live ("" if none)
+  std::filesystem::path topology_file;      // that topology as a PDB file (exports, project files)
+  std::filesystem::path prepared_dir;       // where the engine's prepared inputs live ("" if none)
   std::vector<double> reference_positions;  // the start structure, n_atoms × spatial_dim
   std::vector<double> box;                  // 9 values (rows a, b, c), empty when not periodic
   double dt = 0.0;                          // integration time step, in time_unit

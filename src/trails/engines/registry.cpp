@@ -1,6 +1,5 @@
 #include "trails/engines/registry.h"
 
-
 #include "trails/engines/builtin/builtin_engine.h"
 #include "trails/engines/openmm/openmm_engine.h"
 #include "trails/engines/openmm/prepared_system.h"
@@ -12,7 +11,8 @@ std::unique_ptr<Engine> build(const config::BuiltinSpec& spec, const std::filesy
   return std::make_unique<builtin::BuiltinEngine>(spec);
 }
 
-std::unique_ptr<Engine> build(const config::OpenMMSpec& spec, const std::filesystem::path& run_dir) {
+std::unique_ptr<Engine> build(const config::OpenMMSpec& spec,
+                              const std::filesystem::path& run_dir) {
   return std::make_unique<openmm::OpenMMEngine>(
       spec.params, openmm::prepare_openmm_system(spec, run_dir), spec.seed_base);
 }

@@ -18,13 +18,13 @@ struct Configuration {
 };
 
 struct SegmentTask {
-  std::int64_t task_id = 0;    // position in the batch; results are reassembled by it
+  std::int64_t task_id = 0;  // position in the batch; results are reassembled by it
   std::int64_t iteration = 0;
   std::int64_t walker = 0;
   Configuration start;
   std::int64_t steps = 0;
-  std::int64_t stride = 1;     // frames at steps stride, 2*stride, ...: steps/stride frames, no t=0
-  std::uint64_t seed = 0;      // every random number of the segment comes from this seed alone
+  std::int64_t stride = 1;  // frames at steps stride, 2*stride, ...: steps/stride frames, no t=0
+  std::uint64_t seed = 0;   // every random number of the segment comes from this seed alone
 };
 
 enum class SegmentStatus { Ok, Failed };
@@ -32,20 +32,21 @@ enum class SegmentStatus { Ok, Failed };
 struct SegmentResult {
   std::int64_t task_id = 0;
   SegmentStatus status = SegmentStatus::Failed;
-  std::string error;                 // readable reason when Failed
+  std::string error;  // readable reason when Failed
   int n_atoms = 0;
   int spatial_dim = 0;
   std::int64_t n_frames = 0;
-  std::vector<double> frames;        // n_frames × n_atoms × spatial_dim
-  std::vector<double> frame_boxes;   // n_frames × 9 when the system has a box, else empty
-  Configuration final_state;         // positions and velocities after the last step
-  double startup_s = 0.0;            // instance preparation / re-arm time
-  double integrate_s = 0.0;          // time inside the integrator (includes synthetic cost)
-  double extract_s = 0.0;            // copying frames and the final state out of the engine
-  bool recovered = false;            // succeeded only on a re-run after energy minimisation
-  std::string platform;              // where it ran: "builtin", OpenMM platform name, ...
-  std::string device;                // device index and name, or CPU thread count ("" for builtin)
-  std::string visible_devices;       // CUDA_VISIBLE_DEVICES / ROCR / OpenCL visibility seen by the worker
+  std::vector<double> frames;       // n_frames × n_atoms × spatial_dim
+  std::vector<double> frame_boxes;  // n_frames × 9 when the system has a box, else empty
+  Configuration final_state;        // positions and velocities after the last step
+  double startup_s = 0.0;           // instance preparation / re-arm time
+  double integrate_s = 0.0;         // time inside the integrator (includes synthetic cost)
+  double extract_s = 0.0;           // copying frames and the final state out of the engine
+  bool recovered = false;           // succeeded only on a re-run after energy minimisation
+  std::string platform;             // where it ran: "builtin", OpenMM platform name, ...
+  std::string device;               // device index and name, or CPU thread count ("" for builtin)
+  std::string
+      visible_devices;  // CUDA_VISIBLE_DEVICES / ROCR / OpenCL visibility seen by the worker
   std::string host;
 
   bool ok() const { return status == SegmentStatus::Ok; }

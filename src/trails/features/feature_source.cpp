@@ -13,8 +13,8 @@ class CoordinateFeatures final : public FeatureSource {
     check(type);
     return n_;
   }
-  std::vector<double> compute(const std::string& type, std::span<const double> frames,
-                              std::int64_t, std::span<const double>) const override {
+  std::vector<double> compute(const std::string& type, std::span<const double> frames, std::int64_t,
+                              std::span<const double>) const override {
     check(type);
     return {frames.begin(), frames.end()};
   }
@@ -22,7 +22,8 @@ class CoordinateFeatures final : public FeatureSource {
 
  private:
   void check(const std::string& type) const {
-    if (type != types_[0]) throw core::InputError("the built-in engine has no feature type " + type);
+    if (type != types_[0])
+      throw core::InputError("the built-in engine has no feature type " + type);
   }
   int n_;
   std::vector<std::string> types_{"coordinates"};

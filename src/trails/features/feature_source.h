@@ -22,7 +22,8 @@ class FeatureSource {
   // n_frames × n_features(type) values. frames: n_frames × n_atoms × spatial_dim; boxes:
   // n_frames × 9 (vectors as rows) or empty. Throws core::InputError for an unknown type.
   virtual std::vector<double> compute(const std::string& type, std::span<const double> frames,
-                                      std::int64_t n_frames, std::span<const double> boxes) const = 0;
+                                      std::int64_t n_frames,
+                                      std::span<const double> boxes) const = 0;
   // True for the built-in engine's coordinates: features are the frames themselves.
   virtual bool is_identity() const { return false; }
 };

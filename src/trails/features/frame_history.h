@@ -1,6 +1,7 @@
 // Every frame's CV point of a campaign, in global order (iterations ascending, ok walkers in walker
 // order, frames in time order), plus the block layout that maps a global frame index to its
-// FrameKey. Appending an iteration costs O(its frames); lookups cost O(log iterations + log walkers).
+// FrameKey. Appending an iteration costs O(its frames); lookups cost O(log iterations + log
+// walkers).
 #pragma once
 
 #include <cstdint>

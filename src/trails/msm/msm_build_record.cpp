@@ -9,17 +9,36 @@
 namespace trails::msm {
 namespace {
 
-constexpr std::array<std::string_view, 30> kKeys = {
-    "iteration",       "frames",          "refit",
-    "lagtime",         "n_microstates",   "n_active",
-    "active_set",      "stationary_distribution", "transition_matrix",
-    "count_matrix",    "timescales",      "estimator",
-    "timescale_errors", "n_metastable",   "metastable_assignments",
-    "metastable_populations", "metastable_memberships", "pcca_crispness",
-    "vamp2",           "its",             "mle_converged",
-    "cluster_centers", "min_segment",     "note",
-    "lag_guard_ok",    "criteria_met",    "criteria",
-    "streak",          "converged",       "reason"};
+constexpr std::array<std::string_view, 30> kKeys = {"iteration",
+                                                    "frames",
+                                                    "refit",
+                                                    "lagtime",
+                                                    "n_microstates",
+                                                    "n_active",
+                                                    "active_set",
+                                                    "stationary_distribution",
+                                                    "transition_matrix",
+                                                    "count_matrix",
+                                                    "timescales",
+                                                    "estimator",
+                                                    "timescale_errors",
+                                                    "n_metastable",
+                                                    "metastable_assignments",
+                                                    "metastable_populations",
+                                                    "metastable_memberships",
+                                                    "pcca_crispness",
+                                                    "vamp2",
+                                                    "its",
+                                                    "mle_converged",
+                                                    "cluster_centers",
+                                                    "min_segment",
+                                                    "note",
+                                                    "lag_guard_ok",
+                                                    "criteria_met",
+                                                    "criteria",
+                                                    "streak",
+                                                    "converged",
+                                                    "reason"};
 
 }  // namespace
 
@@ -40,7 +59,8 @@ void check_msm_build_record(const nlohmann::json& record, const std::string& whe
   }
   for (const auto key : kKeys) {
     if (!record.contains(key)) {
-      throw core::CorruptionError(fmt::format("{}: the MSM build record has no key '{}'", where, key));
+      throw core::CorruptionError(
+          fmt::format("{}: the MSM build record has no key '{}'", where, key));
     }
   }
 }

@@ -7,9 +7,9 @@
 #include <cmath>
 #include <limits>
 
-#include <Eigen/Eigenvalues>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
+#include <Eigen/Eigenvalues>
 
 #include "trails/analysis/bayesian_msm.h"
 #include "trails/analysis/counting.h"
@@ -52,41 +52,46 @@ json finite_or_null(const std::vector<double>& v) {
 
 json MsmBuild::to_json() const {
   json its_j = json::object();
-  for (std::size_t i = 0; i < its_lags.size(); ++i) its_j[std::to_string(its_lags[i])] = finite_or_null(its[i]);
-  json record = {{"record_version", kMsmBuildRecordVersion},
-          {"iteration", iteration},
-          {"frames", frames},
-          {"refit", refit},
-          {"lagtime", lag},
-          {"n_microstates", n_microstates},
-          {"n_active", static_cast<int>(active_set.size())},
-          {"active_set", active_set},
-          {"stationary_distribution", pi},
-          {"transition_matrix", matrix_json(T)},
-          {"count_matrix", matrix_json(C)},
-          {"timescales", finite_or_null(timescales)},
-          {"estimator", bayesian ? "bayesian" : "mle"},
-          {"timescale_errors", bayesian ? finite_or_null(timescale_errors) : json(nullptr)},
-          {"n_metastable", n_metastable > 0 ? json(n_metastable) : json(nullptr)},
-          {"metastable_assignments", metastable_assignments.empty() ? json(nullptr) : json(metastable_assignments)},
-          {"metastable_populations", metastable_populations.empty() ? json(nullptr) : json(metastable_populations)},
-          {"metastable_memberships", memberships.size() == 0 ? json(nullptr) : matrix_json(memberships)},
-          {"pcca_crispness", memberships.size() == 0 ? json(nullptr) : json(crispness)},
-          {"vamp2", vamp2 ? json(*vamp2) : json(nullptr)},
-          {"its", its_j},
-          {"mle_converged", mle_converged},
-          {"cluster_centers", clustering ? json(std::vector<double>(clustering->centres.data(),
-                                                                     clustering->centres.data() +
-                                                                         clustering->centres.size()))
-                                         : json(nullptr)},
-          {"min_segment", min_segment},
-          {"note", note},
-          {"lag_guard_ok", lag_guard_ok},
-          {"criteria_met", criteria_met},
-          {"criteria", criteria},
-          {"streak", streak},
-          {"converged", converged},
-          {"reason", reason}};
+  for (std::size_t i = 0; i < its_lags.size(); ++i)
+    its_j[std::to_string(its_lags[i])] = finite_or_null(its[i]);
+  json record = {
+      {"record_version", kMsmBuildRecordVersion},
+      {"iteration", iteration},
+      {"frames", frames},
+      {"refit", refit},
+      {"lagtime", lag},
+      {"n_microstates", n_microstates},
+      {"n_active", static_cast<int>(active_set.size())},
+      {"active_set", active_set},
+      {"stationary_distribution", pi},
+      {"transition_matrix", matrix_json(T)},
+      {"count_matrix", matrix_json(C)},
+      {"timescales", finite_or_null(timescales)},
+      {"estimator", bayesian ? "bayesian" : "mle"},
+      {"timescale_errors", bayesian ? finite_or_null(timescale_errors) : json(nullptr)},
+      {"n_metastable", n_metastable > 0 ? json(n_metastable) : json(nullptr)},
+      {"metastable_assignments",
+       metastable_assignments.empty() ? json(nullptr) : json(metastable_assignments)},
+      {"metastable_populations",
+       metastable_populations.empty() ? json(nullptr) : json(metastable_populations)},
+      {"metastable_memberships",
+       memberships.size() == 0 ? json(nullptr) : matrix_json(memberships)},
+      {"pcca_crispness", memberships.size() == 0 ? json(nullptr) : json(crispness)},
+      {"vamp2", vamp2 ? json(*vamp2) : json(nullptr)},
+      {"its", its_j},
+      {"mle_converged", mle_converged},
+      {"cluster_centers", clustering ? json(std::vector<double>(
+                                           clustering->centres.data(),
+                                           clustering->centres.data() + clustering->centres.size()))
+                                     : json(nullptr)},
+      {"min_segment", min_segment},
+      {"note", note},
+      {"lag_guard_ok", lag_guard_ok},
+      {"criteria_met", criteria_met},
+      {"criteria", criteria},
+      {"streak", streak},
+      {"converged", converged},
+      {"reason", reason}};
   // The readers' key list is the writer's: a key added here without it fails at once.
   TRAILS_CHECK(record.size() == msm_build_record_keys().size() + 1,
                "MsmBuild::to_json and msm_build_record_keys() disagree");
@@ -153,7 +158,8 @@ std::optional<MsmBuild> MsmStage::join(double* wait_s) {
     apply_monitor(*out);
     latest_ = *out;
   }
-  if (wait_s) *wait_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (wait_s)
+    *wait_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
 }
 
@@ -173,9 +179,11 @@ void MsmStage::refit(const features::FrameHistory& history, std::size_t n_segmen
     o.k = k;
     o.max_iter = kKMeansMaxIter;
     // One k-means++ stream per refit, all from random_seed (Trails-MD: fixed_seed=random_seed).
-    o.seed = core::Rng::stream(seed_, "msm-kmeans", static_cast<std::uint64_t>(n_refits_)).next_u64();
+    o.seed =
+        core::Rng::stream(seed_, "msm-kmeans", static_cast<std::uint64_t>(n_refits_)).next_u64();
     o.n_threads = kThreads;
-    if (config_.stable_clustering && centres_.centres.rows() == k && fit_space_version_ == space_version_) {
+    if (config_.stable_clustering && centres_.centres.rows() == k &&
+        fit_space_version_ == space_version_) {
       o.initial_centres = centres_.centres;
     }
     centres_ = analysis::kmeans(view, o);
@@ -211,7 +219,8 @@ void MsmStage::reset_effective(int k) {
   for (const int lag : lags_) effective_.emplace_back(k, lag);
 }
 
-void MsmStage::count_segments(std::size_t from, std::size_t to, const features::FrameHistory& history) {
+void MsmStage::count_segments(std::size_t from, std::size_t to,
+                              const features::FrameHistory& history) {
   TRAILS_CHECK(from == dtrajs_.size(), "MSM segments counted out of order");
   for (std::size_t s = from; s < to; ++s) {
     const Segment& seg = segments_[s];
@@ -219,12 +228,14 @@ void MsmStage::count_segments(std::size_t from, std::size_t to, const features::
     if (seg.n_frames >= 2) {
       const double* p = history.point(seg.first).data();
       labels = analysis::assign(
-          centres_, analysis::points_view({p, static_cast<std::size_t>(seg.n_frames * cv_dim_)},
-                                          seg.n_frames, cv_dim_),
+          centres_,
+          analysis::points_view({p, static_cast<std::size_t>(seg.n_frames * cv_dim_)}, seg.n_frames,
+                                cv_dim_),
           kThreads);
       for (std::size_t li = 0; li < lags_.size(); ++li) {
         const auto lag = static_cast<std::size_t>(lags_[li]);
-        for (std::size_t t = 0; t + lag < labels.size(); ++t) counts_[li](labels[t], labels[t + lag]) += 1.0;
+        for (std::size_t t = 0; t + lag < labels.size(); ++t)
+          counts_[li](labels[t], labels[t + lag]) += 1.0;
       }
       for (auto& e : effective_) e.add(labels);
       for (const int l : labels) histogram_[static_cast<std::size_t>(l)] += 1.0;
@@ -269,10 +280,12 @@ void MsmStage::estimate(MsmBuild& b) const {
       cm.connected_sets = {b.active_set};
       cm.active_set = b.active_set;
       cm.active_index.assign(static_cast<std::size_t>(kc), -1);
-      for (int a = 0; a < n_active; ++a) cm.active_index[static_cast<std::size_t>(b.active_set[a])] = a;
+      for (int a = 0; a < n_active; ++a)
+        cm.active_index[static_cast<std::size_t>(b.active_set[a])] = a;
       analysis::BayesianMsmOptions o;
       o.n_samples = config_.n_bayesian_samples;
-      o.seed = core::Rng::stream(seed_, "msm-bayesian", static_cast<std::uint64_t>(b.iteration)).next_u64();
+      o.seed = core::Rng::stream(seed_, "msm-bayesian", static_cast<std::uint64_t>(b.iteration))
+                   .next_u64();
       o.n_threads = kThreads;
       o.n_timescales = nts;
       o.keep_transition_matrices = false;
@@ -293,7 +306,8 @@ void MsmStage::estimate(MsmBuild& b) const {
       for (Eigen::Index j = 0; j < b.T.cols(); ++j) v += pi(i) * b.T(i, j) * b.T(i, j) / pi(j);
     }
     b.vamp2 = v;
-    for (const int st : b.active_set) b.counts_per_state.push_back(histogram_[static_cast<std::size_t>(st)]);
+    for (const int st : b.active_set)
+      b.counts_per_state.push_back(histogram_[static_cast<std::size_t>(st)]);
     // Right eigenvectors psi = D^-1/2 u of S = D^1/2 T D^-1/2 (sorted by |lambda|, psi_1 = 1).
     const Eigen::VectorXd sq = pi.array().sqrt();
     const Eigen::MatrixXd S = sq.asDiagonal() * b.T * sq.cwiseInverse().asDiagonal();
@@ -305,8 +319,8 @@ void MsmStage::estimate(MsmBuild& b) const {
     });
     b.eigenvectors.resize(n_active, n_active - 1);
     for (Eigen::Index r = 1; r < n_active; ++r) {
-      b.eigenvectors.col(r - 1) =
-          sq.cwiseInverse().asDiagonal() * es.eigenvectors().col(order[static_cast<std::size_t>(r)]);
+      b.eigenvectors.col(r - 1) = sq.cwiseInverse().asDiagonal() *
+                                  es.eigenvectors().col(order[static_cast<std::size_t>(r)]);
     }
     // PCCA+ when 2 <= m < n_active (Trails-MD skips it otherwise; the build then has no sets).
     if (config_.n_metastable) {
@@ -316,13 +330,15 @@ void MsmStage::estimate(MsmBuild& b) const {
         const auto p = analysis::pcca(model, b.n_metastable);
         b.memberships = p.memberships;
         b.metastable_assignments = p.assignments;
-        b.metastable_populations.assign(p.populations.data(), p.populations.data() + p.populations.size());
+        b.metastable_populations.assign(p.populations.data(),
+                                        p.populations.data() + p.populations.size());
         b.crispness = p.crispness;
       }
     }
   }
   for (const int lag : config_.lagtimes) {
-    const auto li = static_cast<std::size_t>(std::find(lags_.begin(), lags_.end(), lag) - lags_.begin());
+    const auto li =
+        static_cast<std::size_t>(std::find(lags_.begin(), lags_.end(), lag) - lags_.begin());
     std::vector<double> row(static_cast<std::size_t>(config_.n_timescales),
                             std::numeric_limits<double>::quiet_NaN());
     const Eigen::MatrixXd c = li == 0 ? counts : counts_at(li);
@@ -390,7 +406,8 @@ void MsmStage::apply_monitor(MsmBuild& b) {
       std::string detail = "baseline";
       if (!prev_timescales_.empty() && prev_timescales_.size() == cur.size() && !cur.empty()) {
         double m = 0.0;
-        for (std::size_t i = 0; i < cur.size(); ++i) m = std::max(m, rel_change(prev_timescales_[i], cur[i]));
+        for (std::size_t i = 0; i < cur.size(); ++i)
+          m = std::max(m, rel_change(prev_timescales_[i], cur[i]));
         ok = m < *c.its_tol;
         detail = fmt::format("max relative change {:.4g} {} {}", m, ok ? "<" : ">=", *c.its_tol);
       }
@@ -412,14 +429,16 @@ void MsmStage::apply_monitor(MsmBuild& b) {
       // sigma_ij = sqrt(T_ij (1 - T_ij) / (c_i + 1)), flux F_ij = pi_i T_ij
       // (compat:convergence-monitor).
       double fmax = 0.0;
-      for (Eigen::Index i = 0; i < b.T.rows(); ++i) fmax = std::max(fmax, b.pi[i] * b.T.row(i).maxCoeff());
+      for (Eigen::Index i = 0; i < b.T.rows(); ++i)
+        fmax = std::max(fmax, b.pi[i] * b.T.row(i).maxCoeff());
       const double cut = fmax > 0 ? c.tm_min_flux * fmax : c.tm_min_flux;
       double metric = 0.0;
       for (Eigen::Index i = 0; i < b.T.rows(); ++i) {
         const double ci = b.C.row(i).sum();
         for (Eigen::Index j = 0; j < b.T.cols(); ++j) {
           const double t = b.T(i, j);
-          if (b.pi[i] * t > cut && t > 0) metric = std::max(metric, std::sqrt(t * (1 - t) / (ci + 1)) / t);
+          if (b.pi[i] * t > cut && t > 0)
+            metric = std::max(metric, std::sqrt(t * (1 - t) / (ci + 1)) / t);
         }
       }
       const bool ok = metric < *c.tm_tol;
@@ -432,13 +451,14 @@ void MsmStage::apply_monitor(MsmBuild& b) {
       bool ok = false;
       std::string detail = "baseline";
       if (cur.empty()) {
-        detail = fmt::format("no PCCA+ sets ({} active states, n_metastable {})", b.active_set.size(),
-                             b.n_metastable);
+        detail = fmt::format("no PCCA+ sets ({} active states, n_metastable {})",
+                             b.active_set.size(), b.n_metastable);
       } else if (prev_populations_.size() == cur.size()) {
         double d = 0.0;
         for (std::size_t i = 0; i < cur.size(); ++i) d += std::abs(cur[i] - prev_populations_[i]);
         ok = d < *c.populations_tol;
-        detail = fmt::format("sum |change| of populations {:.4g} {} {}", d, ok ? "<" : ">=", *c.populations_tol);
+        detail = fmt::format("sum |change| of populations {:.4g} {} {}", d,
+                             ok ? "<" : ">=", *c.populations_tol);
       }
       prev_populations_ = cur;
       results.emplace_back(ok, "stationary_distribution: " + detail);
@@ -449,7 +469,8 @@ void MsmStage::apply_monitor(MsmBuild& b) {
       bool ok = false;
       std::string detail = "no finite timescale with an error";
       for (std::size_t i = 0; i < b.timescales.size() && i < b.timescale_errors.size(); ++i) {
-        if (std::isfinite(b.timescales[i]) && std::isfinite(b.timescale_errors[i]) && b.timescales[i] != 0) {
+        if (std::isfinite(b.timescales[i]) && std::isfinite(b.timescale_errors[i]) &&
+            b.timescales[i] != 0) {
           const double r = b.timescale_errors[i] / std::abs(b.timescales[i]);
           ok = r < *c.error_tol;
           detail = fmt::format("std/t{} {:.4g} {} {}", i + 2, r, ok ? "<" : ">=", *c.error_tol);
@@ -468,22 +489,27 @@ void MsmStage::apply_monitor(MsmBuild& b) {
     b.criteria_met = config_.convergence_mode == config::ConvergenceMode::All ? all : any;
     b.criteria = details;
     streak_ = b.criteria_met ? streak_ + 1 : 0;
-    if (!converged_ && config_.convergence_patience > 0 && streak_ >= config_.convergence_patience) {
+    if (!converged_ && config_.convergence_patience > 0 &&
+        streak_ >= config_.convergence_patience) {
       if (!b.lag_guard_ok) {
-        spdlog::warn("MSM criteria met at iteration {} but not certified: msm.lagtime {} x 5 exceeds "
-                     "the shortest segment ({} frames)", b.iteration, config_.lagtime, b.min_segment);
+        spdlog::warn(
+            "MSM criteria met at iteration {} but not certified: msm.lagtime {} x 5 exceeds "
+            "the shortest segment ({} frames)",
+            b.iteration, config_.lagtime, b.min_segment);
       } else {
         converged_ = true;
         reason_ = fmt::format(
             "MSM convergence: criteria ({}) satisfied for {} consecutive build(s). [{}]",
-            config_.convergence_mode == config::ConvergenceMode::All ? "all" : "any", streak_, details);
+            config_.convergence_mode == config::ConvergenceMode::All ? "all" : "any", streak_,
+            details);
       }
     }
     std::string ts;
     for (const double t : b.timescales) ts += fmt::format("{}{:.4g}", ts.empty() ? "" : ", ", t);
     spdlog::info("MSM(iteration={}, lag={}, active_states={}/{}, t=[{}], VAMP2={:.6g}){} — {} [{}]",
-                 b.iteration, b.lag, b.active_set.size(), b.n_microstates, ts, b.vamp2.value_or(NAN),
-                 b.refit ? " refit" : "", b.criteria_met ? "criteria met" : "criteria not met", details);
+                 b.iteration, b.lag, b.active_set.size(), b.n_microstates, ts,
+                 b.vamp2.value_or(NAN), b.refit ? " refit" : "",
+                 b.criteria_met ? "criteria met" : "criteria not met", details);
   }
   b.streak = streak_;
   b.converged = converged_;

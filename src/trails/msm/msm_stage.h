@@ -33,23 +33,23 @@
 
 #include "trails/analysis/clustering.h"
 #include "trails/analysis/counting.h"
-#include "trails/features/frame_history.h"
 #include "trails/config/campaign_config.h"
+#include "trails/features/frame_history.h"
 
 namespace trails::msm {
 
 struct MsmBuild {
-  std::int64_t iteration = 0;    // the iteration whose frames (and all before) it covers
-  std::int64_t frames = 0;       // frames covered
-  bool refit = false;            // this build reclustered all frames
+  std::int64_t iteration = 0;  // the iteration whose frames (and all before) it covers
+  std::int64_t frames = 0;     // frames covered
+  bool refit = false;          // this build reclustered all frames
   int lag = 0;
   int n_microstates = 0;
-  std::vector<int> active_set;   // microstate ids of the largest strongly connected set
-  std::vector<double> pi;        // stationary distribution on the active set
-  Eigen::MatrixXd T;             // reversible MLE on the active set
-  Eigen::MatrixXd C;             // sliding counts on the active set
+  std::vector<int> active_set;     // microstate ids of the largest strongly connected set
+  std::vector<double> pi;          // stationary distribution on the active set
+  Eigen::MatrixXd T;               // reversible MLE on the active set
+  Eigen::MatrixXd C;               // sliding counts on the active set
   std::vector<double> timescales;  // frames; at most n_timescales, at most n_active - 1
-  bool bayesian = false;             // estimator: bayesian (effective counts, posterior samples)
+  bool bayesian = false;           // estimator: bayesian (effective counts, posterior samples)
   std::vector<double> timescale_errors;  // Bayesian: std of each timescale over the samples
   // PCCA+ (msm.n_metastable = m, when 2 <= m < n_active): fuzzy memberships n_active x m, crisp
   // set per active state, and the sum of pi over each crisp set (Trails-MD's populations).
@@ -58,7 +58,7 @@ struct MsmBuild {
   std::vector<int> metastable_assignments;
   std::vector<double> metastable_populations;
   double crispness = 0.0;
-  std::optional<double> vamp2;     // sum of squared eigenvalues of T (>= 1)
+  std::optional<double> vamp2;  // sum of squared eigenvalues of T (>= 1)
   std::vector<int> its_lags;
   std::vector<std::vector<double>> its;  // per lag of the ladder (NaN where too few states)
   bool mle_converged = true;
@@ -94,7 +94,8 @@ class MsmStage {
   bool enabled() const { return config_.enabled; }
 
   // Records one committed iteration's walker segments (its frames are in `history`).
-  void observe(std::int64_t first_frame, const std::vector<features::FrameHistory::WalkerSpan>& spans);
+  void observe(std::int64_t first_frame,
+               const std::vector<features::FrameHistory::WalkerSpan>& spans);
 
   // Starts build `iteration` if it is due. `history` must not change until join().
   void start(std::int64_t iteration, const features::FrameHistory& history);
@@ -130,7 +131,8 @@ class MsmStage {
     std::int64_t first;
     std::int64_t n_frames;
   };
-  MsmBuild build(std::int64_t iteration, const features::FrameHistory& history, std::size_t n_segments);
+  MsmBuild build(std::int64_t iteration, const features::FrameHistory& history,
+                 std::size_t n_segments);
   void launch(std::int64_t iteration, const features::FrameHistory& history, bool overlap);
   nlohmann::json model_json(std::int64_t iteration) const;
   void refit(const features::FrameHistory& history, std::size_t n_segments, std::int64_t frames);
@@ -146,9 +148,9 @@ class MsmStage {
 
   std::vector<Segment> segments_;  // every observed walker segment (length 1 included)
   // Model state (touched by builds only).
-  analysis::ClusterModel centres_;  // 0 x dim before the first fit
+  analysis::ClusterModel centres_;                                // 0 x dim before the first fit
   std::shared_ptr<const analysis::ClusterModel> shared_centres_;  // snapshot handed to builds
-  std::vector<double> histogram_;   // frames per microstate over counted segments
+  std::vector<double> histogram_;         // frames per microstate over counted segments
   std::vector<std::vector<int>> dtrajs_;  // labels of segments_[0..counted_segments_)
   std::vector<Eigen::MatrixXd> counts_;   // per lags_
   // estimator bayesian: effective counts per lags_, accumulated segment by segment like counts_
@@ -156,17 +158,17 @@ class MsmStage {
   std::size_t counted_segments_ = 0;
   std::int64_t fit_frames_ = 0;
   std::int64_t n_refits_ = 0;
-  std::int64_t space_version_ = 0;      // of the history's points
-  std::int64_t fit_space_version_ = 0;  // of centres_
+  std::int64_t space_version_ = 0;        // of the history's points
+  std::int64_t fit_space_version_ = 0;    // of centres_
   std::optional<std::int64_t> built_at_;  // iteration of the last build started
-  int fit_target_k_ = 0;  // min(n_microstates, usable frames) at the last fit
+  int fit_target_k_ = 0;                  // min(n_microstates, usable frames) at the last fit
 
   // Applied-state snapshot for state(): model as of the last applied build.
   nlohmann::json applied_model_ = nullptr;
   nlohmann::json pending_model_ = nullptr;  // model after the pending build (set at build end)
   std::optional<std::int64_t> pending_;
   std::future<MsmBuild> future_;
-  std::optional<MsmBuild> ready_;  // non-overlapped build, waiting for join()
+  std::optional<MsmBuild> ready_;   // non-overlapped build, waiting for join()
   std::optional<MsmBuild> latest_;  // last applied build
   void estimate(MsmBuild& b) const;
 

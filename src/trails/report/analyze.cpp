@@ -50,14 +50,14 @@ TimeAxis time_axis(const json& config, bool physical_time, const std::optional<d
   TimeAxis t;
   if (tau_ps) {
     if (step <= 0 || stride <= 0) {
-      throw core::InputError("--tau-ps: the run's configuration has no spawning.step/stride to "
-                             "turn a segment length into a frame interval");
+      throw core::InputError(
+          "--tau-ps: the run's configuration has no spawning.step/stride to "
+          "turn a segment length into a frame interval");
     }
     t.tau_ps = *tau_ps;
     t.frame_ps = *tau_ps * stride / step;
     t.source = "--tau-ps";
-  } else if (physical_time && engine.contains("dt") &&
-             engine.at("dt").is_number() && stride > 0) {
+  } else if (physical_time && engine.contains("dt") && engine.at("dt").is_number() && stride > 0) {
     const double dt = engine.at("dt").get<double>();
     t.frame_ps = stride * dt;
     t.tau_ps = step * dt;
@@ -255,8 +255,8 @@ ReportData gather(const AnalyzeRequest& request) {
   r.latest_iteration = latest.iteration;
   r.latest = latest.model;
   const auto& config = store.meta().config;
-  r.time = detail::time_axis(
-      config, store.meta().engine_system.value("time_unit", "") == "ps", request.tau_ps);
+  r.time = detail::time_axis(config, store.meta().engine_system.value("time_unit", "") == "ps",
+                             request.tau_ps);
   r.kT = kBoltzmannKjPerMolK * request.temperature;
   load_points(store, request.run_dir, r);
   free_energy(r);

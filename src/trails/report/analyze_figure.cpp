@@ -64,7 +64,8 @@ std::pair<double, double> its_range(const ReportData& r) {
 
 ReportFigure::ReportFigure() {
   std::string tmpl = (fs::temp_directory_path() / "trails-analyze-XXXXXX").string();
-  if (::mkdtemp(tmpl.data()) == nullptr) throw core::StoreError("cannot create a temporary directory");
+  if (::mkdtemp(tmpl.data()) == nullptr)
+    throw core::StoreError("cannot create a temporary directory");
   dir_ = tmpl;
 }
 
@@ -105,9 +106,10 @@ void ReportFigure::write_data(const ReportData& r) const {
     }
     const auto& ey = fes.edges[1];
     for (int j = 0; j < fes.bins; ++j) {
-      const double y = 0.5 * (ey[static_cast<std::size_t>(j)] + ey[static_cast<std::size_t>(j) + 1]);
+      const double y =
+          0.5 * (ey[static_cast<std::size_t>(j)] + ey[static_cast<std::size_t>(j) + 1]);
       const auto cell = static_cast<std::size_t>(i) * static_cast<std::size_t>(fes.bins) +
-                       static_cast<std::size_t>(j);
+                        static_cast<std::size_t>(j);
       const double f = fes.free_energy[cell];
       out << x << ' ' << y << ' ' << value_or_nan(f) << '\n';
     }
@@ -124,9 +126,9 @@ std::string ReportFigure::its_panel(const ReportData& r) const {
   g += "set logscale y\nset grid\nset key top left opaque\n";
   if (!r.its.empty() && std::isfinite(ylo) && yhi > 0) {
     g += fmt::format("set yrange [{}:{}]\n", ylo / 2, yhi * 2);
-    std::string plot = fmt::format(
-        "plot {} using 1:({}):1 with filledcurves lc rgb '#dddddd' title 'lag time'",
-        q(dir_ / "its.dat"), ylo / 2);
+    std::string plot =
+        fmt::format("plot {} using 1:({}):1 with filledcurves lc rgb '#dddddd' title 'lag time'",
+                    q(dir_ / "its.dat"), ylo / 2);
     const std::size_t ncol = r.its.front().second.size();
     for (std::size_t i = 0; i < ncol; ++i) {
       plot += fmt::format(", '' using 1:{} with linespoints lt {} pt 7 lw 2 title 't_{}'", i + 2,
@@ -187,7 +189,8 @@ std::string ReportFigure::free_energy_panel(const ReportData& r,
   g += "set title '" + gp_text(fes_title) + "'\n";
   if (r.fes_dims == 2) {
     g += fmt::format(
-        "set xlabel '{}' noenhanced\nset ylabel '{}' noenhanced\nset cblabel 'free energy (kJ/mol)'\n",
+        "set xlabel '{}' noenhanced\nset ylabel '{}' noenhanced\nset cblabel 'free energy "
+        "(kJ/mol)'\n",
         gp_text(names[0]), gp_text(names[1]));
     g += fmt::format("set xrange [{}:{}]\nset yrange [{}:{}]\nset cbrange [0:*]\n",
                      r.fes.edges[0].front(), r.fes.edges[0].back(), r.fes.edges[1].front(),
@@ -210,8 +213,8 @@ std::string ReportFigure::script(const ReportData& r, const AnalyzeRequest& requ
   std::string transient;
   const auto& tail = r.vamp2_tail;
   if (tail.n_skip > 0 && tail.n_tail > 0) {
-    const double cut = 0.5 * static_cast<double>(r.iterations[tail.n_skip - 1] +
-                                                 r.iterations[tail.n_skip]);
+    const double cut =
+        0.5 * static_cast<double>(r.iterations[tail.n_skip - 1] + r.iterations[tail.n_skip]);
     transient = fmt::format(
         "set object 1 rect from graph 0, graph 0 to first {}, graph 1 behind "
         "fc rgb '#e6e6e6' fs solid 1.0 noborder\n",
@@ -222,9 +225,10 @@ std::string ReportFigure::script(const ReportData& r, const AnalyzeRequest& requ
   const std::string run_name = request.run_dir.filename().string().empty()
                                    ? request.run_dir.string()
                                    : request.run_dir.filename().string();
-  g += fmt::format("set multiplot layout 2,2 title '{}' font 'Sans,14'\n",
-                   gp_text(fmt::format("MSM convergence report: {} ({} builds, latest at iteration {})",
-                                       run_name, r.iterations.size(), r.latest_iteration)));
+  g += fmt::format(
+      "set multiplot layout 2,2 title '{}' font 'Sans,14'\n",
+      gp_text(fmt::format("MSM convergence report: {} ({} builds, latest at iteration {})",
+                          run_name, r.iterations.size(), r.latest_iteration)));
   g += its_panel(r);
   g += timescale_panel(r, transient);
   g += vamp2_panel(r, transient);

@@ -21,12 +21,16 @@ std::vector<double> microstate_frame_weights(std::span<const double> points, int
                                              std::span<const double> pi) {
   if (point_dim < 1 || points.size() % static_cast<std::size_t>(point_dim) != 0 ||
       centres.size() % static_cast<std::size_t>(point_dim) != 0 || centres.empty()) {
-    throw core::InputError(fmt::format("microstate weights: {} point values and {} centre values "
-                                       "do not fit dimension {}", points.size(), centres.size(), point_dim));
+    throw core::InputError(
+        fmt::format("microstate weights: {} point values and {} centre values "
+                    "do not fit dimension {}",
+                    points.size(), centres.size(), point_dim));
   }
   if (active_set.size() != pi.size()) {
-    throw core::InputError(fmt::format("microstate weights: {} active states but {} stationary "
-                                       "probabilities", active_set.size(), pi.size()));
+    throw core::InputError(
+        fmt::format("microstate weights: {} active states but {} stationary "
+                    "probabilities",
+                    active_set.size(), pi.size()));
   }
   const std::size_t d = static_cast<std::size_t>(point_dim);
   const std::size_t n = points.size() / d;
@@ -35,7 +39,8 @@ std::vector<double> microstate_frame_weights(std::span<const double> points, int
   for (std::size_t a = 0; a < active_set.size(); ++a) {
     const int s = active_set[a];
     if (s < 0 || static_cast<std::size_t>(s) >= k) {
-      throw core::InputError(fmt::format("microstate weights: active state {} outside 0..{}", s, k - 1));
+      throw core::InputError(
+          fmt::format("microstate weights: active state {} outside 0..{}", s, k - 1));
     }
     state_pi[static_cast<std::size_t>(s)] = pi[a];
   }
@@ -59,24 +64,26 @@ std::vector<double> microstate_frame_weights(std::span<const double> points, int
     ++count[best];
   }
   std::vector<double> w(n);
-  for (std::size_t i = 0; i < n; ++i) w[i] = state_pi[label[i]] / static_cast<double>(count[label[i]]);
+  for (std::size_t i = 0; i < n; ++i)
+    w[i] = state_pi[label[i]] / static_cast<double>(count[label[i]]);
   return w;
 }
 
 FreeEnergySurface free_energy_surface(std::span<const double> points, int point_dim, int dims,
                                       std::span<const double> weights, int bins, double kT) {
   if (dims < 1 || dims > 2 || point_dim < dims || bins < 1 || !(kT > 0)) {
-    throw core::InputError(fmt::format("free energy surface: dims {} of a {}-D space, {} bins, kT {}",
-                                       dims, point_dim, bins, kT));
+    throw core::InputError(fmt::format(
+        "free energy surface: dims {} of a {}-D space, {} bins, kT {}", dims, point_dim, bins, kT));
   }
   const std::size_t d = static_cast<std::size_t>(point_dim);
   if (points.size() % d != 0 || points.empty()) {
-    throw core::InputError(fmt::format("free energy surface: {} values are not frames of dimension {}",
-                                       points.size(), point_dim));
+    throw core::InputError(fmt::format(
+        "free energy surface: {} values are not frames of dimension {}", points.size(), point_dim));
   }
   const std::size_t n = points.size() / d;
   if (!weights.empty() && weights.size() != n) {
-    throw core::InputError(fmt::format("free energy surface: {} weights for {} frames", weights.size(), n));
+    throw core::InputError(
+        fmt::format("free energy surface: {} weights for {} frames", weights.size(), n));
   }
   FreeEnergySurface fes;
   fes.dims = dims;
@@ -86,7 +93,8 @@ FreeEnergySurface free_energy_surface(std::span<const double> points, int point_
     double hi = -lo;
     for (std::size_t i = 0; i < n; ++i) {
       const double x = points[i * d + static_cast<std::size_t>(a)];
-      if (!std::isfinite(x)) throw core::InputError("free energy surface: a CV value is not finite");
+      if (!std::isfinite(x))
+        throw core::InputError("free energy surface: a CV value is not finite");
       lo = std::min(lo, x);
       hi = std::max(hi, x);
     }
@@ -97,7 +105,8 @@ FreeEnergySurface free_energy_surface(std::span<const double> points, int point_
     // numpy.linspace: k * step + start, the last edge exactly stop.
     const double step = (hi - lo) / bins;
     std::vector<double> e(static_cast<std::size_t>(bins) + 1);
-    for (int k = 0; k < bins; ++k) e[static_cast<std::size_t>(k)] = static_cast<double>(k) * step + lo;
+    for (int k = 0; k < bins; ++k)
+      e[static_cast<std::size_t>(k)] = static_cast<double>(k) * step + lo;
     e.back() = hi;
     fes.edges.push_back(std::move(e));
   }
@@ -116,7 +125,8 @@ FreeEnergySurface free_energy_surface(std::span<const double> points, int point_
     hist[cell] += w;
     fes.total_weight += w;
   }
-  if (!(fes.total_weight > 0)) throw core::InputError("free energy surface: the frames carry no weight");
+  if (!(fes.total_weight > 0))
+    throw core::InputError("free energy surface: the frames carry no weight");
   // Density p = hist / (total × cell area); the constant cancels in the shift to a 0 minimum.
   double area = 1.0;
   for (const auto& e : fes.edges) area *= (e.back() - e.front()) / bins;
@@ -136,10 +146,12 @@ FreeEnergySurface free_energy_surface(std::span<const double> points, int point_
 
 SeriesTail series_tail(std::span<const double> values, double discard_fraction) {
   if (!(discard_fraction >= 0.0 && discard_fraction < 1.0)) {
-    throw core::UsageError(fmt::format("--discard-fraction {} is outside [0, 1)", discard_fraction));
+    throw core::UsageError(
+        fmt::format("--discard-fraction {} is outside [0, 1)", discard_fraction));
   }
   SeriesTail t;
-  t.n_skip = static_cast<std::size_t>(std::floor(static_cast<double>(values.size()) * discard_fraction));
+  t.n_skip =
+      static_cast<std::size_t>(std::floor(static_cast<double>(values.size()) * discard_fraction));
   t.n_tail = values.size() - t.n_skip;
   const auto mean = [](std::span<const double> v) {
     double s = 0.0;

@@ -95,13 +95,13 @@ json summary_json(const ReportData& r, const AnalyzeRequest& request, const fs::
   s["latest"] = latest_json(r);
   json series_ts = json::array();
   for (const auto& ts : r.ts_series) series_ts.push_back(finite_or_null(ts));
-  s["series"] = {{"iterations", r.iterations},
-                 {"vamp2", finite_or_null(r.vamp2)},
-                 {"timescales", series_ts}};
+  s["series"] = {
+      {"iterations", r.iterations}, {"vamp2", finite_or_null(r.vamp2)}, {"timescales", series_ts}};
   s["tail"] = tail_json(r, request.discard_fraction);
   s["free_energy"] = free_energy_json(r);
   // PCCA+ of the build, when the campaign recorded one (msm.n_metastable).
-  if (r.latest.contains("metastable_populations") && r.latest.at("metastable_populations").is_array()) {
+  if (r.latest.contains("metastable_populations") &&
+      r.latest.at("metastable_populations").is_array()) {
     s["metastable"] = {{"n_sets", r.metastable_populations.size()},
                        {"populations", finite_or_null(r.metastable_populations)},
                        {"free_energy", finite_or_null(r.metastable_free_energy)}};
@@ -126,15 +126,15 @@ std::string latest_lines(const ReportData& r) {
   }
   text += "timescales      " + (line.empty() ? std::string("none") : line) + "\n";
   text += fmt::format("VAMP-2          {}\n", m.value("vamp2", json()).is_number()
-                                                 ? num(m.at("vamp2").get<double>())
-                                                 : std::string("n/a"));
+                                                  ? num(m.at("vamp2").get<double>())
+                                                  : std::string("n/a"));
   if (m.value("converged", false)) {
     text += "convergence     converged: " + m.value("reason", "") + "\n";
   } else {
-    text += fmt::format(
-        "convergence     not converged (streak {}, criteria met: {}, lag guard {})\n",
-        m.value("streak", 0), m.value("criteria_met", false) ? "yes" : "no",
-        m.value("lag_guard_ok", true) ? "ok" : "failed");
+    text +=
+        fmt::format("convergence     not converged (streak {}, criteria met: {}, lag guard {})\n",
+                    m.value("streak", 0), m.value("criteria_met", false) ? "yes" : "no",
+                    m.value("lag_guard_ok", true) ? "ok" : "failed");
   }
   return text;
 }
@@ -174,23 +174,25 @@ std::string metastable_line(const ReportData& r) {
 
 std::string free_energy_and_time_lines(const ReportData& r, const AnalyzeRequest& request) {
   const auto& names = r.cv_names;
-  std::string text = fmt::format(
-      "free energy     {} over {}; {}; kT {:.4g} kJ/mol at {} K; max {} kJ/mol\n",
-      r.fes_dims == 2 ? fmt::format("{0}x{0} bins", r.fes.bins) : fmt::format("{} bins", r.fes.bins),
-      r.fes_dims == 2 ? names[0] + ", " + names[1] : names[0],
-      r.weights.empty() ? "unweighted" : "weighted by pi (nearest microstate centre)", r.kT,
-      request.temperature, num(r.fes_max, "{:.4g}"));
+  std::string text =
+      fmt::format("free energy     {} over {}; {}; kT {:.4g} kJ/mol at {} K; max {} kJ/mol\n",
+                  r.fes_dims == 2 ? fmt::format("{0}x{0} bins", r.fes.bins)
+                                  : fmt::format("{} bins", r.fes.bins),
+                  r.fes_dims == 2 ? names[0] + ", " + names[1] : names[0],
+                  r.weights.empty() ? "unweighted" : "weighted by pi (nearest microstate centre)",
+                  r.kT, request.temperature, num(r.fes_max, "{:.4g}"));
   const auto& time = r.time;
   if (time.source == "--tau-ps") {
     text += fmt::format("time            frame = tau {} ps x stride / step = {} ps (--tau-ps)\n",
                         num(*time.tau_ps), num(*time.frame_ps));
   } else if (time.source == "config") {
-    text += fmt::format(
-        "time            frame = spawning.stride x engine.dt = {} ps (configuration)\n",
-        num(*time.frame_ps));
+    text +=
+        fmt::format("time            frame = spawning.stride x engine.dt = {} ps (configuration)\n",
+                    num(*time.frame_ps));
   } else {
-    text += "time            in frames (built-in engine: dt is in reduced units; --tau-ps gives "
-            "ps)\n";
+    text +=
+        "time            in frames (built-in engine: dt is in reduced units; --tau-ps gives "
+        "ps)\n";
   }
   return text;
 }
@@ -198,9 +200,9 @@ std::string free_energy_and_time_lines(const ReportData& r, const AnalyzeRequest
 }  // namespace
 
 std::string summary_text(const ReportData& r, const AnalyzeRequest& request) {
-  std::string text = fmt::format(
-      "MSM analysis of {} ({} builds with a model, iterations {}..{})\n", request.run_dir.string(),
-      r.iterations.size(), r.iterations.front(), r.iterations.back());
+  std::string text = fmt::format("MSM analysis of {} ({} builds with a model, iterations {}..{})\n",
+                                 request.run_dir.string(), r.iterations.size(),
+                                 r.iterations.front(), r.iterations.back());
   text += latest_lines(r);
   text += tail_line(r, request.discard_fraction);
   text += metastable_line(r);

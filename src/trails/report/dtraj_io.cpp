@@ -29,14 +29,16 @@ std::string trim(std::string s) {
 std::vector<int> read_npy_dtraj(const std::filesystem::path& file) {
   const core::NpyArray a = core::read_npy(file);
   if (a.kind != 'i' && a.kind != 'u') {
-    bad(file, "dtype " + a.descr + " is not an integer array; state ids must be integers "
-              "(<i4, <i8, <u4, ...)");
+    bad(file, "dtype " + a.descr +
+                  " is not an integer array; state ids must be integers "
+                  "(<i4, <i8, <u4, ...)");
   }
   if (a.item_size != 1 && a.item_size != 2 && a.item_size != 4 && a.item_size != 8) {
     bad(file, "unsupported dtype " + a.descr);
   }
   if (a.shape.size() != 1) {
-    bad(file, "shape " + a.shape_text + " is not one-dimensional; one file holds one trajectory (N,)");
+    bad(file,
+        "shape " + a.shape_text + " is not one-dimensional; one file holds one trajectory (N,)");
   }
   const std::int64_t n = a.shape[0];
   std::vector<int> out(static_cast<std::size_t>(n));
@@ -44,8 +46,10 @@ std::vector<int> read_npy_dtraj(const std::filesystem::path& file) {
     std::int64_t v;
     if (a.kind == 'i') {
       v = a.int_at(i);
-    } else if (const auto u = a.uint_at(i); u > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
-      bad(file, "element " + std::to_string(i) + " = " + std::to_string(u) + " is too large for a state id");
+    } else if (const auto u = a.uint_at(i);
+               u > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
+      bad(file, "element " + std::to_string(i) + " = " + std::to_string(u) +
+                    " is too large for a state id");
     } else {
       v = static_cast<std::int64_t>(u);
     }

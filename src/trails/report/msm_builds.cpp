@@ -9,8 +9,8 @@ namespace trails::report {
 std::vector<store::MsmBuildRow> checked_msm_builds(const store::RunStore& store) {
   auto builds = store.msm_builds();
   for (const auto& b : builds) {
-    msm::check_msm_build_record(b.model, "ledger.sqlite, MSM build of iteration " +
-                                             std::to_string(b.iteration));
+    msm::check_msm_build_record(
+        b.model, "ledger.sqlite, MSM build of iteration " + std::to_string(b.iteration));
   }
   return builds;
 }

@@ -7,8 +7,8 @@
 
 #include <Eigen/Eigenvalues>
 
-#include "trails/analysis/counting.h"
 #include "trails/analysis/clustering.h"
+#include "trails/analysis/counting.h"
 #include "trails/analysis/msm_estimation.h"
 #include "trails/analysis/msm_model.h"
 #include "trails/analysis/pcca.h"
@@ -64,10 +64,12 @@ std::optional<Model> estimate(const std::vector<std::vector<int>>& dtrajs, int l
     // of the modulus (as deeptime), not of the real part.
     Eigen::EigenSolver<Eigen::MatrixXd> es(m.T, false);
     std::vector<double> mod;
-    for (Eigen::Index i = 0; i < es.eigenvalues().size(); ++i) mod.push_back(std::abs(es.eigenvalues()(i)));
+    for (Eigen::Index i = 0; i < es.eigenvalues().size(); ++i)
+      mod.push_back(std::abs(es.eigenvalues()(i)));
     std::sort(mod.begin(), mod.end(), std::greater<>());
     m.timescales = analysis::timescales_from_eigenvalues(
-        Eigen::Map<const Eigen::VectorXd>(mod.data(), static_cast<Eigen::Index>(mod.size())), lag, k);
+        Eigen::Map<const Eigen::VectorXd>(mod.data(), static_cast<Eigen::Index>(mod.size())), lag,
+        k);
   }
   return m;
 }
@@ -119,8 +121,9 @@ json msm_of_dtrajs(const std::vector<std::vector<int>>& dtrajs, int lag, bool re
                    const std::vector<int>& its_lags, int n_timescales, std::optional<int> pcca) {
   if (lag < 1) throw core::UsageError("--lag must be >= 1");
   if (pcca && !reversible) {
-    throw core::UsageError("--pcca needs a reversible model (PCCA+ here assumes detailed "
-                           "balance); drop --nonreversible or drop --pcca");
+    throw core::UsageError(
+        "--pcca needs a reversible model (PCCA+ here assumes detailed "
+        "balance); drop --nonreversible or drop --pcca");
   }
   if (pcca && *pcca < 2) {
     throw core::UsageError("--pcca " + std::to_string(*pcca) +
@@ -141,8 +144,9 @@ json msm_of_dtrajs(const std::vector<std::vector<int>>& dtrajs, int lag, bool re
   const int n_active = static_cast<int>(m->active.size());
   if (pcca && *pcca >= n_active) {
     const std::string fix =
-        n_active > 2 ? "give --pcca K with 2 <= K < " + std::to_string(n_active)
-                     : std::string("PCCA+ needs at least 3 active states; drop --pcca or use more states");
+        n_active > 2
+            ? "give --pcca K with 2 <= K < " + std::to_string(n_active)
+            : std::string("PCCA+ needs at least 3 active states; drop --pcca or use more states");
     throw core::UsageError("--pcca " + std::to_string(*pcca) + ": the model has " +
                            std::to_string(n_active) + " active states; " + fix);
   }
@@ -173,7 +177,8 @@ std::vector<std::vector<int>> run_dtrajs(const std::filesystem::path& run_dir, i
   if (clusters < 1) throw core::UsageError("--clusters must be >= 1");
   const auto store = store::RunStore::open(run_dir, store::RunStore::Mode::ReadOnly);
   const auto records = store.load_iterations();
-  if (records.empty()) throw core::InputError(run_dir.string() + ": the run has no committed iteration");
+  if (records.empty())
+    throw core::InputError(run_dir.string() + ": the run has no committed iteration");
   const int dim = records.front().cv_dim;
   std::vector<double> points;
   std::vector<std::pair<std::size_t, std::size_t>> segments;  // first point, frames
@@ -221,7 +226,8 @@ json msm_report(const MsmRequest& r) {
     if (!r.dtrajs.empty()) throw core::UsageError("give DTRAJ files or --run RUN_DIR, not both");
     dtrajs = run_dtrajs(*r.run_dir, r.clusters, r.seed, &info);
   } else {
-    if (r.dtrajs.empty()) throw core::UsageError("msm: give DTRAJ files (.npy or text) or --run RUN_DIR");
+    if (r.dtrajs.empty())
+      throw core::UsageError("msm: give DTRAJ files (.npy or text) or --run RUN_DIR");
     for (const auto& f : r.dtrajs) dtrajs.push_back(read_dtraj(f));
   }
   json j = msm_of_dtrajs(dtrajs, r.lag, r.reversible, r.its_lags, r.n_timescales, r.pcca);

@@ -17,15 +17,15 @@
 namespace trails::report {
 
 struct MsmRequest {
-  std::vector<std::filesystem::path> dtrajs;  // one file per trajectory
+  std::vector<std::filesystem::path> dtrajs;     // one file per trajectory
   std::optional<std::filesystem::path> run_dir;  // instead of dtrajs: cluster this run's CVs
-  int clusters = 100;                         // --run only: k-means microstates
-  std::uint64_t seed = 42;                    // --run only: k-means++ seed
+  int clusters = 100;                            // --run only: k-means microstates
+  std::uint64_t seed = 42;                       // --run only: k-means++ seed
   int lag = 1;
   bool reversible = true;
   std::vector<int> its_lags;
   int n_timescales = 5;
-  std::optional<int> pcca;                    // PCCA+ metastable sets (reversible models only)
+  std::optional<int> pcca;  // PCCA+ metastable sets (reversible models only)
 };
 
 nlohmann::json msm_report(const MsmRequest& request);
@@ -33,8 +33,8 @@ nlohmann::json msm_report(const MsmRequest& request);
 std::vector<std::vector<int>> run_dtrajs(const std::filesystem::path& run_dir, int clusters,
                                          std::uint64_t seed, nlohmann::json* info = nullptr);
 // The dtrajs behind msm_report (exposed for tests).
-nlohmann::json msm_of_dtrajs(const std::vector<std::vector<int>>& dtrajs, int lag,
-                             bool reversible, const std::vector<int>& its_lags, int n_timescales,
+nlohmann::json msm_of_dtrajs(const std::vector<std::vector<int>>& dtrajs, int lag, bool reversible,
+                             const std::vector<int>& its_lags, int n_timescales,
                              std::optional<int> pcca = std::nullopt);
 
 }  // namespace trails::report

@@ -13,9 +13,9 @@
 #include "trails/core/error.h"
 #include "trails/engines/builtin/potential.h"
 #include "trails/report/gnuplot.h"
+#include "trails/report/msm_builds.h"
 #include "trails/report/potential_from_meta.h"
 #include "trails/store/run_store.h"
-#include "trails/report/msm_builds.h"
 
 namespace trails::report {
 namespace fs = std::filesystem;
@@ -27,7 +27,8 @@ struct TempDir {
   fs::path path;
   TempDir() {
     std::string tmpl = (fs::temp_directory_path() / "trails-plot-XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) == nullptr) throw core::StoreError("cannot create a temporary directory");
+    if (::mkdtemp(tmpl.data()) == nullptr)
+      throw core::StoreError("cannot create a temporary directory");
     path = tmpl;
   }
   ~TempDir() {
@@ -76,7 +77,8 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
   // CV points, thinned evenly to keep gnuplot fast on long campaigns.
   std::size_t total = 0;
   for (const auto& r : records) total += static_cast<std::size_t>(r.n_frames());
-  const std::size_t every = std::max<std::size_t>(1, (total + kMaxPlottedPoints - 1) / kMaxPlottedPoints);
+  const std::size_t every =
+      std::max<std::size_t>(1, (total + kMaxPlottedPoints - 1) / kMaxPlottedPoints);
   const int d = records.front().cv_dim;
   // Molecular runs: axes named after their CVs; φ/ψ-type angles shown in degrees over the grid.
   const auto& cfg = store.meta().config;
@@ -127,7 +129,8 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
   script += "set output " + quoted(coverage) + "\n";
   script += "set palette defined (0 '#1b3a8a', 0.5 '#2aa198', 1 '#e8b30a')\n";
   script += "set cblabel 'iteration'\nset key off\n";
-  const std::string title = fmt::format("Sampled CV points ({} iterations, {} frames)", records.size(), total);
+  const std::string title =
+      fmt::format("Sampled CV points ({} iterations, {} frames)", records.size(), total);
   script += "set title '" + title + "'\n";
   if (potential && d == 2 && potential->has_energy()) {
     const auto box = potential->plot_box();
@@ -139,18 +142,21 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
         "set table {}\nsplot {} using 1:2:3 with lines\nunset table\nunset contour\n",
         vmin + span / 20.0, span / 20.0, vmin + span, quoted(tmp.path / "contours.dat"),
         quoted(tmp.path / "energy.dat"));
-    script += fmt::format("set xrange [{}:{}]\nset yrange [{}:{}]\n", box[0], box[1], box[2], box[3]);
+    script +=
+        fmt::format("set xrange [{}:{}]\nset yrange [{}:{}]\n", box[0], box[1], box[2], box[3]);
     script += "set xlabel 'cv_0'\nset ylabel 'cv_1'\nset size ratio -1\n";
     script += "plot " + quoted(tmp.path / "contours.dat") +
               " using 1:2 with lines lc rgb '#9a9a9a' lw 0.8, " + quoted(tmp.path / "points.dat") +
               " using 1:2:3 with points pt 7 ps 0.35 lc palette\n";
   } else if (d == 1) {
     script += "set xlabel 'cv_0'\nset ylabel 'iteration'\n";
-    script += "plot " + quoted(tmp.path / "points.dat") + " using 1:2:3 with points pt 7 ps 0.35 lc palette\n";
+    script += "plot " + quoted(tmp.path / "points.dat") +
+              " using 1:2:3 with points pt 7 ps 0.35 lc palette\n";
   } else {
     script += molecular_ranges;
     script += "set xlabel '" + axis_name[0] + "'\nset ylabel '" + axis_name[1] + "'\n";
-    script += "plot " + quoted(tmp.path / "points.dat") + " using 1:2:3 with points pt 7 ps 0.35 lc palette\n";
+    script += "plot " + quoted(tmp.path / "points.dat") +
+              " using 1:2:3 with points pt 7 ps 0.35 lc palette\n";
   }
 
   {
@@ -164,14 +170,17 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
   script += "reset\nset terminal pngcairo size 900,520 enhanced font 'Sans,11'\n";
   script += "set output " + quoted(occupancy) + "\n";
   script += "set title 'Coverage and grid resolution'\nset xlabel 'iteration'\n";
-  script += "set ylabel 'occupied bins'\nset y2label 'bins per axis'\nset ytics nomirror\nset y2tics\nset yrange [0:*]\nset y2range [0:160]\n";
+  script +=
+      "set ylabel 'occupied bins'\nset y2label 'bins per axis'\nset ytics nomirror\nset "
+      "y2tics\nset yrange [0:*]\nset y2range [0:160]\n";
   script += "set key top left\nset grid\n";
   script += "plot " + quoted(tmp.path / "occupancy.dat") +
             " using 1:2 with linespoints pt 7 ps 0.5 lw 2 title 'occupied bins', '' using 1:4 "
             "axes x1y2 with steps lw 2 dt 2 title 'resolution (bins per axis)'\n";
   run_gnuplot(script, "the campaign plots");
   std::vector<fs::path> out = {coverage, occupancy};
-  for (auto& p : plot_msm_builds(checked_msm_builds(store), d, out_dir)) out.push_back(std::move(p));
+  for (auto& p : plot_msm_builds(checked_msm_builds(store), d, out_dir))
+    out.push_back(std::move(p));
   return out;
 }
 

@@ -51,7 +51,9 @@ std::vector<fs::path> plot_msm_builds(const std::vector<store::MsmBuildRow>& bui
     script += "set output " + q(png) + "\n";
     script += fmt::format("set title 'Implied timescales (MSM at iteration {})'\n",
                           builds.back().iteration);
-    script += "set xlabel 'lag (frames)'\nset ylabel 'timescale (frames)'\nset logscale y\nset grid\nset key top left\n";
+    script +=
+        "set xlabel 'lag (frames)'\nset ylabel 'timescale (frames)'\nset logscale y\nset grid\nset "
+        "key top left\n";
     std::string plot = "plot ";
     const int ncol = rows.empty() ? 0 : static_cast<int>(rows.front().second.size());
     for (int i = 0; i < ncol; ++i) {
@@ -67,23 +69,27 @@ std::vector<fs::path> plot_msm_builds(const std::vector<store::MsmBuildRow>& bui
   {
     std::ofstream out(tmp / "builds.dat");
     for (const auto& b : builds) {
-      out << b.iteration << ' ' << (b.model.at("vamp2").is_number() ? b.model.at("vamp2").get<double>() : NAN);
+      out << b.iteration << ' '
+          << (b.model.at("vamp2").is_number() ? b.model.at("vamp2").get<double>() : NAN);
       for (int i = 0; i < nts; ++i) {
         const auto& ts = b.model.at("timescales");
-        out << ' ' << (i < static_cast<int>(ts.size()) && ts[i].is_number() ? ts[i].get<double>() : NAN);
+        out << ' '
+            << (i < static_cast<int>(ts.size()) && ts[i].is_number() ? ts[i].get<double>() : NAN);
       }
       out << '\n';
     }
     const fs::path png = out_dir / "timescales.png";
     script += "reset\nset terminal pngcairo size 900,560 enhanced font 'Sans,11'\n";
     script += "set output " + q(png) + "\n";
-    script += fmt::format("set title 'MSM timescales per build (lag {})'\n", last.at("lagtime").get<int>());
+    script += fmt::format("set title 'MSM timescales per build (lag {})'\n",
+                          last.at("lagtime").get<int>());
     script += "set xlabel 'iteration'\nset ylabel 'timescale (frames)'\nset logscale y\n";
     script += "set y2label 'VAMP-2'\nset y2tics\nset ytics nomirror\nset grid\nset key top left\n";
     std::string plot = "plot " + q(tmp / "builds.dat") +
                        " using 1:2 axes x1y2 with lines dt 2 lw 2 lc rgb '#555555' title 'VAMP-2'";
     for (int i = 0; i < nts; ++i) {
-      plot += fmt::format(", '' using 1:{} with linespoints pt 7 ps 0.5 lw 2 title 't_{}'", i + 3, i + 2);
+      plot += fmt::format(", '' using 1:{} with linespoints pt 7 ps 0.5 lw 2 title 't_{}'", i + 3,
+                          i + 2);
     }
     script += plot + "\n";
     written.push_back(png);
@@ -107,13 +113,18 @@ std::vector<fs::path> plot_msm_builds(const std::vector<store::MsmBuildRow>& bui
     const fs::path png = out_dir / "free_energy.png";
     script += "reset\nset terminal pngcairo size 900,620 enhanced font 'Sans,11'\n";
     script += "set output " + q(png) + "\n";
-    script += fmt::format("set title 'Free energy -ln {{/Symbol p}}_i of the microstates (MSM at iteration {})'\n",
-                          builds.back().iteration);
+    script += fmt::format(
+        "set title 'Free energy -ln {{/Symbol p}}_i of the microstates (MSM at iteration {})'\n",
+        builds.back().iteration);
     if (cv_dim == 1) {
-      script += "set xlabel 'cv_0 of the microstate centre'\nset ylabel 'F (kT)'\nset grid\nset key off\n";
+      script +=
+          "set xlabel 'cv_0 of the microstate centre'\nset ylabel 'F (kT)'\nset grid\nset key "
+          "off\n";
       script += "plot " + q(tmp / "fe.dat") + " using 1:3 with linespoints pt 7 lw 2\n";
     } else {
-      script += "set xlabel 'cv_0'\nset ylabel 'cv_1'\nset cblabel 'F (kT)'\nset key off\nset size ratio -1\n";
+      script +=
+          "set xlabel 'cv_0'\nset ylabel 'cv_1'\nset cblabel 'F (kT)'\nset key off\nset size ratio "
+          "-1\n";
       script += "set palette defined (0 '#1b3a8a', 0.5 '#2aa198', 1 '#e8b30a')\n";
       script += "plot " + q(tmp / "fe.dat") + " using 1:2:3 with points pt 7 ps 2 lc palette\n";
     }

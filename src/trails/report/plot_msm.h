@@ -14,6 +14,7 @@
 namespace trails::report {
 
 std::vector<std::filesystem::path> plot_msm_builds(const std::vector<store::MsmBuildRow>& builds,
-                                                   int cv_dim, const std::filesystem::path& out_dir);
+                                                   int cv_dim,
+                                                   const std::filesystem::path& out_dir);
 
 }  // namespace trails::report

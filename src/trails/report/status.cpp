@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "trails/store/run_store.h"
 #include "trails/report/msm_builds.h"
+#include "trails/store/run_store.h"
 
 namespace trails::report {
 namespace {
@@ -62,24 +62,21 @@ nlohmann::json run_status(const std::filesystem::path& run_dir) {
     const auto& m = builds.back().model;
     msm_converged = m.value("converged", false);
     msm_reason = m.value("reason", "");
-    s["msm"] = {{"builds", builds.size()},
-                {"iteration", builds.back().iteration},
-                {"lagtime", m.at("lagtime")},
-                {"n_microstates", m.at("n_microstates")},
-                {"n_active", m.at("n_active")},
-                {"timescales", m.at("timescales")},
-                {"vamp2", m.at("vamp2")},
-                {"streak", m.at("streak")},
-                {"converged", msm_converged},
-                {"note", m.value("note", "")}};
+    s["msm"] = {{"builds", builds.size()},      {"iteration", builds.back().iteration},
+                {"lagtime", m.at("lagtime")},   {"n_microstates", m.at("n_microstates")},
+                {"n_active", m.at("n_active")}, {"timescales", m.at("timescales")},
+                {"vamp2", m.at("vamp2")},       {"streak", m.at("streak")},
+                {"converged", msm_converged},   {"note", m.value("note", "")}};
     // Builds recorded before these fields existed lack them: null, not an error.
-    for (const char* k : {"estimator", "timescale_errors", "n_metastable", "metastable_populations"}) {
+    for (const char* k :
+         {"estimator", "timescale_errors", "n_metastable", "metastable_populations"}) {
       s["msm"][k] = m.value(k, nlohmann::json(nullptr));
     }
   }
   const bool occupancy_converged = resolution.value("converged", false);
   const bool converged = occupancy_converged || msm_converged;
-  const std::int64_t remaining = converged ? 0 : std::max<std::int64_t>(0, target - last.iteration - 1);
+  const std::int64_t remaining =
+      converged ? 0 : std::max<std::int64_t>(0, target - last.iteration - 1);
 
   s["last_iteration"] = last.iteration;
   s["last_committed_at"] = last.committed_at;
@@ -94,8 +91,9 @@ nlohmann::json run_status(const std::filesystem::path& run_dir) {
                                                            static_cast<double>(last.total_bins)
                                                      : 0.0}};
   s["resolution"] = {{"n_bins", resolution.at("n_bins")}};
-  s["convergence"] = {{"converged", converged},
-                      {"reason", occupancy_converged ? resolution.value("reason", "") : msm_reason}};
+  s["convergence"] = {
+      {"converged", converged},
+      {"reason", occupancy_converged ? resolution.value("reason", "") : msm_reason}};
   s["time"] = {{"runner_s", runner},
                {"analysis_s", analysis},
                {"analysis_fraction", runner > 0 ? analysis / runner : 0.0},
@@ -123,8 +121,10 @@ nlohmann::json run_status(const std::filesystem::path& run_dir) {
 
 std::string format_status(const nlohmann::json& s) {
   std::string out = fmt::format("run directory   {}\n", s.at("run_dir").get<std::string>());
-  out += fmt::format("state           {}\n", s.at("running").get<bool>() ? "running" : "not running");
-  out += fmt::format("iterations      {} committed", s.at("iterations_committed").get<std::int64_t>());
+  out +=
+      fmt::format("state           {}\n", s.at("running").get<bool>() ? "running" : "not running");
+  out +=
+      fmt::format("iterations      {} committed", s.at("iterations_committed").get<std::int64_t>());
   if (!s.contains("last_iteration")) return out + "\n";
   out += fmt::format(" of {} (last at {})\n", s["target_iterations"].get<std::int64_t>(),
                      s["last_committed_at"].get<std::string>());
@@ -143,39 +143,47 @@ std::string format_status(const nlohmann::json& s) {
     const auto& m = s["msm"];
     std::string ts;
     for (const auto& t : m["timescales"]) {
-      ts += (ts.empty() ? "" : ", ") + (t.is_number() ? fmt::format("{:.4g}", t.get<double>()) : "inf");
+      ts += (ts.empty() ? "" : ", ") +
+            (t.is_number() ? fmt::format("{:.4g}", t.get<double>()) : "inf");
     }
-    out += fmt::format("msm             build at iteration {} ({} builds): lag {}, {}/{} active states, "
-                       "timescales [{}] frames, VAMP-2 {}, {}\n",
-                       m["iteration"].get<std::int64_t>(), m["builds"].get<std::int64_t>(),
-                       m["lagtime"].get<int>(), m["n_active"].get<int>(), m["n_microstates"].get<int>(),
-                       ts, m["vamp2"].is_number() ? fmt::format("{:.6g}", m["vamp2"].get<double>()) : "n/a",
-                       m["converged"].get<bool>() ? "converged"
-                                                  : fmt::format("not converged (streak {})", m["streak"].get<int>()));
+    out += fmt::format(
+        "msm             build at iteration {} ({} builds): lag {}, {}/{} active states, "
+        "timescales [{}] frames, VAMP-2 {}, {}\n",
+        m["iteration"].get<std::int64_t>(), m["builds"].get<std::int64_t>(),
+        m["lagtime"].get<int>(), m["n_active"].get<int>(), m["n_microstates"].get<int>(), ts,
+        m["vamp2"].is_number() ? fmt::format("{:.6g}", m["vamp2"].get<double>()) : "n/a",
+        m["converged"].get<bool>()
+            ? "converged"
+            : fmt::format("not converged (streak {})", m["streak"].get<int>()));
     if (m["timescale_errors"].is_array()) {
       std::string err;
       for (const auto& e : m["timescale_errors"]) {
-        err += (err.empty() ? "" : ", ") + (e.is_number() ? fmt::format("{:.3g}", e.get<double>()) : "n/a");
+        err += (err.empty() ? "" : ", ") +
+               (e.is_number() ? fmt::format("{:.3g}", e.get<double>()) : "n/a");
       }
       out += fmt::format("                Bayesian MSM: timescale std [{}] frames\n", err);
     }
     if (m["metastable_populations"].is_array()) {
       std::string pop;
-      for (const auto& p : m["metastable_populations"]) pop += fmt::format("{}{:.3f}", pop.empty() ? "" : ", ", p.get<double>());
-      out += fmt::format("                PCCA+ {} metastable sets: populations [{}]\n", m["n_metastable"].get<int>(), pop);
+      for (const auto& p : m["metastable_populations"])
+        pop += fmt::format("{}{:.3f}", pop.empty() ? "" : ", ", p.get<double>());
+      out += fmt::format("                PCCA+ {} metastable sets: populations [{}]\n",
+                         m["n_metastable"].get<int>(), pop);
     } else if (m["n_metastable"].is_number()) {
-      out += fmt::format("                PCCA+ {} metastable sets: not computed (too few active states)\n",
-                         m["n_metastable"].get<int>());
+      out += fmt::format(
+          "                PCCA+ {} metastable sets: not computed (too few active states)\n",
+          m["n_metastable"].get<int>());
     }
   }
   const bool converged = s["convergence"]["converged"].get<bool>();
   out += fmt::format("convergence     {}\n",
                      converged ? "converged: " + s["convergence"]["reason"].get<std::string>()
                                : std::string("not converged"));
-  out += fmt::format("time            MD {:.2f} s, analysis {:.2f} s ({:.2f} % of MD), {:.3f} s per iteration\n",
-                     s["time"]["runner_s"].get<double>(), s["time"]["analysis_s"].get<double>(),
-                     100.0 * s["time"]["analysis_fraction"].get<double>(),
-                     s["time"]["mean_iteration_s"].get<double>());
+  out += fmt::format(
+      "time            MD {:.2f} s, analysis {:.2f} s ({:.2f} % of MD), {:.3f} s per iteration\n",
+      s["time"]["runner_s"].get<double>(), s["time"]["analysis_s"].get<double>(),
+      100.0 * s["time"]["analysis_fraction"].get<double>(),
+      s["time"]["mean_iteration_s"].get<double>());
   out += fmt::format("ETA             {:.1f} s\n", s["eta_s"].get<double>());
   for (const auto& p : s.value("placement", nlohmann::json::array())) {
     const auto& where = p.at("where");

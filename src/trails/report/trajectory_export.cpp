@@ -24,23 +24,27 @@ fs::path prepared_topology(const fs::path& run_dir) {
   std::vector<fs::path> found;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(run_dir / "prepared", ec)) {
-    if (fs::is_regular_file(entry.path() / "topology.pdb")) found.push_back(entry.path() / "topology.pdb");
+    if (fs::is_regular_file(entry.path() / "topology.pdb"))
+      found.push_back(entry.path() / "topology.pdb");
   }
   if (found.empty()) {
-    throw core::InputError(run_dir.string() + " has no prepared/<digest>/topology.pdb; only "
+    throw core::InputError(run_dir.string() +
+                           " has no prepared/<digest>/topology.pdb; only "
                            "OpenMM runs that prepared a topology can export trajectories");
   }
   if (found.size() > 1) {
     std::sort(found.begin(), found.end());
-    throw core::InputError(fmt::format("{} holds {} prepared systems ({} and others); remove the "
-                                       "stale ones so the run's topology is unambiguous",
-                                       run_dir.string(), found.size(), found[0].string()));
+    throw core::InputError(
+        fmt::format("{} holds {} prepared systems ({} and others); remove the "
+                    "stale ones so the run's topology is unambiguous",
+                    run_dir.string(), found.size(), found[0].string()));
   }
   return found[0];
 }
 
 // The atoms `atoms` (sorted indices) of `full`, renumbered from 0, serials kept.
-structure::Topology subset_topology(const structure::Topology& full, const std::vector<int>& atoms) {
+structure::Topology subset_topology(const structure::Topology& full,
+                                    const std::vector<int>& atoms) {
   structure::Topology out;
   out.box = full.box;
   for (const int a : atoms) {
@@ -78,8 +82,10 @@ std::int64_t export_trajectory(const TrajectoryExportRequest& req) {
     iteration_seen = true;
     dt_stride = static_cast<double>(r.stride) * r.dt;
     if (r.n_atoms != top.topology.n_atoms()) {
-      throw core::InputError(fmt::format("iteration {} stores {} atoms but the prepared topology "
-                                         "has {}", r.iteration, r.n_atoms, top.topology.n_atoms()));
+      throw core::InputError(
+          fmt::format("iteration {} stores {} atoms but the prepared topology "
+                      "has {}",
+                      r.iteration, r.n_atoms, top.topology.n_atoms()));
     }
     for (const auto& w : r.walkers) {
       if (req.walker && w.walker != *req.walker) continue;
@@ -89,13 +95,14 @@ std::int64_t export_trajectory(const TrajectoryExportRequest& req) {
     }
   }
   if (req.iteration && !iteration_seen) {
-    throw core::UsageError(fmt::format("export --iteration {}: not a committed iteration of {} "
-                                       "({} committed)", *req.iteration, req.run_dir.string(),
-                                       records.size()));
+    throw core::UsageError(
+        fmt::format("export --iteration {}: not a committed iteration of {} "
+                    "({} committed)",
+                    *req.iteration, req.run_dir.string(), records.size()));
   }
   if (req.walker && !walker_seen) {
-    throw core::UsageError(fmt::format("export --walker {}: no such walker in {}", *req.walker,
-                                       req.run_dir.string()));
+    throw core::UsageError(
+        fmt::format("export --walker {}: no such walker in {}", *req.walker, req.run_dir.string()));
   }
   if (keys.empty()) throw core::UsageError("export --trajectory: the selection holds no frames");
 

@@ -15,9 +15,9 @@ namespace trails::report {
 
 struct TrajectoryExportRequest {
   std::filesystem::path run_dir;
-  std::filesystem::path output;            // .xtc, .dcd or .pdb (multi-MODEL)
-  std::optional<std::int64_t> iteration;   // none: every committed iteration
-  std::optional<std::int64_t> walker;      // none: every ok walker
+  std::filesystem::path output;           // .xtc, .dcd or .pdb (multi-MODEL)
+  std::optional<std::int64_t> iteration;  // none: every committed iteration
+  std::optional<std::int64_t> walker;     // none: every ok walker
 };
 
 // Returns the number of frames written.

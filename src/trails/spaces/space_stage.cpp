@@ -48,8 +48,9 @@ analysis::Covariances project_covariances(const analysis::Covariances& c,
 
 // The covariances of the scaled columns x'_i = (x_c - lo_c) / s_c, c = columns[i] (MinMax
 // compat:feature-scaling, restricted to the selected columns).
-analysis::Covariances scaled_columns(const analysis::Covariances& c, const std::vector<int>& columns,
-                                     const std::vector<double>& lo, const std::vector<double>& s) {
+analysis::Covariances scaled_columns(const analysis::Covariances& c,
+                                     const std::vector<int>& columns, const std::vector<double>& lo,
+                                     const std::vector<double>& s) {
   const auto n = static_cast<Eigen::Index>(columns.size());
   analysis::Covariances out;
   out.lagtime = c.lagtime;
@@ -60,7 +61,9 @@ analysis::Covariances scaled_columns(const analysis::Covariances& c, const std::
     Eigen::VectorXd r(n);
     for (Eigen::Index i = 0; i < n; ++i) {
       const auto col = static_cast<std::size_t>(columns[static_cast<std::size_t>(i)]);
-      r(i) = ((shift ? v(static_cast<Eigen::Index>(col)) - lo[col] : v(static_cast<Eigen::Index>(col))) / s[col]);
+      r(i) = ((shift ? v(static_cast<Eigen::Index>(col)) - lo[col]
+                     : v(static_cast<Eigen::Index>(col))) /
+              s[col]);
     }
     return r;
   };
@@ -169,9 +172,10 @@ SpaceStage::Memory SpaceStage::block_memory(const Block& b) const {
   return m;
 }
 
-std::vector<double> SpaceStage::features_for(const std::string& type, std::span<const double> frames,
-                                             std::span<const features::FrameHistory::WalkerSpan> spans,
-                                             std::span<const double> boxes) const {
+std::vector<double> SpaceStage::features_for(
+    const std::string& type, std::span<const double> frames,
+    std::span<const features::FrameHistory::WalkerSpan> spans,
+    std::span<const double> boxes) const {
   std::int64_t n = 0;
   for (const auto& s : spans) n += s.n_frames;
   return source_->compute(type, frames, n, boxes);
@@ -229,8 +233,9 @@ bool SpaceStage::rank_feature_types(std::int64_t iteration,
   const auto ranked = analysis::rank_feature_types(scored);
   ranking_ = nlohmann::json::array();
   for (const auto& r : ranked) {
-    ranking_.push_back({{"type", r.name},
-                        {"vamp2", std::isfinite(r.score) ? nlohmann::json(r.score) : nlohmann::json()}});
+    ranking_.push_back(
+        {{"type", r.name},
+         {"vamp2", std::isfinite(r.score) ? nlohmann::json(r.score) : nlohmann::json()}});
   }
   type_chosen_ = true;
   std::string best = type_;
@@ -242,7 +247,8 @@ bool SpaceStage::rank_feature_types(std::int64_t iteration,
     switch_type(best);
   }
   const auto it = std::find(candidates.begin(), candidates.end(), type_);
-  if (it != candidates.end() && !values[static_cast<std::size_t>(it - candidates.begin())].empty()) {
+  if (it != candidates.end() &&
+      !values[static_cast<std::size_t>(it - candidates.begin())].empty()) {
     features = std::move(values[static_cast<std::size_t>(it - candidates.begin())]);
   } else {
     features = features_for(type_, frames, spans, boxes);
@@ -266,8 +272,8 @@ void SpaceStage::switch_type(const std::string& type) {
     }
   }
   for (std::size_t i = 1; i < blocks_.size(); ++i) {
-    blocks_[i].first = blocks_[i - 1].first +
-                       static_cast<std::int64_t>(blocks_[i - 1].features.size()) / d_;
+    blocks_[i].first =
+        blocks_[i - 1].first + static_cast<std::int64_t>(blocks_[i - 1].features.size()) / d_;
   }
 }
 
@@ -316,9 +322,8 @@ void SpaceStage::fit(const Memory& training) {
   } else {
     analysis::PcaOptions o;
     o.dim = k_;
-    fitted = analysis::fit_pca(scaled_columns(training.model.instantaneous(true), cols,
-                                              training.lo, scale),
-                               o)
+    fitted = analysis::fit_pca(
+                 scaled_columns(training.model.instantaneous(true), cols, training.lo, scale), o)
                  .projection;
   }
   if (fitted.output_dim() != k_) {
@@ -362,10 +367,9 @@ void SpaceStage::fit(const Memory& training) {
   }
 }
 
-std::vector<double> SpaceStage::add_iteration(std::int64_t iteration,
-                                              std::span<const features::FrameHistory::WalkerSpan> spans,
-                                              std::span<const double> frames,
-                                              std::span<const double> boxes) {
+std::vector<double> SpaceStage::add_iteration(
+    std::int64_t iteration, std::span<const features::FrameHistory::WalkerSpan> spans,
+    std::span<const double> frames, std::span<const double> boxes) {
   const auto& fs = options_.selection;
   bool type_changed = false;
   std::vector<double> features;

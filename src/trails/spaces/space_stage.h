@@ -11,8 +11,8 @@
 // on the current iteration (compat:feature-type-ranking); a switch recomputes every stored block in
 // the new type (the history through a FrameLoader) and forces a refit.
 // Everything that carries across iterations is in state(), so a resumed campaign reproduces the
-// uninterrupted one bit for bit. features::Projection is row-wise in a fixed summation order, so a frame's
-// learned CVs do not depend on how many frames are projected together.
+// uninterrupted one bit for bit. features::Projection is row-wise in a fixed summation order, so a
+// frame's learned CVs do not depend on how many frames are projected together.
 #pragma once
 
 #include <cstdint>
@@ -28,9 +28,9 @@
 #include "trails/analysis/moments.h"
 #include "trails/analysis/retraining.h"
 #include "trails/binning/uniform_grid.h"
+#include "trails/config/campaign_config.h"  // LearnedSpaceConfig only
 #include "trails/features/feature_source.h"
 #include "trails/features/frame_history.h"
-#include "trails/config/campaign_config.h"  // LearnedSpaceConfig only
 
 namespace trails::spaces {
 
@@ -50,8 +50,8 @@ class SpaceStage {
     std::vector<double> positions;
     std::vector<double> boxes;
   };
-  using FrameLoader =
-      std::function<Frames(std::int64_t iteration, std::span<const features::FrameHistory::WalkerSpan>)>;
+  using FrameLoader = std::function<Frames(std::int64_t iteration,
+                                           std::span<const features::FrameHistory::WalkerSpan>)>;
 
   // `source` must outlive the stage; `loader` is needed only when the feature type can change.
   SpaceStage(const SpaceOptions& options, const features::FeatureSource& source,
@@ -67,9 +67,9 @@ class SpaceStage {
   // Selected feature columns (sorted), or nullopt before the first selection / without one.
   const std::optional<std::vector<int>>& selected_columns() const { return columns_; }
 
-  // One iteration's frames (Σ spans frames, walker-major, the features::FrameHistory order): computes its
-  // features, updates the memory, ranks feature types and retrains if due, and returns the
-  // iteration's learned CVs (Σ spans × dim). After it, retrained() tells whether all history
+  // One iteration's frames (Σ spans frames, walker-major, the features::FrameHistory order):
+  // computes its features, updates the memory, ranks feature types and retrains if due, and returns
+  // the iteration's learned CVs (Σ spans × dim). After it, retrained() tells whether all history
   // was re-projected and latest_features() holds the iteration's feature rows.
   std::vector<double> add_iteration(std::int64_t iteration,
                                     std::span<const features::FrameHistory::WalkerSpan> spans,
@@ -80,7 +80,8 @@ class SpaceStage {
 
   // Resume, after restore(): the stored frames of every committed iteration, in order (no
   // fitting; features and the training memory's moments are recomputed from them).
-  void restore_features(std::int64_t iteration, std::span<const features::FrameHistory::WalkerSpan> spans,
+  void restore_features(std::int64_t iteration,
+                        std::span<const features::FrameHistory::WalkerSpan> spans,
                         std::span<const double> frames, std::span<const double> boxes = {});
 
   // Calls f(iteration, spans, learned CVs) for every stored iteration block, in order, in the
@@ -121,14 +122,16 @@ class SpaceStage {
     std::vector<double> lo, hi;
     void merge(const Memory& other);
   };
-  void append_block(std::int64_t iteration, std::span<const features::FrameHistory::WalkerSpan> spans,
+  void append_block(std::int64_t iteration,
+                    std::span<const features::FrameHistory::WalkerSpan> spans,
                     std::vector<double> features);
   Memory block_memory(const Block& b) const;
   Memory empty_memory() const;
   std::vector<double> features_for(const std::string& type, std::span<const double> frames,
                                    std::span<const features::FrameHistory::WalkerSpan> spans,
                                    std::span<const double> boxes) const;
-  bool rank_feature_types(std::int64_t iteration, std::span<const features::FrameHistory::WalkerSpan> spans,
+  bool rank_feature_types(std::int64_t iteration,
+                          std::span<const features::FrameHistory::WalkerSpan> spans,
                           std::span<const double> frames, std::span<const double> boxes,
                           std::vector<double>& features);
   void switch_type(const std::string& type);
@@ -140,11 +143,12 @@ class SpaceStage {
   std::string mode_;
   config::LearnedSpaceConfig options_;
   std::uint64_t seed_;
-  std::unique_ptr<features::FeatureSource> owned_source_;  // the coordinate source of the int constructor
+  std::unique_ptr<features::FeatureSource>
+      owned_source_;  // the coordinate source of the int constructor
   const features::FeatureSource* source_;
   FrameLoader loader_;
   std::string type_;
-  bool type_chosen_ = false;  // feature-type ranking has run at least once
+  bool type_chosen_ = false;                          // feature-type ranking has run at least once
   nlohmann::json ranking_ = nlohmann::json::array();  // last ranking, for the ledger state
   int d_, k_;
   analysis::RetrainController controller_;

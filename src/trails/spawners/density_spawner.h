@@ -48,7 +48,8 @@ class DensitySpawner final : public Spawner {
 
   // The two bin-selection rules on a hand-made histogram (exposed for tests).
   std::vector<double> soft_weights(const std::vector<BinStat>& bins) const;
-  std::vector<std::int64_t> hard_order(const std::vector<BinStat>& bins, int n, core::Rng& rng) const;
+  std::vector<std::int64_t> hard_order(const std::vector<BinStat>& bins, int n,
+                                       core::Rng& rng) const;
 
   // Forget recent selections (after the grid is refined, old bin ids mean nothing).
   void reset_memory() override { recent_.clear(); }

@@ -40,7 +40,8 @@ std::vector<double> MsmSpawner::guided_weights(const features::FrameHistory& his
   for (Eigen::Index i = 0; i < na; ++i) {
     double acc = 0.0;
     for (Eigen::Index j = 0; j < na; ++j) acc += msm.T(i, j) * (1.0 - msm.T(i, j));
-    s[static_cast<std::size_t>(i)] = std::sqrt(acc / (msm.counts_per_state[static_cast<std::size_t>(i)] + 1.0));
+    s[static_cast<std::size_t>(i)] =
+        std::sqrt(acc / (msm.counts_per_state[static_cast<std::size_t>(i)] + 1.0));
     if (s[static_cast<std::size_t>(i)] > 0) {
       mean += s[static_cast<std::size_t>(i)];
       ++positive;
@@ -63,7 +64,8 @@ std::vector<double> MsmSpawner::guided_weights(const features::FrameHistory& his
   }
   const std::int64_t end = history.frames();
   std::vector<double> members(n_micro, 0.0);
-  for (std::int64_t g = pool_first; g < end; ++g) members[static_cast<std::size_t>(labels_[g])] += 1.0;
+  for (std::int64_t g = pool_first; g < end; ++g)
+    members[static_cast<std::size_t>(labels_[g])] += 1.0;
   std::vector<double> w(static_cast<std::size_t>(end - pool_first));
   for (std::int64_t g = pool_first; g < end; ++g) {
     const auto l = static_cast<std::size_t>(labels_[g]);

@@ -24,11 +24,11 @@
 namespace trails::spawners {
 
 struct MsmSpawnerOptions {
-  double alpha = 1.0;             // msm.spawn_alpha
-  double leverage = 1.0;          // msm.spawn_leverage (integer part: eigenvectors summed)
-  bool uncertainty = true;        // msm.spawn_uncertainty
-  int fallback_clusters = 150;    // spawning.voronoi_clusters: k of the fallback k-means
-  std::uint64_t seed = 0;         // random_seed: the fallback k-means seed
+  double alpha = 1.0;           // msm.spawn_alpha
+  double leverage = 1.0;        // msm.spawn_leverage (integer part: eigenvectors summed)
+  bool uncertainty = true;      // msm.spawn_uncertainty
+  int fallback_clusters = 150;  // spawning.voronoi_clusters: k of the fallback k-means
+  std::uint64_t seed = 0;       // random_seed: the fallback k-means seed
   std::optional<std::vector<double>> target;  // search_mode target: the target point
 };
 
@@ -48,15 +48,16 @@ class MsmSpawner final : public Spawner {
 
   // The weight of each pool frame [pool_first, history.frames()) that choose() draws from
   // (guided or fallback, target mode applied); sets used_fallback().
-  std::vector<double> frame_weights(const features::FrameHistory& history,
-                                    std::int64_t pool_first, const msm::MsmBuild* msm);
+  std::vector<double> frame_weights(const features::FrameHistory& history, std::int64_t pool_first,
+                                    const msm::MsmBuild* msm);
 
   bool used_fallback() const { return used_fallback_; }
 
  private:
   std::vector<double> guided_weights(const features::FrameHistory& history, std::int64_t pool_first,
                                      const msm::MsmBuild& msm);
-  std::vector<double> fallback_weights(const features::FrameHistory& history, std::int64_t pool_first);
+  std::vector<double> fallback_weights(const features::FrameHistory& history,
+                                       std::int64_t pool_first);
 
   MsmSpawnerOptions options_;
   std::vector<int> labels_;  // microstate of global frames [0, labels_.size())

@@ -22,7 +22,7 @@ namespace trails::spawners {
 struct SpawnPool {
   const features::FrameHistory& history;  // every frame's CV point
   std::int64_t first = 0;
-  const binning::BinTable& bins;    // the pool's frames binned on `grid`
+  const binning::BinTable& bins;  // the pool's frames binned on `grid`
   const binning::UniformGrid& grid;
   const msm::MsmBuild* msm = nullptr;  // the latest applied in-loop MSM build, if any
 };

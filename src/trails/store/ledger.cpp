@@ -280,9 +280,11 @@ std::vector<IterationSummary> Ledger::summaries() const {
   }
   for_each_element([&](std::int64_t iteration, std::string key, int /*version*/,
                        nlohmann::json value) {
-    auto it = std::lower_bound(out.begin(), out.end(), iteration,
-                               [](const IterationSummary& x, std::int64_t v) { return x.iteration < v; });
-    if (it == out.end() || it->iteration != iteration) corrupt(db_, "element state of an unknown iteration");
+    auto it =
+        std::lower_bound(out.begin(), out.end(), iteration,
+                         [](const IterationSummary& x, std::int64_t v) { return x.iteration < v; });
+    if (it == out.end() || it->iteration != iteration)
+      corrupt(db_, "element state of an unknown iteration");
     it->state[key] = std::move(value);
   });
   Stmt spawns(db_, "SELECT iteration, pool_index FROM spawns ORDER BY iteration, slot");

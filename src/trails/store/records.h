@@ -14,12 +14,12 @@
 namespace trails::store {
 
 struct WalkerRecord {
-  std::int64_t walker = 0;                 // raw walker index (slot in the iteration)
+  std::int64_t walker = 0;  // raw walker index (slot in the iteration)
   std::uint64_t seed = 0;
   bool ok = false;
-  std::string error;                       // reason when !ok
-  std::int64_t n_frames = 0;               // 0 when !ok
-  std::optional<core::FrameKey> parent;    // lineage parent of frame 0 (none at iteration 0)
+  std::string error;                     // reason when !ok
+  std::int64_t n_frames = 0;             // 0 when !ok
+  std::optional<core::FrameKey> parent;  // lineage parent of frame 0 (none at iteration 0)
   double startup_s = 0.0;
   double integrate_s = 0.0;
   std::string platform;
@@ -69,16 +69,16 @@ struct IterationRecord {
   std::int64_t iteration = 0;
   std::vector<WalkerRecord> walkers;  // every walker of the iteration, failed ones included
   int cv_dim = 0;
-  std::vector<double> cvs;            // frames of ok walkers, walker-major, × cv_dim
+  std::vector<double> cvs;  // frames of ok walkers, walker-major, × cv_dim
   int n_atoms = 0;
   int spatial_dim = 0;
-  std::vector<double> positions;      // same frames × n_atoms × spatial_dim (in the shard only)
-  std::vector<double> boxes;          // same frames × 9 (box vectors as rows), or empty: no box
+  std::vector<double> positions;  // same frames × n_atoms × spatial_dim (in the shard only)
+  std::vector<double> boxes;      // same frames × 9 (box vectors as rows), or empty: no box
   std::vector<FinalState> final_states;  // one per ok walker, in walker order (shard only)
-  RecordPolicy record_policy;         // how positions are stored in the shard (not read back)
-  std::int64_t stride = 1;            // MD steps between frames (H5MD step = (frame+1)*stride)
-  double dt = 0.0;                    // time step (H5MD time = step*dt)
-  std::vector<SpawnChoice> spawns;    // restart frames chosen for iteration+1
+  RecordPolicy record_policy;            // how positions are stored in the shard (not read back)
+  std::int64_t stride = 1;               // MD steps between frames (H5MD step = (frame+1)*stride)
+  double dt = 0.0;                       // time step (H5MD time = step*dt)
+  std::vector<SpawnChoice> spawns;       // restart frames chosen for iteration+1
   // Full float64 start configuration of each spawn slot (walker = slot; no velocities), stored
   // when the record policy reduces the shard's positions so that a resume can restart; empty
   // otherwise (a resume then reads the spawned frames from the shards).
@@ -89,13 +89,15 @@ struct IterationRecord {
   std::int64_t cumulative_frames = 0;
   std::int64_t occupied_bins = 0;
   std::int64_t total_bins = 0;
-  std::vector<int> n_bins;            // coverage grid used for occupied_bins
+  std::vector<int> n_bins;  // coverage grid used for occupied_bins
   // Driver state after this iteration: a JSON object whose top-level keys are element keys
   // (spawner, resolution, space, msm, …); each is stored as its own versioned blob.
   nlohmann::json state;
   std::map<std::string, int> state_versions;  // element key -> version (absent: 1)
 
-  std::int64_t n_frames() const { return cv_dim == 0 ? 0 : static_cast<std::int64_t>(cvs.size()) / cv_dim; }
+  std::int64_t n_frames() const {
+    return cv_dim == 0 ? 0 : static_cast<std::int64_t>(cvs.size()) / cv_dim;
+  }
 };
 
 }  // namespace trails::store

@@ -87,9 +87,10 @@ void check_record(const IterationRecord& r) {
   TRAILS_CHECK(r.spawn_starts.empty() || r.spawn_starts.size() == r.spawns.size(),
                "spawn starts are one per spawn slot, or none");
   const auto& atoms = r.record_policy.atoms;
-  TRAILS_CHECK(std::adjacent_find(atoms.begin(), atoms.end(), std::greater_equal<>()) == atoms.end() &&
-                   (atoms.empty() || (atoms.front() >= 0 && atoms.back() < r.n_atoms)),
-               "record selection atoms must be strictly increasing indices below n_atoms");
+  TRAILS_CHECK(
+      std::adjacent_find(atoms.begin(), atoms.end(), std::greater_equal<>()) == atoms.end() &&
+          (atoms.empty() || (atoms.front() >= 0 && atoms.back() < r.n_atoms)),
+      "record selection atoms must be strictly increasing indices below n_atoms");
   previous = -1;
   for (const auto& s : r.spawns) {
     TRAILS_CHECK(s.slot > previous, "spawns must be in strictly increasing slot order");
@@ -175,8 +176,8 @@ struct RunStore::Impl {
     if (!loc) {
       const auto last = ledger->last_committed();
       throw core::InputError("iteration " + std::to_string(iteration) + " is not committed in " +
-                             dir.string() + " (last committed: " +
-                             (last ? std::to_string(*last) : "none") + ")");
+                             dir.string() +
+                             " (last committed: " + (last ? std::to_string(*last) : "none") + ")");
     }
     return *loc;
   }
@@ -430,7 +431,8 @@ nlohmann::json RunStore::load_state(std::int64_t iteration,
                              "Trails that made it (meta.trails_version " +
                              meta().trails_version + ")");
     }
-    if (blob.version != expected->second) throw version_mismatch(iteration, key, blob.version, expected->second);
+    if (blob.version != expected->second)
+      throw version_mismatch(iteration, key, blob.version, expected->second);
     state[key] = std::move(blob.value);
   }
   return state;

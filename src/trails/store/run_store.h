@@ -10,10 +10,10 @@
 #include <filesystem>
 #include <limits>
 #include <map>
-#include <string>
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -36,7 +36,7 @@ struct RunMeta {
   // What the engine reported about its system (engines::EngineSystem::to_json() plus "engine":
   // its name): reports read units, dimension and molecularity from it, never md_engine.
   nlohmann::json engine_system;
-  std::string created_at;           // ISO 8601 UTC
+  std::string created_at;  // ISO 8601 UTC
 };
 
 // One committed iteration without its bulk arrays (cheap: for status and output.log).

@@ -43,7 +43,8 @@ bool has_path(hid_t file, const char* path) { return H5Lexists(file, path, H5P_D
 // Dimensions of dataset `path`; fails unless it has `rank` dimensions.
 std::vector<hsize_t> dims_of(const H5Context& h, hid_t d, int rank, const char* what) {
   H5Handle space = h.own(H5Dget_space(d), H5Sclose, what);
-  if (H5Sget_simple_extent_ndims(space.get()) != rank) h.fail(std::string(what) + " has the wrong rank");
+  if (H5Sget_simple_extent_ndims(space.get()) != rank)
+    h.fail(std::string(what) + " has the wrong rank");
   std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
   h.check(H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr), what);
   return dims;
@@ -58,7 +59,8 @@ std::vector<double> read_doubles(const H5Context& h, hid_t file, const char* pat
   std::size_t n = 1;
   for (auto e : expected) n *= e;
   std::vector<double> out(n);
-  if (n > 0) h.check(H5Dread(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), path);
+  if (n > 0)
+    h.check(H5Dread(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), path);
   return out;
 }
 
@@ -71,11 +73,13 @@ void ShardReader::read_record_policy() {
                       "/trails/record_policy");
   H5Handle a = h_.own(H5Aopen(g.get(), "n_atoms", H5P_DEFAULT), H5Aclose, "record_policy n_atoms");
   h_.check(H5Aread(a.get(), H5T_NATIVE_INT64, &system_atoms_), "record_policy n_atoms");
-  H5Handle p = h_.own(H5Aopen(g.get(), "precision", H5P_DEFAULT), H5Aclose, "record_policy precision");
+  H5Handle p =
+      h_.own(H5Aopen(g.get(), "precision", H5P_DEFAULT), H5Aclose, "record_policy precision");
   H5Handle type = h_.own(H5Aget_type(p.get()), H5Tclose, "precision type");
   std::string precision(H5Tget_size(type.get()), '\0');
   h_.check(H5Aread(p.get(), type.get(), precision.data()), "record_policy precision");
-  precision.resize(precision.find('\0') == std::string::npos ? precision.size() : precision.find('\0'));
+  precision.resize(precision.find('\0') == std::string::npos ? precision.size()
+                                                             : precision.find('\0'));
   if (precision != "float32" && precision != "float64") h_.fail("precision '" + precision + "'");
   policy_.float32 = precision == "float32";
   if (has_path(file_.get(), "/trails/record_policy/atoms")) {
@@ -89,7 +93,8 @@ void ShardReader::read_record_policy() {
     }
     policy_.atoms.assign(atoms.begin(), atoms.end());
   }
-  const auto kept = policy_.atoms.empty() ? system_atoms_ : static_cast<std::int64_t>(policy_.atoms.size());
+  const auto kept =
+      policy_.atoms.empty() ? system_atoms_ : static_cast<std::int64_t>(policy_.atoms.size());
   if (kept != n_atoms_) {
     h_.fail("positions hold " + std::to_string(n_atoms_) + " atoms, the record policy " +
             std::to_string(kept));
@@ -150,9 +155,9 @@ void ShardReader::read_box(std::int64_t row, std::span<double> out) const {
            "box selection");
   const hsize_t nine = 9;
   H5Handle mspace = h_.own(H5Screate_simple(1, &nine, nullptr), H5Sclose, "memory space");
-  h_.check(H5Dread(boxes_.get(), H5T_NATIVE_DOUBLE, mspace.get(), fspace.get(), H5P_DEFAULT,
-                   out.data()),
-           "cannot read box");
+  h_.check(
+      H5Dread(boxes_.get(), H5T_NATIVE_DOUBLE, mspace.get(), fspace.get(), H5P_DEFAULT, out.data()),
+      "cannot read box");
 }
 
 void ShardReader::read_frame(std::int64_t row, std::span<double> out) const {

@@ -164,8 +164,7 @@ void write_states(const Writer& w, hid_t trails, const char* name, const char* i
   std::vector<std::int64_t> walker;
   std::vector<double> x, v, b;
   for (const auto& s : states) {
-    TRAILS_CHECK(s.positions.size() == values &&
-                     s.velocities.size() == (velocities ? values : 0) &&
+    TRAILS_CHECK(s.positions.size() == values && s.velocities.size() == (velocities ? values : 0) &&
                      s.box.size() == (boxes ? 9u : 0u),
                  "final states hold n_atoms x spatial_dim positions, and velocities and a box "
                  "for all walkers or for none");
@@ -224,9 +223,9 @@ void write_contents(const H5Context& h, hid_t file, const IterationRecord& r) {
     H5Handle particles = w.group(file, "particles");
     H5Handle walkers = w.group(particles.get(), "walkers");
     const bool periodic = !r.boxes.empty();
-    TRAILS_CHECK(!periodic || (r.spatial_dim == 3 &&
-                               r.boxes.size() == static_cast<std::size_t>(frames) * 9),
-                 "boxes must be 9 values per frame of a 3-D system");
+    TRAILS_CHECK(
+        !periodic || (r.spatial_dim == 3 && r.boxes.size() == static_cast<std::size_t>(frames) * 9),
+        "boxes must be 9 values per frame of a 3-D system");
     H5Handle box = w.group(walkers.get(), "box");
     w.attr_int(box.get(), "dimension", r.spatial_dim);
     w.attr_strings(box.get(), "boundary",
@@ -273,7 +272,7 @@ void write_contents(const H5Context& h, hid_t file, const IterationRecord& r) {
                false);  // small, also in the ledger, and costly to deflate
     for (const auto& o : r.observables) {
       TRAILS_CHECK(o.n_columns > 0 && o.values.size() == static_cast<std::size_t>(frames) *
-                                                              static_cast<std::size_t>(o.n_columns),
+                                                             static_cast<std::size_t>(o.n_columns),
                    "an extra observable has one row per frame");
       observable(o.name.c_str(), H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
                  {frames, static_cast<hsize_t>(o.n_columns)}, sizeof(double), o.values.data(),
@@ -307,8 +306,8 @@ ShardFile write_shard_file(const std::filesystem::path& path, const IterationRec
   H5Handle fcpl = h.own(H5Pcreate(H5P_FILE_CREATE), H5Pclose, "file creation list");
   h.check(H5Pset_obj_track_times(fcpl.get(), 0), "file creation list");
   {
-    H5Handle file = h.own(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), H5P_DEFAULT),
-                          H5Fclose, "cannot create the shard file");
+    H5Handle file = h.own(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), H5P_DEFAULT), H5Fclose,
+                          "cannot create the shard file");
     write_contents(h, file.get(), record);
     h.check(H5Fflush(file.get(), H5F_SCOPE_GLOBAL), "flush");
   }  // closed: HDF5 has written everything

@@ -11,17 +11,17 @@
 namespace trails::structure {
 
 struct Atom {
-  int index = 0;           // 0-based position in the topology (selection keyword `index`)
-  int serial = 0;          // serial number as written in the file
-  std::string name;        // atom name, e.g. "CA"
-  std::string resname;     // residue name, e.g. "ALA"
-  int resid = 0;           // residue number as written in the file (`resid`, `resnum`)
-  int resindex = 0;        // 0-based residue ordinal in file order
-  std::string chain;       // chain identifier (may be empty)
-  std::string segid;       // segment identifier (may be empty)
-  std::string element;     // element symbol, e.g. "C" (from the file or guessed from the name)
-  std::string type;        // atom type (force-field type when known, else the element)
-  double mass = 0.0;       // amu (from the element when the file gives none)
+  int index = 0;        // 0-based position in the topology (selection keyword `index`)
+  int serial = 0;       // serial number as written in the file
+  std::string name;     // atom name, e.g. "CA"
+  std::string resname;  // residue name, e.g. "ALA"
+  int resid = 0;        // residue number as written in the file (`resid`, `resnum`)
+  int resindex = 0;     // 0-based residue ordinal in file order
+  std::string chain;    // chain identifier (may be empty)
+  std::string segid;    // segment identifier (may be empty)
+  std::string element;  // element symbol, e.g. "C" (from the file or guessed from the name)
+  std::string type;     // atom type (force-field type when known, else the element)
+  double mass = 0.0;    // amu (from the element when the file gives none)
 };
 
 // Box vectors a, b, c as rows, nm (triclinic allowed; GROMACS/OpenMM reduced form).

@@ -1,8 +1,8 @@
 // CHARMM/NAMD DCD, as mdtraj, MDAnalysis and VMD read it: Fortran unformatted records with 32-bit
 // markers. Block 1 (84 bytes): "CORD" and 20 ints (NSET, ISTART, NSAVC, NSTEP, ..., NAMNF at [8],
-// DELTA as float at [9] in AKMA time units, unit-cell flag [10], 4D flag [11], CHARMM version [19]).
-// Block 2: titles (80 characters each). Block 3: NATOM. Per frame: optional unit cell (6 doubles
-// A, gamma, B, beta, alpha, C; Å and degrees), then X, Y, Z blocks of NATOM floats in Å.
+// DELTA as float at [9] in AKMA time units, unit-cell flag [10], 4D flag [11], CHARMM version
+// [19]). Block 2: titles (80 characters each). Block 3: NATOM. Per frame: optional unit cell (6
+// doubles A, gamma, B, beta, alpha, C; Å and degrees), then X, Y, Z blocks of NATOM floats in Å.
 #include <array>
 #include <bit>
 #include <cmath>
@@ -83,16 +83,15 @@ class DcdWriter final : public TrajectoryWriter {
     }
     if (has_cell_) {
       const LengthsAngles c = box_to_lengths_angles(*frame.box);
-      const std::array<double, 6> cell{c.a_nm * kAngstromPerNm, c.gamma_deg,
-                                       c.b_nm * kAngstromPerNm, c.beta_deg,
-                                       c.alpha_deg,           c.c_nm * kAngstromPerNm};
+      const std::array<double, 6> cell{
+          c.a_nm * kAngstromPerNm, c.gamma_deg, c.b_nm * kAngstromPerNm, c.beta_deg, c.alpha_deg,
+          c.c_nm * kAngstromPerNm};
       record(cell.data(), sizeof cell);
     }
     for (int d = 0; d < 3; ++d) {
       for (int i = 0; i < n_atoms_; ++i) {
-        xyz_[static_cast<std::size_t>(i)] =
-            static_cast<float>(frame.positions_nm[3 * static_cast<std::size_t>(i) + d] *
-                               kAngstromPerNm);
+        xyz_[static_cast<std::size_t>(i)] = static_cast<float>(
+            frame.positions_nm[3 * static_cast<std::size_t>(i) + d] * kAngstromPerNm);
       }
       record(xyz_.data(), xyz_.size() * sizeof(float));
     }
@@ -290,7 +289,8 @@ class DcdReader {
       delta_akma_ = swap_double(delta);
     }
     if (icntrl[8] != 0) {
-      bad(std::to_string(icntrl[8]) + " fixed atoms (NAMNF); DCD files with fixed atoms are not "
+      bad(std::to_string(icntrl[8]) +
+          " fixed atoms (NAMNF); DCD files with fixed atoms are not "
           "supported");
     }
     // Title block: ntitle then ntitle lines of 80 characters.

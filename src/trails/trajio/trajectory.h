@@ -1,10 +1,11 @@
 // Trajectory files: one frame record and a format-neutral writer/reader, dispatched by the file
 // extension (.xtc through libgromacs, .dcd implemented in dcd.cpp). Units in the API are always
-// nm and ps; formats convert on the way (DCD stores Å). Positions are n_atoms × 3 doubles, row-major.
-// Errors: every problem with a file (missing, truncated, wrong atom count, unknown extension) is a
-// core::InputError naming the file (and the frame where it applies); nothing is printed or aborted.
-// A writer is single-threaded; distinct writers/readers on distinct files may run concurrently
-// except for XTC, whose libgromacs layer keeps a global file table (serialize XTC use).
+// nm and ps; formats convert on the way (DCD stores Å). Positions are n_atoms × 3 doubles,
+// row-major. Errors: every problem with a file (missing, truncated, wrong atom count, unknown
+// extension) is a core::InputError naming the file (and the frame where it applies); nothing is
+// printed or aborted. A writer is single-threaded; distinct writers/readers on distinct files may
+// run concurrently except for XTC, whose libgromacs layer keeps a global file table (serialize XTC
+// use).
 #pragma once
 
 #include <cstdint>
@@ -19,8 +20,8 @@
 namespace trails::trajio {
 
 struct TrajectoryFrame {
-  std::vector<double> positions_nm;  // n_atoms * 3, x0 y0 z0 x1 ...
-  std::optional<structure::Box> box; // rows a, b, c in nm (triclinic allowed)
+  std::vector<double> positions_nm;   // n_atoms * 3, x0 y0 z0 x1 ...
+  std::optional<structure::Box> box;  // rows a, b, c in nm (triclinic allowed)
   double time_ps = 0.0;
   std::int64_t step = 0;
 };
@@ -56,9 +57,8 @@ TrajectoryFormat trajectory_format_of(const std::filesystem::path& path);
 
 // Creates (truncates) `path`. Throws InputError for an unknown extension, n_atoms < 1, or a file
 // that cannot be created.
-std::unique_ptr<TrajectoryWriter> open_trajectory_writer(const std::filesystem::path& path,
-                                                         int n_atoms,
-                                                         const TrajectoryWriterOptions& options = {});
+std::unique_ptr<TrajectoryWriter> open_trajectory_writer(
+    const std::filesystem::path& path, int n_atoms, const TrajectoryWriterOptions& options = {});
 
 // Reads every frame. When n_atoms is given, a file with another atom count is an InputError.
 Trajectory read_trajectory(const std::filesystem::path& path,

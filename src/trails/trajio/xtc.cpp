@@ -54,8 +54,7 @@ class XtcWriter final : public TrajectoryWriter {
     {  // create it ourselves: libgromacs would end the process if it could not
       std::ofstream probe(path, std::ios::binary | std::ios::trunc);
       if (!probe) {
-        throw core::InputError(path.string() + ": cannot create XTC file: " +
-                               std::strerror(errno));
+        throw core::InputError(path.string() + ": cannot create XTC file: " + std::strerror(errno));
       }
     }
     std::lock_guard lock(gromacs_mutex());

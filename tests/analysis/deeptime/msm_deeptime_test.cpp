@@ -85,8 +85,7 @@ TEST(DeeptimeMsm, ItsSweepEqualsConvergedDeeptime) {
 TEST(DeeptimeMsm, Pcca4MatchesDeeptimeUpToSetOrder) {
   const an::MsmModel& m = lag10_msm();
   const an::Pcca p = an::pcca(m, 4);
-  const std::vector<std::int64_t> ref_assign =
-      read_ints(reference_dir() / "pcca4_assignments.npy");
+  const std::vector<std::int64_t> ref_assign = read_ints(reference_dir() / "pcca4_assignments.npy");
   ASSERT_EQ(ref_assign.size(), p.assignments.size());
   // Our set s corresponds to deeptime's set perm[s] (the deeptime label of its first state).
   std::vector<int> perm(4, -1);

@@ -262,9 +262,10 @@ EngineCapabilities BuiltinEngine::capabilities() const {
 }
 
 std::string BuiltinEngine::describe() const {
-  return fmt::format("builtin ({}, {} integrator, kT {}, dt {})", potential_->name(),
-                     config_.integrator == config::Integrator::Overdamped ? "overdamped" : "langevin",
-                     config_.kT, config_.dt);
+  return fmt::format(
+      "builtin ({}, {} integrator, kT {}, dt {})", potential_->name(),
+      config_.integrator == config::Integrator::Overdamped ? "overdamped" : "langevin", config_.kT,
+      config_.dt);
 }
 
 std::unique_ptr<EngineInstance> BuiltinEngine::make_instance(const Slot& /*slot*/) const {

@@ -13,8 +13,8 @@
 
 #include <OpenMM.h>
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
+#include <nlohmann/json.hpp>
 
 #include "trails/core/error.h"
 #include "trails/core/rng.h"
@@ -115,8 +115,12 @@ class OpenMMInstance final : public EngineInstance {
   OpenMMInstance(const config::OpenMMEngineConfig& config, std::string platform,
                  const std::string& system_xml, const std::string& integrator_xml, int n_atoms,
                  std::optional<int> device_index)
-      : config_(config), platform_(std::move(platform)), device_index_(device_index),
-        n_atoms_(n_atoms), host_(host_name()), visible_(visible_devices()) {
+      : config_(config),
+        platform_(std::move(platform)),
+        device_index_(device_index),
+        n_atoms_(n_atoms),
+        host_(host_name()),
+        visible_(visible_devices()) {
     std::lock_guard<std::mutex> deserializing(deserialize_mutex());
     std::istringstream sys_in(system_xml);
     system_.reset(OpenMM::XmlSerializer::deserialize<OpenMM::System>(sys_in));
@@ -126,13 +130,13 @@ class OpenMMInstance final : public EngineInstance {
             "engine.npt: the system has no periodic box, so it cannot run at constant pressure; "
             "set engine.npt: false or give a structure with a box");
       }
-      barostat_ = new OpenMM::MonteCarloBarostat(config_.pressure * kAtmToBar,
-                                                 config_.temperature, config_.barostat_interval);
+      barostat_ = new OpenMM::MonteCarloBarostat(config_.pressure * kAtmToBar, config_.temperature,
+                                                 config_.barostat_interval);
       system_->addForce(barostat_);  // owned by the System
     }
     if (integrator_xml.empty()) {
-      auto* langevin = new OpenMM::LangevinMiddleIntegrator(config_.temperature, config_.friction,
-                                                            config_.dt);
+      auto* langevin =
+          new OpenMM::LangevinMiddleIntegrator(config_.temperature, config_.friction, config_.dt);
       integrator_.reset(langevin);
     } else {
       std::istringstream in(integrator_xml);
@@ -196,8 +200,8 @@ class OpenMMInstance final : public EngineInstance {
 };
 
 void OpenMMInstance::create_context() {
-  auto props = platform_properties(platform_, config_.precision, device_index_,
-                                   cpu_threads_from_env());
+  auto props =
+      platform_properties(platform_, config_.precision, device_index_, cpu_threads_from_env());
   for (int attempt = 0;; ++attempt) {
     try {
       // Per attempt: a CUDA Context that fell back to CPU is created under the CPU table lock.
@@ -209,12 +213,12 @@ void OpenMMInstance::create_context() {
       const std::string what = e.what();
       if (attempt > 2) throw;
       if (platform_ == "CUDA" && contains_any(what, {"CUDA_ERROR_NO_DEVICE", "could not be loaded",
-                                                      "no CUDA-capable device", "invalid device"})) {
+                                                     "no CUDA-capable device", "invalid device"})) {
         spdlog::warn("OpenMM CUDA platform unusable here ({}); falling back to the CPU platform",
                      what);
         platform_ = "CPU";
-        props = platform_properties(platform_, config_.precision, std::nullopt,
-                                    cpu_threads_from_env());
+        props =
+            platform_properties(platform_, config_.precision, std::nullopt, cpu_threads_from_env());
       } else if (!props.empty() &&
                  contains_any(what, {"roperty", "Illegal value", "DeviceIndex", "Precision"})) {
         spdlog::warn("OpenMM {} platform rejected the properties ({}); retrying with defaults",
@@ -335,8 +339,7 @@ std::string OpenMMInstance::integrate(const SegmentTask& task, SegmentResult& re
   }
   auto table = shared_context_table(platform_);
   const auto t_final = Clock::now();
-  const OpenMM::State s =
-      context_->getState(OpenMM::State::Positions | OpenMM::State::Velocities);
+  const OpenMM::State s = context_->getState(OpenMM::State::Positions | OpenMM::State::Velocities);
   Configuration& out = result.final_state;
   out = Configuration{};
   out.n_atoms = n_atoms_;
@@ -398,9 +401,10 @@ SegmentResult OpenMMInstance::run(const SegmentTask& task) {
   result.platform = platform_;
   result.device = device_;
   if (!ok) {
-    result.error = fmt::format("{}: OpenMM: {}; reduce engine.dt (currently {} ps) or check the "
-                               "start structure",
-                               who, failure, config_.dt);
+    result.error = fmt::format(
+        "{}: OpenMM: {}; reduce engine.dt (currently {} ps) or check the "
+        "start structure",
+        who, failure, config_.dt);
     result.frames.clear();
     result.frame_boxes.clear();
     result.n_frames = 0;

@@ -21,7 +21,8 @@ int openmm_seed(std::uint64_t seed);
 
 class OpenMMEngine final : public Engine {
  public:
-  // seed_base: the campaign's engine seed, used only for the pre-equilibration (engine.equilibrate).
+  // seed_base: the campaign's engine seed, used only for the pre-equilibration
+  // (engine.equilibrate).
   OpenMMEngine(const config::OpenMMEngineConfig& config, PreparedSystem prepared,
                std::uint64_t seed_base = 0);
 
@@ -33,7 +34,8 @@ class OpenMMEngine final : public Engine {
   Configuration default_start() const override { return start_; }
   const EngineSystem& system() const override { return system_; }
   EngineCapabilities capabilities() const override {
-    return {.continues_velocities = true, .uses_devices = platform_ == "CUDA" || platform_ == "OpenCL"};
+    return {.continues_velocities = true,
+            .uses_devices = platform_ == "CUDA" || platform_ == "OpenCL"};
   }
   std::string describe() const override;
 

@@ -129,9 +129,9 @@ PreparedSystem prepare_openmm_system(const config::OpenMMSpec& spec, const fs::p
     argv.insert(argv.end(), {"--include-dir", in.gromacs_include_dir->string()});
   }
   const config::OpenMMEngineConfig& o = spec.params;
-  argv.insert(argv.end(), {"--temperature", fmt::format("{}", o.temperature), "--dt",
-                           fmt::format("{}", o.dt), "--pressure", fmt::format("{}", o.pressure),
-                           "--out", tmp.string()});
+  argv.insert(argv.end(),
+              {"--temperature", fmt::format("{}", o.temperature), "--dt", fmt::format("{}", o.dt),
+               "--pressure", fmt::format("{}", o.pressure), "--out", tmp.string()});
   core::ProcessOptions options;
   options.stderr_tail_bytes = 64 << 10;
   python.apply(options);
@@ -177,7 +177,8 @@ PreparedSystem prepare_openmm_system(const config::OpenMMSpec& spec, const fs::p
   if (ec) {  // a concurrent preparation won the race: use its result
     fs::remove_all(tmp);
     if (!fs::exists(dir / "prepare.json")) {
-      throw core::StoreError(dir.string() + ": cannot publish the prepared system: " + ec.message());
+      throw core::StoreError(dir.string() +
+                             ": cannot publish the prepared system: " + ec.message());
     }
   }
   return load_prepared_system(dir);

@@ -1,7 +1,8 @@
 // A molecular system made ready for the OpenMM engine: the serialized System, the topology with
 // start positions, and what was read back from them. Preparation runs OpenMM's Python
-// application layer (share/trails/prepare_openmm.py through engine.python, core/python.h) once per campaign;
-// its output lives in RUN_DIR/prepared/<digest>/ and is reused while the inputs' digest matches.
+// application layer (share/trails/prepare_openmm.py through engine.python, core/python.h) once per
+// campaign; its output lives in RUN_DIR/prepared/<digest>/ and is reused while the inputs' digest
+// matches.
 #pragma once
 
 #include <filesystem>
@@ -14,15 +15,15 @@
 namespace trails::engines::openmm {
 
 struct PreparedSystem {
-  std::filesystem::path dir;            // holds the files below and prepare.json
-  std::filesystem::path system_xml;     // serialized OpenMM System
-  std::filesystem::path topology_pdb;   // topology + start positions (empty if none was written)
+  std::filesystem::path dir;           // holds the files below and prepare.json
+  std::filesystem::path system_xml;    // serialized OpenMM System
+  std::filesystem::path topology_pdb;  // topology + start positions (empty if none was written)
   std::optional<std::filesystem::path> integrator_xml;  // from a custom make_system() module
-  std::string digest;                   // of the inputs (files' bytes and parameters)
+  std::string digest;  // of the inputs (files' bytes and parameters)
   int n_atoms = 0;
-  std::vector<double> positions;        // n_atoms × 3, nm, full precision
-  std::vector<double> box;              // 9 values (rows a, b, c; nm), empty when not periodic
-  std::string source;                   // forcefield | top | prmtop | system_xml | make_system
+  std::vector<double> positions;  // n_atoms × 3, nm, full precision
+  std::vector<double> box;        // 9 values (rows a, b, c; nm), empty when not periodic
+  std::string source;             // forcefield | top | prmtop | system_xml | make_system
   std::vector<std::string> forcefield;
 };
 
