@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "trails/config/campaign_config.h"
 #include "trails/core/error.h"
 #include "trails/engines/openmm/openmm_engine.h"
 #include "trails/engines/openmm/prepared_system.h"

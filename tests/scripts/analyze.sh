@@ -122,7 +122,8 @@ grep -q "(--tau-ps)" t.out || fail "the summary does not name the time source: $
 pass "--tau-ps (frame = tau x stride / step), --temperature, --discard-fraction 0, --outfile"
 
 # --- a molecular engine's dt is in ps: frame = stride x dt from the stored configuration ---
-# (the stored config of a copy is relabelled; an OpenMM campaign is too slow for this test)
+# (the stored config and engine system of a copy are relabelled; an OpenMM campaign is too slow
+# for this test)
 cp -r mb om
 rm -rf om/analysis
 /usr/bin/python3 - om <<'PY'
@@ -132,6 +133,10 @@ c = json.loads(db.execute("SELECT value FROM meta WHERE key = 'config'").fetchon
 c["engine"]["md_engine"] = "openmm"
 c["engine"]["dt"] = 0.002
 db.execute("UPDATE meta SET value = ? WHERE key = 'config'", (json.dumps(c),))
+# What an OpenMM engine reports about its system (reports read units from it, not md_engine).
+s = json.loads(db.execute("SELECT value FROM meta WHERE key = 'engine_system'").fetchone()[0])
+s.update({"engine": "openmm", "molecular": True, "dt": 0.002, "time_unit": "ps", "length_unit": "nm"})
+db.execute("UPDATE meta SET value = ? WHERE key = 'engine_system'", (json.dumps(s),))
 db.commit()
 PY
 "$TRAILS" analyze om --json om.json > om.out || fail "analyze of the relabelled run failed: $(cat om.out)"

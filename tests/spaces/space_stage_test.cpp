@@ -294,7 +294,7 @@ TEST(SpaceStage, FeatureTypeRankingSwitchesAndRecomputesHistory) {
     return SpaceStage::Frames{its[static_cast<std::size_t>(it)], {}};
   };
   TwoTypes source;
-  SpaceStage a(cfg, source, loader);
+  SpaceStage a(options(cfg), source, loader);
   std::vector<std::string> types;
   std::vector<int> refits;
   for (int i = 0; i < 4; ++i) {
@@ -307,7 +307,7 @@ TEST(SpaceStage, FeatureTypeRankingSwitchesAndRecomputesHistory) {
   EXPECT_EQ(loads, 2);                                    // iterations 0 and 1 recomputed in type b
   EXPECT_EQ(*a.selected_columns(), std::vector<int>{0});  // x2, the slow column of type b
   EXPECT_EQ(a.features_of(0)[0], its[0][2]);              // history now holds type b
-  SpaceStage b(cfg, source, loader);
+  SpaceStage b(options(cfg), source, loader);
   b.restore(nlohmann::json::parse(a.state().dump()));
   for (int i = 0; i < 4; ++i) b.restore_features(i, spans, its[i]);
   for (int i = 4; i < 6; ++i)
