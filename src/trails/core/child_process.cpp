@@ -14,22 +14,11 @@ using std::chrono::milliseconds;
 
 ChildProcess::ChildProcess(const std::vector<std::string>& argv, const ProcessOptions& options)
     : stderr_limit_(options.stderr_tail_bytes), kill_grace_(options.kill_grace) {
-  Pipe in = make_pipe();
-  Pipe out = make_pipe();
-  Pipe err = make_pipe();
-  try {
-    pid_ = spawn(argv, options, in.read, out.write, err.write);
-  } catch (...) {
-    for (int* fd : {&in.read, &in.write, &out.read, &out.write, &err.read, &err.write})
-      close_fd(*fd);
-    throw;
-  }
-  close_fd(in.read);
-  close_fd(out.write);
-  close_fd(err.write);
-  stdin_fd_ = in.write;
-  stdout_fd_ = out.read;
-  stderr_fd_ = err.read;
+  const PipedChild child = spawn_piped(argv, options, /*with_stdin=*/true);
+  pid_ = child.pid;
+  stdin_fd_ = child.in;
+  stdout_fd_ = child.out;
+  stderr_fd_ = child.err;
   for (const int fd : {stdin_fd_, stdout_fd_, stderr_fd_}) ::fcntl(fd, F_SETFL, O_NONBLOCK);
 }
 

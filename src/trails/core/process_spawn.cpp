@@ -165,4 +165,27 @@ void feed(int& fd, std::string_view data, std::size_t* offset) {
   if ((n < 0 && errno != EAGAIN && errno != EINTR) || *offset == data.size()) close_fd(fd);
 }
 
+PipedChild spawn_piped(const std::vector<std::string>& argv, const ProcessOptions& options,
+                       bool with_stdin) {
+  Pipe in;
+  if (with_stdin) in = make_pipe();
+  Pipe out = make_pipe();
+  Pipe err = make_pipe();
+  PipedChild child;
+  try {
+    child.pid = spawn(argv, options, in.read, out.write, err.write);
+  } catch (...) {
+    for (int* fd : {&in.read, &in.write, &out.read, &out.write, &err.read, &err.write})
+      close_fd(*fd);
+    throw;
+  }
+  close_fd(in.read);
+  close_fd(out.write);
+  close_fd(err.write);
+  child.in = in.write;
+  child.out = out.read;
+  child.err = err.read;
+  return child;
+}
+
 }  // namespace trails::core::detail

@@ -52,6 +52,19 @@ void close_fd(int& fd);
 pid_t spawn(const std::vector<std::string>& argv, const ProcessOptions& options, int in, int out,
             int err);
 
+// The parent's ends of a child started by spawn_piped: stdin (-1 without one), stdout, stderr.
+struct PipedChild {
+  pid_t pid = -1;
+  int in = -1;
+  int out = -1;
+  int err = -1;
+};
+
+// spawn() with stdout and stderr (and stdin when with_stdin) on fresh pipes; the child's ends are
+// closed here, and every fd is closed again if the start fails (then it rethrows).
+PipedChild spawn_piped(const std::vector<std::string>& argv, const ProcessOptions& options,
+                       bool with_stdin);
+
 // Waits up to `limit` for the child to exit; true (and *wait_status) once reaped.
 bool wait_for(pid_t pid, std::chrono::milliseconds limit, int* wait_status);
 

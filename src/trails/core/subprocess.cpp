@@ -66,21 +66,11 @@ std::string describe_failure(const std::vector<std::string>& argv, const Process
 }
 
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options) {
-  Pipe in;
-  if (options.stdin_data) in = make_pipe();
-  Pipe out = make_pipe();
-  Pipe err = make_pipe();
-  pid_t pid = -1;
-  try {
-    pid = spawn(argv, options, in.read, out.write, err.write);
-  } catch (...) {
-    for (int* fd : {&in.read, &in.write, &out.read, &out.write, &err.read, &err.write})
-      close_fd(*fd);
-    throw;
-  }
-  close_fd(in.read);
-  close_fd(out.write);
-  close_fd(err.write);
+  const PipedChild child = spawn_piped(argv, options, options.stdin_data.has_value());
+  const pid_t pid = child.pid;
+  Pipe in{-1, child.in};
+  Pipe out{child.out, -1};
+  Pipe err{child.err, -1};
   if (in.write >= 0) ::fcntl(in.write, F_SETFL, O_NONBLOCK);
 
   ProcessResult result;
