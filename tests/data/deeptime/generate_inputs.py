@@ -17,13 +17,14 @@ for feat50 also the mixing matrix' condition number to 1e-12) equal the referenc
 known-answer tests themselves then bound the difference to deeptime's results.
 Exit status 1 with a message naming the file otherwise.
 """
-import hashlib
 import json
 import os
 import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from make_datasets import sha256  # noqa: E402  (the generator's own file hash)
 FILES = {
     "dtraj": ["dtraj.npy", "dtraj_C.npy", "dtraj_P.npy", "dtraj_pi.npy", "dtraj_blocks.npy"],
     "chain3": ["chain3.npy", "chain3_P.npy"],
@@ -42,14 +43,6 @@ def close(a, b):
     if isinstance(a, list):
         return len(a) == len(b) and all(close(x, y) for x, y in zip(a, b))
     return abs(a - b) <= 1e-12 * max(1.0, abs(b))
-
-
-def sha256(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 22), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def main():
