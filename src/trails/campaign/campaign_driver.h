@@ -1,7 +1,8 @@
 // Private to the campaign module: the state one run_campaign() call holds. Setup (new run or
-// resume) lives in campaign_setup.cpp, one iteration in campaign_iteration.cpp. Every element
-// that carries state across iterations (spawner, resolution) is restored from the ledger's last
-// committed state, so a resumed driver is indistinguishable from an uninterrupted one.
+// resume) lives in campaign_setup.cpp, one iteration's elements in campaign_iteration.cpp, the
+// walkers' tasks and start configurations in campaign_walkers.cpp. Every element that carries
+// state across iterations (spawner, resolution) is restored from the ledger's last committed
+// state, so a resumed driver is indistinguishable from an uninterrupted one.
 #pragma once
 
 #include <chrono>
@@ -26,6 +27,23 @@
 
 namespace trails::campaign {
 
+// What one iteration's elements hand on to each other, in the order they run
+// (CampaignDriver::compose_iteration).
+struct IterationState {
+  using Clock = std::chrono::steady_clock;
+  std::int64_t iteration = 0;
+  Clock::time_point t_start, t_analysis;
+  std::vector<engines::SegmentTask> tasks;
+  std::vector<engines::SegmentResult> results;  // by walker; frames moved into rec as collected
+  std::vector<features::FrameHistory::WalkerSpan> spans;  // the ok walkers, in walker order
+  store::IterationRecord rec;                             // what the commit writes
+  std::int64_t first_frame = 0;            // history index of this iteration's first frame
+  std::vector<std::int64_t> chosen;        // history indices of the spawned frames
+  std::optional<msm::MsmBuild> msm_built;  // the build joined in this iteration
+  double runner_s = 0.0, msm_wait_s = 0.0, commit_s = 0.0;
+  IterationReport report;
+};
+
 class CampaignDriver {
  public:
   CampaignDriver(const config::CampaignConfig& config, const RunOptions& options,
@@ -47,13 +65,39 @@ class CampaignDriver {
   std::vector<std::string> banner() const;
   void write_outcome(const CampaignOutcome& outcome) const;
 
-  // campaign_iteration.cpp
+  // campaign_iteration.cpp: one iteration as an ordered list of elements, chosen once from what
+  // the run is (fixed or learned space, identity or molecular projection), run top to bottom.
+  struct Element {
+    const char* name;
+    void (CampaignDriver::*run)(IterationState&);
+  };
+  std::vector<Element> compose_iteration() const;
   IterationReport run_iteration(std::int64_t iteration);
+  void run_segments(IterationState& it);
+  void collect_segments(IterationState& it);        // failure policy, MSM join, the record's frames
+  void project_frames(IterationState& it);          // fixed CV space
+  void learn_space(IterationState& it);             // learned space: features and their projection
+  void extend_history(IterationState& it);          // history, bins and MSM segments
+  void extend_learned_history(IterationState& it);  // ... or all of it again after a retrain
+  void follow_space_in_msm(IterationState& it);     // rebuild a model of a retired space
+  void spawn(IterationState& it);
+  void starts_from_cv_rows(IterationState& it);  // CV rows are coordinates (identity)
+  void starts_from_frames(IterationState& it);   // full-precision frames
+  void keep_starts_if_reduced(IterationState& it) const;
+  void update_coverage(IterationState& it);  // coverage, then the resolution ladder
+  void start_msm_build(IterationState& it);
+  void commit_iteration(IterationState& it);
+  void log_iteration(IterationState& it);
+
+  // campaign_walkers.cpp
   std::vector<engines::SegmentTask> make_tasks(std::int64_t iteration) const;
   void check_failures(std::int64_t iteration,
                       const std::vector<engines::SegmentResult>& results) const;
   // Start configurations of the chosen frames, read from their shards (positions at full
   // precision and the frame's box; used on resume and for frames of earlier iterations).
+  // Stored frames or starts (positions and box) as the engine's start configurations.
+  template <typename Stored>
+  std::vector<engines::Configuration> configurations_of(std::vector<Stored>&& stored) const;
   std::vector<engines::Configuration> restart_configurations(
       const std::vector<store::SpawnChoice>& spawns) const;
   // Start configurations of this iteration's spawn choices: frames of `rec` (just produced) come
@@ -104,6 +148,7 @@ class CampaignDriver {
   binning::ResolutionController resolution_;
   std::unique_ptr<msm::MsmStage> msm_;  // in-loop MSM (msm/msm_stage.h); inert unless msm.enabled
 
+  std::vector<Element> elements_;  // compose_iteration(), once set up
   std::int64_t next_iteration_ = 0;
   std::vector<engines::Configuration> next_starts_;
   std::vector<std::optional<core::FrameKey>> next_parents_;

@@ -153,6 +153,7 @@ CampaignOutcome CampaignDriver::run() {
     start_new();
   }
   executor_ = exec::make_local_executor(*engine_, config_.spawning.max_workers);
+  elements_ = compose_iteration();
   progress_.started(banner());
 
   CampaignOutcome outcome;

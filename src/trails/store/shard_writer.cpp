@@ -1,5 +1,6 @@
-// Writes an iteration's H5MD shard straight to its temporary file (no in-memory image: the
-// record's positions are the only copy of the coordinates). Object timestamps are switched off
+// Writes an iteration's H5MD shard to its temporary file: built in memory and written at once
+// when small, written by HDF5 straight to the file when large (no second copy of the
+// coordinates). Object timestamps are switched off
 // so that the bytes (and so the ledger checksum) depend on the record only: a resumed run
 // rewrites an iteration bit for bit.
 #include <algorithm>
@@ -19,6 +20,9 @@ namespace {
 constexpr std::size_t kChunkBytes =
     std::size_t{32} * 1024;            // a few frames per chunk: cheap single-frame reads
 constexpr unsigned kDeflateLevel = 1;  // coordinates compress little: favour speed
+// Shards up to this size (4 MiB) are built in memory and written at once; larger ones by
+// HDF5 straight to the file, so the record's positions stay the only full copy in memory.
+constexpr std::size_t kImageLimitBytes = std::size_t{4} << 20;
 
 struct Writer {
   const H5Context& h;
@@ -305,15 +309,40 @@ ShardFile write_shard_file(const std::filesystem::path& path, const IterationRec
   const H5Context h{path.string(), core::ErrorKind::Store};
   H5Handle fcpl = h.own(H5Pcreate(H5P_FILE_CREATE), H5Pclose, "file creation list");
   h.check(H5Pset_obj_track_times(fcpl.get(), 0), "file creation list");
+  std::size_t values = record.positions.size() + record.cvs.size() + record.boxes.size();
+  for (const auto& o : record.observables) values += o.values.size();
+  for (const auto& s : record.final_states) values += s.positions.size() + s.velocities.size();
+  const std::size_t estimate = values * sizeof(double) + (std::size_t{64} << 10);
+  if (estimate > kImageLimitBytes) {
+    {
+      H5Handle file = h.own(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), H5P_DEFAULT),
+                            H5Fclose, "cannot create the shard file");
+      write_contents(h, file.get(), record);
+      h.check(H5Fflush(file.get(), H5F_SCOPE_GLOBAL), "flush");
+    }  // closed: HDF5 has written everything
+    core::fsync_file(path);
+    const auto sum = checksum_file(path);  // streamed back from the page cache
+    return {sum.bytes, sum.checksum};
+  }
+  // A small shard is built in memory and written with one write(): HDF5 writing a file itself
+  // issues a few hundred small writes and reads, which dominate a small iteration's commit.
+  H5Handle fapl = h.own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access list");
+  h.check(H5Pset_fapl_core(fapl.get(), estimate, 0), "core driver");
+  std::vector<std::byte> image;
   {
-    H5Handle file = h.own(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), H5P_DEFAULT), H5Fclose,
-                          "cannot create the shard file");
+    H5Handle file = h.own(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()), H5Fclose,
+                          "cannot create the in-memory shard");
     write_contents(h, file.get(), record);
     h.check(H5Fflush(file.get(), H5F_SCOPE_GLOBAL), "flush");
-  }  // closed: HDF5 has written everything
-  core::fsync_file(path);
-  const auto sum = checksum_file(path);  // streamed back from the page cache
-  return {sum.bytes, sum.checksum};
+    const ssize_t size = H5Fget_file_image(file.get(), nullptr, 0);
+    if (size < 0) h.fail("cannot size the shard image");
+    image.resize(static_cast<std::size_t>(size));
+    if (H5Fget_file_image(file.get(), image.data(), image.size()) != size) {
+      h.fail("cannot copy the shard image");
+    }
+  }
+  write_file_synced(path, image);
+  return {static_cast<std::int64_t>(image.size()), shard_checksum(image)};
 }
 
 }  // namespace trails::store::detail
