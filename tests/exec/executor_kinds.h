@@ -100,6 +100,8 @@ inline std::vector<ExecutorKind> all_executor_kinds() {
       {"pool4_bound64", pool(4, 64), 4, 64},
       {"local1", [](const engines::Engine& e) { return make_local_executor(e, 1); }, 1, 1},
       {"local3", [](const engines::Engine& e) { return make_local_executor(e, 3); }, 3, 6},
+      {"local3_bound16", [](const engines::Engine& e) { return make_local_executor(e, 3, 16); }, 3,
+       16},
   };
 }
 

@@ -152,7 +152,9 @@ CampaignOutcome CampaignDriver::run() {
   } else {
     start_new();
   }
-  executor_ = exec::make_local_executor(*engine_, config_.spawning.max_workers);
+  // A whole iteration in flight: the driver submits every walker at once (docs/execution.md).
+  executor_ = exec::make_local_executor(*engine_, config_.spawning.max_workers,
+                                        static_cast<std::size_t>(config_.spawning.walker));
   elements_ = compose_iteration();
   progress_.started(banner());
 

@@ -80,9 +80,10 @@ std::vector<engines::SegmentResult> run_ordered(Executor& executor,
   return results;
 }
 
-std::unique_ptr<Executor> make_local_executor(const engines::Engine& engine, int max_workers) {
+std::unique_ptr<Executor> make_local_executor(const engines::Engine& engine, int max_workers,
+                                              std::size_t max_in_flight) {
   if (max_workers <= 1) return make_serial_executor(engine);
-  return make_thread_pool_executor(engine, max_workers);
+  return make_thread_pool_executor(engine, max_workers, max_in_flight);
 }
 
 }  // namespace trails::exec

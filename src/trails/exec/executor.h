@@ -58,8 +58,11 @@ std::unique_ptr<Executor> make_thread_pool_executor(const engines::Engine& engin
 std::unique_ptr<Executor> make_thread_pool_executor(const engines::Engine& engine,
                                                     std::vector<engines::Slot> slots,
                                                     std::size_t max_in_flight = 0);
-// max_workers <= 1 -> serial, else a thread pool of max_workers slots.
-std::unique_ptr<Executor> make_local_executor(const engines::Engine& engine, int max_workers);
+// max_workers <= 1 -> serial, else a thread pool of max_workers slots with at most max_in_flight
+// tasks in flight (0: twice the slot count). A driver that submits a whole batch passes the
+// batch size: each submit beyond the bound would wait for a slot, a wake-up per task.
+std::unique_ptr<Executor> make_local_executor(const engines::Engine& engine, int max_workers,
+                                              std::size_t max_in_flight = 0);
 
 // Runs one task on an instance, turning any exception from run() into a Failed result that
 // carries the task_id and the exception text. Every executor (and a future worker process)
