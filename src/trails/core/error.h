@@ -36,6 +36,8 @@ class Error : public std::runtime_error {
   std::vector<std::string> context_;
 };
 
+// Name is a class name, which cannot be parenthesised.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define TRAILS_DEFINE_ERROR(Name, Kind)                                         \
   class Name : public Error {                                                   \
    public:                                                                      \
@@ -43,6 +45,7 @@ class Error : public std::runtime_error {
                   std::source_location where = std::source_location::current()) \
         : Error(ErrorKind::Kind, message, where) {}                             \
   };
+// NOLINTEND(bugprone-macro-parentheses)
 
 TRAILS_DEFINE_ERROR(ConfigError, Config)          // configuration file problems (exit 2)
 TRAILS_DEFINE_ERROR(InputError, Input)            // input files and run directories (exit 2)

@@ -166,7 +166,7 @@ XtcLayout scan_xtc(const std::filesystem::path& path) {
     in.read(reinterpret_cast<char*>(buf.data()), 4 * n);
     if (in.gcount() != 4 * n) throw fail("is truncated");
     for (int i = 0; i < n; ++i) {  // XDR is big-endian
-      const unsigned char* b = &buf[static_cast<std::size_t>(4 * i)];
+      const unsigned char* b = &buf[4 * static_cast<std::size_t>(i)];
       out[i] = static_cast<std::int32_t>((std::uint32_t{b[0]} << 24) | (std::uint32_t{b[1]} << 16) |
                                          (std::uint32_t{b[2]} << 8) | std::uint32_t{b[3]});
     }
@@ -244,7 +244,7 @@ Trajectory read_xtc(const std::filesystem::path& path, std::optional<int> n_atom
     bool any = false;
     for (int r = 0; r < 3; ++r) {
       for (int c = 0; c < 3; ++c) {
-        box[static_cast<std::size_t>(3 * r + c)] = fr.box[r][c];
+        box[3 * static_cast<std::size_t>(r) + static_cast<std::size_t>(c)] = fr.box[r][c];
         any = any || fr.box[r][c] != 0.0f;
       }
     }
