@@ -1,7 +1,5 @@
 #include "trails/msm/msm_stage.h"
 
-#include "trails/msm/msm_build_record.h"
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -32,71 +30,7 @@ double rel_change(double p, double c) {
   return std::abs(c - p) / std::max({std::abs(p), std::abs(c), 1e-12});
 }
 
-json matrix_json(const Eigen::MatrixXd& m) {
-  json rows = json::array();
-  for (Eigen::Index i = 0; i < m.rows(); ++i) {
-    json r = json::array();
-    for (Eigen::Index j = 0; j < m.cols(); ++j) r.push_back(m(i, j));
-    rows.push_back(std::move(r));
-  }
-  return rows;
-}
-
-json finite_or_null(const std::vector<double>& v) {
-  json out = json::array();
-  for (const double x : v) out.push_back(std::isfinite(x) ? json(x) : json(nullptr));
-  return out;
-}
-
 }  // namespace
-
-json MsmBuild::to_json() const {
-  json its_j = json::object();
-  for (std::size_t i = 0; i < its_lags.size(); ++i)
-    its_j[std::to_string(its_lags[i])] = finite_or_null(its[i]);
-  json record = {
-      {"record_version", kMsmBuildRecordVersion},
-      {"iteration", iteration},
-      {"frames", frames},
-      {"refit", refit},
-      {"lagtime", lag},
-      {"n_microstates", n_microstates},
-      {"n_active", static_cast<int>(active_set.size())},
-      {"active_set", active_set},
-      {"stationary_distribution", pi},
-      {"transition_matrix", matrix_json(T)},
-      {"count_matrix", matrix_json(C)},
-      {"timescales", finite_or_null(timescales)},
-      {"estimator", bayesian ? "bayesian" : "mle"},
-      {"timescale_errors", bayesian ? finite_or_null(timescale_errors) : json(nullptr)},
-      {"n_metastable", n_metastable > 0 ? json(n_metastable) : json(nullptr)},
-      {"metastable_assignments",
-       metastable_assignments.empty() ? json(nullptr) : json(metastable_assignments)},
-      {"metastable_populations",
-       metastable_populations.empty() ? json(nullptr) : json(metastable_populations)},
-      {"metastable_memberships",
-       memberships.size() == 0 ? json(nullptr) : matrix_json(memberships)},
-      {"pcca_crispness", memberships.size() == 0 ? json(nullptr) : json(crispness)},
-      {"vamp2", vamp2 ? json(*vamp2) : json(nullptr)},
-      {"its", its_j},
-      {"mle_converged", mle_converged},
-      {"cluster_centers", clustering ? json(std::vector<double>(
-                                           clustering->centres.data(),
-                                           clustering->centres.data() + clustering->centres.size()))
-                                     : json(nullptr)},
-      {"min_segment", min_segment},
-      {"note", note},
-      {"lag_guard_ok", lag_guard_ok},
-      {"criteria_met", criteria_met},
-      {"criteria", criteria},
-      {"streak", streak},
-      {"converged", converged},
-      {"reason", reason}};
-  // The readers' key list is the writer's: a key added here without it fails at once.
-  TRAILS_CHECK(record.size() == msm_build_record_keys().size() + 1,
-               "MsmBuild::to_json and msm_build_record_keys() disagree");
-  return record;
-}
 
 MsmStage::MsmStage(const config::MsmConfig& config, std::uint64_t seed, int cv_dim, bool overlap)
     : config_(config), seed_(seed), cv_dim_(cv_dim), overlap_(overlap) {

@@ -9,7 +9,7 @@ namespace trails::report {
 std::vector<store::MsmBuildRow> checked_msm_builds(const store::RunStore& store) {
   auto builds = store.msm_builds();
   for (const auto& b : builds) {
-    msm::check_msm_build_record(
+    msm::parse_msm_build_record(
         b.model, "ledger.sqlite, MSM build of iteration " + std::to_string(b.iteration));
   }
   return builds;
