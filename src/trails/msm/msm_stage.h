@@ -35,6 +35,7 @@
 #include "trails/analysis/counting.h"
 #include "trails/config/campaign_config.h"
 #include "trails/features/frame_history.h"
+#include "trails/msm/convergence_monitor.h"
 #include "trails/msm/msm_build.h"
 
 namespace trails::msm {
@@ -63,8 +64,8 @@ class MsmStage {
   // The latest applied build (the MSM spawner's model); nullptr before the first one.
   const MsmBuild* latest() const { return latest_ ? &*latest_ : nullptr; }
 
-  bool converged() const { return converged_; }
-  const std::string& reason() const { return reason_; }
+  bool converged() const { return monitor_.converged(); }
+  const std::string& reason() const { return monitor_.reason(); }
 
   nlohmann::json state() const;
   // Rebuilds the model state of `state` over `history` and restarts its pending build.
@@ -93,7 +94,11 @@ class MsmStage {
   void refit(const features::FrameHistory& history, std::size_t n_segments, std::int64_t frames);
   void count_segments(std::size_t from, std::size_t to, const features::FrameHistory& history);
   void reset_effective(int k);  // empty accumulators for k microstates (Bayesian only)
-  void apply_monitor(MsmBuild& b);
+  // msm_estimate.cpp: the model of build b from the kept counts.
+  void estimate(MsmBuild& b) const;
+  void estimate_model(MsmBuild& b, const Eigen::MatrixXd& counts) const;  // >= 2 active states
+  Eigen::VectorXd bayesian_estimate(MsmBuild& b, const Eigen::MatrixXd& counts, int nts) const;
+  Eigen::MatrixXd counts_at(std::size_t lag_index) const;  // of lags_[lag_index]
 
   config::MsmConfig config_;
   std::uint64_t seed_;
@@ -125,15 +130,8 @@ class MsmStage {
   std::future<MsmBuild> future_;
   std::optional<MsmBuild> ready_;   // non-overlapped build, waiting for join()
   std::optional<MsmBuild> latest_;  // last applied build
-  void estimate(MsmBuild& b) const;
 
-  // Monitor (compat:convergence-monitor) with its baselines.
-  int streak_ = 0;
-  bool converged_ = false;
-  std::string reason_;
-  std::vector<double> prev_timescales_;
-  std::optional<double> prev_vamp2_;
-  std::vector<double> prev_populations_;
+  ConvergenceMonitor monitor_;  // applied to each build at join()
 };
 
 }  // namespace trails::msm
