@@ -1,22 +1,11 @@
 #include "trails/msm/msm_stage.h"
 
-#include "trails/msm/msm_build_record.h"
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
 
-#include <fmt/format.h>
-#include <spdlog/spdlog.h>
-#include <Eigen/Eigenvalues>
-
-#include "trails/analysis/bayesian_msm.h"
 #include "trails/analysis/counting.h"
-#include "trails/analysis/msm_estimation.h"
-#include "trails/analysis/msm_model.h"
-#include "trails/analysis/pcca.h"
-#include "trails/analysis/spectral.h"
 #include "trails/core/error.h"
 #include "trails/core/rng.h"
 
@@ -28,78 +17,10 @@ constexpr int kKMeansMaxIter = 200;  // deeptime KMeans max_iter in Trails-MD's 
 // The build overlaps MD, which owns the cores; clustering results do not depend on threads.
 constexpr int kThreads = 1;
 
-double rel_change(double p, double c) {
-  return std::abs(c - p) / std::max({std::abs(p), std::abs(c), 1e-12});
-}
-
-json matrix_json(const Eigen::MatrixXd& m) {
-  json rows = json::array();
-  for (Eigen::Index i = 0; i < m.rows(); ++i) {
-    json r = json::array();
-    for (Eigen::Index j = 0; j < m.cols(); ++j) r.push_back(m(i, j));
-    rows.push_back(std::move(r));
-  }
-  return rows;
-}
-
-json finite_or_null(const std::vector<double>& v) {
-  json out = json::array();
-  for (const double x : v) out.push_back(std::isfinite(x) ? json(x) : json(nullptr));
-  return out;
-}
-
 }  // namespace
 
-json MsmBuild::to_json() const {
-  json its_j = json::object();
-  for (std::size_t i = 0; i < its_lags.size(); ++i)
-    its_j[std::to_string(its_lags[i])] = finite_or_null(its[i]);
-  json record = {
-      {"record_version", kMsmBuildRecordVersion},
-      {"iteration", iteration},
-      {"frames", frames},
-      {"refit", refit},
-      {"lagtime", lag},
-      {"n_microstates", n_microstates},
-      {"n_active", static_cast<int>(active_set.size())},
-      {"active_set", active_set},
-      {"stationary_distribution", pi},
-      {"transition_matrix", matrix_json(T)},
-      {"count_matrix", matrix_json(C)},
-      {"timescales", finite_or_null(timescales)},
-      {"estimator", bayesian ? "bayesian" : "mle"},
-      {"timescale_errors", bayesian ? finite_or_null(timescale_errors) : json(nullptr)},
-      {"n_metastable", n_metastable > 0 ? json(n_metastable) : json(nullptr)},
-      {"metastable_assignments",
-       metastable_assignments.empty() ? json(nullptr) : json(metastable_assignments)},
-      {"metastable_populations",
-       metastable_populations.empty() ? json(nullptr) : json(metastable_populations)},
-      {"metastable_memberships",
-       memberships.size() == 0 ? json(nullptr) : matrix_json(memberships)},
-      {"pcca_crispness", memberships.size() == 0 ? json(nullptr) : json(crispness)},
-      {"vamp2", vamp2 ? json(*vamp2) : json(nullptr)},
-      {"its", its_j},
-      {"mle_converged", mle_converged},
-      {"cluster_centers", clustering ? json(std::vector<double>(
-                                           clustering->centres.data(),
-                                           clustering->centres.data() + clustering->centres.size()))
-                                     : json(nullptr)},
-      {"min_segment", min_segment},
-      {"note", note},
-      {"lag_guard_ok", lag_guard_ok},
-      {"criteria_met", criteria_met},
-      {"criteria", criteria},
-      {"streak", streak},
-      {"converged", converged},
-      {"reason", reason}};
-  // The readers' key list is the writer's: a key added here without it fails at once.
-  TRAILS_CHECK(record.size() == msm_build_record_keys().size() + 1,
-               "MsmBuild::to_json and msm_build_record_keys() disagree");
-  return record;
-}
-
 MsmStage::MsmStage(const config::MsmConfig& config, std::uint64_t seed, int cv_dim, bool overlap)
-    : config_(config), seed_(seed), cv_dim_(cv_dim), overlap_(overlap) {
+    : config_(config), seed_(seed), cv_dim_(cv_dim), overlap_(overlap), monitor_(config) {
   lags_.push_back(config_.lagtime);
   for (const int l : config_.lagtimes) {
     if (std::find(lags_.begin(), lags_.end(), l) == lags_.end()) lags_.push_back(l);
@@ -155,7 +76,7 @@ std::optional<MsmBuild> MsmStage::join(double* wait_s) {
     pending_.reset();
     applied_model_ = std::move(pending_model_);
     pending_model_ = nullptr;
-    apply_monitor(*out);
+    monitor_.apply(*out);
     latest_ = *out;
   }
   if (wait_s)
@@ -245,115 +166,6 @@ void MsmStage::count_segments(std::size_t from, std::size_t to,
   counted_segments_ = to;
 }
 
-void MsmStage::estimate(MsmBuild& b) const {
-  b.clustering = shared_centres_;
-  b.clustering_version = n_refits_;
-  b.bayesian = config_.bayesian;
-  const auto kc = static_cast<int>(centres_.centres.rows());
-  // Counts at a lag of the ladder: the kept sliding counts, or — Bayesian, as Trails-MD's
-  // effective count mode — the kept effective counts; both incremental.
-  const auto counts_at = [&](std::size_t li) {
-    return config_.bayesian ? effective_[li].effective() : counts_[li];
-  };
-  const Eigen::MatrixXd counts = counts_at(0);
-  b.active_set = analysis::largest_connected_set(counts);
-  if (b.active_set.size() < 2) {
-    b.note = "fewer than 2 states in the largest strongly connected set";
-  } else {
-    b.C = analysis::restrict_to_set(counts, b.active_set);
-    const int n_active = static_cast<int>(b.active_set.size());
-    const int nts = std::min(config_.n_timescales, n_active - 1);
-    Eigen::VectorXd pi;
-    if (!config_.bayesian) {
-      auto mle = analysis::reversible_mle(b.C);
-      b.T = std::move(mle.T);
-      pi = std::move(mle.pi);
-      b.mle_converged = mle.converged;
-    } else {
-      // Point estimate = the reversible MLE of the effective counts (BayesianMSM's prior);
-      // each posterior sample its own seeded chain, so the errors do not depend on threads.
-      analysis::CountModel cm;
-      cm.lag = b.lag;
-      cm.mode = analysis::CountMode::Effective;
-      cm.counts = counts;
-      cm.state_histogram = Eigen::Map<const Eigen::VectorXd>(histogram_.data(), kc);
-      cm.connected_sets = {b.active_set};
-      cm.active_set = b.active_set;
-      cm.active_index.assign(static_cast<std::size_t>(kc), -1);
-      for (int a = 0; a < n_active; ++a)
-        cm.active_index[static_cast<std::size_t>(b.active_set[a])] = a;
-      analysis::BayesianMsmOptions o;
-      o.n_samples = config_.n_bayesian_samples;
-      o.seed = core::Rng::stream(seed_, "msm-bayesian", static_cast<std::uint64_t>(b.iteration))
-                   .next_u64();
-      o.n_threads = kThreads;
-      o.n_timescales = nts;
-      o.keep_transition_matrices = false;
-      const auto bayes = analysis::estimate_bayesian_msm(cm, o);
-      b.T = bayes.point_estimate.transition_matrix();
-      pi = bayes.point_estimate.stationary_distribution();
-      b.mle_converged = bayes.point_estimate.mle_converged();
-      b.timescale_errors.assign(bayes.timescales_std.data(),
-                                bayes.timescales_std.data() + bayes.timescales_std.size());
-    }
-    b.pi.assign(pi.data(), pi.data() + pi.size());
-    const Eigen::VectorXd ts = analysis::implied_timescales(b.T, pi, b.lag, nts);
-    b.timescales.assign(ts.data(), ts.data() + ts.size());
-    // VAMP-2 of a reversible MSM on its own data = sum of its squared eigenvalues
-    // = ||D^1/2 T D^-1/2||_F^2 (the trivial eigenvalue 1 included).
-    double v = 0.0;
-    for (Eigen::Index i = 0; i < b.T.rows(); ++i) {
-      for (Eigen::Index j = 0; j < b.T.cols(); ++j) v += pi(i) * b.T(i, j) * b.T(i, j) / pi(j);
-    }
-    b.vamp2 = v;
-    for (const int st : b.active_set)
-      b.counts_per_state.push_back(histogram_[static_cast<std::size_t>(st)]);
-    // Right eigenvectors psi = D^-1/2 u of S = D^1/2 T D^-1/2 (sorted by |lambda|, psi_1 = 1).
-    const Eigen::VectorXd sq = pi.array().sqrt();
-    const Eigen::MatrixXd S = sq.asDiagonal() * b.T * sq.cwiseInverse().asDiagonal();
-    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(0.5 * (S + S.transpose()));
-    std::vector<Eigen::Index> order(static_cast<std::size_t>(n_active));
-    for (Eigen::Index i = 0; i < n_active; ++i) order[static_cast<std::size_t>(i)] = i;
-    std::stable_sort(order.begin(), order.end(), [&](Eigen::Index a, Eigen::Index c) {
-      return std::abs(es.eigenvalues()(a)) > std::abs(es.eigenvalues()(c));
-    });
-    b.eigenvectors.resize(n_active, n_active - 1);
-    for (Eigen::Index r = 1; r < n_active; ++r) {
-      b.eigenvectors.col(r - 1) = sq.cwiseInverse().asDiagonal() *
-                                  es.eigenvectors().col(order[static_cast<std::size_t>(r)]);
-    }
-    // PCCA+ when 2 <= m < n_active (Trails-MD skips it otherwise; the build then has no sets).
-    if (config_.n_metastable) {
-      b.n_metastable = *config_.n_metastable;
-      if (b.n_metastable < n_active) {
-        const analysis::MsmModel model(b.T, b.lag, true, b.active_set, pi);
-        const auto p = analysis::pcca(model, b.n_metastable);
-        b.memberships = p.memberships;
-        b.metastable_assignments = p.assignments;
-        b.metastable_populations.assign(p.populations.data(),
-                                        p.populations.data() + p.populations.size());
-        b.crispness = p.crispness;
-      }
-    }
-  }
-  for (const int lag : config_.lagtimes) {
-    const auto li =
-        static_cast<std::size_t>(std::find(lags_.begin(), lags_.end(), lag) - lags_.begin());
-    std::vector<double> row(static_cast<std::size_t>(config_.n_timescales),
-                            std::numeric_limits<double>::quiet_NaN());
-    const Eigen::MatrixXd c = li == 0 ? counts : counts_at(li);
-    const auto set = analysis::largest_connected_set(c);
-    if (set.size() >= 2) {
-      const auto mle = analysis::reversible_mle(analysis::restrict_to_set(c, set));
-      const int nts = std::min<int>(config_.n_timescales, static_cast<int>(set.size()) - 1);
-      const Eigen::VectorXd ts = analysis::implied_timescales(mle.T, mle.pi, lag, nts);
-      for (int i = 0; i < nts; ++i) row[static_cast<std::size_t>(i)] = ts(i);
-    }
-    b.its_lags.push_back(lag);
-    b.its.push_back(std::move(row));
-  }
-}
-
 MsmBuild MsmStage::build(std::int64_t iteration, const features::FrameHistory& history,
                          std::size_t n_segments) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -390,132 +202,6 @@ MsmBuild MsmStage::build(std::int64_t iteration, const features::FrameHistory& h
   return b;
 }
 
-void MsmStage::apply_monitor(MsmBuild& b) {
-  b.lag_guard_ok = static_cast<std::int64_t>(config_.lagtime) * 5 <= b.min_segment;
-  if (!b.note.empty()) {  // no model: Trails-MD only warns; the monitor is not updated
-    spdlog::warn("MSM build at iteration {}: {}", b.iteration, b.note);
-  } else {
-    const auto& c = config_.criteria;
-    std::vector<std::pair<bool, std::string>> results;
-    if (c.its_tol) {
-      std::vector<double> cur;
-      for (const double t : b.timescales) {
-        if (std::isfinite(t) && static_cast<int>(cur.size()) < c.its_n) cur.push_back(t);
-      }
-      bool ok = false;
-      std::string detail = "baseline";
-      if (!prev_timescales_.empty() && prev_timescales_.size() == cur.size() && !cur.empty()) {
-        double m = 0.0;
-        for (std::size_t i = 0; i < cur.size(); ++i)
-          m = std::max(m, rel_change(prev_timescales_[i], cur[i]));
-        ok = m < *c.its_tol;
-        detail = fmt::format("max relative change {:.4g} {} {}", m, ok ? "<" : ">=", *c.its_tol);
-      }
-      prev_timescales_ = cur;
-      results.emplace_back(ok, "implied_timescales: " + detail);
-    }
-    if (c.vamp2_tol) {
-      bool ok = false;
-      std::string detail = "baseline";
-      if (prev_vamp2_ && b.vamp2) {
-        const double r = rel_change(*prev_vamp2_, *b.vamp2);
-        ok = r < *c.vamp2_tol;
-        detail = fmt::format("relative change {:.4g} {} {}", r, ok ? "<" : ">=", *c.vamp2_tol);
-      }
-      prev_vamp2_ = b.vamp2;
-      results.emplace_back(ok, "vamp2: " + detail);
-    }
-    if (c.tm_tol) {
-      // sigma_ij = sqrt(T_ij (1 - T_ij) / (c_i + 1)), flux F_ij = pi_i T_ij
-      // (compat:convergence-monitor).
-      double fmax = 0.0;
-      for (Eigen::Index i = 0; i < b.T.rows(); ++i)
-        fmax = std::max(fmax, b.pi[i] * b.T.row(i).maxCoeff());
-      const double cut = fmax > 0 ? c.tm_min_flux * fmax : c.tm_min_flux;
-      double metric = 0.0;
-      for (Eigen::Index i = 0; i < b.T.rows(); ++i) {
-        const double ci = b.C.row(i).sum();
-        for (Eigen::Index j = 0; j < b.T.cols(); ++j) {
-          const double t = b.T(i, j);
-          if (b.pi[i] * t > cut && t > 0)
-            metric = std::max(metric, std::sqrt(t * (1 - t) / (ci + 1)) / t);
-        }
-      }
-      const bool ok = metric < *c.tm_tol;
-      results.emplace_back(ok, fmt::format("transition_matrix: max sigma/T {:.4g} {} {}", metric,
-                                           ok ? "<" : ">=", *c.tm_tol));
-    }
-    if (c.populations_tol) {
-      std::vector<double> cur = b.metastable_populations;
-      std::sort(cur.begin(), cur.end(), std::greater<>());
-      bool ok = false;
-      std::string detail = "baseline";
-      if (cur.empty()) {
-        detail = fmt::format("no PCCA+ sets ({} active states, n_metastable {})",
-                             b.active_set.size(), b.n_metastable);
-      } else if (prev_populations_.size() == cur.size()) {
-        double d = 0.0;
-        for (std::size_t i = 0; i < cur.size(); ++i) d += std::abs(cur[i] - prev_populations_[i]);
-        ok = d < *c.populations_tol;
-        detail = fmt::format("sum |change| of populations {:.4g} {} {}", d,
-                             ok ? "<" : ">=", *c.populations_tol);
-      }
-      prev_populations_ = cur;
-      results.emplace_back(ok, "stationary_distribution: " + detail);
-    }
-    if (c.error_tol) {
-      // The slowest timescale with a finite value and a finite error (Trails-MD: errors[0] over
-      // the first finite timescale; the same index keeps both of one process).
-      bool ok = false;
-      std::string detail = "no finite timescale with an error";
-      for (std::size_t i = 0; i < b.timescales.size() && i < b.timescale_errors.size(); ++i) {
-        if (std::isfinite(b.timescales[i]) && std::isfinite(b.timescale_errors[i]) &&
-            b.timescales[i] != 0) {
-          const double r = b.timescale_errors[i] / std::abs(b.timescales[i]);
-          ok = r < *c.error_tol;
-          detail = fmt::format("std/t{} {:.4g} {} {}", i + 2, r, ok ? "<" : ">=", *c.error_tol);
-          break;
-        }
-      }
-      results.emplace_back(ok, "statistical_error: " + detail);
-    }
-    bool all = !results.empty(), any = false;
-    std::string details;
-    for (const auto& [ok, d] : results) {
-      all = all && ok;
-      any = any || ok;
-      details += (details.empty() ? "" : "; ") + d;
-    }
-    b.criteria_met = config_.convergence_mode == config::ConvergenceMode::All ? all : any;
-    b.criteria = details;
-    streak_ = b.criteria_met ? streak_ + 1 : 0;
-    if (!converged_ && config_.convergence_patience > 0 &&
-        streak_ >= config_.convergence_patience) {
-      if (!b.lag_guard_ok) {
-        spdlog::warn(
-            "MSM criteria met at iteration {} but not certified: msm.lagtime {} x 5 exceeds "
-            "the shortest segment ({} frames)",
-            b.iteration, config_.lagtime, b.min_segment);
-      } else {
-        converged_ = true;
-        reason_ = fmt::format(
-            "MSM convergence: criteria ({}) satisfied for {} consecutive build(s). [{}]",
-            config_.convergence_mode == config::ConvergenceMode::All ? "all" : "any", streak_,
-            details);
-      }
-    }
-    std::string ts;
-    for (const double t : b.timescales) ts += fmt::format("{}{:.4g}", ts.empty() ? "" : ", ", t);
-    spdlog::info("MSM(iteration={}, lag={}, active_states={}/{}, t=[{}], VAMP2={:.6g}){} — {} [{}]",
-                 b.iteration, b.lag, b.active_set.size(), b.n_microstates, ts,
-                 b.vamp2.value_or(NAN), b.refit ? " refit" : "",
-                 b.criteria_met ? "criteria met" : "criteria not met", details);
-  }
-  b.streak = streak_;
-  b.converged = converged_;
-  b.reason = reason_;
-}
-
 json MsmStage::model_json(std::int64_t iteration) const {
   const auto& c = centres_.centres;
   return {{"iteration", iteration},
@@ -530,26 +216,13 @@ json MsmStage::model_json(std::int64_t iteration) const {
 }
 
 json MsmStage::state() const {
-  json prev_ts = prev_timescales_;
   return {{"model", applied_model_},
           {"pending", pending_ ? json(*pending_) : json(nullptr)},
-          {"monitor",
-           {{"streak", streak_},
-            {"converged", converged_},
-            {"reason", reason_},
-            {"prev_timescales", prev_ts},
-            {"prev_vamp2", prev_vamp2_ ? json(*prev_vamp2_) : json(nullptr)},
-            {"prev_populations", prev_populations_}}}};
+          {"monitor", monitor_.state()}};
 }
 
 void MsmStage::restore(const json& state, const features::FrameHistory& history) {
-  const json& mon = state.at("monitor");
-  streak_ = mon.at("streak").get<int>();
-  converged_ = mon.at("converged").get<bool>();
-  reason_ = mon.at("reason").get<std::string>();
-  prev_timescales_ = mon.at("prev_timescales").get<std::vector<double>>();
-  if (mon.at("prev_vamp2").is_number()) prev_vamp2_ = mon.at("prev_vamp2").get<double>();
-  prev_populations_ = mon.value("prev_populations", std::vector<double>{});
+  monitor_.restore(state.at("monitor"));
   const json& model = state.at("model");
   if (!model.is_null()) {
     const int k = model.at("k").get<int>();

@@ -35,54 +35,10 @@
 #include "trails/analysis/counting.h"
 #include "trails/config/campaign_config.h"
 #include "trails/features/frame_history.h"
+#include "trails/msm/convergence_monitor.h"
+#include "trails/msm/msm_build.h"
 
 namespace trails::msm {
-
-struct MsmBuild {
-  std::int64_t iteration = 0;  // the iteration whose frames (and all before) it covers
-  std::int64_t frames = 0;     // frames covered
-  bool refit = false;          // this build reclustered all frames
-  int lag = 0;
-  int n_microstates = 0;
-  std::vector<int> active_set;     // microstate ids of the largest strongly connected set
-  std::vector<double> pi;          // stationary distribution on the active set
-  Eigen::MatrixXd T;               // reversible MLE on the active set
-  Eigen::MatrixXd C;               // sliding counts on the active set
-  std::vector<double> timescales;  // frames; at most n_timescales, at most n_active - 1
-  bool bayesian = false;           // estimator: bayesian (effective counts, posterior samples)
-  std::vector<double> timescale_errors;  // Bayesian: std of each timescale over the samples
-  // PCCA+ (msm.n_metastable = m, when 2 <= m < n_active): fuzzy memberships n_active x m, crisp
-  // set per active state, and the sum of pi over each crisp set (Trails-MD's populations).
-  int n_metastable = 0;
-  Eigen::MatrixXd memberships;
-  std::vector<int> metastable_assignments;
-  std::vector<double> metastable_populations;
-  double crispness = 0.0;
-  std::optional<double> vamp2;  // sum of squared eigenvalues of T (>= 1)
-  std::vector<int> its_lags;
-  std::vector<std::vector<double>> its;  // per lag of the ladder (NaN where too few states)
-  bool mle_converged = true;
-  std::int64_t min_segment = 0;  // shortest segment (frames) used
-  std::string note;              // why there is no model (fewer than 2 active states), or ""
-  double build_s = 0.0;          // wall time of the build itself
-  // For the MSM spawner (compat:msm-spawner): the clustering this model was estimated on (its
-  // version counts refits), the frames per active state in the counted data (Trails-MD's
-  // counts_per_state), and right eigenvectors psi_2.. of T (n_active x n; normalised sum_i pi_i
-  // psi_i^2 = 1).
-  std::shared_ptr<const analysis::ClusterModel> clustering;
-  std::int64_t clustering_version = 0;
-  std::vector<double> counts_per_state;
-  Eigen::MatrixXd eigenvectors;
-  // Filled by join(): convergence monitor after this build.
-  bool lag_guard_ok = true;
-  bool criteria_met = false;
-  std::string criteria;  // each criterion's verdict, "; "-separated (also in the log line)
-  int streak = 0;
-  bool converged = false;
-  std::string reason;
-
-  nlohmann::json to_json() const;  // the ledger's msm_builds row payload (docs/file-formats.md)
-};
 
 class MsmStage {
  public:
@@ -108,8 +64,8 @@ class MsmStage {
   // The latest applied build (the MSM spawner's model); nullptr before the first one.
   const MsmBuild* latest() const { return latest_ ? &*latest_ : nullptr; }
 
-  bool converged() const { return converged_; }
-  const std::string& reason() const { return reason_; }
+  bool converged() const { return monitor_.converged(); }
+  const std::string& reason() const { return monitor_.reason(); }
 
   nlohmann::json state() const;
   // Rebuilds the model state of `state` over `history` and restarts its pending build.
@@ -138,7 +94,11 @@ class MsmStage {
   void refit(const features::FrameHistory& history, std::size_t n_segments, std::int64_t frames);
   void count_segments(std::size_t from, std::size_t to, const features::FrameHistory& history);
   void reset_effective(int k);  // empty accumulators for k microstates (Bayesian only)
-  void apply_monitor(MsmBuild& b);
+  // msm_estimate.cpp: the model of build b from the kept counts.
+  void estimate(MsmBuild& b) const;
+  void estimate_model(MsmBuild& b, const Eigen::MatrixXd& counts) const;  // >= 2 active states
+  Eigen::VectorXd bayesian_estimate(MsmBuild& b, const Eigen::MatrixXd& counts, int nts) const;
+  Eigen::MatrixXd counts_at(std::size_t lag_index) const;  // of lags_[lag_index]
 
   config::MsmConfig config_;
   std::uint64_t seed_;
@@ -170,15 +130,8 @@ class MsmStage {
   std::future<MsmBuild> future_;
   std::optional<MsmBuild> ready_;   // non-overlapped build, waiting for join()
   std::optional<MsmBuild> latest_;  // last applied build
-  void estimate(MsmBuild& b) const;
 
-  // Monitor (compat:convergence-monitor) with its baselines.
-  int streak_ = 0;
-  bool converged_ = false;
-  std::string reason_;
-  std::vector<double> prev_timescales_;
-  std::optional<double> prev_vamp2_;
-  std::vector<double> prev_populations_;
+  ConvergenceMonitor monitor_;  // applied to each build at join()
 };
 
 }  // namespace trails::msm

@@ -36,11 +36,7 @@ std::string num(double v, const char* fmt_spec) {
   return std::isfinite(v) ? fmt::format(fmt::runtime(fmt_spec), v) : std::string("inf");
 }
 
-bool has_model(const json& m) {
-  return m.value("note", "").empty() && m.contains("transition_matrix") &&
-         m.at("transition_matrix").is_array() && m.value("n_active", 0) >= 2 &&
-         m.contains("stationary_distribution") && m.at("stationary_distribution").is_array();
-}
+bool has_model(const msm::MsmBuildRecord& m) { return m.note.empty() && m.n_active >= 2; }
 
 TimeAxis time_axis(const json& config, bool physical_time, const std::optional<double>& tau_ps) {
   const auto& spawning = config.value("spawning", json::object());
@@ -119,8 +115,8 @@ void validate_request(const AnalyzeRequest& request, const fs::path& outfile) {
 }
 
 // The latest build with a model; throws when the run has no build or none with a model.
-const store::MsmBuildRow& latest_model(const std::vector<store::MsmBuildRow>& builds,
-                                       const fs::path& run_dir) {
+const CheckedMsmBuild& latest_model(const std::vector<CheckedMsmBuild>& builds,
+                                    const fs::path& run_dir) {
   // Trails-MD also reports a weighted-ensemble MFPT from the recycled-flux series; Trails does
   // not record one, so a run without MSM builds has nothing to analyze.
   if (builds.empty()) {
@@ -130,15 +126,14 @@ const store::MsmBuildRow& latest_model(const std::vector<store::MsmBuildRow>& bu
         "nothing was written",
         run_dir.string()));
   }
-  const store::MsmBuildRow* latest = nullptr;
+  const CheckedMsmBuild* latest = nullptr;
   for (const auto& b : builds) {
-    if (detail::has_model(b.model)) latest = &b;
+    if (detail::has_model(b.record)) latest = &b;
   }
   if (latest == nullptr) {
     throw core::InputError(fmt::format(
         "nothing to analyze in {}: its {} MSM build(s) have no model ({}); nothing was written",
-        run_dir.string(), builds.size(),
-        builds.back().model.value("note", "no transition matrix")));
+        run_dir.string(), builds.size(), builds.back().record.note));
   }
   return *latest;
 }
@@ -163,13 +158,12 @@ void load_points(const store::RunStore& store, const fs::path& run_dir, ReportDa
 void free_energy(ReportData& r) {
   const auto& m = r.latest;
   r.weighting = "unweighted (the latest build stores no microstate centres)";
-  const auto active = m.at("active_set").get<std::vector<int>>();
-  const auto pi = m.at("stationary_distribution").get<std::vector<double>>();
-  if (m.contains("cluster_centers") && m.at("cluster_centers").is_array()) {
-    const auto centres = m.at("cluster_centers").get<std::vector<double>>();
-    const auto k = static_cast<std::size_t>(m.value("n_microstates", 0));
+  if (m.cluster_centers) {
+    const auto& centres = *m.cluster_centers;
+    const auto k = static_cast<std::size_t>(m.n_microstates);
     if (k > 0 && centres.size() == k * static_cast<std::size_t>(r.d)) {
-      r.weights = microstate_frame_weights(r.points, r.d, centres, active, pi);
+      r.weights =
+          microstate_frame_weights(r.points, r.d, centres, m.active_set, m.stationary_distribution);
       r.weighting = fmt::format(
           "frames weighted by pi of the build at iteration {} (pi_i / frames nearest to "
           "microstate centre i)",
@@ -186,22 +180,21 @@ void free_energy(ReportData& r) {
   }
 }
 
-std::vector<double> timescales_of(const json& build) {
-  std::vector<double> ts;  // frames (+inf for an infinite one)
-  for (const auto& t : build.value("timescales", json::array())) {
-    ts.push_back(t.is_number() ? t.get<double>() : detail::kInf);
-  }
+// Frames, +inf for an infinite one (null in the payload, NaN in the record).
+std::vector<double> timescales_of(const msm::MsmBuildRecord& build) {
+  std::vector<double> ts;
+  for (const double t : build.timescales) ts.push_back(std::isnan(t) ? detail::kInf : t);
   return ts;
 }
 
 // Series over builds with a model, and their tails.
-void build_series(const std::vector<store::MsmBuildRow>& builds, double discard_fraction,
+void build_series(const std::vector<CheckedMsmBuild>& builds, double discard_fraction,
                   ReportData& r) {
   for (const auto& b : builds) {
-    if (!detail::has_model(b.model)) continue;
+    if (!detail::has_model(b.record)) continue;
     r.iterations.push_back(b.iteration);
-    r.vamp2.push_back(detail::number_or_nan(b.model.value("vamp2", json())));
-    r.ts_series.push_back(timescales_of(b.model));
+    r.vamp2.push_back(b.record.vamp2.value_or(detail::kNaN));
+    r.ts_series.push_back(timescales_of(b.record));
     r.width = std::max(r.width, r.ts_series.back().size());
   }
   for (auto& ts : r.ts_series) ts.resize(r.width, detail::kNaN);
@@ -217,23 +210,12 @@ void build_series(const std::vector<store::MsmBuildRow>& builds, double discard_
 // The latest build's timescales, its implied-timescale ladder and its PCCA+ sets.
 void latest_numbers(ReportData& r) {
   const auto& m = r.latest;
-  for (const auto& t : m.at("timescales")) {
-    r.timescales.push_back(t.is_number() ? t.get<double>() : detail::kInf);
-  }
+  r.timescales = timescales_of(m);
   for (const double t : r.timescales) r.timescales_ps.push_back(t * r.time.scale());
-  if (m.contains("its") && m.at("its").is_object()) {
-    for (const auto& [lag, row] : m.at("its").items()) {
-      std::vector<double> v;
-      for (const auto& t : row) v.push_back(detail::number_or_nan(t));
-      r.its.emplace_back(std::stoi(lag), std::move(v));
-    }
-    std::sort(r.its.begin(), r.its.end());
-  }
-  r.lag = m.at("lagtime").get<int>();
-  if (m.contains("metastable_populations") && m.at("metastable_populations").is_array()) {
-    for (const auto& p : m.at("metastable_populations")) {
-      r.metastable_populations.push_back(detail::number_or_nan(p));
-    }
+  r.its.assign(m.its.begin(), m.its.end());  // lags ascending, NaN where null
+  r.lag = m.lagtime;
+  if (m.metastable_populations) {
+    r.metastable_populations = *m.metastable_populations;  // NaN where null
     auto& fm = r.metastable_free_energy;
     double lo = detail::kInf;
     for (const double p : r.metastable_populations) {
@@ -253,7 +235,7 @@ ReportData gather(const AnalyzeRequest& request) {
   ReportData r;
   r.n_builds = builds.size();
   r.latest_iteration = latest.iteration;
-  r.latest = latest.model;
+  r.latest = latest.record;
   const auto& config = store.meta().config;
   r.time = detail::time_axis(config, store.meta().engine_system.value("time_unit", "") == "ps",
                              request.tau_ps);

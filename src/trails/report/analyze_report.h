@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "trails/msm/msm_build_record.h"
 #include "trails/report/analyze.h"
 
 namespace trails::report::detail {
@@ -28,7 +29,7 @@ struct TimeAxis {
 struct ReportData {
   std::size_t n_builds = 0;           // every MSM build of the run
   std::int64_t latest_iteration = 0;  // of the latest build with a model
-  nlohmann::json latest;              // that build's ledger payload
+  msm::MsmBuildRecord latest;         // that build's ledger payload
   TimeAxis time;
   double kT = 0.0;  // kJ/mol
   // Frames of every committed iteration (n × d) and their weights (empty: unweighted).
@@ -57,7 +58,7 @@ struct ReportData {
   std::vector<double> metastable_free_energy;  // -kT ln p, shifted to a minimum of 0
 };
 
-bool has_model(const nlohmann::json& build);
+bool has_model(const msm::MsmBuildRecord& build);  // a transition matrix on >= 2 states
 // physical_time: the engine integrates in ps (RunMeta::engine_system), so engine.dt gives frames a
 // physical length.
 TimeAxis time_axis(const nlohmann::json& config, bool physical_time,

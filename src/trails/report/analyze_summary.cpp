@@ -16,19 +16,19 @@ json latest_json(const ReportData& r) {
   const auto& m = r.latest;
   const auto& time = r.time;
   json latest = {{"iteration", r.latest_iteration},
-                 {"frames", m.value("frames", 0)},
+                 {"frames", m.frames},
                  {"lagtime", r.lag},
                  {"lag_ps", time.frame_ps ? json(r.lag * *time.frame_ps) : json(nullptr)},
-                 {"n_microstates", m.value("n_microstates", 0)},
-                 {"n_active", m.value("n_active", 0)},
+                 {"n_microstates", m.n_microstates},
+                 {"n_active", m.n_active},
                  {"timescales", finite_or_null(r.timescales)},
                  {"timescales_ps", time.frame_ps ? finite_or_null(r.timescales_ps) : json(nullptr)},
-                 {"vamp2", m.value("vamp2", json())},
-                 {"converged", m.value("converged", false)},
-                 {"criteria_met", m.value("criteria_met", false)},
-                 {"lag_guard_ok", m.value("lag_guard_ok", true)},
-                 {"streak", m.value("streak", 0)},
-                 {"reason", m.value("reason", "")}};
+                 {"vamp2", m.vamp2 ? json(*m.vamp2) : json(nullptr)},
+                 {"converged", m.converged},
+                 {"criteria_met", m.criteria_met},
+                 {"lag_guard_ok", m.lag_guard_ok},
+                 {"streak", m.streak},
+                 {"reason", m.reason}};
   json its_j = json::object();
   for (const auto& [l, v] : r.its) its_j[std::to_string(l)] = finite_or_null(v);
   latest["its"] = std::move(its_j);
@@ -100,8 +100,7 @@ json summary_json(const ReportData& r, const AnalyzeRequest& request, const fs::
   s["tail"] = tail_json(r, request.discard_fraction);
   s["free_energy"] = free_energy_json(r);
   // PCCA+ of the build, when the campaign recorded one (msm.n_metastable).
-  if (r.latest.contains("metastable_populations") &&
-      r.latest.at("metastable_populations").is_array()) {
+  if (r.latest.metastable_populations) {
     s["metastable"] = {{"n_sets", r.metastable_populations.size()},
                        {"populations", finite_or_null(r.metastable_populations)},
                        {"free_energy", finite_or_null(r.metastable_free_energy)}};
@@ -118,23 +117,20 @@ std::string latest_lines(const ReportData& r) {
       "latest build    iteration {}: lag {} frames{}, {}/{} active states, {} frames\n",
       r.latest_iteration, r.lag,
       time.frame_ps ? fmt::format(" ({} ps)", num(r.lag * *time.frame_ps)) : std::string(),
-      m.value("n_active", 0), m.value("n_microstates", 0), m.value("frames", 0));
+      m.n_active, m.n_microstates, m.frames);
   std::string line;
   for (std::size_t i = 0; i < r.timescales.size(); ++i) {
     line += fmt::format("{}t{} {} frames", i ? ", " : "", i + 2, num(r.timescales[i]));
     if (time.frame_ps) line += fmt::format(" ({} ps)", num(r.timescales_ps[i]));
   }
   text += "timescales      " + (line.empty() ? std::string("none") : line) + "\n";
-  text += fmt::format("VAMP-2          {}\n", m.value("vamp2", json()).is_number()
-                                                  ? num(m.at("vamp2").get<double>())
-                                                  : std::string("n/a"));
-  if (m.value("converged", false)) {
-    text += "convergence     converged: " + m.value("reason", "") + "\n";
+  text += fmt::format("VAMP-2          {}\n", m.vamp2 ? num(*m.vamp2) : std::string("n/a"));
+  if (m.converged) {
+    text += "convergence     converged: " + m.reason + "\n";
   } else {
     text +=
         fmt::format("convergence     not converged (streak {}, criteria met: {}, lag guard {})\n",
-                    m.value("streak", 0), m.value("criteria_met", false) ? "yes" : "no",
-                    m.value("lag_guard_ok", true) ? "ok" : "failed");
+                    m.streak, m.criteria_met ? "yes" : "no", m.lag_guard_ok ? "ok" : "failed");
   }
   return text;
 }

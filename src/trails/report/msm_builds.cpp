@@ -2,17 +2,16 @@
 
 #include <string>
 
-#include "trails/msm/msm_build_record.h"
-
 namespace trails::report {
 
-std::vector<store::MsmBuildRow> checked_msm_builds(const store::RunStore& store) {
-  auto builds = store.msm_builds();
-  for (const auto& b : builds) {
-    msm::check_msm_build_record(
-        b.model, "ledger.sqlite, MSM build of iteration " + std::to_string(b.iteration));
+std::vector<CheckedMsmBuild> checked_msm_builds(const store::RunStore& store) {
+  std::vector<CheckedMsmBuild> out;
+  for (const auto& b : store.msm_builds()) {
+    out.push_back({b.iteration, b.build_s,
+                   msm::parse_msm_build_record(b.model, "ledger.sqlite, MSM build of iteration " +
+                                                            std::to_string(b.iteration))});
   }
-  return builds;
+  return out;
 }
 
 }  // namespace trails::report

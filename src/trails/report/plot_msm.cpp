@@ -21,25 +21,19 @@ std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
 
 }  // namespace
 
-std::vector<fs::path> plot_msm_builds(const std::vector<store::MsmBuildRow>& builds, int cv_dim,
+std::vector<fs::path> plot_msm_builds(const std::vector<CheckedMsmBuild>& builds, int cv_dim,
                                       const fs::path& out_dir) {
   if (builds.empty()) return {};
   const fs::path tmp = fs::temp_directory_path() / fmt::format("trails-plot-msm-{}", ::getpid());
   fs::create_directories(tmp);
-  const auto& last = builds.back().model;
+  const auto& last = builds.back().record;
   std::vector<fs::path> written;
   std::string script;
-  const int nts = static_cast<int>(last.at("timescales").size());
+  const int nts = static_cast<int>(last.timescales.size());
 
   // Implied timescales vs lag (latest build).
-  if (last.contains("its") && !last.at("its").empty()) {
-    std::vector<std::pair<int, std::vector<double>>> rows;
-    for (const auto& [lag, ts] : last.at("its").items()) {
-      std::vector<double> v;
-      for (const auto& t : ts) v.push_back(t.is_number() ? t.get<double>() : NAN);
-      rows.emplace_back(std::stoi(lag), v);
-    }
-    std::sort(rows.begin(), rows.end());
+  if (!last.its.empty()) {
+    const auto& rows = last.its;  // lags ascending; NaN where the payload has null
     std::ofstream out(tmp / "its.dat");
     for (const auto& [lag, v] : rows) {
       out << lag;
@@ -55,7 +49,7 @@ std::vector<fs::path> plot_msm_builds(const std::vector<store::MsmBuildRow>& bui
         "set xlabel 'lag (frames)'\nset ylabel 'timescale (frames)'\nset logscale y\nset grid\nset "
         "key top left\n";
     std::string plot = "plot ";
-    const int ncol = rows.empty() ? 0 : static_cast<int>(rows.front().second.size());
+    const int ncol = static_cast<int>(rows.begin()->second.size());
     for (int i = 0; i < ncol; ++i) {
       plot += fmt::format("{}{} using 1:{} with linespoints pt 7 lw 2 title 't_{}'", i ? ", " : "",
                           i ? "''" : q(tmp / "its.dat"), i + 2, i + 2);
@@ -69,20 +63,15 @@ std::vector<fs::path> plot_msm_builds(const std::vector<store::MsmBuildRow>& bui
   {
     std::ofstream out(tmp / "builds.dat");
     for (const auto& b : builds) {
-      out << b.iteration << ' '
-          << (b.model.at("vamp2").is_number() ? b.model.at("vamp2").get<double>() : NAN);
-      for (int i = 0; i < nts; ++i) {
-        const auto& ts = b.model.at("timescales");
-        out << ' '
-            << (i < static_cast<int>(ts.size()) && ts[i].is_number() ? ts[i].get<double>() : NAN);
-      }
+      out << b.iteration << ' ' << b.record.vamp2.value_or(NAN);
+      const auto& ts = b.record.timescales;
+      for (int i = 0; i < nts; ++i) out << ' ' << (i < static_cast<int>(ts.size()) ? ts[i] : NAN);
       out << '\n';
     }
     const fs::path png = out_dir / "timescales.png";
     script += "reset\nset terminal pngcairo size 900,560 enhanced font 'Sans,11'\n";
     script += "set output " + q(png) + "\n";
-    script += fmt::format("set title 'MSM timescales per build (lag {})'\n",
-                          last.at("lagtime").get<int>());
+    script += fmt::format("set title 'MSM timescales per build (lag {})'\n", last.lagtime);
     script += "set xlabel 'iteration'\nset ylabel 'timescale (frames)'\nset logscale y\n";
     script += "set y2label 'VAMP-2'\nset y2tics\nset ytics nomirror\nset grid\nset key top left\n";
     std::string plot = "plot " + q(tmp / "builds.dat") +
@@ -96,10 +85,10 @@ std::vector<fs::path> plot_msm_builds(const std::vector<store::MsmBuildRow>& bui
   }
 
   // Free energy of the active microstates from pi.
-  if (last.contains("cluster_centers") && last.at("cluster_centers").is_array() && cv_dim >= 1) {
-    const auto centres = last.at("cluster_centers").get<std::vector<double>>();
-    const auto active = last.at("active_set").get<std::vector<int>>();
-    const auto pi = last.at("stationary_distribution").get<std::vector<double>>();
+  if (last.cluster_centers && cv_dim >= 1) {
+    const auto& centres = *last.cluster_centers;
+    const auto& active = last.active_set;
+    const auto& pi = last.stationary_distribution;
     double fmin = INFINITY;
     for (const double p : pi) fmin = std::min(fmin, -std::log(p));
     std::vector<std::tuple<double, double, double>> pts;

@@ -9,11 +9,11 @@
 #include <filesystem>
 #include <vector>
 
-#include "trails/store/run_store.h"
+#include "trails/report/msm_builds.h"
 
 namespace trails::report {
 
-std::vector<std::filesystem::path> plot_msm_builds(const std::vector<store::MsmBuildRow>& builds,
+std::vector<std::filesystem::path> plot_msm_builds(const std::vector<CheckedMsmBuild>& builds,
                                                    int cv_dim,
                                                    const std::filesystem::path& out_dir);
 

@@ -5,6 +5,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -13,6 +16,38 @@
 
 namespace trails::report {
 namespace {
+
+nlohmann::json finite_or_null(const std::vector<double>& v) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const double x : v) out.push_back(std::isfinite(x) ? nlohmann::json(x) : nullptr);
+  return out;
+}
+
+template <class T, class F>
+nlohmann::json or_null(const std::optional<T>& v, F write) {
+  return v ? nlohmann::json(write(*v)) : nlohmann::json(nullptr);
+}
+
+// The "msm" object of the status: the latest build, as its payload holds it (null where the
+// payload has null).
+nlohmann::json msm_json(const CheckedMsmBuild& latest, std::size_t n_builds) {
+  const auto& m = latest.record;
+  const auto as_is = [](const auto& x) { return nlohmann::json(x); };
+  return {{"builds", n_builds},
+          {"iteration", latest.iteration},
+          {"lagtime", m.lagtime},
+          {"n_microstates", m.n_microstates},
+          {"n_active", m.n_active},
+          {"timescales", finite_or_null(m.timescales)},
+          {"vamp2", or_null(m.vamp2, as_is)},
+          {"streak", m.streak},
+          {"converged", m.converged},
+          {"note", m.note},
+          {"estimator", m.estimator},
+          {"timescale_errors", or_null(m.timescale_errors, finite_or_null)},
+          {"n_metastable", or_null(m.n_metastable, as_is)},
+          {"metastable_populations", or_null(m.metastable_populations, finite_or_null)}};
+}
 
 // A running campaign holds an exclusive flock on the ledger (see campaign_setup.cpp).
 bool campaign_running(const std::filesystem::path& run_dir) {
@@ -59,19 +94,9 @@ nlohmann::json run_status(const std::filesystem::path& run_dir) {
   bool msm_converged = false;
   std::string msm_reason;
   if (!builds.empty()) {
-    const auto& m = builds.back().model;
-    msm_converged = m.value("converged", false);
-    msm_reason = m.value("reason", "");
-    s["msm"] = {{"builds", builds.size()},      {"iteration", builds.back().iteration},
-                {"lagtime", m.at("lagtime")},   {"n_microstates", m.at("n_microstates")},
-                {"n_active", m.at("n_active")}, {"timescales", m.at("timescales")},
-                {"vamp2", m.at("vamp2")},       {"streak", m.at("streak")},
-                {"converged", msm_converged},   {"note", m.value("note", "")}};
-    // Builds recorded before these fields existed lack them: null, not an error.
-    for (const char* k :
-         {"estimator", "timescale_errors", "n_metastable", "metastable_populations"}) {
-      s["msm"][k] = m.value(k, nlohmann::json(nullptr));
-    }
+    msm_converged = builds.back().record.converged;
+    msm_reason = builds.back().record.reason;
+    s["msm"] = msm_json(builds.back(), builds.size());
   }
   const bool occupancy_converged = resolution.value("converged", false);
   const bool converged = occupancy_converged || msm_converged;
