@@ -71,7 +71,8 @@ double crispness(const Eigen::MatrixXd& A) {
 // Nelder-Mead (1965) minimisation with the standard coefficients (1, 2, 1/2, 1/2) and the
 // initial simplex of scipy's fmin (5% steps, 0.00025 for zero coordinates).
 template <class F>
-Eigen::VectorXd nelder_mead(F f, Eigen::VectorXd x0, int max_iter, double tol, int& iterations) {
+Eigen::VectorXd nelder_mead(F f, const Eigen::VectorXd& x0, int max_iter, double tol,
+                            int& iterations) {
   const Eigen::Index d = x0.size();
   std::vector<Eigen::VectorXd> simplex(static_cast<std::size_t>(d + 1), x0);
   for (Eigen::Index k = 0; k < d; ++k) {

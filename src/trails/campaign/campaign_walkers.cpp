@@ -85,7 +85,8 @@ std::vector<engines::Configuration> CampaignDriver::resume_starts(
 
 std::vector<engines::Configuration> CampaignDriver::next_configurations(
     const store::IterationRecord& rec) const {
-  const auto frame_size = static_cast<std::size_t>(rec.n_atoms * rec.spatial_dim);
+  const auto frame_size =
+      static_cast<std::size_t>(rec.n_atoms) * static_cast<std::size_t>(rec.spatial_dim);
   std::vector<engines::Configuration> starts(rec.spawns.size());
   std::vector<store::SpawnChoice> older;  // frames of earlier iterations: read from shards
   std::vector<std::size_t> older_slot;

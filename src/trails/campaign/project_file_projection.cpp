@@ -210,7 +210,7 @@ class ProjectFileProjection final : public features::Projection {
     TRAILS_CHECK(n_frames > 0 && frames.size() % static_cast<std::size_t>(3 * n_frames) == 0,
                  "project_file projection: frames are not n_frames × n_atoms × 3");
     const int n_atoms = static_cast<int>(frames.size() / static_cast<std::size_t>(3 * n_frames));
-    const std::size_t frame_size = static_cast<std::size_t>(3 * n_atoms);
+    const std::size_t frame_size = 3 * static_cast<std::size_t>(n_atoms);
     json trajectories = json::array();
     std::size_t row = 0;
     for (const auto& w : walkers) {

@@ -17,7 +17,7 @@ namespace {
   throw core::InputError(file.string() + ": " + what);
 }
 
-std::string trim(std::string s) {
+std::string trim(const std::string& s) {
   const auto a = s.find_first_not_of(" \t\r");
   if (a == std::string::npos) return {};
   const auto b = s.find_last_not_of(" \t\r");

@@ -37,7 +37,7 @@ std::string capitalize(std::string_view s) {
 
 std::string normalize_element(std::string_view symbol) {
   if (symbol.empty() || symbol.size() > 2) return {};
-  const std::string cap = capitalize(symbol);
+  std::string cap = capitalize(symbol);
   for (const auto& row : kElements)
     if (row.symbol == cap) return cap;
   return {};
@@ -72,7 +72,7 @@ std::string guess_element(std::string_view atom_name, std::string_view resname,
       if (capitalize(letters) == name) return std::string(element);
   }
   if (letters.size() >= 2) {
-    const std::string two = normalize_element(letters.substr(0, 2));
+    std::string two = normalize_element(letters.substr(0, 2));
     if (!two.empty() && letters.size() == 2 && (ion_residue || two_letter_hint)) return two;
   }
   std::string one = normalize_element(letters.substr(0, 1));
