@@ -1,7 +1,7 @@
 // The CPU-platform Context-table lock (engines/openmm/context_table.h) is taken by CPU walkers
 // and by no others: Reference walkers on several threads never touch it, which the process-wide
 // acquisition counter shows without any timing. (Reference walkers are still run one at a time
-// by the Reference RNG lock in openmm_engine.cpp, for a different reason.)
+// by the Reference RNG lock in openmm_segment.cpp, for a different reason.)
 #include <gtest/gtest.h>
 
 #include <filesystem>

@@ -1,8 +1,11 @@
+// The ledger connection: opening and validating the file, the switch to WAL mode for a writer
+// and back on close, and the commit of one iteration's rows in one transaction. Reads are in
+// ledger_queries.cpp, the element_state table in ledger_elements.cpp, the msm_builds table in
+// ledger_msm_builds.cpp, the schema in schema.cpp.
 #include "trails/store/ledger.h"
 
 #include <algorithm>
 #include <bit>
-#include <cstring>
 #include <string>
 
 #include "trails/core/error.h"
@@ -25,31 +28,6 @@ std::span<const std::byte> le_bytes(std::span<const double> values,
       std::reverse(&scratch[i], &scratch[i + 8]);
     }
     return scratch;
-  }
-}
-
-void append_le_doubles(std::span<const std::byte> blob, std::vector<double>& out) {
-  const std::size_t start = out.size();
-  out.resize(start + blob.size() / 8);
-  std::memcpy(out.data() + start, blob.data(), blob.size());
-  if constexpr (std::endian::native == std::endian::big) {
-    auto* bytes = reinterpret_cast<unsigned char*>(out.data() + start);
-    for (std::size_t i = 0; i < blob.size(); i += 8) {
-      std::reverse(bytes + i, bytes + i + 8);
-    }
-  }
-}
-
-[[noreturn]] void corrupt(const Db& db, const std::string& what) {
-  throw core::CorruptionError(db.path() + ": " + what);
-}
-
-std::vector<int> parse_ints(const Db& db, const std::string& text, std::int64_t iteration) {
-  try {
-    return nlohmann::json::parse(text).get<std::vector<int>>();
-  } catch (const nlohmann::json::exception& e) {
-    corrupt(db, "iterations.n_bins of iteration " + std::to_string(iteration) +
-                    " is not a JSON list of integers: " + e.what());
   }
 }
 
@@ -167,43 +145,8 @@ void Ledger::insert(const IterationRecord& r, const ShardInfo& shard,
         .bind_text(18, shard.checksum)
         .bind_text(19, utc_now_iso8601())
         .run();
-    std::vector<std::byte> scratch;
-    std::int64_t row = 0;
-    for (const auto& w : r.walkers) {
-      const auto n_values = static_cast<std::size_t>(w.n_frames * r.cv_dim);
-      const std::span<const double> cvs =
-          w.ok ? std::span<const double>(r.cvs).subspan(static_cast<std::size_t>(row * r.cv_dim),
-                                                        n_values)
-               : std::span<const double>();
-      insert_walker_.bind(1, r.iteration)
-          .bind(2, w.walker)
-          .bind(3, std::bit_cast<std::int64_t>(w.seed))
-          .bind(4, std::int64_t{w.ok})
-          .bind_text(5, w.error)
-          .bind(6, w.n_frames)
-          .bind(9, w.startup_s)
-          .bind(10, w.integrate_s)
-          .bind_text(11, w.platform)
-          .bind_text(12, w.host)
-          .bind_blob(13, le_bytes(cvs, scratch))
-          .bind(14, w.weight);
-      if (has_device_columns_) {
-        insert_walker_.bind_text(15, w.device).bind_text(16, w.visible_devices);
-      }
-      if (w.ok) insert_walker_.bind(7, row);
-      if (w.parent) insert_walker_.bind_text(8, w.parent->to_string());
-      insert_walker_.run();
-      if (w.ok) row += w.n_frames;
-    }
-    for (const auto& s : r.spawns) {
-      insert_spawn_.bind(1, r.iteration)
-          .bind(2, s.slot)
-          .bind(3, s.pool_index)
-          .bind(4, s.source.iteration)
-          .bind(5, s.source.walker)
-          .bind(6, s.source.frame)
-          .run();
-    }
+    insert_walkers(r);
+    insert_spawns(r);
     insert_elements(r);
     before_commit();
     txn.commit();
@@ -217,250 +160,47 @@ void Ledger::insert(const IterationRecord& r, const ShardInfo& shard,
   }
 }
 
-namespace {
-constexpr const char* kMsmTable =
-    "CREATE TABLE IF NOT EXISTS msm_builds (iteration INTEGER PRIMARY KEY, build_s REAL, "
-    "model TEXT NOT NULL, committed_at TEXT NOT NULL)";
-}  // namespace
-
-void Ledger::put_msm_build(std::int64_t iteration, double build_s, const std::string& model_json) {
-  TRAILS_CHECK(writing_, "put_msm_build before begin_writes");
-  Transaction tx(db_, "BEGIN IMMEDIATE");
-  db_.exec(kMsmTable);
-  Stmt put(db_,
-           "INSERT OR REPLACE INTO msm_builds (iteration, build_s, model, committed_at) "
-           "VALUES (?1, ?2, ?3, ?4)");
-  put.bind(1, iteration).bind(2, build_s).bind_text(3, model_json).bind_text(4, utc_now_iso8601());
-  put.run();
-  tx.commit();
-}
-
-std::vector<MsmBuildRow> Ledger::msm_builds() const {
-  auto snapshot = read_snapshot();
-  std::vector<MsmBuildRow> out;
-  Stmt has(db_, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'msm_builds'");
-  if (!has.step() || has.int64(0) == 0) return out;
-  Stmt q(db_, "SELECT iteration, build_s, model FROM msm_builds ORDER BY iteration");
-  while (q.step()) {
-    MsmBuildRow r;
-    r.iteration = q.int64(0);
-    r.build_s = q.real(1);
-    try {
-      r.model = nlohmann::json::parse(q.text(2));
-    } catch (const nlohmann::json::exception& e) {
-      corrupt(db_, "msm_builds.model of iteration " + std::to_string(r.iteration) +
-                       " is not valid JSON: " + e.what());
-    }
-    out.push_back(std::move(r));
-  }
-  return out;
-}
-
-std::vector<IterationSummary> Ledger::summaries() const {
-  auto snapshot = read_snapshot();
-  std::vector<IterationSummary> out;
-  Stmt q(db_,
-         "SELECT iteration, successful_walkers, failed_walkers, frames, cumulative_frames, "
-         "occupied_bins, total_bins, n_bins, runner_s, analysis_s, committed_at "
-         "FROM iterations ORDER BY iteration");
-  while (q.step()) {
-    IterationSummary s;
-    s.iteration = q.int64(0);
-    s.successful_walkers = q.int64(1);
-    s.failed_walkers = q.int64(2);
-    s.frames = q.int64(3);
-    s.cumulative_frames = q.int64(4);
-    s.occupied_bins = q.int64(5);
-    s.total_bins = q.int64(6);
-    s.n_bins = parse_ints(db_, q.text(7), s.iteration);
-    s.runner_s = q.real(8);
-    s.analysis_s = q.real(9);
-    s.committed_at = q.text(10);
-    out.push_back(std::move(s));
-  }
-  for_each_element([&](std::int64_t iteration, std::string key, int /*version*/,
-                       nlohmann::json value) {
-    auto it =
-        std::lower_bound(out.begin(), out.end(), iteration,
-                         [](const IterationSummary& x, std::int64_t v) { return x.iteration < v; });
-    if (it == out.end() || it->iteration != iteration)
-      corrupt(db_, "element state of an unknown iteration");
-    it->state[key] = std::move(value);
-  });
-  Stmt spawns(db_, "SELECT iteration, pool_index FROM spawns ORDER BY iteration, slot");
-  std::size_t at = 0;
-  while (spawns.step()) {
-    const std::int64_t it = spawns.int64(0);
-    while (at < out.size() && out[at].iteration < it) {
-      ++at;
-    }
-    if (at == out.size() || out[at].iteration != it) {
-      corrupt(db_, "spawn of an unknown iteration");
-    }
-    out[at].spawn_pool_indices.push_back(spawns.int64(1));
-  }
-  snapshot.commit();
-  return out;
-}
-
-std::vector<IterationRecord> Ledger::load_iterations() const {
-  auto snapshot = read_snapshot();
-  std::vector<IterationRecord> out;
-  Stmt q(db_,
-         "SELECT iteration, runner_s, analysis_s, cumulative_frames, occupied_bins, total_bins, "
-         "n_bins, cv_dim, n_atoms, spatial_dim, stride, dt FROM iterations "
-         "ORDER BY iteration");
-  while (q.step()) {
-    IterationRecord r;
-    r.iteration = q.int64(0);
-    r.runner_s = q.real(1);
-    r.analysis_s = q.real(2);
-    r.cumulative_frames = q.int64(3);
-    r.occupied_bins = q.int64(4);
-    r.total_bins = q.int64(5);
-    r.n_bins = parse_ints(db_, q.text(6), r.iteration);
-    r.cv_dim = static_cast<int>(q.int64(7));
-    r.n_atoms = static_cast<int>(q.int64(8));
-    r.spatial_dim = static_cast<int>(q.int64(9));
-    r.stride = q.int64(10);
-    r.dt = q.real(11);
-    out.push_back(std::move(r));
-  }
-  auto find = [&](std::size_t& at, std::int64_t it) -> IterationRecord& {
-    while (at < out.size() && out[at].iteration < it) {
-      ++at;
-    }
-    if (at == out.size() || out[at].iteration != it) {
-      corrupt(db_, "row of an unknown iteration");
-    }
-    return out[at];
-  };
-  Stmt walkers(db_, has_device_columns_
-                        ? "SELECT iteration, walker, seed, ok, error, n_frames, parent_key, "
-                          "startup_s, integrate_s, platform, host, cvs, weight, device, "
-                          "visible_devices FROM walkers ORDER BY iteration, walker"
-                        : "SELECT iteration, walker, seed, ok, error, n_frames, parent_key, "
-                          "startup_s, integrate_s, platform, host, cvs, weight FROM walkers "
-                          "ORDER BY iteration, walker");
-  std::size_t at = 0;
-  while (walkers.step()) {
-    IterationRecord& r = find(at, walkers.int64(0));
-    WalkerRecord w;
-    w.walker = walkers.int64(1);
-    w.seed = std::bit_cast<std::uint64_t>(walkers.int64(2));
-    w.ok = walkers.int64(3) != 0;
-    w.error = walkers.text(4);
-    w.n_frames = walkers.int64(5);
-    if (!walkers.is_null(6)) {
-      w.parent = core::FrameKey::parse(walkers.text(6));
-      if (!w.parent) {
-        corrupt(db_, "bad parent_key '" + walkers.text(6) + "'");
-      }
-    }
-    w.startup_s = walkers.real(7);
-    w.integrate_s = walkers.real(8);
-    w.platform = walkers.text(9);
-    w.host = walkers.text(10);
-    w.weight = walkers.real(12);
+void Ledger::insert_walkers(const IterationRecord& r) {
+  std::vector<std::byte> scratch;
+  std::int64_t row = 0;
+  for (const auto& w : r.walkers) {
+    const auto n_values = static_cast<std::size_t>(w.n_frames * r.cv_dim);
+    const std::span<const double> cvs =
+        w.ok ? std::span<const double>(r.cvs).subspan(static_cast<std::size_t>(row * r.cv_dim),
+                                                      n_values)
+             : std::span<const double>();
+    insert_walker_.bind(1, r.iteration)
+        .bind(2, w.walker)
+        .bind(3, std::bit_cast<std::int64_t>(w.seed))
+        .bind(4, std::int64_t{w.ok})
+        .bind_text(5, w.error)
+        .bind(6, w.n_frames)
+        .bind(9, w.startup_s)
+        .bind(10, w.integrate_s)
+        .bind_text(11, w.platform)
+        .bind_text(12, w.host)
+        .bind_blob(13, le_bytes(cvs, scratch))
+        .bind(14, w.weight);
     if (has_device_columns_) {
-      w.device = walkers.text(13);
-      w.visible_devices = walkers.text(14);
+      insert_walker_.bind_text(15, w.device).bind_text(16, w.visible_devices);
     }
-    const auto blob = walkers.blob(11);
-    if (blob.size() != static_cast<std::size_t>(w.n_frames * r.cv_dim) * 8 ||
-        (!w.ok && !blob.empty())) {
-      corrupt(db_, "cvs of walker " + std::to_string(w.walker) + " in iteration " +
-                       std::to_string(r.iteration) + " has " + std::to_string(blob.size()) +
-                       " bytes, expected n_frames x cv_dim x 8");
-    }
-    if (w.ok) {
-      append_le_doubles(blob, r.cvs);
-    }
-    r.walkers.push_back(std::move(w));
+    if (w.ok) insert_walker_.bind(7, row);
+    if (w.parent) insert_walker_.bind_text(8, w.parent->to_string());
+    insert_walker_.run();
+    if (w.ok) row += w.n_frames;
   }
-  Stmt spawns(db_,
-              "SELECT iteration, slot, pool_index, source_iteration, source_walker, source_frame "
-              "FROM spawns ORDER BY iteration, slot");
-  at = 0;
-  while (spawns.step()) {
-    IterationRecord& r = find(at, spawns.int64(0));
-    r.spawns.push_back(
-        SpawnChoice{spawns.int64(1), spawns.int64(2),
-                    core::FrameKey{spawns.int64(3), spawns.int64(4), spawns.int64(5)}});
-  }
-  at = 0;
-  for_each_element([&](std::int64_t iteration, std::string key, int version, nlohmann::json value) {
-    IterationRecord& r = find(at, iteration);
-    r.state_versions[key] = version;
-    r.state[key] = std::move(value);
-  });
-  snapshot.commit();
-  return out;
 }
 
-std::vector<ShardLocation> Ledger::shards() const {
-  std::vector<ShardLocation> out;
-  Stmt q(db_,
-         "SELECT iteration, shard_file, shard_bytes, shard_checksum, n_atoms, spatial_dim "
-         "FROM iterations ORDER BY iteration");
-  while (q.step()) {
-    out.push_back({q.int64(0), {q.text(1), q.int64(2), q.text(3)}, q.int64(4), q.int64(5)});
+void Ledger::insert_spawns(const IterationRecord& r) {
+  for (const auto& s : r.spawns) {
+    insert_spawn_.bind(1, r.iteration)
+        .bind(2, s.slot)
+        .bind(3, s.pool_index)
+        .bind(4, s.source.iteration)
+        .bind(5, s.source.walker)
+        .bind(6, s.source.frame)
+        .run();
   }
-  return out;
-}
-
-std::optional<ShardLocation> Ledger::shard_of(std::int64_t iteration) const {
-  std::optional<ShardLocation> out;
-  shard_of_.bind(1, iteration);
-  if (shard_of_.step()) {
-    out = ShardLocation{shard_of_.int64(0),
-                        {shard_of_.text(1), shard_of_.int64(2), shard_of_.text(3)},
-                        shard_of_.int64(4),
-                        shard_of_.int64(5)};
-  }
-  shard_of_.reset();
-  return out;
-}
-
-std::vector<WalkerRow> Ledger::walker_rows(std::int64_t iteration) const {
-  std::vector<WalkerRow> out;
-  walker_rows_.bind(1, iteration);
-  while (walker_rows_.step()) {
-    out.push_back({walker_rows_.int64(0), walker_rows_.int64(1) != 0, walker_rows_.int64(2),
-                   walker_rows_.is_null(3) ? -1 : walker_rows_.int64(3)});
-  }
-  walker_rows_.reset();
-  return out;
-}
-
-std::vector<WalkerRecord> Ledger::walker_placements(std::int64_t iteration) const {
-  Stmt q(db_, has_device_columns_
-                  ? "SELECT walker, seed, ok, error, n_frames, startup_s, integrate_s, platform, "
-                    "host, weight, device, visible_devices FROM walkers WHERE iteration = ?1 "
-                    "ORDER BY walker"
-                  : "SELECT walker, seed, ok, error, n_frames, startup_s, integrate_s, platform, "
-                    "host, weight FROM walkers WHERE iteration = ?1 ORDER BY walker");
-  q.bind(1, iteration);
-  std::vector<WalkerRecord> out;
-  while (q.step()) {
-    WalkerRecord w;
-    w.walker = q.int64(0);
-    w.seed = std::bit_cast<std::uint64_t>(q.int64(1));
-    w.ok = q.int64(2) != 0;
-    w.error = q.text(3);
-    w.n_frames = q.int64(4);
-    w.startup_s = q.real(5);
-    w.integrate_s = q.real(6);
-    w.platform = q.text(7);
-    w.host = q.text(8);
-    w.weight = q.real(9);
-    if (has_device_columns_) {
-      w.device = q.text(10);
-      w.visible_devices = q.text(11);
-    }
-    out.push_back(std::move(w));
-  }
-  return out;
 }
 
 }  // namespace trails::store::detail

@@ -85,8 +85,15 @@ class Ledger {
 
  private:
   void close_writer() noexcept;
-  // Inserts one element_state row per top-level key of r.state (inside insert's transaction).
+  // insert() in steps, inside its transaction: the walkers rows (CVs as blobs), the spawns rows,
+  // and one element_state row per top-level key of r.state.
+  void insert_walkers(const IterationRecord& r);
+  void insert_spawns(const IterationRecord& r);
   void insert_elements(const IterationRecord& r);
+  // load_iterations() in steps: the iterations rows, then their walkers (with CVs) and spawns.
+  std::vector<IterationRecord> load_iteration_rows() const;
+  void load_walkers(std::vector<IterationRecord>& records) const;
+  void load_spawns(std::vector<IterationRecord>& records) const;
   // Calls fn(iteration, key, version, value) for every element_state row, by iteration, key.
   void for_each_element(
       const std::function<void(std::int64_t, std::string, int, nlohmann::json)>& fn) const;

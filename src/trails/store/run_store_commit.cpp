@@ -1,0 +1,111 @@
+// RunStore's commit protocol: the record checked, its shard written to a temporary, fsynced and
+// renamed into place, then one ledger transaction (the commit point); MSM builds in their own
+// transaction. A failed commit leaves the store fail-stop until it is reopened.
+#include "trails/store/run_store.h"
+
+#include <algorithm>
+#include <functional>
+
+#include "trails/core/crash_point.h"
+#include "trails/core/error.h"
+#include "trails/core/fs.h"
+#include "trails/store/ledger.h"
+#include "trails/store/run_store_impl.h"
+#include "trails/store/shard.h"
+
+namespace trails::store {
+
+namespace fs = std::filesystem;
+using detail::kShardDir;
+using detail::shard_name;
+
+namespace {
+
+// Checks the record's internal consistency; a violation is a driver bug, not bad input.
+void check_record(const IterationRecord& r) {
+  TRAILS_CHECK(r.cv_dim >= 0 && r.n_atoms >= 0 && r.spatial_dim >= 0, "negative dimension");
+  TRAILS_CHECK(r.stride >= 1, "stride must be at least 1");
+  std::int64_t frames = 0;
+  std::int64_t previous = -1;
+  for (const auto& w : r.walkers) {
+    TRAILS_CHECK(w.walker > previous, "walkers must be in strictly increasing walker order");
+    previous = w.walker;
+    TRAILS_CHECK(w.n_frames >= 0 && (w.ok || w.n_frames == 0),
+                 "walker " + std::to_string(w.walker) + ": a failed walker has no frames");
+    if (w.ok) frames += w.n_frames;
+  }
+  TRAILS_CHECK(
+      static_cast<std::int64_t>(r.cvs.size()) == frames * r.cv_dim && r.n_frames() == frames,
+      "cvs hold " + std::to_string(r.cvs.size()) + " values, the ok walkers have " +
+          std::to_string(frames) + " frames x cv_dim " + std::to_string(r.cv_dim));
+  TRAILS_CHECK(static_cast<std::int64_t>(r.positions.size()) == frames * r.n_atoms * r.spatial_dim,
+               "positions hold " + std::to_string(r.positions.size()) + " values, expected " +
+                   std::to_string(frames) + " frames x n_atoms x spatial_dim");
+  // Final states: none (a record without them), or one per ok walker in walker order.
+  if (!r.final_states.empty()) {
+    std::size_t k = 0;
+    for (const auto& w : r.walkers) {
+      if (!w.ok) continue;
+      TRAILS_CHECK(k < r.final_states.size() && r.final_states[k].walker == w.walker,
+                   "final states are one per ok walker, in walker order");
+      ++k;
+    }
+    TRAILS_CHECK(k == r.final_states.size(), "final states of walkers that did not succeed");
+  }
+  TRAILS_CHECK(r.spawn_starts.empty() || r.spawn_starts.size() == r.spawns.size(),
+               "spawn starts are one per spawn slot, or none");
+  const auto& atoms = r.record_policy.atoms;
+  TRAILS_CHECK(
+      std::adjacent_find(atoms.begin(), atoms.end(), std::greater_equal<>()) == atoms.end() &&
+          (atoms.empty() || (atoms.front() >= 0 && atoms.back() < r.n_atoms)),
+      "record selection atoms must be strictly increasing indices below n_atoms");
+  previous = -1;
+  for (const auto& s : r.spawns) {
+    TRAILS_CHECK(s.slot > previous, "spawns must be in strictly increasing slot order");
+    previous = s.slot;
+  }
+}
+
+}  // namespace
+
+void RunStore::commit_msm_build(const MsmBuildRow& row) {
+  TRAILS_CHECK(impl_->mode == Mode::ReadWrite, "commit on a read-only run store");
+  impl_->ledger->put_msm_build(row.iteration, row.build_s, row.model.dump());
+}
+
+void RunStore::commit(const IterationRecord& record) {
+  Impl& s = *impl_;
+  TRAILS_CHECK(s.mode == Mode::ReadWrite, "commit on a read-only run store");
+  if (s.failed) {
+    throw core::StoreError("an earlier commit to " + s.dir.string() +
+                           " failed; reopen the run store to resume from its last commit");
+  }
+  const auto last = s.ledger->last_committed();
+  const std::int64_t expected = last ? *last + 1 : 0;
+  TRAILS_CHECK(record.iteration == expected, "iterations are committed in order: got " +
+                                                 std::to_string(record.iteration) + ", expected " +
+                                                 std::to_string(expected));
+  check_record(record);
+
+  const std::int64_t n = record.iteration;
+  const fs::path final_path = shard_path(n);
+  const fs::path tmp_path = final_path.string() + ".tmp";
+  try {
+    const auto written = detail::write_shard_file(tmp_path, record);
+    core::crash_point("shard-written", n);
+    core::rename_durable(tmp_path, final_path);
+    core::crash_point("shard-renamed", n);
+    const detail::ShardInfo shard{std::string(kShardDir) + "/" + shard_name(n), written.bytes,
+                                  written.checksum};
+    s.ledger->insert(record, shard, [n] { core::crash_point("ledger-commit", n); });
+  } catch (...) {
+    // Fail-stop: the outcome of a failed COMMIT can be unknown until the ledger is reopened,
+    // so the renamed shard stays (a reopen sweeps it if the iteration did not commit).
+    s.failed = true;
+    std::error_code ec;
+    fs::remove(tmp_path, ec);
+    throw;
+  }
+}
+
+}  // namespace trails::store

@@ -1,0 +1,50 @@
+// RunStore's shared state (private to src/trails/store/): the run directory's layout, the open
+// ledger, the writer lock and the fail-stop flag, and the shard checks that opening and reading
+// share. RunStore is split by what it does: run_store.cpp opens, creates and sweeps a run
+// directory (resume after a crash), run_store_commit.cpp commits, run_store_reads.cpp reads.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "trails/store/ledger.h"
+#include "trails/store/run_store.h"
+#include "trails/store/shard.h"
+
+namespace trails::store {
+namespace detail {
+
+inline constexpr const char* kLedgerName = "ledger.sqlite";
+inline constexpr const char* kShardDir = "shards";
+
+// The shard file name of an iteration: "iter_000007.h5".
+std::string shard_name(std::int64_t iteration);
+
+}  // namespace detail
+
+struct RunStore::Impl {
+  std::filesystem::path dir;
+  Mode mode = Mode::ReadOnly;
+  std::unique_ptr<detail::Ledger> ledger;
+  int lock_fd = -1;     // flock on the run directory while open for writing
+  bool failed = false;  // a commit failed: fail-stop until the store is reopened
+
+  ~Impl();
+
+  // One writer per run directory: two runs resuming the same directory would interleave.
+  void lock_for_writing();
+  // Removes shards above the last commit and every temporary: leftovers of a crash.
+  void sweep();
+  // Cheap (stat only) check that every committed shard is present with its recorded size;
+  // the full checksum is verified whenever positions are read.
+  void check_committed_shards() const;
+
+  // The checksum-verified shard of a committed iteration, opened for reading.
+  std::unique_ptr<detail::ShardReader> open_shard(const detail::ShardLocation& loc) const;
+  // The shard of a committed iteration; InputError naming the last commit otherwise.
+  detail::ShardLocation committed_shard(std::int64_t iteration) const;
+};
+
+}  // namespace trails::store
