@@ -80,7 +80,7 @@ std::vector<IterationSummary> Ledger::summaries() const {
                          [](const IterationSummary& x, std::int64_t v) { return x.iteration < v; });
     if (it == out.end() || it->iteration != iteration)
       corrupt(db_, "element state of an unknown iteration");
-    it->state[key] = std::move(value);
+    it->state[std::move(key)] = std::move(value);
   });
   Stmt spawns(db_, "SELECT iteration, pool_index FROM spawns ORDER BY iteration, slot");
   std::size_t at = 0;
@@ -104,11 +104,12 @@ std::vector<IterationRecord> Ledger::load_iterations() const {
   load_walkers(out);
   load_spawns(out);
   std::size_t at = 0;
-  for_each_element([&](std::int64_t iteration, std::string key, int version, nlohmann::json value) {
-    IterationRecord& r = record_at(db_, out, at, iteration);
-    r.state_versions[key] = version;
-    r.state[key] = std::move(value);
-  });
+  for_each_element(
+      [&](std::int64_t iteration, const std::string& key, int version, nlohmann::json value) {
+        IterationRecord& r = record_at(db_, out, at, iteration);
+        r.state_versions[key] = version;
+        r.state[key] = std::move(value);
+      });
   snapshot.commit();
   return out;
 }

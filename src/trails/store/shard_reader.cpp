@@ -51,7 +51,7 @@ std::vector<hsize_t> dims_of(const H5Context& h, hid_t d, int rank, const char* 
 }
 
 std::vector<double> read_doubles(const H5Context& h, hid_t file, const char* path,
-                                 std::vector<hsize_t> expected) {
+                                 const std::vector<hsize_t>& expected) {
   H5Handle d = h.own(H5Dopen2(file, path, H5P_DEFAULT), H5Dclose, path);
   if (dims_of(h, d.get(), static_cast<int>(expected.size()), path) != expected) {
     h.fail(std::string(path) + " does not have one row per final state");
