@@ -96,8 +96,8 @@ TEST(RunningMoments, LaggedCentringOptionsMatchTheirDefinitions) {
   EXPECT_EQ(sym.c0t, sym.c0t.transpose());
 }
 
-// Trails-MD section 8.2-5: fixed-size blocks let lagged pairs cross walker boundaries. Here the
-// pairs come only from within each segment, so the jump between walkers is never counted.
+// fix:walker-segment-pairs: Trails-MD's fixed-size blocks let lagged pairs cross walker boundaries.
+// Here the pairs come only from within each segment, so the jump between walkers is never counted.
 TEST(RunningMoments, LaggedPairsNeverCrossSegments) {
   FrameMatrix a = FrameMatrix::Zero(3, 1), b = FrameMatrix::Constant(4, 1, 10.0);
   RunningMoments acc(1, 1);

@@ -20,7 +20,7 @@ using FrameMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen:
 enum class MeanRemoval {
   None,      // raw second moments E[x y^T]
   Separate,  // x about mean_0 (of the first n-tau frames), y about mean_t (deeptime VAMP)
-  Shared,    // both about (mean_0 + mean_t) / 2 (Trails-MD feature selection, section 3.14)
+  Shared,    // both about (mean_0 + mean_t) / 2 (Trails-MD's, compat:feature-vamp2-score)
 };
 
 struct LaggedOptions {

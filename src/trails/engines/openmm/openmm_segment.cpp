@@ -76,8 +76,8 @@ Configuration OpenMMInstance::equilibrate(const Configuration& start, std::uint6
   return out;
 }
 
-// Failure recovery (Trails-MD): from the minimised start, optionally equilibrate, then fresh
-// velocities and a clean clock for the re-run of production.
+// Failure recovery (compat:openmm-failure-recovery): from the minimised start, optionally
+// equilibrate, then fresh velocities and a clean clock for the re-run of production.
 void OpenMMInstance::recover(const Configuration& start, std::uint64_t seed) {
   arm(start, seed, /*minimize=*/true);
   if (config_.equilibrate) {
