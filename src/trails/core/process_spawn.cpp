@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "trails/core/error.h"
+#include "trails/core/signals.h"
 
 extern char** environ;
 
@@ -128,6 +129,7 @@ pid_t spawn(const std::vector<std::string>& argv, const ProcessOptions& options,
     if (options.working_directory) where = " in " + options.working_directory->string();
     throw InputError(fmt::format("cannot run '{}'{}: {}", argv[0], where, std::strerror(rc)));
   }
+  register_child(pid);  // a second stop signal kills its group (core/signals.h)
   return pid;
 }
 
