@@ -18,6 +18,14 @@ until_true() {
 }
 progress_lines_at_least() { [ "$(grep -c '^iteration ' "$1" 2>/dev/null)" -ge "$2" ]; }
 gone() { ! kill -0 "$1" 2>/dev/null; }
+# A script's background jobs start with SIGINT ignored (and trails keeps ignored signals
+# ignored, as for nohup): run trails with the default dispositions, as from a terminal. Call it
+# in the background only (it execs).
+default_signals() {
+  exec /usr/bin/python3 -c 'import os, signal, sys
+for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP): signal.signal(s, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' "$@"
+}
 
 write_config ref.yaml ref
 "$TRAILS" run ref.yaml --iterations 20 > /dev/null
@@ -29,7 +37,7 @@ for spec in INT:130 TERM:143 HUP:129; do
   want=${spec#*:}
   dir=stop-$sig
   SYNTHETIC_COST_MS=100 WALKERS=8 write_config "$dir.yaml" "$dir"
-  "$TRAILS" run "$dir.yaml" --iterations 20 > "$dir.out" 2> "$dir.err" &
+  default_signals "$TRAILS" run "$dir.yaml" --iterations 20 > "$dir.out" 2> "$dir.err" &
   pid=$!
   until_true 120 progress_lines_at_least "$dir.out" 2
   kill -"$sig" $pid
@@ -53,10 +61,20 @@ for spec in INT:130 TERM:143 HUP:129; do
   pass "SIG$sig: exit $want after $got committed iterations, resume command identical result"
 done
 
+# An ignored SIGHUP (nohup) stays ignored: the run goes on to the end.
+SYNTHETIC_COST_MS=100 write_config nohup.yaml nohup
+nohup "$TRAILS" run nohup.yaml --iterations 6 > nohup.out 2> nohup.err &
+pid=$!
+until_true 120 progress_lines_at_least nohup.out 1
+kill -HUP $pid
+wait $pid || fail "nohup trails run: SIGHUP stopped it: $(cat nohup.err)"
+[ "$(committed nohup)" -eq 6 ] || fail "nohup trails run: $(committed nohup) of 6 committed"
+pass "nohup: SIGHUP ignored, all 6 iterations committed"
+
 # 2. A second signal aborts at once (iterations of seconds: the graceful stop would wait for one);
 # the store's crash safety keeps the run resumable.
 SYNTHETIC_COST_MS=3000 WALKERS=2 write_config twice.yaml twice
-"$TRAILS" run twice.yaml --iterations 20 > twice.out 2> twice.err &
+default_signals "$TRAILS" run twice.yaml --iterations 20 > twice.out 2> twice.err &
 pid=$!
 until_true 120 progress_lines_at_least twice.out 1
 kill -INT $pid
@@ -90,7 +108,7 @@ chmod +x slow-python
   printf 'engine:\n  md_engine: openmm\n  platform_name: Reference\n  python: %s\n' "$WORK/slow-python"
   printf 'spawning:\n  walker: 2\n  step: 20\n  stride: 10\n'
 } > prep.yaml
-"$TRAILS" run prep.yaml --iterations 2 > prep.out 2> prep.err &
+default_signals "$TRAILS" run prep.yaml --iterations 2 > prep.out 2> prep.err &
 pid=$!
 until_true 120 test -s grandchild.pid
 kill -TERM $pid

@@ -15,8 +15,9 @@
 namespace trails::core {
 
 // Installs the stop handlers (SIGINT, SIGTERM, SIGHUP) and ignores SIGPIPE, so a write to a
-// closed pipe fails with EPIPE instead of killing the process. For `trails run` only: other
-// commands keep the default dispositions.
+// closed pipe fails with EPIPE instead of killing the process. A signal already ignored at
+// start (nohup, `cmd &` in a script) stays ignored. For `trails run` only: other commands keep
+// the default dispositions.
 void install_stop_handlers();
 
 // The first stop signal received, or 0.
