@@ -36,7 +36,10 @@ std::vector<std::string> child_environment(const ProcessOptions& options) {
   for (const auto& [k, v] : options.set_env) {
     bool unset = false;
     for (const auto& u : options.unset_env) unset = unset || u == k;
-    if (!unset) env.push_back(k + "=" + v);
+    if (unset) continue;
+    std::string entry = k + "=";
+    entry += v;
+    env.push_back(std::move(entry));
   }
   return env;
 }
