@@ -27,7 +27,8 @@ int cmd_run(const fs::path& config_file, std::optional<std::int64_t> iterations,
   options.target_iterations = iterations.value_or(config.iterations.value_or(1));
   ConsoleProgress progress(stdout);
   const auto outcome = campaign::run_campaign(config, options, progress);
-  fmt::print("Output: {}\n", config.outdir.string());
+  // Unless stdout is gone (`trails run … | head`): the campaign succeeded all the same.
+  if (std::ferror(stdout) == 0) fmt::print("Output: {}\n", config.outdir.string());
   (void)outcome;
   return 0;
 }

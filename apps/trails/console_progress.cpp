@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -15,13 +16,26 @@ std::string duration(double s) {
   return fmt::format("{:.0f} h {:02.0f} min", s / 3600, std::fmod(s / 60, 60.0));
 }
 
+// Writes with `print`, unless stdout is gone: once a write fails (EPIPE after `| head`, SIGPIPE
+// being ignored by `trails run`), progress stops and the campaign carries on (docs/reliability.md).
+template <typename Print>
+void emit(std::FILE* out, Print&& print) {
+  if (std::ferror(out) != 0) return;
+  try {
+    print();
+    std::fflush(out);
+  } catch (const std::system_error&) {  // fmt reports the failed write; ferror() stays set
+  }
+}
+
 }  // namespace
 
 ConsoleProgress::ConsoleProgress(std::FILE* out) : out_(out), tty_(::isatty(::fileno(out)) != 0) {}
 
 void ConsoleProgress::started(const std::vector<std::string>& banner) {
-  for (const auto& line : banner) fmt::print(out_, "{}\n", line);
-  std::fflush(out_);
+  emit(out_, [&] {
+    for (const auto& line : banner) fmt::print(out_, "{}\n", line);
+  });
 }
 
 void ConsoleProgress::iteration(const campaign::IterationReport& report) {
@@ -35,21 +49,23 @@ void ConsoleProgress::iteration(const campaign::IterationReport& report) {
       r.iteration + 1, report.target_iterations, r.successful_walkers, report.walkers,
       r.cumulative_frames, r.occupied_bins, r.total_bins, pct, r.runner_s, r.analysis_s,
       duration(report.eta_s));
-  if (tty_) {
-    fmt::print(out_, "\r\033[K{}", line);
-    line_open_ = true;
-  } else {
-    fmt::print(out_, "{}\n", line);
-  }
-  std::fflush(out_);
+  emit(out_, [&] {
+    if (tty_) {
+      fmt::print(out_, "\r\033[K{}", line);
+      line_open_ = true;
+    } else {
+      fmt::print(out_, "{}\n", line);
+    }
+  });
 }
 
 void ConsoleProgress::finished(const campaign::CampaignOutcome& o) {
-  if (line_open_) fmt::print(out_, "\n");
-  fmt::print(out_, "Completed {} iteration(s) ({} committed in total).\n", o.ran_now,
-             o.completed_iterations);
-  if (o.converged) fmt::print(out_, "Converged: {}\n", o.reason);
-  std::fflush(out_);
+  emit(out_, [&] {
+    if (line_open_) fmt::print(out_, "\n");
+    fmt::print(out_, "Completed {} iteration(s) ({} committed in total).\n", o.ran_now,
+               o.completed_iterations);
+    if (o.converged) fmt::print(out_, "Converged: {}\n", o.reason);
+  });
 }
 
 }  // namespace trails::app

@@ -1,5 +1,6 @@
 // The `trails` command: parses arguments, loads the configuration, calls one driver, and maps
-// errors to exit codes (0 success, 2 bad configuration/input/usage, 1 runtime failure). The
+// errors to exit codes (0 success, 2 bad configuration/input/usage, 1 runtime failure, 128 +
+// signal when `trails run` was stopped by SIGINT/SIGTERM/SIGHUP: docs/reliability.md). The
 // subcommands themselves are in campaign_commands.cpp and report_commands.cpp (commands.h).
 #include <cstdio>
 #include <string>
@@ -12,6 +13,7 @@
 
 #include "commands.h"
 #include "trails/core/error.h"
+#include "trails/core/signals.h"
 
 using namespace trails;
 
@@ -37,12 +39,43 @@ bool unknown_command(CLI::App& app, int argc, char** argv) {
   return true;
 }
 
+// The word as a POSIX shell reads it back: quoted unless it is plainly safe.
+std::string shell_quote(const std::string& word) {
+  const bool safe = !word.empty() && word.find_first_not_of(
+                                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                         "0123456789_-+=./:,@%") == std::string::npos;
+  if (safe) return word;
+  std::string quoted = "'";
+  for (const char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// The command line that continues an interrupted run: this one, with --resume when there is
+// committed state to continue.
+std::string resume_command(int argc, char** argv, bool resumable) {
+  std::string command;
+  bool has_resume = false;
+  for (int i = 0; i < argc; ++i) {
+    const std::string word = argv[i];
+    has_resume = has_resume || word == "--resume";
+    command += (i == 0 ? "" : " ") + shell_quote(word);
+  }
+  if (resumable && !has_resume) command += " --resume";
+  return command;
+}
+
 // Runs the parsed subcommand; a core::Error maps to its exit code, anything else to 1.
-int run_command(const std::vector<app::Command>& commands) {
+int run_command(const std::vector<app::Command>& commands, int argc, char** argv) {
   try {
     for (const auto& c : commands) {
       if (*c.sub) return c.run();
     }
+  } catch (const core::Interrupted& e) {
+    std::fflush(stdout);
+    const char* how = e.resumable() ? "resume with" : "start it again with";
+    fmt::print(stderr, "trails: {}\n{}: {}\n", e.what(), how,
+               resume_command(argc, argv, e.resumable()));
+    return e.exit_code();
   } catch (const core::Error& e) {
     std::fflush(stdout);
     fmt::print(stderr, "error: {}\n", e.describe());
@@ -80,5 +113,6 @@ int main(int argc, char** argv) {
     return 2;
   }
   set_log_level(log_level);
-  return run_command(commands);
+  if (app.got_subcommand("run")) core::install_stop_handlers();  // the others keep the defaults
+  return run_command(commands, argc, argv);
 }

@@ -15,6 +15,7 @@
 #include "trails/campaign/campaign.h"
 #include "trails/campaign/coverage_tracker.h"
 #include "trails/campaign/run_log.h"
+#include "trails/core/signals.h"
 #include "trails/engines/engine.h"
 #include "trails/exec/executor.h"
 #include "trails/features/frame_history.h"
@@ -53,6 +54,9 @@ class CampaignDriver {
 
  private:
   // campaign_setup.cpp
+  CampaignOutcome run_locked(const std::filesystem::path& created);  // run() under the lock
+  // What a stop signal leaves: what was committed (main adds the command to continue).
+  core::Interrupted interrupted(int signal) const;
   void start_new();
   void resume();
   void set_initial_walkers();
@@ -137,7 +141,8 @@ class CampaignDriver {
   std::unique_ptr<exec::Executor> executor_;
   std::optional<store::RunStore> store_;
   std::unique_ptr<RunLog> log_;
-  int lock_fd_ = -1;
+  int lock_fd_ = -1;      // flock on the ledger (trails status: is a run active?)
+  int dir_lock_fd_ = -1;  // flock on outdir, taken before anything is created
 
   features::FrameHistory history_;
   std::optional<CoverageTracker> tracker_;

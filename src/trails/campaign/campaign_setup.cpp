@@ -1,6 +1,7 @@
 // Setup half of the campaign driver: new run, resume, state restore, banner, outcome file.
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cstdlib>
 #include <string_view>
@@ -19,6 +20,7 @@
 #include "trails/core/fs.h"
 #include "trails/core/python.h"
 #include "trails/core/rng.h"
+#include "trails/core/signals.h"
 #include "trails/engines/registry.h"
 #include "trails/spawners/density_spawner.h"
 #include "trails/spawners/msm_spawner.h"
@@ -69,6 +71,11 @@ std::filesystem::path outermost_missing(const std::filesystem::path& dir) {
   return missing;
 }
 
+std::string another_run(const std::filesystem::path& outdir) {
+  return "another trails process is running a campaign in " + outdir.string() +
+         "; wait for it to finish (nothing was changed)";
+}
+
 // One exclusive run per directory: flock on the ledger (SQLite uses fcntl locks, which are
 // independent of flock, so this never interferes with the database).
 int lock_run_directory(const std::filesystem::path& outdir) {
@@ -77,10 +84,40 @@ int lock_run_directory(const std::filesystem::path& outdir) {
   if (fd < 0) throw core::StoreError("cannot open " + ledger.string() + " to lock it");
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     ::close(fd);
-    throw core::UsageError("another trails process is running a campaign in " + outdir.string() +
-                           "; wait for it to finish (nothing was changed)");
+    throw core::UsageError(another_run(outdir));
   }
   return fd;
+}
+
+// Exclusive flock on the run directory itself, taken before anything is written into it, so of
+// concurrent starts exactly one proceeds (docs/reliability.md). Creates the directory when
+// missing (the caller removes what it created if setup fails). Returns the locked fd.
+int lock_outdir(const std::filesystem::path& outdir) {
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    std::error_code ec;
+    std::filesystem::create_directories(outdir, ec);
+    if (ec) {
+      throw core::InputError("cannot create the run directory " + outdir.string() + ": " +
+                             ec.message());
+    }
+    const int fd = ::open(outdir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) continue;  // removed meanwhile by a run whose setup failed: create it again
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const int err = errno;
+      ::close(fd);
+      if (err == EWOULDBLOCK) throw core::UsageError(another_run(outdir));
+      return -1;  // locks unsupported on this file system: proceed without the guard
+    }
+    // A loser may lock a directory the winner removed after a failed setup: lock the one there.
+    struct stat held {
+    }, now{};
+    if (::fstat(fd, &held) == 0 && ::stat(outdir.c_str(), &now) == 0 && held.st_dev == now.st_dev &&
+        held.st_ino == now.st_ino) {
+      return fd;
+    }
+    ::close(fd);
+  }
+  throw core::UsageError(another_run(outdir));
 }
 
 std::string describe_change(const nlohmann::json& before, const nlohmann::json& after,
@@ -118,13 +155,54 @@ CampaignDriver::CampaignDriver(const config::CampaignConfig& config, const RunOp
 
 CampaignDriver::~CampaignDriver() {
   if (lock_fd_ >= 0) ::close(lock_fd_);
+  if (dir_lock_fd_ >= 0) ::close(dir_lock_fd_);
 }
 
 CampaignOutcome CampaignDriver::run() {
-  preflight(config_, options_.resume);
+  // An existing directory is locked first (that creates nothing), so a run started while
+  // another holds it hears so rather than what the other has written meanwhile.
+  std::error_code ec;
+  if (std::filesystem::is_directory(config_.outdir, ec)) dir_lock_fd_ = lock_outdir(config_.outdir);
+  preflight(config_, options_.resume);  // nothing is created for a bad configuration
   // OpenMM preparation writes prepared/ into the run directory (and creates its missing
   // parents); bad CVs, force fields or seed trajectories must leave none of that behind.
   const std::filesystem::path created = outermost_missing(config_.outdir);
+  if (dir_lock_fd_ < 0) dir_lock_fd_ = lock_outdir(config_.outdir);
+  // Under the lock, again: a run that held it before may have filled the directory since.
+  if (!options_.resume && inspect_run_dir(config_.outdir) != RunDirState::Empty) {
+    preflight(config_, false);
+  }
+  // A stop signal (core/signals.h) before the first commit: nothing to keep.
+  const auto abandon_setup = [&] {
+    if (!created.empty() && !store_) std::filesystem::remove_all(created, ec);
+  };
+  try {
+    return run_locked(created);
+  } catch (const core::Interrupted& e) {
+    abandon_setup();
+    throw interrupted(e.signal());
+  }
+}
+
+core::Interrupted CampaignDriver::interrupted(int signal) const {
+  const std::string how = "interrupted by " + core::signal_name(signal);
+  const auto last = store_ ? store_->last_committed() : std::nullopt;
+  if (!last) {
+    return core::Interrupted(
+        signal,
+        how + " before iteration 0 was committed; " +
+            (store_ ? config_.outdir.string() + " holds no iteration yet" : "nothing was written"),
+        store_.has_value());
+  }
+  return core::Interrupted(
+      signal,
+      fmt::format("{}: {} iteration(s) committed in {} (the last: iteration {}); no iteration "
+                  "was started after the signal",
+                  how, *last + 1, config_.outdir.string(), *last),
+      true);
+}
+
+CampaignOutcome CampaignDriver::run_locked(const std::filesystem::path& created) {
   try {
     engine_ = engines::make_engine(config_.engine_spec(), config_.outdir);
     projection_ = make_projection(config_, *engine_);
@@ -135,6 +213,7 @@ CampaignOutcome CampaignDriver::run() {
     if (!created.empty()) std::filesystem::remove_all(created, ec);
     throw;
   }
+  core::throw_if_stop_requested();
   if (config_.learned_space()) {
     try {
       make_learned_space();
@@ -162,6 +241,7 @@ CampaignOutcome CampaignDriver::run() {
   outcome.requested_iterations = options_.target_iterations;
   for (std::int64_t n = next_iteration_;
        n < options_.target_iterations && !resolution_.converged() && !msm_->converged(); ++n) {
+    core::throw_if_stop_requested();  // between iterations: the last one is committed
     progress_.iteration(run_iteration(n));
     ++outcome.ran_now;
   }
@@ -184,7 +264,7 @@ void CampaignDriver::start_new() {
   meta.engine_system = engine_->system().to_json();
   meta.engine_system["engine"] = engine_->name();
   meta.created_at = utc_now();
-  store_.emplace(store::RunStore::create(config_.outdir, meta));
+  store_.emplace(store::RunStore::create(config_.outdir, meta, dir_lock_fd_));
   lock_fd_ = lock_run_directory(config_.outdir);
   if (!space_) {  // a learned space gets its grid at the first fit (iteration 0)
     tracker_.emplace(binning::UniformGrid(config_.n_bins, config_.min_values, config_.max_values),
@@ -289,7 +369,8 @@ void CampaignDriver::set_initial_walkers() {
 
 void CampaignDriver::resume() {
   lock_fd_ = lock_run_directory(config_.outdir);
-  store_.emplace(store::RunStore::open(config_.outdir, store::RunStore::Mode::ReadWrite));
+  store_.emplace(
+      store::RunStore::open(config_.outdir, store::RunStore::Mode::ReadWrite, dir_lock_fd_));
   const auto before = store_->meta().config;
   const auto after = config_.result_relevant_json();
   if (const auto changed = config::keys_changed(before, after); !changed.empty()) {

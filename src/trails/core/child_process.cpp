@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "trails/core/process_spawn.h"
+#include "trails/core/signals.h"
 #include "trails/core/subprocess.h"
 
 namespace trails::core {
@@ -93,6 +94,7 @@ bool ChildProcess::running() {
   const pid_t r = ::waitpid(pid_, &wait_status, WNOHANG);
   if (r == 0 || (r < 0 && errno == EINTR)) return true;
   reaped_ = true;
+  unregister_child(pid_);
   status_ = r == pid_ ? ExitStatus::from_wait_status(wait_status)
                       : ExitStatus{ExitStatus::Kind::Exited, -1, false};
   return false;
@@ -111,6 +113,7 @@ void ChildProcess::reap_blocking() {
   int wait_status = 0;
   if (wait_for(pid_, kill_grace_, &wait_status)) {
     reaped_ = true;
+    unregister_child(pid_);
     status_ = ExitStatus::from_wait_status(wait_status);
   } else {
     terminate();
@@ -124,6 +127,7 @@ ExitStatus ChildProcess::terminate() {
     if (!wait_for(pid_, milliseconds(200), &wait_status))
       wait_status = kill_group(pid_, kill_grace_);
     reaped_ = true;
+    unregister_child(pid_);
     status_ = ExitStatus::from_wait_status(wait_status);
   }
   for (int* fd : {&stdin_fd_, &stdout_fd_, &stderr_fd_}) close_fd(*fd);

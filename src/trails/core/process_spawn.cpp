@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "trails/core/error.h"
+#include "trails/core/signals.h"
 
 extern char** environ;
 
@@ -35,7 +36,10 @@ std::vector<std::string> child_environment(const ProcessOptions& options) {
   for (const auto& [k, v] : options.set_env) {
     bool unset = false;
     for (const auto& u : options.unset_env) unset = unset || u == k;
-    if (!unset) env.push_back(k + "=" + v);
+    if (unset) continue;
+    std::string entry = k + "=";
+    entry += v;
+    env.push_back(std::move(entry));
   }
   return env;
 }
@@ -128,6 +132,7 @@ pid_t spawn(const std::vector<std::string>& argv, const ProcessOptions& options,
     if (options.working_directory) where = " in " + options.working_directory->string();
     throw InputError(fmt::format("cannot run '{}'{}: {}", argv[0], where, std::strerror(rc)));
   }
+  register_child(pid);  // a second stop signal kills its group (core/signals.h)
   return pid;
 }
 

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "trails/core/process_spawn.h"
+#include "trails/core/signals.h"
 
 namespace trails::core {
 
@@ -80,7 +81,15 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   int wait_status = 0;
   bool reaped = false;
   std::optional<Clock::time_point> reaped_at;  // a grandchild may keep our pipes open
+  const auto stop_if_requested = [&] {
+    if (!options.interruptible || reaped || !stop_requested()) return;
+    kill_group(pid, options.kill_grace);
+    unregister_child(pid);
+    for (int* fd : {&in.write, &out.read, &err.read}) close_fd(*fd);
+    throw Interrupted(stop_signal());
+  };
   while (out.read >= 0 || err.read >= 0 || in.write >= 0) {
+    stop_if_requested();
     if (deadline && Clock::now() >= *deadline && !reaped) {
       wait_status = kill_group(pid, options.kill_grace);
       result.status.timed_out = true;
@@ -116,8 +125,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   }
   for (int* fd : {&in.write, &out.read, &err.read}) close_fd(*fd);
   if (!reaped && !deadline) {
-    while (::waitpid(pid, &wait_status, 0) < 0 && errno == EINTR) {
-    }
+    while (!wait_for(pid, milliseconds(200), &wait_status)) stop_if_requested();
   } else if (!reaped) {
     const auto left = std::chrono::duration_cast<milliseconds>(*deadline - Clock::now());
     if (!wait_for(pid, std::max(left, milliseconds(0)), &wait_status)) {
@@ -125,6 +133,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
       result.status.timed_out = true;
     }
   }
+  unregister_child(pid);
   const bool timed_out = result.status.timed_out;
   result.status = ExitStatus::from_wait_status(wait_status);
   result.status.timed_out = timed_out;

@@ -45,6 +45,9 @@ struct ProcessOptions {
   std::chrono::milliseconds kill_grace{2000};  // SIGTERM → SIGKILL delay after a timeout
   std::size_t stdout_limit = 64u << 20;        // bytes of stdout kept (the tail beyond)
   std::size_t stderr_tail_bytes = 8192;        // bytes of stderr kept (the tail)
+  // A stop signal (core/signals.h) ends the child's process group and throws Interrupted; for
+  // work that is redone anyway (system preparation). Otherwise the child is waited for.
+  bool interruptible = false;
 };
 
 struct ProcessResult {
@@ -55,7 +58,8 @@ struct ProcessResult {
 };
 
 // Runs argv[0] (looked up in PATH when it has no '/') to completion. Throws InputError when it
-// cannot be started ("cannot run 'gnuplot': No such file or directory").
+// cannot be started ("cannot run 'gnuplot': No such file or directory"), Interrupted when
+// options.interruptible and a stop signal arrives first (the child's group is killed and reaped).
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});
 
 // "'/usr/bin/python3' exited with status 1:\n    <stderr tail, indented>" for error messages.

@@ -57,7 +57,11 @@ RunStore::Impl::~Impl() {
   }
 }
 
-void RunStore::Impl::lock_for_writing() {
+void RunStore::Impl::lock_for_writing(int held_fd) {
+  if (held_fd >= 0) {  // the caller's lock: share its open file description
+    lock_fd = ::fcntl(held_fd, F_DUPFD_CLOEXEC, 0);
+    if (lock_fd >= 0) return;
+  }
   lock_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (lock_fd >= 0 && ::flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
     const int err = errno;
@@ -118,7 +122,7 @@ bool RunStore::exists(const fs::path& dir) {
   return fs::is_regular_file(ledger_path(dir), ec);
 }
 
-RunStore RunStore::create(const fs::path& dir, const RunMeta& meta) try {
+RunStore RunStore::create(const fs::path& dir, const RunMeta& meta, int dir_lock_fd) try {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) {
@@ -138,12 +142,12 @@ RunStore RunStore::create(const fs::path& dir, const RunMeta& meta) try {
   fs::create_directories(dir / kShardDir);
   core::fsync_file(tmp);
   core::rename_durable(tmp, ledger_path(dir));
-  return open(dir, Mode::ReadWrite);
+  return open(dir, Mode::ReadWrite, dir_lock_fd);
 } catch (const fs::filesystem_error& e) {
   throw core::StoreError(e.what());  // one error hierarchy for callers
 }
 
-RunStore RunStore::open(const fs::path& dir, Mode mode) try {
+RunStore RunStore::open(const fs::path& dir, Mode mode, int dir_lock_fd) try {
   const fs::path ledger = ledger_path(dir);
   std::error_code ec;
   if (!fs::is_regular_file(ledger, ec)) {
@@ -156,7 +160,7 @@ RunStore RunStore::open(const fs::path& dir, Mode mode) try {
   impl->mode = mode;
   impl->ledger = std::make_unique<Ledger>(ledger, mode);  // validates; writes nothing
   if (mode == Mode::ReadWrite) {
-    impl->lock_for_writing();
+    impl->lock_for_writing(dir_lock_fd);
     impl->ledger->begin_writes();
     impl->sweep();
     impl->check_committed_shards();

@@ -73,9 +73,12 @@ class RunStore {
   enum class Mode { ReadOnly, ReadWrite };
 
   // Creates a new store in `dir` (created if missing; must hold no store yet).
-  static RunStore create(const std::filesystem::path& dir, const RunMeta& meta);
+  // dir_lock_fd: an fd of `dir` on which the caller already holds the exclusive flock (taken
+  // before anything was created); the store shares it instead of locking again. -1: lock here.
+  static RunStore create(const std::filesystem::path& dir, const RunMeta& meta,
+                         int dir_lock_fd = -1);
   // Opens an existing store. ReadWrite sweeps uncommitted leftovers.
-  static RunStore open(const std::filesystem::path& dir, Mode mode);
+  static RunStore open(const std::filesystem::path& dir, Mode mode, int dir_lock_fd = -1);
   // True when dir holds a Trails ledger file.
   static bool exists(const std::filesystem::path& dir);
   static std::filesystem::path ledger_path(const std::filesystem::path& dir);

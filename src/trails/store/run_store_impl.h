@@ -34,7 +34,8 @@ struct RunStore::Impl {
   ~Impl();
 
   // One writer per run directory: two runs resuming the same directory would interleave.
-  void lock_for_writing();
+  // held_fd: the caller's fd of dir with the flock already held (shared), or -1 to lock here.
+  void lock_for_writing(int held_fd);
   // Removes shards above the last commit and every temporary: leftovers of a crash.
   void sweep();
   // Cheap (stat only) check that every committed shard is present with its recorded size;

@@ -14,6 +14,7 @@
 
 #include "trails/core/error.h"
 #include "trails/core/python.h"
+#include "trails/core/signals.h"
 #include "trails/core/source_tree.h"
 #include "trails/core/subprocess.h"
 
@@ -134,6 +135,7 @@ PreparedSystem prepare_openmm_system(const config::OpenMMSpec& spec, const fs::p
                "--pressure", fmt::format("{}", o.pressure), "--out", tmp.string()});
   core::ProcessOptions options;
   options.stderr_tail_bytes = 64 << 10;
+  options.interruptible = true;  // a stop signal ends the script; nothing is published
   python.apply(options);
   core::ProcessResult result;
   try {
@@ -144,6 +146,11 @@ PreparedSystem prepare_openmm_system(const config::OpenMMSpec& spec, const fs::p
     if (!run_dir_existed) fs::remove_all(run_dir);
     throw core::InputError(std::string(e.what()) + " (OpenMM system preparation with " +
                            python.describe() + "; set engine.python or TRAILS_PYTHON)");
+  } catch (const core::Interrupted&) {
+    fs::remove_all(tmp);
+    if (!root_existed) fs::remove(root);
+    if (!run_dir_existed) fs::remove_all(run_dir);
+    throw;
   }
   {  // what the script printed, kept next to the prepared system
     std::ofstream log(tmp / "prepare.log");
