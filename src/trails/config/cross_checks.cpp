@@ -450,9 +450,33 @@ void check_learned_features(const RawConfig& raw, Problems& problems) {
   }
 }
 
+// Sizes a run could not start with: Trails allocates per walker and starts one thread per worker
+// (docs/reliability.md, "What check verifies before a run"). max_workers beyond walker is harmless
+// (build_config caps it), so only the effective worker count is bounded.
+void check_sizes(const RawConfig& raw, Problems& problems) {
+  const Entry& walker = raw.at("spawning.walker");
+  if (walker.present && walker.valid && walker.value.get<int>() > kMaxWalkers) {
+    problems.add(walker.value_at, "spawning.walker",
+                 std::to_string(walker.value.get<int>()) + " walkers is more than Trails runs in " +
+                     "one iteration (at most " + std::to_string(kMaxWalkers) +
+                     "); lower spawning.walker");
+    return;
+  }
+  const Entry& workers = raw.at("spawning.max_workers");
+  if (!workers.present || !workers.valid || !raw.usable("spawning.walker")) return;
+  const int effective = std::min(workers.value.get<int>(), raw.value("spawning.walker").get<int>());
+  if (effective > kMaxWorkers) {
+    problems.add(workers.value_at, "spawning.max_workers",
+                 std::to_string(workers.value.get<int>()) + " would start " +
+                     std::to_string(effective) + " worker threads (one per worker, at most one " +
+                     "per walker); use at most " + std::to_string(kMaxWorkers));
+  }
+}
+
 }  // namespace
 
 void check_cross_fields(const RawConfig& raw, Problems& problems) {
+  check_sizes(raw, problems);
   check_learned_space(raw, problems);
   check_project_file(raw, problems);
   check_learned_features(raw, problems);
