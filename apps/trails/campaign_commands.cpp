@@ -1,8 +1,4 @@
 // `trails run`, `trails check` and `trails init` (commands.h).
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
-
 #include <charconv>
 #include <cstdint>
 #include <filesystem>
@@ -11,7 +7,6 @@
 #include <memory>
 #include <new>
 #include <optional>
-#include <set>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -48,64 +43,6 @@ class NotedProgress final : public campaign::ProgressSink {
  private:
   campaign::ProgressSink& inner_;
   std::string note_;
-};
-
-// What a new run added to its outdir, removed again when it fails before its first commit, so
-// the directory does not block the next run (docs/reliability.md, "What check verifies before a
-// run"). Only a store this process may lock (no other run holds it) and with no committed
-// iteration is removed.
-class NewRunCleanup {
- public:
-  explicit NewRunCleanup(const fs::path& dir) : dir_(dir) {
-    std::error_code ec;
-    for (auto p = dir; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) {
-      created_ = p;
-      if (p == p.parent_path()) break;
-    }
-    if (created_.empty()) {
-      for (const auto& entry : fs::directory_iterator(dir, ec)) before_.insert(entry.path());
-    }
-  }
-
-  void undo() const noexcept {
-    try {
-      if (!removable()) return;
-      std::error_code ec;
-      if (!created_.empty()) {
-        fs::remove_all(created_, ec);
-        return;
-      }
-      for (const auto& entry : fs::directory_iterator(dir_, ec)) {
-        if (!before_.count(entry.path())) fs::remove_all(entry.path(), ec);
-      }
-    } catch (...) {  // cleaning up must not hide the error that made the run fail
-    }
-  }
-
- private:
-  bool removable() const {
-    if (!store::RunStore::exists(dir_)) return true;
-    const auto ledger = store::RunStore::ledger_path(dir_);
-    const int fd = ::open(ledger.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return false;
-    const bool free = ::flock(fd, LOCK_EX | LOCK_NB) == 0;
-    bool empty = false;
-    if (free) {
-      try {
-        empty = !store::RunStore::open(dir_, store::RunStore::Mode::ReadOnly)
-                     .last_committed()
-                     .has_value();
-      } catch (const std::exception&) {
-        empty = false;
-      }
-    }
-    ::close(fd);
-    return free && empty;
-  }
-
-  fs::path dir_;
-  fs::path created_;  // the outermost directory the run creates; empty when outdir existed
-  std::set<fs::path> before_;
 };
 
 // "[json.exception.type_error.316] invalid UTF-8 byte ..." -> "invalid UTF-8 byte ...".
@@ -160,22 +97,17 @@ int cmd_run(const fs::path& config_file, std::optional<std::int64_t> iterations,
     const std::int64_t committed = last ? *last + 1 : 0;
     if (committed >= options.target_iterations) {
       fmt::print(
-          "Nothing to run: {} already has {} committed iteration(s), and the target is {}; "
-          "raise --iterations above {} to continue (nothing was changed).\n",
-          config.outdir.string(), committed, options.target_iterations, committed);
+          "Completed 0 iteration(s) ({} committed in total): {} already reaches the target of {}, "
+          "so nothing was run or changed; raise --iterations above {} to continue.\n",
+          committed, config.outdir.string(), options.target_iterations, committed);
       return 0;
     }
   }
   ConsoleProgress console(stdout);
   NotedProgress progress(console, note);
-  const std::optional<NewRunCleanup> cleanup =
-      resume ? std::nullopt : std::optional<NewRunCleanup>(std::in_place, config.outdir);
   try {
     (void)campaign::run_campaign(config, options, progress);
   } catch (...) {
-    if (cleanup && campaign::inspect_run_dir(config.outdir) != campaign::RunDirState::Absent) {
-      cleanup->undo();
-    }
     rethrow_translated(config_file);
   }
   fmt::print("Output: {}\n", config.outdir.string());

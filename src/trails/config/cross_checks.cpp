@@ -213,7 +213,9 @@ void check_msm_criteria(const RawConfig& raw, Problems& problems) {
   if (!crit.present || !crit.valid || !crit.value.is_object()) return;
   const std::string key = "msm.convergence_criteria";
   for (const auto& [name, params] : crit.value.items()) {
-    const std::string path = key + "." + name;
+    std::string path = key;
+    path += ".";
+    path += name;
     std::vector<std::string> allowed;
     if (name == "its" || name == "implied_timescales") {
       allowed = {"tol", "n", "n_timescales"};
@@ -248,16 +250,19 @@ void check_msm_criteria(const RawConfig& raw, Problems& problems) {
       continue;
     }
     for (const auto& [p, v] : params.items()) {
+      std::string param_path = path;
+      param_path += ".";
+      param_path += p;
       if (std::find(allowed.begin(), allowed.end(), p) == allowed.end()) {
         std::string list;
         for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-        problems.add(crit.value_at, path + "." + p, "unknown parameter; known: " + list);
+        problems.add(crit.value_at, param_path, "unknown parameter; known: " + list);
       } else if (p == "n" || p == "n_timescales") {
         if (!v.is_number_integer() || v.get<long long>() < 1) {
-          problems.add(crit.value_at, path + "." + p, "must be an integer >= 1");
+          problems.add(crit.value_at, param_path, "must be an integer >= 1");
         }
       } else if (!v.is_number() || !(v.get<double>() > 0)) {
-        problems.add(crit.value_at, path + "." + p, "must be a number > 0");
+        problems.add(crit.value_at, param_path, "must be a number > 0");
       }
     }
   }
