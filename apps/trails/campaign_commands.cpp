@@ -1,9 +1,15 @@
 // `trails run`, `trails check` and `trails init` (commands.h).
+#include <charconv>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <memory>
+#include <new>
 #include <optional>
+#include <string>
+#include <system_error>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -14,29 +20,109 @@
 #include "trails/config/load.h"
 #include "trails/config/template.h"
 #include "trails/core/error.h"
+#include "trails/store/run_store.h"
 
 namespace trails::app {
 namespace fs = std::filesystem;
 
 namespace {
 
+// The banner with one more line: where the iteration target came from when no one set it.
+class NotedProgress final : public campaign::ProgressSink {
+ public:
+  NotedProgress(campaign::ProgressSink& inner, std::string note)
+      : inner_(inner), note_(std::move(note)) {}
+  void started(const std::vector<std::string>& banner) override {
+    auto lines = banner;
+    if (!note_.empty()) lines.push_back(note_);
+    inner_.started(lines);
+  }
+  void iteration(const campaign::IterationReport& report) override { inner_.iteration(report); }
+  void finished(const campaign::CampaignOutcome& outcome) override { inner_.finished(outcome); }
+
+ private:
+  campaign::ProgressSink& inner_;
+  std::string note_;
+};
+
+// "[json.exception.type_error.316] invalid UTF-8 byte ..." -> "invalid UTF-8 byte ...".
+std::string without_library_prefix(const std::string& what) {
+  if (what.rfind("[json.exception.", 0) == 0) {
+    if (const auto end = what.find("] "); end != std::string::npos) return what.substr(end + 2);
+  }
+  return what;
+}
+
+// Library exceptions that can escape check/run, as messages naming the config and what to do.
+[[noreturn]] void rethrow_translated(const fs::path& config_file) {
+  const std::string file = config_file.string();
+  try {
+    throw;
+  } catch (const core::Error&) {
+    throw;
+  } catch (const std::bad_alloc&) {
+    throw core::InputError(file +
+                           ": ran out of memory; lower spawning.walker or spawning.step, or "
+                           "raise spawning.stride (nothing of this run was kept)");
+  } catch (const nlohmann::json::exception& e) {
+    throw core::InternalError(file + ": a value could not be stored as JSON (" +
+                              without_library_prefix(e.what()) +
+                              "); make sure the file is UTF-8 text, otherwise report this bug");
+  } catch (const fs::filesystem_error& e) {
+    throw core::InputError(file + ": " + e.code().message() + " on " + e.path1().string() +
+                           "; check outdir and the paths in the config");
+  } catch (const std::system_error& e) {
+    throw core::InputError(file + ": the system refused a resource (" + e.code().message() +
+                           "); if it names threads or resources, lower spawning.max_workers");
+  }
+}
+
 int cmd_run(const fs::path& config_file, std::optional<std::int64_t> iterations, bool resume) {
   const auto config = config::load_campaign_config(config_file);
   campaign::RunOptions options;
   options.resume = resume;
   options.target_iterations = iterations.value_or(config.iterations.value_or(1));
-  ConsoleProgress progress(stdout);
-  const auto outcome = campaign::run_campaign(config, options, progress);
+  std::string note;
+  if (!iterations && !config.iterations) {
+    note =
+        "  note        neither --iterations nor `iterations` is set: 1 iteration (Trails-MD's "
+        "default)";
+  }
+  if (resume) {
+    // Asking for no more than the run has is not an error, but it runs nothing: say so and
+    // write nothing (docs/reliability.md, "What check verifies before a run").
+    campaign::preflight(config, true);
+    const auto last =
+        store::RunStore::open(config.outdir, store::RunStore::Mode::ReadOnly).last_committed();
+    const std::int64_t committed = last ? *last + 1 : 0;
+    if (committed >= options.target_iterations) {
+      fmt::print(
+          "Completed 0 iteration(s) ({} committed in total): {} already reaches the target of {}, "
+          "so nothing was run or changed; raise --iterations above {} to continue.\n",
+          committed, config.outdir.string(), options.target_iterations, committed);
+      return 0;
+    }
+  }
+  ConsoleProgress console(stdout);
+  NotedProgress progress(console, note);
+  try {
+    (void)campaign::run_campaign(config, options, progress);
+  } catch (...) {
+    rethrow_translated(config_file);
+  }
   // Unless stdout is gone (`trails run … | head`): the campaign succeeded all the same.
   if (std::ferror(stdout) == 0) fmt::print("Output: {}\n", config.outdir.string());
-  (void)outcome;
   return 0;
 }
 
 int cmd_check(const fs::path& config_file, bool resume) {
   const auto config = config::load_campaign_config(config_file);
-  campaign::preflight(config, resume);
-  campaign::check_engine_and_cvs(config);
+  try {
+    campaign::preflight(config, resume);
+    campaign::check_engine_and_cvs(config);
+  } catch (...) {
+    rethrow_translated(config_file);
+  }
   fmt::print("Preflight checks passed. Output directory: {}\n", config.outdir.string());
   return 0;
 }
@@ -66,7 +152,17 @@ Command add_run(CLI::App& app, std::string& log_level) {
   auto* run = app.add_subcommand("run", "Run (or continue) an adaptive campaign");
   run->add_option("CONFIG", o->config, "Campaign configuration (YAML)")->required();
   run->add_option("--iterations", o->iterations, "Total iteration target of the campaign")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            std::int64_t n = 0;
+            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+            if (ec != std::errc() || end != text.data() + text.size() || n < 0) {
+              return "must be a whole number of iterations >= 0 (at most " +
+                     std::to_string(std::numeric_limits<std::int64_t>::max()) + "), got " + text;
+            }
+            return {};
+          },
+          "INT>=0"));
   run->add_flag("--resume", o->resume, "Continue the campaign from its last committed iteration");
   run->add_option("--log-level", log_level, "trace|debug|info|warning|error|off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warning", "error", "off"}));

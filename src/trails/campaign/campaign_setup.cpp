@@ -120,20 +120,6 @@ int lock_outdir(const std::filesystem::path& outdir) {
   throw core::UsageError(another_run(outdir));
 }
 
-std::string describe_change(const nlohmann::json& before, const nlohmann::json& after,
-                            const std::string& key) {
-  nlohmann::json::json_pointer ptr("/" + [&] {
-    std::string p = key;
-    for (auto& ch : p)
-      if (ch == '.') ch = '/';
-    return p;
-  }());
-  const auto show = [&](const nlohmann::json& j) {
-    return j.contains(ptr) ? j.at(ptr).dump() : std::string("(absent)");
-  };
-  return fmt::format("{}: {} -> {}", key, show(before), show(after));
-}
-
 bool msm_overlap_enabled(const RunOptions& options) {
   const char* env = std::getenv("TRAILS_MSM_OVERLAP");
   return options.overlap_msm && !(env != nullptr && std::string_view(env) == "0");
@@ -279,17 +265,13 @@ void CampaignDriver::start_new() {
 void CampaignDriver::load_initial_trajectory() {
   initial_frames_.clear();
   initial_seeding_.clear();
+  // The engine-dependent checks `trails check` makes too (preflight.h), before any write.
+  check_memory(config_, *engine_);
+  const auto read = read_initial_trajectory(config_, *engine_);
+  if (!read) return;
   const auto& path = config_.system.initial_trajectory;
-  if (!path) return;
-  if (!engine_->system().molecular) {
-    throw core::ConfigError(
-        "system.initial_trajectory needs a molecular engine (engine.md_engine: "
-        "openmm); the " +
-        engine_->name() + " engine starts from system.start");
-  }
-  const auto traj = trajio::read_trajectory(*path, engine_->n_atoms());
+  const auto& traj = *read;
   const auto n = static_cast<std::int64_t>(traj.frames.size());
-  if (n == 0) throw core::InputError(path->string() + " (system.initial_trajectory) has no frames");
   const int walkers = config_.spawning.walker;
   std::vector<std::int64_t> chosen;
   if (config_.system.project_file && !config_.learned_space() && n > walkers) {
@@ -371,15 +353,7 @@ void CampaignDriver::resume() {
   lock_fd_ = lock_run_directory(config_.outdir);
   store_.emplace(
       store::RunStore::open(config_.outdir, store::RunStore::Mode::ReadWrite, dir_lock_fd_));
-  const auto before = store_->meta().config;
-  const auto after = config_.result_relevant_json();
-  if (const auto changed = config::keys_changed(before, after); !changed.empty()) {
-    std::string msg = "--resume: the configuration changed in ways that alter results:";
-    for (const auto& key : changed) msg += "\n  " + describe_change(before, after, key);
-    msg += "\nrestore these keys to continue " + config_.outdir.string() +
-           ", or start a new campaign in another outdir (nothing was changed)";
-    throw core::ConfigError(msg);
-  }
+  check_resume_config(config_, *store_);  // also in preflight(), which check --resume runs
 
   const auto records = store_->load_iterations();
   if (records.empty()) {  // created, but stopped before iteration 0 was committed

@@ -3,6 +3,12 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <fstream>
+#include <string>
+
+#include <fmt/format.h>
+
 #include "trails/campaign/project_file_projection.h"
 #include "trails/campaign/projection_factory.h"
 #include "trails/core/error.h"
@@ -27,6 +33,64 @@ bool only_interrupted_create(const fs::path& dir) {
     return false;
   }
   return !ec;
+}
+
+std::string describe_change(const nlohmann::json& before, const nlohmann::json& after,
+                            const std::string& key) {
+  std::string pointer = "/" + key;
+  std::replace(pointer.begin(), pointer.end(), '.', '/');
+  const nlohmann::json::json_pointer ptr(pointer);
+  const auto show = [&](const nlohmann::json& j) {
+    return j.contains(ptr) ? j.at(ptr).dump() : std::string("(absent)");
+  };
+  return fmt::format("{}: {} -> {}", key, show(before), show(after));
+}
+
+// Bytes of memory available to this process: MemAvailable, else free pages.
+double available_memory_bytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string name;
+  double kb = 0;
+  std::string unit;
+  while (meminfo >> name >> kb >> unit) {
+    if (name == "MemAvailable:") return kb * 1024.0;
+  }
+  return static_cast<double>(::sysconf(_SC_AVPHYS_PAGES)) *
+         static_cast<double>(::sysconf(_SC_PAGESIZE));
+}
+
+std::string gigabytes(double bytes) { return fmt::format("{:.3g} GB", bytes / 1e9); }
+
+// The built-in engine is cheap to step: one short segment per start point (at most kProbeSteps
+// steps, no synthetic cost) shows a dt, kT or start that makes the coordinates non-finite.
+void probe_first_steps(const config::CampaignConfig& config) {
+  constexpr std::int64_t kProbeSteps = 100;
+  config::BuiltinSpec spec = config.engine.builtin;
+  spec.synthetic_cost_ms = 0.0;
+  const auto engine = engines::make_engine(config::EngineSpec(spec), {});
+  const auto instance = engine->make_instance();
+  const auto& starts = config.system.start;
+  const std::size_t n = std::max<std::size_t>(1, starts.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    engines::SegmentTask task;
+    task.walker = static_cast<std::int64_t>(i);
+    task.start = engine->default_start();
+    if (!starts.empty()) task.start.positions = starts[i];
+    task.steps = std::min<std::int64_t>(config.spawning.step, kProbeSteps);
+    task.stride = task.steps;
+    task.seed = config.random_seed;
+    const auto result = instance->run(task);
+    if (!result.ok()) {
+      throw core::InputError(fmt::format(
+          "{}: the first {} steps from {} already fail ({}); `trails run` would fail in "
+          "iteration 0: fix engine.dt / engine.kT or the start point",
+          config.config_file.string(), task.steps,
+          starts.empty() ? std::string("the potential's default start")
+                         : fmt::format("system.start{}",
+                                       starts.size() > 1 ? fmt::format("[{}]", i) : std::string()),
+          result.error));
+    }
+  }
 }
 
 }  // namespace
@@ -70,9 +134,20 @@ void preflight(const config::CampaignConfig& config, bool resume) {
   const std::string dir = config.outdir.string();
   if (!resume) {
     if (state == RunDirState::RunStore) {
-      throw core::UsageError("run directory " + dir +
-                             " already holds a campaign; continue it with --resume, or set a "
-                             "different outdir (nothing was changed)");
+      bool committed = true;
+      try {
+        committed = store::RunStore::open(config.outdir, store::RunStore::Mode::ReadOnly)
+                        .last_committed()
+                        .has_value();
+      } catch (const core::Error&) {  // a damaged ledger: the plain message below still applies
+      }
+      throw core::UsageError(
+          "run directory " + dir +
+          " already holds a campaign; continue it with --resume, or set a " +
+          "different outdir (nothing was changed)" +
+          (committed ? ""
+                     : "; it has no committed iteration (a run that stopped before its first "
+                       "commit): if it is yours, remove the directory to start afresh"));
     }
     if (state == RunDirState::Foreign) {
       throw core::InputError("outdir " + dir +
@@ -83,6 +158,10 @@ void preflight(const config::CampaignConfig& config, bool resume) {
     throw core::UsageError("--resume: " + dir +
                            " is not a Trails run directory (no ledger.sqlite); run without "
                            "--resume to start a new campaign");
+  } else {
+    // A changed config is refused before anything is built, by check --resume as by run.
+    check_resume_config(config,
+                        store::RunStore::open(config.outdir, store::RunStore::Mode::ReadOnly));
   }
   // The project file must be importable, with a callable extract_cvs
   // (compat:preflight-project-file).
@@ -107,6 +186,61 @@ void check_engine_and_cvs(const config::CampaignConfig& config) {
   } remove{scratch};
   const auto engine = engines::make_engine(config.engine_spec(), scratch);
   (void)make_projection(config, *engine);
+  check_memory(config, *engine);
+  (void)read_initial_trajectory(config, *engine);
+  if (!engine->system().molecular) probe_first_steps(config);
+}
+
+void check_resume_config(const config::CampaignConfig& config, const store::RunStore& store) {
+  const auto& before = store.meta().config;
+  const auto after = config.result_relevant_json();
+  const auto changed = config::keys_changed(before, after);
+  if (changed.empty()) return;
+  std::string msg = "--resume: the configuration changed in ways that alter results:";
+  for (const auto& key : changed) msg += "\n  " + describe_change(before, after, key);
+  msg += "\nrestore these keys to continue " + config.outdir.string() +
+         ", or start a new campaign in another outdir (nothing was changed)";
+  throw core::ConfigError(msg);
+}
+
+void check_memory(const config::CampaignConfig& config, const engines::Engine& engine) {
+  // The whole iteration is in flight (docs/execution.md): every walker's frames are held at once.
+  const auto& s = config.spawning;
+  const double values = static_cast<double>(engine.n_atoms()) * engine.spatial_dim();
+  const double need = static_cast<double>(s.walker) * static_cast<double>(s.frames_per_walker()) *
+                      values * sizeof(double);
+  const double have = available_memory_bytes();
+  if (need > have) {
+    throw core::InputError(fmt::format(
+        "{}: one iteration holds spawning.walker × spawning.step / spawning.stride = {} × {} "
+        "frames of {} coordinates, {} of memory, more than the {} available; lower "
+        "spawning.walker or spawning.step, or raise spawning.stride",
+        config.config_file.string(), s.walker, s.frames_per_walker(), values, gigabytes(need),
+        gigabytes(have)));
+  }
+}
+
+std::optional<trajio::Trajectory> read_initial_trajectory(const config::CampaignConfig& config,
+                                                          const engines::Engine& engine) {
+  const auto& path = config.system.initial_trajectory;
+  if (!path) return std::nullopt;
+  if (!engine.system().molecular) {
+    throw core::ConfigError(
+        "system.initial_trajectory needs a molecular engine (engine.md_engine: "
+        "openmm); the " +
+        engine.name() + " engine starts from system.start");
+  }
+  std::optional<trajio::Trajectory> traj;
+  try {
+    traj = trajio::read_trajectory(*path, engine.n_atoms());
+  } catch (const core::Error& e) {  // a damaged or mismatched file is bad input (exit 2)
+    throw core::InputError("system.initial_trajectory: " + e.describe() +
+                           "; give an XTC or DCD trajectory of the system in system.conf_file");
+  }
+  if (traj->frames.empty()) {
+    throw core::InputError(path->string() + " (system.initial_trajectory) has no frames");
+  }
+  return traj;
 }
 
 }  // namespace trails::campaign

@@ -1,5 +1,6 @@
 // build_config(): the typed CampaignConfig from the first pass's JSON values. Declared in
 // cross_checks.h next to the rules it relies on.
+#include <algorithm>
 #include <string>
 
 #include "trails/config/cross_checks.h"
@@ -205,7 +206,8 @@ CampaignConfig build_config(const RawConfig& raw) {
   s.walker = as_int(raw, "spawning.walker", s.walker);
   s.step = as_int(raw, "spawning.step", s.step);
   s.stride = as_int(raw, "spawning.stride", s.stride);
-  s.max_workers = as_int(raw, "spawning.max_workers", s.max_workers);
+  // More workers than walkers would only start idle threads: capped (docs/configuration.md).
+  s.max_workers = std::min(as_int(raw, "spawning.max_workers", s.max_workers), s.walker);
   s.spawn_scheme = as_string(raw, "spawning.spawn_scheme");
   // Trails-MD treats every spawn_type other than "hard" as probabilistic (= soft).
   s.spawn_type =

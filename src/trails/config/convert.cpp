@@ -42,6 +42,21 @@ std::string kind_name(const KeySpec& spec, bool integer) {
   return (range.empty() ? base : base + " " + range) + (spec.nullable && scalar ? " or null" : "");
 }
 
+// `020` is 16 to Trails-MD's YAML 1.1 reader and 20 to YAML 1.2: neither reading is safe.
+bool reject_leading_zero(const Scalar& s, const std::string& path, Position at,
+                         Problems& problems) {
+  if (!s.leading_zero) return false;
+  const std::string sign = s.text[0] == '-' ? "-" : "";
+  const std::size_t first = s.text.find_first_not_of("+-0");
+  const std::string digits = first == std::string::npos ? "" : s.text.substr(first);
+  problems.add(at, path,
+               "the integer " + s.text +
+                   " has a leading zero, which is ambiguous: Trails-MD's YAML 1.1 reader takes it "
+                   "as octal, YAML 1.2 as decimal; write it without the leading zero (" +
+                   sign + (digits.empty() ? "0" : digits) + ")");
+  return true;
+}
+
 // Reads one integer element. `ranged`: apply the spec's bounds to it.
 std::optional<json> read_int(const YAML::Node& node, const KeySpec& spec, const std::string& path,
                              Position at, Problems& problems) {
@@ -63,6 +78,7 @@ std::optional<json> read_int(const YAML::Node& node, const KeySpec& spec, const 
     problems.add(at, path, "must be " + want + ", got " + describe(node) + hint);
     return std::nullopt;
   }
+  if (reject_leading_zero(s, path, at, problems)) return std::nullopt;
   if (s.out_of_range && spec.wide && s.big_unsigned) return json(s.big);  // beyond int64
   constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
   if (s.out_of_range || (!spec.wide && (s.integer > kIntMax || s.integer < -kIntMax))) {
@@ -94,6 +110,7 @@ std::optional<double> read_number(const YAML::Node& node, const KeySpec& spec,
     problems.add(at, path, "must be " + want + ", got " + describe(node) + hint);
     return std::nullopt;
   }
+  if (s.kind == ScalarKind::Int && reject_leading_zero(s, path, at, problems)) return std::nullopt;
   if (!std::isfinite(s.number)) {
     problems.add(at, path, "must be a finite number, got " + s.text);
     return std::nullopt;

@@ -213,7 +213,9 @@ void check_msm_criteria(const RawConfig& raw, Problems& problems) {
   if (!crit.present || !crit.valid || !crit.value.is_object()) return;
   const std::string key = "msm.convergence_criteria";
   for (const auto& [name, params] : crit.value.items()) {
-    const std::string path = key + "." + name;
+    std::string path = key;
+    path += ".";
+    path += name;
     std::vector<std::string> allowed;
     if (name == "its" || name == "implied_timescales") {
       allowed = {"tol", "n", "n_timescales"};
@@ -248,16 +250,19 @@ void check_msm_criteria(const RawConfig& raw, Problems& problems) {
       continue;
     }
     for (const auto& [p, v] : params.items()) {
+      std::string param_path = path;
+      param_path += ".";
+      param_path += p;
       if (std::find(allowed.begin(), allowed.end(), p) == allowed.end()) {
         std::string list;
         for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-        problems.add(crit.value_at, path + "." + p, "unknown parameter; known: " + list);
+        problems.add(crit.value_at, param_path, "unknown parameter; known: " + list);
       } else if (p == "n" || p == "n_timescales") {
         if (!v.is_number_integer() || v.get<long long>() < 1) {
-          problems.add(crit.value_at, path + "." + p, "must be an integer >= 1");
+          problems.add(crit.value_at, param_path, "must be an integer >= 1");
         }
       } else if (!v.is_number() || !(v.get<double>() > 0)) {
-        problems.add(crit.value_at, path + "." + p, "must be a number > 0");
+        problems.add(crit.value_at, param_path, "must be a number > 0");
       }
     }
   }
@@ -450,9 +455,33 @@ void check_learned_features(const RawConfig& raw, Problems& problems) {
   }
 }
 
+// Sizes a run could not start with: Trails allocates per walker and starts one thread per worker
+// (docs/reliability.md, "What check verifies before a run"). max_workers beyond walker is harmless
+// (build_config caps it), so only the effective worker count is bounded.
+void check_sizes(const RawConfig& raw, Problems& problems) {
+  const Entry& walker = raw.at("spawning.walker");
+  if (walker.present && walker.valid && walker.value.get<int>() > kMaxWalkers) {
+    problems.add(walker.value_at, "spawning.walker",
+                 std::to_string(walker.value.get<int>()) + " walkers is more than Trails runs in " +
+                     "one iteration (at most " + std::to_string(kMaxWalkers) +
+                     "); lower spawning.walker");
+    return;
+  }
+  const Entry& workers = raw.at("spawning.max_workers");
+  if (!workers.present || !workers.valid || !raw.usable("spawning.walker")) return;
+  const int effective = std::min(workers.value.get<int>(), raw.value("spawning.walker").get<int>());
+  if (effective > kMaxWorkers) {
+    problems.add(workers.value_at, "spawning.max_workers",
+                 std::to_string(workers.value.get<int>()) + " would start " +
+                     std::to_string(effective) + " worker threads (one per worker, at most one " +
+                     "per walker); use at most " + std::to_string(kMaxWorkers));
+  }
+}
+
 }  // namespace
 
 void check_cross_fields(const RawConfig& raw, Problems& problems) {
+  check_sizes(raw, problems);
   check_learned_space(raw, problems);
   check_project_file(raw, problems);
   check_learned_features(raw, problems);

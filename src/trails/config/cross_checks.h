@@ -13,6 +13,11 @@
 
 namespace trails::config::detail {
 
+// Size bounds (check_cross_fields): walkers per iteration, and worker threads after
+// spawning.max_workers is capped at spawning.walker (build_config).
+inline constexpr int kMaxWalkers = 100000;
+inline constexpr int kMaxWorkers = 1024;
+
 // The n_bins in effect: top-level n_bins, else spawning.n_bins (Trails-MD's promotion), else the
 // default. `source` receives the dotted key it came from.
 std::vector<int> effective_n_bins(const RawConfig& raw, std::string* source = nullptr);

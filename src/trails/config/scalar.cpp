@@ -53,6 +53,8 @@ Scalar resolve_scalar(const YAML::Node& node) {
   if (std::regex_match(s, int_pattern())) {
     out.kind = ScalarKind::Int;
     const char* begin = s.data() + (s[0] == '+' ? 1 : 0);
+    const std::size_t digits = (s[0] == '+' || s[0] == '-') ? 1 : 0;
+    out.leading_zero = s.size() > digits + 1 && s[digits] == '0';
     auto [ptr, ec] = std::from_chars(begin, s.data() + s.size(), out.integer);
     (void)ptr;
     out.out_of_range = ec == std::errc::result_out_of_range;

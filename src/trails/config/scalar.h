@@ -21,6 +21,9 @@ struct Scalar {
   bool out_of_range = false;  // an integer literal that does not fit in int64_t...
   std::uint64_t big = 0;      // ...but fits here when big_unsigned (seeds up to 2^64-1)
   bool big_unsigned = false;
+  // An Int written with a leading zero (`020`): YAML 1.1 (PyYAML, so Trails-MD) reads it as
+  // octal 16, YAML 1.2 as decimal 20; readers reject it rather than pick one.
+  bool leading_zero = false;
   std::string text;  // the scalar as written
 };
 

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# `trails check` refuses what `trails run` would refuse, a run that fails before its first commit
+# leaves nothing behind, and the iteration target is always stated (docs/reliability.md, "What
+# check verifies before a run"). Config-only cases are in tests/data/bad/cases.tsv.
+source "$(dirname "$0")/lib/common.bash"
+
+expect_exit() {  # $1 code, $2 description, $3 substring, rest: command
+  local code=$1 what=$2 needle=$3
+  shift 3
+  set +e
+  "$@" > out.txt 2> err.txt
+  local rc=$?
+  set -e
+  [ $rc -eq "$code" ] || fail "$what: exit $rc, expected $code ($(cat out.txt err.txt))"
+  grep -qF -- "$needle" out.txt err.txt || fail "$what: output lacks '$needle': $(cat out.txt err.txt)"
+}
+
+# A dt that blows up at once: check says so. run fails in iteration 0 and keeps the empty store
+# (a fixed project file can continue it with --resume, tests/scripts/project_file.sh); a fresh
+# run into it says the store has no committed iteration and how to start afresh.
+write_config blowup.yaml blowup
+sed -i 's/dt: 0.0001/dt: 1000000/' blowup.yaml
+expect_exit 2 "check with dt 1e6" "the first 100 steps from system.start already fail" \
+  "$TRAILS" check blowup.yaml
+expect_exit 1 "run with dt 1e6" "iteration 0" "$TRAILS" run blowup.yaml --iterations 2
+sed -i 's/dt: 1000000/dt: 0.0001/' blowup.yaml
+expect_exit 2 "fresh run into the store of a failed first iteration" \
+  "it has no committed iteration (a run that stopped before its first commit)" \
+  "$TRAILS" run blowup.yaml --iterations 1
+pass "a first-step failure: check exit 2; the store it leaves is named as such"
+
+# One iteration's frames against the available memory (needs the engine, so not in the config
+# corpus): check and run exit 2 and write nothing.
+WALKERS=100000 write_config memory.yaml memory
+sed -i 's/step: 200$/step: 2000000000/' memory.yaml
+for cmd in check run; do
+  expect_exit 2 "$cmd with 3.2 PB of frames" \
+    "spawning.walker × spawning.step / spawning.stride = 100000 × 200000000 frames" \
+    "$TRAILS" $cmd memory.yaml
+done
+[ ! -e memory ] || fail "the memory estimate left a directory"
+pass "the memory estimate refuses an iteration larger than the available memory"
+
+# More workers than walkers: capped, check passes and the run starts one worker per walker.
+MAX_WORKERS=1000000 WALKERS=3 write_config workers.yaml workers
+"$TRAILS" check workers.yaml > /dev/null || fail "check refused max_workers above walker"
+expect_exit 0 "run with max_workers 1000000" "3 worker(s)" "$TRAILS" run workers.yaml --iterations 1
+pass "max_workers above spawning.walker is capped at it"
+
+# check --resume compares the config with the stored one, as run --resume does.
+write_config base.yaml base
+"$TRAILS" run base.yaml --iterations 3 > /dev/null
+sed 's/kT: 15.0/kT: 5.0/' base.yaml > changed.yaml
+snap=$(snapshot base)
+expect_exit 2 "check --resume with a changed kT" "engine.kT: 15.0 -> 5.0" \
+  "$TRAILS" check changed.yaml --resume
+expect_exit 2 "run --resume with a changed kT" "engine.kT: 15.0 -> 5.0" \
+  "$TRAILS" run changed.yaml --resume
+[ "$(snapshot base)" = "$snap" ] || fail "a refused --resume changed the run directory"
+pass "check --resume refuses a changed configuration"
+
+# A resume target at or below the committed iterations runs nothing, says so, exits 0.
+expect_exit 0 "--resume --iterations 2 after 3" "Completed 0 iteration(s) (3 committed in total)" \
+  "$TRAILS" run base.yaml --iterations 2 --resume
+grep -qF "nothing was run or changed" out.txt || fail "no-op resume does not say nothing was changed"
+[ "$(snapshot base)" = "$snap" ] || fail "a no-op resume changed the run directory"
+[ "$(committed base)" = 3 ] || fail "a no-op resume changed the committed count"
+pass "a resume target already reached: exit 0, said, nothing written"
+
+# No iterations anywhere: the banner says the default of 1 applies.
+write_config noiter.yaml noiter
+sed -i '/^iterations:/d' noiter.yaml
+expect_exit 0 "run without iterations" "neither --iterations nor \`iterations\` is set: 1 iteration" \
+  "$TRAILS" run noiter.yaml
+[ "$(committed noiter)" = 1 ] || fail "the default target is not 1 iteration"
+pass "the banner states the default iteration target"
+
+# --iterations must be a whole number in int64 range; the message is short.
+for bad in -1 99999999999999999999 1.5; do
+  expect_exit 2 "--iterations $bad" "--iterations: must be a whole number of iterations >= 0" \
+    "$TRAILS" run noiter.yaml --iterations "$bad" --resume
+  [ "$(wc -c < err.txt)" -lt 300 ] || fail "--iterations $bad: message too long: $(cat err.txt)"
+done
+pass "bad --iterations values: exit 2 with a short message"
