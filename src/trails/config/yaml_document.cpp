@@ -1,5 +1,8 @@
 #include "trails/config/yaml_document.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <map>
 #include <sstream>
 #include <vector>
 
@@ -11,22 +14,82 @@ namespace {
 const char* const kSyntaxHint =
     "; check the indentation (spaces, not tabs), colons, brackets and quotes";
 
-// Records where documents start; ignores their content.
-class DocumentStarts : public YAML::EventHandler {
+// Bounds on the document as its aliases expand it (docs/reliability.md#inputs-and-outputs): the
+// node graph YAML::Load builds shares aliased nodes, but every conversion walks it as a tree, so
+// nested aliases ("billion laughs") would grow without bound there.
+constexpr std::int64_t kMaxExpandedNodes = 100000;
+constexpr int kMaxExpandedDepth = 256;
+
+// Records where documents start and, for the first document, how large and how deep it is once
+// every alias is expanded: each anchor's expanded size and depth are recorded when its node
+// ends, so an alias costs one lookup and nothing is expanded.
+class DocumentScan : public YAML::EventHandler {
  public:
   std::vector<YAML::Mark> starts;
+  std::optional<YAML::Mark> too_large;  // the first node at which a bound was exceeded
+
   void OnDocumentStart(const YAML::Mark& mark) override { starts.push_back(mark); }
   void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                       YAML::EmitterStyle::value) override {}
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                  YAML::EmitterStyle::value) override {}
-  void OnMapEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { leaf(mark, anchor); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    const auto it = anchors_.find(anchor);
+    if (it != anchors_.end()) add(mark, it->second);
+  }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                const std::string&) override {
+    leaf(mark, anchor);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    open(mark, anchor);
+  }
+  void OnSequenceEnd() override { close(); }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
+    open(mark, anchor);
+  }
+  void OnMapEnd() override { close(); }
+
+ private:
+  struct Size {
+    std::int64_t nodes = 1;
+    int depth = 1;
+  };
+  struct Open {
+    YAML::Mark mark;
+    YAML::anchor_t anchor;
+    Size size;
+  };
+
+  bool first_document() const { return starts.size() == 1; }
+  void leaf(const YAML::Mark& mark, YAML::anchor_t anchor) {
+    if (!first_document()) return;
+    if (anchor != YAML::NullAnchor) anchors_[anchor] = Size{};
+    add(mark, Size{});
+  }
+  void open(const YAML::Mark& mark, YAML::anchor_t anchor) {
+    if (first_document()) stack_.push_back(Open{mark, anchor, Size{}});
+  }
+  void close() {
+    if (!first_document() || stack_.empty()) return;
+    const Open done = stack_.back();
+    stack_.pop_back();
+    if (done.anchor != YAML::NullAnchor) anchors_[done.anchor] = done.size;
+    add(done.mark, done.size);
+  }
+  // Adds a (possibly aliased) child of `size` to the innermost open node; saturates at the bound.
+  void add(const YAML::Mark& mark, const Size& size) {
+    if (!first_document() || stack_.empty()) return;
+    Size& parent = stack_.back().size;
+    parent.nodes = std::min(parent.nodes + size.nodes, kMaxExpandedNodes + 1);
+    parent.depth = std::max(parent.depth, std::min(size.depth + 1, kMaxExpandedDepth + 1));
+    if (!too_large && (parent.nodes > kMaxExpandedNodes || parent.depth > kMaxExpandedDepth)) {
+      too_large = mark;
+    }
+  }
+
+  std::map<YAML::anchor_t, Size> anchors_;
+  std::vector<Open> stack_;
 };
 
 // Position of the first line that holds more than a comment, a document marker or a null
@@ -70,20 +133,29 @@ std::optional<YAML::Node> parse_document(const std::string& text, Problems& prob
     }
     return std::nullopt;
   }
-  // Look for a second document, but never past it (see the header).
+  // Look for a second document, but never past it (see the header), and measure the first.
   std::istringstream in(text);
   YAML::Parser parser(in);
-  DocumentStarts starts;
+  DocumentScan scan;
   try {
-    if (parser.HandleNextDocument(starts) && parser.HandleNextDocument(starts) &&
-        starts.starts.size() > 1) {
+    if (parser.HandleNextDocument(scan) && !scan.too_large && parser.HandleNextDocument(scan) &&
+        scan.starts.size() > 1) {
       // yaml-cpp also starts a new document on some indentation mistakes, hence the hint.
-      problems.add(position_of(starts.starts[1]), "",
+      problems.add(position_of(scan.starts[1]), "",
                    "a second YAML document starts here (a `---` line or inconsistent "
                    "indentation); a config file holds exactly one mapping");
     }
   } catch (const YAML::Exception& e) {
     problems.add(position_of(e.mark), "", "YAML syntax error: " + e.msg + kSyntaxHint);
+  }
+  if (scan.too_large) {
+    // Nothing is converted: the conversion is what would run out of memory.
+    problems.add(position_of(*scan.too_large), "",
+                 "YAML anchors and aliases (&name, *name) expand the document past " +
+                     std::to_string(kMaxExpandedNodes) + " values or " +
+                     std::to_string(kMaxExpandedDepth) +
+                     " levels of nesting here; write the values out instead of nesting aliases");
+    return std::nullopt;
   }
   return root;
 }

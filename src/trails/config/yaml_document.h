@@ -2,6 +2,8 @@
 // file and extra documents as problems. Works around yaml-cpp 0.7's YAML::LoadAll, which loops
 // allocating forever on some malformed input (a stray `,`: jbeder/yaml-cpp#1040, fixed upstream
 // in #1319): the first document comes from YAML::Load, and at most one more is looked for.
+// A document whose anchors and aliases expand it past a bound (an alias bomb) is rejected here,
+// before any conversion walks it.
 // Internal to the config module.
 #pragma once
 
