@@ -121,7 +121,7 @@ std::vector<OutputTarget> check_outputs(
   return out;
 }
 
-PendingOutput::PendingOutput(OutputTarget target)
+PendingOutput::PendingOutput(const OutputTarget& target)
     : target_(check_output(target.option, target.given)) {
   const fs::path& path = target_.path;
   const std::string ext = path.extension().string();

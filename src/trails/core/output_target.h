@@ -43,7 +43,7 @@ std::vector<OutputTarget> check_outputs(
 // it when commit() did not run.
 class PendingOutput {
  public:
-  explicit PendingOutput(OutputTarget target);
+  explicit PendingOutput(const OutputTarget& target);
   PendingOutput(const PendingOutput&) = delete;
   PendingOutput& operator=(const PendingOutput&) = delete;
   ~PendingOutput();

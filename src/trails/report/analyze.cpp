@@ -178,6 +178,7 @@ void free_energy(ReportData& r) {
 // Frames, +inf for an infinite one (null in the payload, NaN in the record).
 std::vector<double> timescales_of(const msm::MsmBuildRecord& build) {
   std::vector<double> ts;
+  ts.reserve(build.timescales.size());
   for (const double t : build.timescales) ts.push_back(std::isnan(t) ? detail::kInf : t);
   return ts;
 }
