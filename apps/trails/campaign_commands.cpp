@@ -20,6 +20,7 @@
 #include "trails/config/load.h"
 #include "trails/config/template.h"
 #include "trails/core/error.h"
+#include "trails/core/output_target.h"
 #include "trails/store/run_store.h"
 
 namespace trails::app {
@@ -128,13 +129,13 @@ int cmd_check(const fs::path& config_file, bool resume) {
 }
 
 int cmd_init(const fs::path& output, bool force) {
-  if (fs::exists(output) && !force) {
+  // Refuses store files, devices and the like even with --force
+  // (docs/reliability.md#inputs-and-outputs).
+  const auto target = core::check_output("init --output", output);
+  if (fs::exists(target.path) && !force) {
     throw core::UsageError(output.string() + " already exists; use --force to overwrite it");
   }
-  std::ofstream out(output, std::ios::binary | std::ios::trunc);
-  const auto text = config::campaign_template();
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  if (!out) throw core::InputError("cannot write " + output.string());
+  core::write_output(target, config::campaign_template());
   fmt::print("Wrote {}. Next: trails check {} && trails run {}\n", output.string(), output.string(),
              output.string());
   return 0;

@@ -3,7 +3,6 @@
 #include <charconv>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -13,6 +12,7 @@
 
 #include "commands.h"
 #include "trails/core/error.h"
+#include "trails/core/output_target.h"
 #include "trails/report/analyze.h"
 #include "trails/report/export.h"
 #include "trails/report/msm_tool.h"
@@ -54,6 +54,13 @@ int cmd_export(ExportOptions& o) {
   if ((o.iteration || o.walker) && !o.trajectory_out) {
     throw core::UsageError("export: --iteration and --walker select frames for --trajectory");
   }
+  // All outputs at once, so that two of them naming one file are refused before anything is
+  // written (docs/reliability.md#inputs-and-outputs).
+  std::vector<std::pair<std::string, fs::path>> named;
+  if (o.cvs_out) named.emplace_back("--cvs", *o.cvs_out);
+  if (o.lineage_out) named.emplace_back("--lineage", *o.lineage_out);
+  if (o.trajectory_out) named.emplace_back("--trajectory", *o.trajectory_out);
+  core::check_outputs(named);
   if (o.trajectory_out) {
     report::TrajectoryExportRequest t{o.request.run_dir, *o.trajectory_out, o.iteration, o.walker};
     const auto n = report::export_trajectory(t);
@@ -151,14 +158,14 @@ int cmd_msm(MsmOptions& o) {
   o.request.run_dir = o.run;
   o.request.reversible = !o.nonreversible;
   for (const int lag : parse_lags(o.its)) o.request.its_lags.push_back(lag);
+  std::optional<core::OutputTarget> target;
+  if (o.json) target = core::check_output("--json", *o.json);
   const auto j = report::msm_report(o.request);
-  if (!o.json) {
+  if (!target) {
     std::cout << j.dump(2) << "\n";
     return 0;
   }
-  std::ofstream out(*o.json, std::ios::binary | std::ios::trunc);
-  out << j.dump(2) << "\n";
-  if (!out) throw core::InputError("cannot write " + o.json->string());
+  core::write_output(*target, j.dump(2) + "\n");
   fmt::print("{}", msm_summary(j, *o.json));
   return 0;
 }

@@ -2,13 +2,13 @@
 # YAML alias bombs ("billion laughs": nested &anchor/*alias lists, under 1 kB, that expand to
 # 10^9 values) are rejected at parse time with exit 2 and the file:line of the node that crosses
 # the bound, wherever they sit: inside a mapping-typed key such as
-# msm.convergence_criteria.<name> (which used to be walked until std::bad_alloc, exit 134) or
+# msm.convergence_criteria.<name> or a cvs: entry (which used to be walked until std::bad_alloc, exit 134) or
 # under an ordinary key. A memory limit turns a regression into a failure, not a swapping machine
 # (docs/reliability.md, "Inputs and outputs").
 source "$(dirname "$0")/lib/common.bash"
 BOMBS="$ROOT/tests/data/yaml-bombs"
 
-for bomb in bomb-criteria bomb-plain; do
+for bomb in bomb-criteria bomb-cvs bomb-plain; do
   cp "$BOMBS/$bomb.yaml" .
   for cmd in check run; do
     set +e

@@ -5,11 +5,14 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "trails/core/error.h"
-#include "trails/core/fs.h"
+#include "trails/core/output_target.h"
 #include "trails/report/analyze_report.h"
 #include "trails/report/msm_builds.h"
 #include "trails/store/run_store.h"
@@ -95,20 +98,12 @@ void validate_request(const AnalyzeRequest& request, const fs::path& outfile) {
     throw core::UsageError(
         fmt::format("--discard-fraction {} is outside [0, 1)", request.discard_fraction));
   }
-  if (fs::is_directory(outfile)) {
-    throw core::UsageError("--outfile " + outfile.string() +
-                           " is a directory; give the PNG's file name");
-  }
-  if (request.json_out) {
-    if (fs::is_directory(*request.json_out)) {
-      throw core::UsageError("--json " + request.json_out->string() +
-                             " is a directory; give a file name");
-    }
-    const auto parent = fs::absolute(*request.json_out).parent_path();
-    if (!fs::is_directory(parent)) {
-      throw core::UsageError("--json: directory " + parent.string() + " does not exist");
-    }
-  }
+  // The outputs are checked as a whole before anything is read or written
+  // (docs/reliability.md#inputs-and-outputs); the picture's directory may be created.
+  if (request.json_out) core::check_output("--json", *request.json_out);
+  std::vector<std::pair<std::string, fs::path>> named = {{"--outfile", outfile}};
+  if (request.json_out) named.emplace_back("--json", *request.json_out);
+  core::check_outputs(named, core::ParentDir::MayBeCreated);
   if (!fs::is_directory(request.run_dir)) {
     throw core::InputError("run directory " + request.run_dir.string() + " does not exist");
   }
@@ -183,6 +178,7 @@ void free_energy(ReportData& r) {
 // Frames, +inf for an infinite one (null in the payload, NaN in the record).
 std::vector<double> timescales_of(const msm::MsmBuildRecord& build) {
   std::vector<double> ts;
+  ts.reserve(build.timescales.size());
   for (const double t : build.timescales) ts.push_back(std::isnan(t) ? detail::kInf : t);
   return ts;
 }
@@ -266,14 +262,14 @@ AnalyzeResult analyze_run(const AnalyzeRequest& request) {
   fs::create_directories(out_dir, ec);
   if (ec) throw core::InputError("cannot create " + out_dir.string() + ": " + ec.message());
   try {
-    core::write_file_atomic(outfile, figure.draw(r, request));
+    core::write_output(core::check_output("--outfile", outfile), figure.draw(r, request));
   } catch (...) {
     if (made_dir) fs::remove_all(out_dir, ec);
     throw;
   }
   text += "wrote " + outfile.string() + "\n";
   if (request.json_out) {
-    core::write_file_atomic(*request.json_out, s.dump(2) + "\n");
+    core::write_output(core::check_output("--json", *request.json_out), s.dump(2) + "\n");
     text += "wrote " + request.json_out->string() + "\n";
   }
   return {std::move(s), std::move(text), outfile};

@@ -2,11 +2,13 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "trails/core/error.h"
-#include "trails/core/fs.h"
+#include "trails/core/output_target.h"
 #include "trails/store/run_store.h"
 
 namespace trails::report {
@@ -21,6 +23,12 @@ void append_number(std::string& out, double v) {
 }  // namespace
 
 void export_run(const ExportRequest& request) {
+  // Every output is checked before the run is read (docs/reliability.md#inputs-and-outputs).
+  std::vector<std::pair<std::string, std::filesystem::path>> named;
+  if (request.cvs_csv) named.emplace_back("--cvs", *request.cvs_csv);
+  if (request.lineage_csv) named.emplace_back("--lineage", *request.lineage_csv);
+  const auto targets = core::check_outputs(named);
+  std::size_t next = 0;
   const auto store = store::RunStore::open(request.run_dir, store::RunStore::Mode::ReadOnly);
   const auto records = store.load_iterations();
 
@@ -42,7 +50,7 @@ void export_run(const ExportRequest& request) {
         }
       }
     }
-    core::write_file_atomic(*request.cvs_csv, out);
+    core::write_output(targets.at(next++), out);
   }
 
   if (request.lineage_csv) {
@@ -61,7 +69,7 @@ void export_run(const ExportRequest& request) {
         }
       }
     }
-    core::write_file_atomic(*request.lineage_csv, out);
+    core::write_output(targets.at(next++), out);
   }
 }
 

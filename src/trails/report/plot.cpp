@@ -7,10 +7,14 @@
 #include <cstdio>
 #include <fstream>
 #include <limits>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "trails/core/error.h"
+#include "trails/core/output_target.h"
 #include "trails/engines/builtin/potential.h"
 #include "trails/report/gnuplot.h"
 #include "trails/report/msm_builds.h"
@@ -22,6 +26,9 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t kMaxPlottedPoints = 200000;
+// Every picture `trails plot` may write: the campaign's two, then plot_msm_builds()'s.
+constexpr const char* kPictures[] = {"coverage.png", "occupancy.png", "its.png", "timescales.png",
+                                     "free_energy.png"};
 
 struct TempDir {
   fs::path path;
@@ -57,6 +64,7 @@ double write_energy_grid(const engines::builtin::Potential& pot, const fs::path&
     }
     out << '\n';
   }
+  close_checked(out, file);
   return vmin;
 }
 
@@ -69,7 +77,18 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
     throw core::InputError(run_dir.string() + " has no committed iteration yet; nothing to plot");
   }
   const auto potential = potential_from_meta(store.meta());
+  // Every picture this command may write is checked before anything is drawn
+  // (docs/reliability.md#inputs-and-outputs); gnuplot draws into a temporary directory and
+  // each picture replaces its target only once it is complete.
   std::error_code ec;
+  if (fs::exists(out_dir, ec) && !fs::is_directory(out_dir, ec)) {
+    throw core::UsageError("--output " + out_dir.string() +
+                           " exists and is not a directory; give a directory for the pictures; "
+                           "nothing was written");
+  }
+  std::vector<std::pair<std::string, fs::path>> named;
+  for (const char* name : kPictures) named.emplace_back("--output", out_dir / name);
+  const auto targets = core::check_outputs(named, core::ParentDir::MayBeCreated);
   fs::create_directories(out_dir, ec);
   if (ec) throw core::InputError("cannot create " + out_dir.string() + ": " + ec.message());
   TempDir tmp;
@@ -123,8 +142,9 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
             << ' ' << r.iteration << '\n';
       }
     }
+    close_checked(pts, tmp.path / "points.dat");
   }
-  const fs::path coverage = out_dir / "coverage.png";
+  const fs::path coverage = tmp.path / "coverage.png";
   std::string script = "set terminal pngcairo size 900,760 enhanced font 'Sans,11'\n";
   script += "set output " + quoted(coverage) + "\n";
   script += "set palette defined (0 '#1b3a8a', 0.5 '#2aa198', 1 '#e8b30a')\n";
@@ -165,8 +185,9 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
       occ << r.iteration << ' ' << r.occupied_bins << ' ' << r.total_bins << ' '
           << (r.n_bins.empty() ? 0 : r.n_bins.front()) << '\n';
     }
+    close_checked(occ, tmp.path / "occupancy.dat");
   }
-  const fs::path occupancy = out_dir / "occupancy.png";
+  const fs::path occupancy = tmp.path / "occupancy.png";
   script += "reset\nset terminal pngcairo size 900,520 enhanced font 'Sans,11'\n";
   script += "set output " + quoted(occupancy) + "\n";
   script += "set title 'Coverage and grid resolution'\nset xlabel 'iteration'\n";
@@ -178,7 +199,13 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
             " using 1:2 with linespoints pt 7 ps 0.5 lw 2 title 'occupied bins', '' using 1:4 "
             "axes x1y2 with steps lw 2 dt 2 title 'resolution (bins per axis)'\n";
   run_gnuplot(script, "the campaign plots");
-  std::vector<fs::path> out = {coverage, occupancy};
+  check_picture(coverage, "the campaign plots");
+  check_picture(occupancy, "the campaign plots");
+  const auto staged_coverage = stage_picture(coverage, targets[0], "the campaign plots");
+  const auto staged_occupancy = stage_picture(occupancy, targets[1], "the campaign plots");
+  staged_coverage->commit();
+  staged_occupancy->commit();
+  std::vector<fs::path> out = {out_dir / "coverage.png", out_dir / "occupancy.png"};
   for (auto& p : plot_msm_builds(checked_msm_builds(store), d, out_dir))
     out.push_back(std::move(p));
   return out;

@@ -6,10 +6,13 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <memory>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "trails/core/error.h"
+#include "trails/core/output_target.h"
 #include "trails/report/gnuplot.h"
 
 namespace trails::report {
@@ -40,7 +43,8 @@ std::vector<fs::path> plot_msm_builds(const std::vector<CheckedMsmBuild>& builds
       for (const double t : v) out << ' ' << (std::isfinite(t) ? fmt::format("{}", t) : "NaN");
       out << '\n';
     }
-    const fs::path png = out_dir / "its.png";
+    close_checked(out, tmp / "its.dat");
+    const fs::path png = tmp / "its.png";
     script += "reset\nset terminal pngcairo size 900,560 enhanced font 'Sans,11'\n";
     script += "set output " + q(png) + "\n";
     script += fmt::format("set title 'Implied timescales (MSM at iteration {})'\n",
@@ -68,7 +72,8 @@ std::vector<fs::path> plot_msm_builds(const std::vector<CheckedMsmBuild>& builds
       for (int i = 0; i < nts; ++i) out << ' ' << (i < static_cast<int>(ts.size()) ? ts[i] : NAN);
       out << '\n';
     }
-    const fs::path png = out_dir / "timescales.png";
+    close_checked(out, tmp / "builds.dat");
+    const fs::path png = tmp / "timescales.png";
     script += "reset\nset terminal pngcairo size 900,560 enhanced font 'Sans,11'\n";
     script += "set output " + q(png) + "\n";
     script += fmt::format("set title 'MSM timescales per build (lag {})'\n", last.lagtime);
@@ -99,7 +104,8 @@ std::vector<fs::path> plot_msm_builds(const std::vector<CheckedMsmBuild>& builds
     std::sort(pts.begin(), pts.end());
     std::ofstream out(tmp / "fe.dat");
     for (const auto& [x, y, f] : pts) out << x << ' ' << y << ' ' << f << '\n';
-    const fs::path png = out_dir / "free_energy.png";
+    close_checked(out, tmp / "fe.dat");
+    const fs::path png = tmp / "free_energy.png";
     script += "reset\nset terminal pngcairo size 900,620 enhanced font 'Sans,11'\n";
     script += "set output " + q(png) + "\n";
     script += fmt::format(
@@ -121,6 +127,15 @@ std::vector<fs::path> plot_msm_builds(const std::vector<CheckedMsmBuild>& builds
   }
   try {
     run_gnuplot(script, "the MSM plots");
+    // Drawn in `tmp`; each picture replaces its target only once all are complete.
+    for (const auto& png : written) check_picture(png, "the MSM plots");
+    std::vector<std::unique_ptr<core::PendingOutput>> staged;
+    for (auto& png : written) {
+      const fs::path target = out_dir / png.filename();
+      staged.push_back(stage_picture(png, core::check_output("--output", target), "the MSM plots"));
+      png = target;
+    }
+    for (auto& s : staged) s->commit();
   } catch (...) {
     fs::remove_all(tmp);
     throw;

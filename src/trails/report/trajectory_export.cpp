@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "trails/core/error.h"
+#include "trails/core/output_target.h"
 #include "trails/store/run_store.h"
 #include "trails/structure/structure_file.h"
 #include "trails/trajio/trajectory.h"
@@ -62,6 +63,7 @@ std::int64_t export_trajectory(const TrajectoryExportRequest& req) {
     throw core::UsageError("export --trajectory " + req.output.string() +
                            ": the extension must be .xtc, .dcd or .pdb");
   }
+  const auto target = core::check_output("--trajectory", req.output);
   const auto store = store::RunStore::open(req.run_dir, store::RunStore::Mode::ReadOnly);
   const auto& system = store.meta().engine_system;
   if (!system.value("molecular", false)) {
@@ -111,6 +113,9 @@ std::int64_t export_trajectory(const TrajectoryExportRequest& req) {
     top.topology = subset_topology(top.topology, policy.atoms);
   }
   auto frames = store.load_frames(keys);
+  // Written under a temporary name, renamed over the target once complete
+  // (docs/reliability.md#inputs-and-outputs).
+  core::PendingOutput pending(target);
   if (ext == ".pdb") {
     structure::StructureFile out;
     out.topology = top.topology;
@@ -124,9 +129,9 @@ std::int64_t export_trajectory(const TrajectoryExportRequest& req) {
       out.boxes.push_back(box);
     }
     out.topology.box = out.boxes.front();
-    structure::write_structure(req.output, out);
+    structure::write_structure(pending.temp_path(), out);
   } else {
-    auto writer = trajio::open_trajectory_writer(req.output, top.topology.n_atoms());
+    auto writer = trajio::open_trajectory_writer(pending.temp_path(), top.topology.n_atoms());
     for (std::size_t k = 0; k < frames.size(); ++k) {
       trajio::TrajectoryFrame tf;
       tf.positions_nm = std::move(frames[k].positions);
@@ -140,6 +145,7 @@ std::int64_t export_trajectory(const TrajectoryExportRequest& req) {
     }
     writer->close();
   }
+  pending.commit();
   return static_cast<std::int64_t>(frames.size());
 }
 
