@@ -4,17 +4,6 @@
 # check verifies before a run"). Config-only cases are in tests/data/bad/cases.tsv.
 source "$(dirname "$0")/lib/common.bash"
 
-expect_exit() {  # $1 code, $2 description, $3 substring, rest: command
-  local code=$1 what=$2 needle=$3
-  shift 3
-  set +e
-  "$@" > out.txt 2> err.txt
-  local rc=$?
-  set -e
-  [ $rc -eq "$code" ] || fail "$what: exit $rc, expected $code ($(cat out.txt err.txt))"
-  grep -qF -- "$needle" out.txt err.txt || fail "$what: output lacks '$needle': $(cat out.txt err.txt)"
-}
-
 # A dt that blows up at once: check says so. run fails in iteration 0 and keeps the empty store
 # (a fixed project file can continue it with --resume, tests/scripts/project_file.sh); a fresh
 # run into it says the store has no committed iteration and how to start afresh.

@@ -7,16 +7,8 @@
 #    fails the command (exit 1, path and reason), leaves no temporary and the old target intact.
 source "$(dirname "$0")/lib/common.bash"
 
-expect_exit() {  # $1 code, $2 description, $3 substring, rest: command
-  local code=$1 what=$2 needle=$3
-  shift 3
-  set +e
-  "$@" > out.txt 2> err.txt
-  local rc=$?
-  set -e
-  [ $rc -eq "$code" ] || fail "$what: exit $rc, expected $code ($(cat err.txt))"
-  grep -qF -- "$needle" err.txt || fail "$what: message lacks '$needle': $(cat err.txt)"
-}
+# Refusals are errors: their message must be on stderr.
+EXPECT_STREAMS=err.txt
 
 # --- 1. output targets ---
 write_config base.yaml run

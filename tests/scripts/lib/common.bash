@@ -10,6 +10,22 @@ cd "$WORK"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 pass() { echo "ok: $*"; }
 
+# expect_exit CODE DESCRIPTION SUBSTRING COMMAND...: COMMAND exits CODE and SUBSTRING is in its
+# output (the files named by $EXPECT_STREAMS, default both stdout and stderr).
+expect_exit() {
+  local code=$1 what=$2 needle=$3
+  shift 3
+  set +e
+  "$@" > out.txt 2> err.txt
+  local rc=$?
+  set -e
+  local streams=${EXPECT_STREAMS:-out.txt err.txt}
+  # shellcheck disable=SC2086  # the stream list is split on purpose
+  [ $rc -eq "$code" ] || fail "$what: exit $rc, expected $code ($(cat $streams))"
+  # shellcheck disable=SC2086
+  grep -qF -- "$needle" $streams || fail "$what: output lacks '$needle': $(cat $streams)"
+}
+
 # write_config FILE OUTDIR [extra "key: value" lines appended to the spawning block]
 # A small built-in Müller–Brown campaign that runs in well under a second per iteration.
 write_config() {
