@@ -1,6 +1,7 @@
 // One conformance suite run for every local executor (serial, thread pools of 1, 2, 4 slots with
 // tight and loose max_in_flight bounds, make_local_executor), batch half: every task yields
-// exactly one result, on the calling thread; run_ordered sorts by task_id; engine exceptions
+// exactly one result, on the calling thread; run_ordered sorts by task_id;
+// run_in_order hands results on in task order as they complete; engine exceptions
 // become Failed results; instances are created once and stay warm; results are bitwise identical
 // to the serial reference; a throwing callback propagates cleanly. The streaming half (submit /
 // next_completed, the bound, slots, shutdown) is test_executor_streaming.cpp.
@@ -72,6 +73,46 @@ TEST_P(ExecutorConformance, RunOrderedSortsByTaskId) {
     EXPECT_EQ(results[i].task_id, static_cast<std::int64_t>(i));
     EXPECT_EQ(results[i].final_state.positions[0], 100.0 + static_cast<double>(i));
   }
+}
+
+TEST_P(ExecutorConformance, RunInOrderStreamsInTaskOrder) {
+  // Later tasks finish first in a pool: each result must wait for the tasks before it, and is
+  // handed on once, in task order, with what run_in_order returns.
+  std::atomic<int> completed{0};
+  ScriptedEngine engine([&](const SegmentTask& task) {
+    std::this_thread::sleep_for(std::chrono::microseconds(200 * (16 - task.task_id)));
+    auto r = ok_result(task);
+    ++completed;
+    return r;
+  });
+  auto executor = GetParam().make(engine);
+  std::vector<SegmentTask> tasks = numbered_tasks(16);
+  std::reverse(tasks.begin(), tasks.end());
+  const auto caller = std::this_thread::get_id();
+  std::vector<std::int64_t> order;
+  std::vector<double> handed;
+  const auto results = run_in_order(*executor, tasks, [&](const SegmentResult& r) {
+    EXPECT_EQ(std::this_thread::get_id(), caller);
+    EXPECT_GE(completed.load(), static_cast<int>(r.task_id) + 1) << "before its predecessors";
+    order.push_back(r.task_id);
+    handed.push_back(r.final_state.positions[0]);
+  });
+  ASSERT_EQ(results.size(), 16u);
+  ASSERT_EQ(order.size(), 16u);
+  for (std::size_t i = 0; i < 16; ++i) {
+    EXPECT_EQ(order[i], static_cast<std::int64_t>(i));
+    EXPECT_EQ(results[i].task_id, static_cast<std::int64_t>(i));
+    EXPECT_EQ(handed[i], results[i].final_state.positions[0]);
+  }
+  // Ids need not start at 0 or be contiguous; duplicates are a caller's bug.
+  std::vector<SegmentTask> sparse = numbered_tasks(3);
+  for (auto& t : sparse) t.task_id = 10 * t.task_id + 5;
+  order.clear();
+  (void)run_in_order(*executor, sparse,
+                     [&](const SegmentResult& r) { order.push_back(r.task_id); });
+  EXPECT_EQ(order, (std::vector<std::int64_t>{5, 15, 25}));
+  sparse[2].task_id = 5;
+  EXPECT_THROW((void)run_in_order(*executor, sparse, {}), core::InternalError);
 }
 
 TEST_P(ExecutorConformance, EngineExceptionsBecomeFailedResults) {

@@ -38,9 +38,10 @@ struct IterationState {
   std::vector<engines::SegmentResult> results;  // by walker; frames moved into rec as collected
   std::vector<features::FrameHistory::WalkerSpan> spans;  // the ok walkers, in walker order
   store::IterationRecord rec;                             // what the commit writes
-  std::int64_t first_frame = 0;            // history index of this iteration's first frame
-  std::vector<std::int64_t> chosen;        // history indices of the spawned frames
-  std::optional<msm::MsmBuild> msm_built;  // the build joined in this iteration
+  std::optional<store::PendingShard> shard;  // rec's positions, appended as walkers finish
+  std::int64_t first_frame = 0;              // history index of this iteration's first frame
+  std::vector<std::int64_t> chosen;          // history indices of the spawned frames
+  std::optional<msm::MsmBuild> msm_built;    // the build joined in this iteration
   double runner_s = 0.0, msm_wait_s = 0.0, commit_s = 0.0;
   IterationReport report;
 };

@@ -61,11 +61,20 @@ IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
 
 void CampaignDriver::run_segments(IterationState& it) {
   it.tasks = make_tasks(it.iteration);
-  it.results.resize(it.tasks.size());
-  executor_->run_batch(it.tasks, [&](engines::SegmentResult&& r) {
+  // The shard's positions are written as results arrive, in walker order whatever the order
+  // of completion (so the bytes are too): a result waits only for the walkers before it.
+  store::ShardLayout layout;
+  layout.n_atoms = engine_->n_atoms();
+  layout.spatial_dim = engine_->spatial_dim();
+  layout.policy = record_policy_;
+  layout.expected_states = static_cast<std::int64_t>(it.tasks.size());
+  layout.expected_frames =
+      layout.expected_states * (config_.spawning.step / config_.spawning.stride);
+  layout.cv_dim = history_.cv_dim();
+  it.shard.emplace(store_->begin_shard(it.iteration, layout));
+  it.results = exec::run_in_order(*executor_, it.tasks, [&](const engines::SegmentResult& r) {
     core::crash_point("md", it.iteration);  // tests: SIGKILL while walkers are still running
-    const auto id = static_cast<std::size_t>(r.task_id);
-    it.results[id] = std::move(r);
+    if (r.ok()) it.shard->append(r.frames);
   });
   it.runner_s = seconds_since(it.t_start);
   it.t_analysis = IterationState::Clock::now();
@@ -246,7 +255,7 @@ void CampaignDriver::commit_iteration(IterationState& it) {
   it.rec.runner_s = it.runner_s;
   it.rec.analysis_s = seconds_since(it.t_analysis);
   const auto t_commit = IterationState::Clock::now();
-  store_->commit(it.rec);
+  store_->commit(it.rec, std::move(*it.shard));
   it.commit_s = seconds_since(t_commit);
   core::crash_point("after-commit", it.iteration);
 }

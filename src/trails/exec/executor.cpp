@@ -80,6 +80,31 @@ std::vector<engines::SegmentResult> run_ordered(Executor& executor,
   return results;
 }
 
+std::vector<engines::SegmentResult> run_in_order(Executor& executor,
+                                                 const std::vector<engines::SegmentTask>& tasks,
+                                                 const InOrderCallback& in_order) {
+  std::vector<std::int64_t> ids;
+  ids.reserve(tasks.size());
+  for (const auto& t : tasks) ids.push_back(t.task_id);
+  std::sort(ids.begin(), ids.end());
+  TRAILS_CHECK(std::adjacent_find(ids.begin(), ids.end()) == ids.end(), "task ids are distinct");
+  std::vector<engines::SegmentResult> results(tasks.size());
+  std::vector<char> done(tasks.size(), 0);
+  std::size_t next = 0;
+  run_batch(executor, tasks, [&](engines::SegmentResult&& r) {
+    const auto at = std::lower_bound(ids.begin(), ids.end(), r.task_id);
+    TRAILS_CHECK(at != ids.end() && *at == r.task_id, "a result of a task of this batch");
+    const auto k = static_cast<std::size_t>(at - ids.begin());
+    TRAILS_CHECK(done[k] == 0, "one result per task");
+    results[k] = std::move(r);
+    done[k] = 1;
+    for (; next < done.size() && done[next] != 0; ++next) {
+      if (in_order) in_order(results[next]);
+    }
+  });
+  return results;
+}
+
 std::unique_ptr<Executor> make_local_executor(const engines::Engine& engine, int max_workers,
                                               std::size_t max_in_flight) {
   if (max_workers <= 1) return make_serial_executor(engine);

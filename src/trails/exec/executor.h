@@ -81,4 +81,13 @@ void run_batch(Executor& executor, const std::vector<engines::SegmentTask>& task
 std::vector<engines::SegmentResult> run_ordered(Executor& executor,
                                                 const std::vector<engines::SegmentTask>& tasks);
 
+// run_ordered() that also streams: `in_order` is called with each result (on the calling
+// thread) as soon as it and every task with a smaller task_id have completed, so a consumer
+// sees task order whatever the completion order while later tasks still run (the campaign's
+// pending shard, docs/file-formats.md). Task ids must be distinct. Exceptions as in run_batch.
+using InOrderCallback = std::function<void(const engines::SegmentResult&)>;
+std::vector<engines::SegmentResult> run_in_order(Executor& executor,
+                                                 const std::vector<engines::SegmentTask>& tasks,
+                                                 const InOrderCallback& in_order);
+
 }  // namespace trails::exec

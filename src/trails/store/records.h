@@ -65,6 +65,17 @@ struct RecordPolicy {
   bool reduces() const { return !atoms.empty() || float32; }
 };
 
+// What a shard's positions will hold, known before the first walker finishes (the run store's
+// PendingShard): atoms, dimension and record policy; the expected sizes only size buffers.
+struct ShardLayout {
+  int n_atoms = 0;
+  int spatial_dim = 0;
+  RecordPolicy policy;
+  std::int64_t expected_frames = 0;  // every walker's frames
+  std::int64_t expected_states = 0;  // final states (walkers)
+  int cv_dim = 0;
+};
+
 struct IterationRecord {
   std::int64_t iteration = 0;
   std::vector<WalkerRecord> walkers;  // every walker of the iteration, failed ones included

@@ -68,6 +68,33 @@ struct MsmBuildRow {
   nlohmann::json model;        // lag, active set, π, T, timescales, ITS, VAMP-2, convergence
 };
 
+namespace detail {
+class ShardBuilder;
+}
+
+// The shard of the iteration in flight (docs/file-formats.md, "When a shard is written"): the
+// driver appends each ok walker's frames, in walker order, as the results arrive, so the
+// shard's positions are written while other walkers still run and large ones never wait in
+// memory for the commit. RunStore::commit(record, shard) adds the rest. Destroyed without a
+// commit (an iteration that failed), it removes its temporary file.
+class PendingShard {
+ public:
+  PendingShard(PendingShard&&) noexcept;
+  PendingShard& operator=(PendingShard&&) noexcept;
+  ~PendingShard();
+
+  // Whole frames of the full system (n_atoms × spatial_dim each), in row order.
+  void append(std::span<const double> positions);
+  std::int64_t iteration() const { return iteration_; }
+  std::int64_t frames() const;
+
+ private:
+  friend class RunStore;
+  PendingShard(std::int64_t iteration, std::unique_ptr<detail::ShardBuilder> builder);
+  std::int64_t iteration_ = 0;
+  std::unique_ptr<detail::ShardBuilder> builder_;
+};
+
 class RunStore {
  public:
   enum class Mode { ReadOnly, ReadWrite };
@@ -94,6 +121,11 @@ class RunStore {
   // Fail-stop: after a commit fails with an I/O error, further commits throw StoreError until
   // the store is reopened (which resolves what did and did not commit).
   void commit(const IterationRecord& record);
+  // The shard of the next iteration to commit, to fill while its walkers run.
+  PendingShard begin_shard(std::int64_t iteration, const ShardLayout& layout);
+  // commit() with the positions already in `shard` (record.positions: empty, or the same
+  // frames).
+  void commit(const IterationRecord& record, PendingShard&& shard);
 
   // Durably records one MSM build in its own transaction (replacing an earlier record of the
   // same build: a resumed run recomputes the same bits).

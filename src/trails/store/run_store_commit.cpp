@@ -22,7 +22,8 @@ using detail::shard_name;
 namespace {
 
 // Checks the record's internal consistency; a violation is a driver bug, not bad input.
-void check_record(const IterationRecord& r) {
+// `pending`: the positions are in a pending shard (the record's may be empty).
+void check_record(const IterationRecord& r, bool pending) {
   TRAILS_CHECK(r.cv_dim >= 0 && r.n_atoms >= 0 && r.spatial_dim >= 0, "negative dimension");
   TRAILS_CHECK(r.stride >= 1, "stride must be at least 1");
   std::int64_t frames = 0;
@@ -38,7 +39,10 @@ void check_record(const IterationRecord& r) {
       static_cast<std::int64_t>(r.cvs.size()) == frames * r.cv_dim && r.n_frames() == frames,
       "cvs hold " + std::to_string(r.cvs.size()) + " values, the ok walkers have " +
           std::to_string(frames) + " frames x cv_dim " + std::to_string(r.cv_dim));
-  TRAILS_CHECK(static_cast<std::int64_t>(r.positions.size()) == frames * r.n_atoms * r.spatial_dim,
+  // Positions: in the record, or appended to its pending shard (the record's then empty or
+  // the same frames).
+  const auto positions = static_cast<std::int64_t>(r.positions.size());
+  TRAILS_CHECK(positions == frames * r.n_atoms * r.spatial_dim || (pending && positions == 0),
                "positions hold " + std::to_string(r.positions.size()) + " values, expected " +
                    std::to_string(frames) + " frames x n_atoms x spatial_dim");
   // Final states: none (a record without them), or one per ok walker in walker order.
@@ -73,7 +77,40 @@ void RunStore::commit_msm_build(const MsmBuildRow& row) {
   impl_->ledger->put_msm_build(row.iteration, row.build_s, row.model.dump());
 }
 
+PendingShard::PendingShard(std::int64_t iteration, std::unique_ptr<detail::ShardBuilder> builder)
+    : iteration_(iteration), builder_(std::move(builder)) {}
+PendingShard::PendingShard(PendingShard&&) noexcept = default;
+PendingShard& PendingShard::operator=(PendingShard&&) noexcept = default;
+PendingShard::~PendingShard() = default;
+
+void PendingShard::append(std::span<const double> positions) {
+  TRAILS_CHECK(builder_ != nullptr, "append to a committed shard");
+  builder_->append(positions);
+}
+
+std::int64_t PendingShard::frames() const { return builder_ ? builder_->frames() : 0; }
+
+PendingShard RunStore::begin_shard(std::int64_t iteration, const ShardLayout& layout) {
+  Impl& s = *impl_;
+  TRAILS_CHECK(s.mode == Mode::ReadWrite, "a shard of a read-only run store");
+  if (s.failed) {
+    throw core::StoreError("an earlier commit to " + s.dir.string() +
+                           " failed; reopen the run store to resume from its last commit");
+  }
+  const auto last = s.ledger->last_committed();
+  TRAILS_CHECK(iteration == (last ? *last + 1 : 0), "a shard of the next iteration only");
+  const fs::path tmp_path = shard_path(iteration).string() + ".tmp";
+  return {iteration, std::make_unique<detail::ShardBuilder>(tmp_path, layout)};
+}
+
 void RunStore::commit(const IterationRecord& record) {
+  check_record(record, false);
+  auto shard = begin_shard(record.iteration, detail::shard_layout_of(record));
+  shard.append(record.positions);
+  commit(record, std::move(shard));
+}
+
+void RunStore::commit(const IterationRecord& record, PendingShard&& pending) {
   Impl& s = *impl_;
   TRAILS_CHECK(s.mode == Mode::ReadWrite, "commit on a read-only run store");
   if (s.failed) {
@@ -85,13 +122,19 @@ void RunStore::commit(const IterationRecord& record) {
   TRAILS_CHECK(record.iteration == expected, "iterations are committed in order: got " +
                                                  std::to_string(record.iteration) + ", expected " +
                                                  std::to_string(expected));
-  check_record(record);
+  TRAILS_CHECK(pending.builder_ != nullptr && pending.iteration() == record.iteration,
+               "the pending shard is this iteration's");
+  check_record(record, true);
+  TRAILS_CHECK(pending.frames() == record.n_frames() || record.n_atoms * record.spatial_dim == 0,
+               "the pending shard holds " + std::to_string(pending.frames()) +
+                   " frames, the record " + std::to_string(record.n_frames()));
 
   const std::int64_t n = record.iteration;
   const fs::path final_path = shard_path(n);
   const fs::path tmp_path = final_path.string() + ".tmp";
+  const auto builder = std::move(pending.builder_);
   try {
-    const auto written = detail::write_shard_file(tmp_path, record);
+    const auto written = builder->finish(record);
     core::crash_point("shard-written", n);
     core::rename_durable(tmp_path, final_path);
     core::crash_point("shard-renamed", n);

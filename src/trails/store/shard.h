@@ -1,7 +1,7 @@
 // One iteration's coordinate shard, an HDF5 file following H5MD 1.1 (private to
-// src/trails/store/; layout in docs/file-formats.md). The writer writes the file straight to
-// its (temporary) path, fsyncs it and checksums the bytes on disk, so the record's positions
-// are the only copy of the coordinates in memory; the reader opens a (checksum-verified)
+// src/trails/store/; layout in docs/file-formats.md). The builder takes the positions as the
+// walkers finish and the rest of the record at commit, then fsyncs the file and checksums its
+// bytes; the reader opens a (checksum-verified)
 // shard file read-only and reads single frames and the final states. Rows are the frames of
 // the ok walkers in walker order. Writer errors are StoreError; reader errors are
 // CorruptionError.
@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -25,6 +26,33 @@ struct ShardFile {
   std::int64_t bytes = 0;
   std::string checksum;  // CRC-32, 8 hex digits (shard_io.h)
 };
+
+// A shard being written at `path` (created or truncated): positions appended in row order
+// (the ok walkers' frames in walker order), then finish() adds everything else from the record
+// and fsyncs the file (not its directory). The bytes are a deterministic function of the
+// sequence of appends and the record. Destroyed unfinished, it removes its file.
+class ShardBuilder {
+ public:
+  ShardBuilder(const std::filesystem::path& path, const ShardLayout& layout);
+  ~ShardBuilder();
+  ShardBuilder(const ShardBuilder&) = delete;
+  ShardBuilder& operator=(const ShardBuilder&) = delete;
+
+  // Whole frames of the full system (n_atoms × spatial_dim values each), written under the
+  // layout's record policy.
+  void append(std::span<const double> positions);
+  std::int64_t frames() const;
+  // The record's frames must be the appended ones (same count, layout and policy).
+  ShardFile finish(const IterationRecord& record);
+
+ private:
+  struct Impl;
+  static H5Handle create_positions(Impl& s, std::int64_t frames);
+  std::unique_ptr<Impl> impl_;
+};
+
+ShardLayout shard_layout_of(const IterationRecord& record);
+// The whole shard of a record holding its positions: one append, then finish().
 ShardFile write_shard_file(const std::filesystem::path& path, const IterationRecord& record);
 
 class ShardReader {

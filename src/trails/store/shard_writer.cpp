@@ -1,10 +1,14 @@
-// Writes an iteration's H5MD shard to its temporary file: built in memory and written at once
-// when small, written by HDF5 straight to the file when large (no second copy of the
-// coordinates). Object timestamps are switched off
-// so that the bytes (and so the ledger checksum) depend on the record only: a resumed run
-// rewrites an iteration bit for bit.
+// Writes an iteration's H5MD shard to its temporary file in two steps (ShardBuilder, shard.h):
+// positions appended as the walkers' results arrive, in walker order, then the rest at commit.
+// Small shards are built in memory and written at once; large ones are written by HDF5
+// straight to the file, so the coordinates are never held twice. Object timestamps are off
+// and the calls depend on the record only, so the bytes (and so the ledger checksum) do too:
+// a resumed run rewrites an iteration bit for bit (docs/file-formats.md, "When a shard is
+// written").
 #include <algorithm>
 #include <array>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -21,7 +25,7 @@ constexpr std::size_t kChunkBytes =
     std::size_t{32} * 1024;            // a few frames per chunk: cheap single-frame reads
 constexpr unsigned kDeflateLevel = 1;  // coordinates compress little: favour speed
 // Shards up to this size (4 MiB) are built in memory and written at once; larger ones by
-// HDF5 straight to the file, so the record's positions stay the only full copy in memory.
+// HDF5 straight to the file, so the coordinates are never held twice.
 constexpr std::size_t kImageLimitBytes = std::size_t{4} << 20;
 
 struct Writer {
@@ -66,9 +70,10 @@ struct Writer {
   // A time-dependent H5MD array: first dimension [variable] (unlimited), chunked, and
   // shuffled+deflated when `compress`; contiguous when a row has no elements (HDF5 cannot
   // chunk a zero extent).
+  // `rows_hint`: the rows expected when the dataset starts empty and is extended (chunking).
   H5Handle dataset(hid_t parent, const char* name, hid_t file_type, hid_t mem_type,
                    std::vector<hsize_t> dims, std::size_t elem_bytes, const void* data,
-                   bool compress) const {
+                   bool compress, hsize_t rows_hint = 0) const {
     std::size_t row_elems = 1;
     for (std::size_t i = 1; i < dims.size(); ++i) {
       row_elems *= dims[i];
@@ -80,7 +85,7 @@ struct Writer {
     if (row_elems > 0) {
       std::vector<hsize_t> chunk = dims;
       const std::size_t rows = kChunkBytes / std::max<std::size_t>(1, row_elems * elem_bytes);
-      chunk[0] = std::clamp<hsize_t>(rows, 1, std::max<hsize_t>(dims[0], 1));
+      chunk[0] = std::clamp<hsize_t>(rows, 1, std::max<hsize_t>(std::max(dims[0], rows_hint), 1));
       maxdims[0] = H5S_UNLIMITED;
       h.check(H5Pset_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data()), name);
       if (compress) {
@@ -101,43 +106,51 @@ struct Writer {
   }
 };
 
-// H5MD positions under the record policy: the kept atoms only, as float64 or float32 (HDF5
-// rounds to nearest on the write). A selection is gathered a block of frames at a time, so no
-// second full copy of the coordinates is made.
-void write_positions(const Writer& w, hid_t group, const IterationRecord& r, hsize_t frames) {
-  const auto& policy = r.record_policy;
-  const auto dim = static_cast<hsize_t>(r.spatial_dim);
+// Appends whole frames of the full system to the H5MD positions dataset `d` (holding `first`
+// frames) under the record policy: the kept atoms only, as float64 or float32 (HDF5 rounds to
+// nearest on the write). A selection is gathered a block of frames at a time, so no second
+// full copy of the coordinates is made.
+void append_positions(const H5Context& h, hid_t d, const ShardLayout& layout, hsize_t first,
+                      std::span<const double> positions) {
+  const auto& policy = layout.policy;
+  const auto dim = static_cast<hsize_t>(layout.spatial_dim);
   const bool all_atoms = policy.atoms.empty();
-  const auto kept = static_cast<hsize_t>(all_atoms ? r.n_atoms : policy.atoms.size());
-  const hid_t file_type = policy.float32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
-  const std::size_t elem_bytes = policy.float32 ? sizeof(float) : sizeof(double);
-  H5Handle d = w.dataset(group, "value", file_type, H5T_NATIVE_DOUBLE, {frames, kept, dim},
-                         elem_bytes, all_atoms ? r.positions.data() : nullptr, true);
-  if (all_atoms || frames * kept * dim == 0) return;
-  TRAILS_CHECK(policy.atoms.back() < r.n_atoms, "record selection names an atom past n_atoms");
+  const auto kept = static_cast<hsize_t>(all_atoms ? layout.n_atoms : policy.atoms.size());
+  const auto frame_values = static_cast<std::size_t>(layout.n_atoms) * dim;
+  TRAILS_CHECK(frame_values > 0 && positions.size() % frame_values == 0,
+               "appended positions are whole frames of n_atoms x spatial_dim");
+  const hsize_t frames = positions.size() / frame_values;
+  if (frames == 0) return;
+  const std::array<hsize_t, 3> extent{first + frames, kept, dim};
+  h.check(H5Dset_extent(d, extent.data()), "positions extent");
+  const auto write_block = [&](hsize_t f0, hsize_t nf, const double* data) {
+    const std::array<hsize_t, 3> start{first + f0, 0, 0};
+    const std::array<hsize_t, 3> count{nf, kept, dim};
+    H5Handle file_space = h.own(H5Dget_space(d), H5Sclose, "positions");
+    h.check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr,
+                                count.data(), nullptr),
+            "positions block");
+    H5Handle mem_space = h.own(H5Screate_simple(3, count.data(), nullptr), H5Sclose, "block");
+    h.check(H5Dwrite(d, H5T_NATIVE_DOUBLE, mem_space.get(), file_space.get(), H5P_DEFAULT, data),
+            "positions block");
+  };
+  if (all_atoms) {
+    write_block(0, frames, positions.data());
+    return;
+  }
   const hsize_t block = std::max<hsize_t>(1, (hsize_t{1} << 20) / (kept * dim * sizeof(double)));
-  const auto frame_values = static_cast<std::size_t>(r.n_atoms) * dim;
   std::vector<double> buffer;
   for (hsize_t f0 = 0; f0 < frames; f0 += block) {
     const hsize_t nf = std::min(block, frames - f0);
     buffer.clear();
     for (hsize_t f = f0; f < f0 + nf; ++f) {
-      const double* frame = r.positions.data() + f * frame_values;
+      const double* frame = positions.data() + f * frame_values;
       for (const int a : policy.atoms) {
         buffer.insert(buffer.end(), frame + static_cast<std::size_t>(a) * dim,
                       frame + (static_cast<std::size_t>(a) + 1) * dim);
       }
     }
-    const std::array<hsize_t, 3> start{f0, 0, 0};
-    const std::array<hsize_t, 3> count{nf, kept, dim};
-    H5Handle file_space = w.h.own(H5Dget_space(d.get()), H5Sclose, "positions");
-    w.h.check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr,
-                                  count.data(), nullptr),
-              "positions block");
-    H5Handle mem_space = w.h.own(H5Screate_simple(3, count.data(), nullptr), H5Sclose, "block");
-    w.h.check(H5Dwrite(d.get(), H5T_NATIVE_DOUBLE, mem_space.get(), file_space.get(), H5P_DEFAULT,
-                       buffer.data()),
-              "positions block");
+    write_block(f0, nf, buffer.data());
   }
 }
 
@@ -192,9 +205,11 @@ void write_states(const Writer& w, hid_t trails, const char* name, const char* i
   }
 }
 
-void write_contents(const H5Context& h, hid_t file, const IterationRecord& r) {
-  Writer w{h, h.own(H5Pcreate(H5P_GROUP_CREATE), H5Pclose, "group property list")};
-  h.check(H5Pset_obj_track_times(w.ocpl.get(), 0), "group property list");
+// Everything but the positions: H5MD metadata, step/time, boxes, observables, parameters and
+// /trails, into the file whose /particles/walkers/position/value the builder has filled.
+void write_contents(const Writer& w, hid_t file, hid_t walkers, hid_t position,
+                    const IterationRecord& r) {
+  const H5Context& h = w.h;
   const auto frames = static_cast<hsize_t>(r.n_frames());
 
   // Per-row walker, frame, step and time (rows are ok walkers' frames in walker order).
@@ -224,23 +239,19 @@ void write_contents(const H5Context& h, hid_t file, const IterationRecord& r) {
     w.attr_strings(creator.get(), "version", {TRAILS_VERSION}, true);
   }
   {
-    H5Handle particles = w.group(file, "particles");
-    H5Handle walkers = w.group(particles.get(), "walkers");
     const bool periodic = !r.boxes.empty();
     TRAILS_CHECK(
         !periodic || (r.spatial_dim == 3 && r.boxes.size() == static_cast<std::size_t>(frames) * 9),
         "boxes must be 9 values per frame of a 3-D system");
-    H5Handle box = w.group(walkers.get(), "box");
+    H5Handle box = w.group(walkers, "box");
     w.attr_int(box.get(), "dimension", r.spatial_dim);
     w.attr_strings(box.get(), "boundary",
                    std::vector<std::string>(static_cast<std::size_t>(r.spatial_dim),
                                             periodic ? "periodic" : "none"),
                    false);
-    H5Handle position = w.group(walkers.get(), "position");
-    write_positions(w, position.get(), r, frames);
-    w.dataset(position.get(), "step", H5T_STD_I64LE, H5T_NATIVE_INT64, {frames},
-              sizeof(std::int64_t), step.data(), true);
-    w.dataset(position.get(), "time", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {frames}, sizeof(double),
+    w.dataset(position, "step", H5T_STD_I64LE, H5T_NATIVE_INT64, {frames}, sizeof(std::int64_t),
+              step.data(), true);
+    w.dataset(position, "time", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {frames}, sizeof(double),
               time.data(), true);
     if (periodic) {
       // H5MD time-dependent box: edges [variable][D][D] (box vectors as rows), with the
@@ -302,47 +313,161 @@ void write_contents(const H5Context& h, hid_t file, const IterationRecord& r) {
   }
 }
 
+// A shard image this small or smaller (4 MiB) is built in memory and written at once.
+std::size_t shard_estimate_bytes(const ShardLayout& layout) {
+  const auto atom_values =
+      static_cast<std::size_t>(layout.n_atoms) * static_cast<std::size_t>(layout.spatial_dim);
+  const auto frames = static_cast<std::size_t>(layout.expected_frames);
+  const auto values = frames * (atom_values + static_cast<std::size_t>(layout.cv_dim) + 9) +
+                      static_cast<std::size_t>(layout.expected_states) * atom_values * 2;
+  return values * sizeof(double) + (std::size_t{64} << 10);
+}
+
 }  // namespace
 
-ShardFile write_shard_file(const std::filesystem::path& path, const IterationRecord& record) {
+struct ShardBuilder::Impl {
+  std::filesystem::path path;
+  ShardLayout layout;
+  H5Context h;
+  bool in_memory = false;
+  H5Handle file, particles, walkers, position, value;
+  std::optional<Writer> w;
+  hsize_t frames = 0;
+  bool finished = false;
+};
+
+ShardBuilder::ShardBuilder(const std::filesystem::path& path, const ShardLayout& layout)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& s = *impl_;
+  s.path = path;
+  s.layout = layout;
+  s.h = H5Context{path.string(), core::ErrorKind::Store};
+  TRAILS_CHECK(layout.n_atoms >= 0 && layout.spatial_dim >= 0, "negative shard dimension");
+  TRAILS_CHECK(layout.policy.atoms.empty() || layout.policy.atoms.back() < layout.n_atoms,
+               "record selection names an atom past n_atoms");
   H5Quiet quiet;
-  const H5Context h{path.string(), core::ErrorKind::Store};
+  const H5Context& h = s.h;
   H5Handle fcpl = h.own(H5Pcreate(H5P_FILE_CREATE), H5Pclose, "file creation list");
   h.check(H5Pset_obj_track_times(fcpl.get(), 0), "file creation list");
-  std::size_t values = record.positions.size() + record.cvs.size() + record.boxes.size();
-  for (const auto& o : record.observables) values += o.values.size();
-  for (const auto& s : record.final_states) values += s.positions.size() + s.velocities.size();
-  const std::size_t estimate = values * sizeof(double) + (std::size_t{64} << 10);
-  if (estimate > kImageLimitBytes) {
-    {
-      H5Handle file = h.own(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), H5P_DEFAULT),
-                            H5Fclose, "cannot create the shard file");
-      write_contents(h, file.get(), record);
-      h.check(H5Fflush(file.get(), H5F_SCOPE_GLOBAL), "flush");
-    }  // closed: HDF5 has written everything
-    core::fsync_file(path);
-    const auto sum = checksum_file(path);  // streamed back from the page cache
-    return {sum.bytes, sum.checksum};
+  const std::size_t estimate = shard_estimate_bytes(layout);
+  s.in_memory = estimate <= kImageLimitBytes;
+  if (s.in_memory) {
+    // HDF5 writing a small file itself issues a few hundred small writes and reads, which
+    // dominate a small iteration's commit: build it in memory, write it with one write().
+    H5Handle fapl = h.own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access list");
+    h.check(H5Pset_fapl_core(fapl.get(), estimate, 0), "core driver");
+    s.file = h.own(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()), H5Fclose,
+                   "cannot create the in-memory shard");
+  } else {
+    s.file = h.own(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), H5P_DEFAULT), H5Fclose,
+                   "cannot create the shard file");
   }
-  // A small shard is built in memory and written with one write(): HDF5 writing a file itself
-  // issues a few hundred small writes and reads, which dominate a small iteration's commit.
-  H5Handle fapl = h.own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access list");
-  h.check(H5Pset_fapl_core(fapl.get(), estimate, 0), "core driver");
-  std::vector<std::byte> image;
+  s.w.emplace(Writer{h, h.own(H5Pcreate(H5P_GROUP_CREATE), H5Pclose, "group property list")});
+  h.check(H5Pset_obj_track_times(s.w->ocpl.get(), 0), "group property list");
+  s.particles = s.w->group(s.file.get(), "particles");
+  s.walkers = s.w->group(s.particles.get(), "walkers");
+  s.position = s.w->group(s.walkers.get(), "position");
+  // A record without coordinates (features only) gets its empty positions at finish(): HDF5
+  // cannot chunk, and so cannot extend, a zero-sized row.
+  if (layout.n_atoms * layout.spatial_dim > 0) s.value = create_positions(s, 0);
+}
+
+H5Handle ShardBuilder::create_positions(Impl& s, std::int64_t frames) {
+  const auto kept = static_cast<hsize_t>(
+      s.layout.policy.atoms.empty() ? s.layout.n_atoms : s.layout.policy.atoms.size());
+  const bool f32 = s.layout.policy.float32;
+  return s.w->dataset(
+      s.position.get(), "value", f32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+      {static_cast<hsize_t>(frames), kept, static_cast<hsize_t>(s.layout.spatial_dim)},
+      f32 ? sizeof(float) : sizeof(double), nullptr, true,
+      static_cast<hsize_t>(std::max<std::int64_t>(s.layout.expected_frames, 0)));
+}
+
+ShardBuilder::~ShardBuilder() {
+  if (!impl_) return;
+  const bool remove = !impl_->finished;
+  const auto path = impl_->path;
   {
-    H5Handle file = h.own(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()), H5Fclose,
-                          "cannot create the in-memory shard");
-    write_contents(h, file.get(), record);
-    h.check(H5Fflush(file.get(), H5F_SCOPE_GLOBAL), "flush");
-    const ssize_t size = H5Fget_file_image(file.get(), nullptr, 0);
+    H5Quiet quiet;
+    impl_.reset();  // closes every handle (an unfinished in-memory file writes nothing)
+  }
+  if (remove) {
+    std::error_code ec;
+    std::filesystem::remove(path, ec);  // an abandoned shard leaves no temporary behind
+  }
+}
+
+void ShardBuilder::append(std::span<const double> positions) {
+  Impl& s = *impl_;
+  TRAILS_CHECK(!s.finished, "append to a finished shard");
+  if (s.value.get() < 0) {
+    TRAILS_CHECK(positions.empty(), "a shard without atoms takes no positions");
+    return;
+  }
+  H5Quiet quiet;
+  append_positions(s.h, s.value.get(), s.layout, s.frames, positions);
+  s.frames += positions.size() / static_cast<std::size_t>(s.layout.n_atoms * s.layout.spatial_dim);
+}
+
+std::int64_t ShardBuilder::frames() const { return static_cast<std::int64_t>(impl_->frames); }
+
+ShardFile ShardBuilder::finish(const IterationRecord& record) {
+  Impl& s = *impl_;
+  TRAILS_CHECK(!s.finished, "a shard is finished once");
+  H5Quiet quiet;
+  if (s.value.get() < 0) {  // no atoms: every frame has an empty row
+    s.value = create_positions(s, record.n_frames());
+    s.frames = static_cast<hsize_t>(record.n_frames());
+  }
+  TRAILS_CHECK(record.n_frames() == frames() && record.n_atoms == s.layout.n_atoms &&
+                   record.spatial_dim == s.layout.spatial_dim &&
+                   record.record_policy.atoms == s.layout.policy.atoms &&
+                   record.record_policy.float32 == s.layout.policy.float32,
+               "the record matches the frames and layout its shard was built with");
+  const H5Context& h = s.h;
+  write_contents(*s.w, s.file.get(), s.walkers.get(), s.position.get(), record);
+  s.value.reset();
+  s.position.reset();
+  s.walkers.reset();
+  s.particles.reset();
+  s.w.reset();
+  h.check(H5Fflush(s.file.get(), H5F_SCOPE_GLOBAL), "flush");
+  ShardFile out;
+  if (s.in_memory) {
+    const ssize_t size = H5Fget_file_image(s.file.get(), nullptr, 0);
     if (size < 0) h.fail("cannot size the shard image");
-    image.resize(static_cast<std::size_t>(size));
-    if (H5Fget_file_image(file.get(), image.data(), image.size()) != size) {
+    std::vector<std::byte> image(static_cast<std::size_t>(size));
+    if (H5Fget_file_image(s.file.get(), image.data(), image.size()) != size) {
       h.fail("cannot copy the shard image");
     }
+    s.file.reset();
+    write_file_synced(s.path, image);
+    out = {static_cast<std::int64_t>(image.size()), shard_checksum(image)};
+  } else {
+    s.file.reset();  // closed: HDF5 has written everything
+    core::fsync_file(s.path);
+    const auto sum = checksum_file(s.path);  // streamed back from the page cache
+    out = {sum.bytes, sum.checksum};
   }
-  write_file_synced(path, image);
-  return {static_cast<std::int64_t>(image.size()), shard_checksum(image)};
+  s.finished = true;
+  return out;
+}
+
+ShardLayout shard_layout_of(const IterationRecord& record) {
+  ShardLayout layout;
+  layout.n_atoms = record.n_atoms;
+  layout.spatial_dim = record.spatial_dim;
+  layout.policy = record.record_policy;
+  layout.expected_frames = record.n_frames();
+  layout.expected_states = static_cast<std::int64_t>(record.final_states.size());
+  layout.cv_dim = record.cv_dim;
+  return layout;
+}
+
+ShardFile write_shard_file(const std::filesystem::path& path, const IterationRecord& record) {
+  ShardBuilder builder(path, shard_layout_of(record));
+  builder.append(record.positions);
+  return builder.finish(record);
 }
 
 }  // namespace trails::store::detail
