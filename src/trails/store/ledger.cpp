@@ -51,6 +51,7 @@ Ledger::Ledger(const std::filesystem::path& file, RunStore::Mode mode) : mode_(m
     Stmt cols(db_, "SELECT count(*) FROM pragma_table_info('walkers') WHERE name = 'device'");
     has_device_columns_ = cols.step() && cols.int64(0) == 1;
   }
+  prepare_digests();
   last_ = Stmt(db_, "SELECT max(iteration) FROM iterations");
   shard_of_ =
       Stmt(db_,
@@ -148,6 +149,7 @@ void Ledger::insert(const IterationRecord& r, const ShardInfo& shard,
     insert_walkers(r);
     insert_spawns(r);
     insert_elements(r);
+    record_rows_digest(r.iteration);
     before_commit();
     txn.commit();
   } catch (core::Error& e) {

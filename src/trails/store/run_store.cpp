@@ -163,8 +163,11 @@ RunStore RunStore::open(const fs::path& dir, Mode mode, int dir_lock_fd) try {
     impl->lock_for_writing(dir_lock_fd);
     impl->ledger->begin_writes();
     impl->sweep();
-    impl->check_committed_shards();
   }
+  // Every open, read-only ones included (status, export, plot, msm, analyze), checks that each
+  // committed shard exists with its recorded size; reads of positions also verify the
+  // checksum (docs/reliability.md, what is verified on read).
+  impl->check_committed_shards();
   return RunStore(std::move(impl));
 } catch (const fs::filesystem_error& e) {
   throw core::StoreError(e.what());
