@@ -93,6 +93,9 @@ class Ledger {
 
  private:
   void close_writer() noexcept;
+  // Warns when meta.writer is 'open' (a writer that never closed) but there was no -wal file
+  // before this open: the commits that were only in the WAL are gone (docs/reliability.md).
+  void warn_if_wal_lost(bool had_wal) const;
   // The rows checksum (ledger_digest.cpp): prepare_digests() detects the column and prepares
   // its queries; rows_digest() computes it from the stored rows; record_rows_digest() stores it
   // inside insert()'s transaction, after the rows.
