@@ -8,6 +8,8 @@
 #include <bit>
 #include <string>
 
+#include <spdlog/spdlog.h>
+
 #include "trails/core/error.h"
 #include "trails/store/schema.h"
 
@@ -38,6 +40,9 @@ int db_flags(RunStore::Mode mode) {
 }  // namespace
 
 Ledger::Ledger(const std::filesystem::path& file, RunStore::Mode mode) : mode_(mode) {
+  // Looked at before SQLite opens the file: a WAL-mode open would create an empty -wal.
+  std::error_code ec;
+  const bool had_wal = std::filesystem::exists(file.string() + "-wal", ec);
   try {
     db_ = Db(file, db_flags(mode));
   } catch (const core::StoreError& e) {
@@ -51,6 +56,7 @@ Ledger::Ledger(const std::filesystem::path& file, RunStore::Mode mode) : mode_(m
     Stmt cols(db_, "SELECT count(*) FROM pragma_table_info('walkers') WHERE name = 'device'");
     has_device_columns_ = cols.step() && cols.int64(0) == 1;
   }
+  prepare_digests();
   last_ = Stmt(db_, "SELECT max(iteration) FROM iterations");
   shard_of_ =
       Stmt(db_,
@@ -59,6 +65,7 @@ Ledger::Ledger(const std::filesystem::path& file, RunStore::Mode mode) : mode_(m
   walker_rows_ = Stmt(
       db_,
       "SELECT walker, ok, n_frames, first_row FROM walkers WHERE iteration = ?1 ORDER BY walker");
+  warn_if_wal_lost(had_wal);
 }
 
 void Ledger::begin_writes() {
@@ -70,6 +77,12 @@ void Ledger::begin_writes() {
   wal.reset();
   writing_ = true;  // from here on, closing must fold the WAL back in
   db_.exec("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON");
+  // The writer marker, checkpointed into the main file: while it reads 'open' there, commits
+  // may live only in ledger.sqlite-wal (warn_if_wal_lost). close_writer() sets it back.
+  db_.exec(
+      "INSERT INTO meta (key, value) VALUES ('writer', 'open') "
+      "ON CONFLICT (key) DO UPDATE SET value = excluded.value");
+  sqlite3_exec(db_.get(), "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
   insert_iteration_ =
       Stmt(db_,
            "INSERT INTO iterations (iteration, runner_s, analysis_s, successful_walkers, "
@@ -107,9 +120,26 @@ void Ledger::close_writer() noexcept {
   // Fold the WAL into the main file, then leave rollback-journal mode so a closed ledger is
   // one file. The mode switch needs exclusive access: with a reader still attached it fails
   // harmlessly and the ledger stays in (checkpointed) WAL mode.
+  sqlite3_exec(db_.get(), "UPDATE meta SET value = 'closed' WHERE key = 'writer'", nullptr, nullptr,
+               nullptr);
   sqlite3_exec(db_.get(), "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
   sqlite3_busy_timeout(db_.get(), 0);
   sqlite3_exec(db_.get(), "PRAGMA journal_mode=DELETE", nullptr, nullptr, nullptr);
+}
+
+void Ledger::warn_if_wal_lost(bool had_wal) const {
+  if (had_wal) return;
+  Stmt q(db_, "SELECT value FROM meta WHERE key = 'writer'");
+  if (!q.step() || q.text(0) != "open") return;  // closed cleanly, or an older Trails
+  spdlog::warn(
+      "{}: the last writer of this run did not close the ledger (killed or crashed), and {}-wal "
+      "is missing: iterations committed after the last checkpoint were in that file and are "
+      "lost. The run reads as {} committed iterations. Restore ledger.sqlite-wal (with "
+      "ledger.sqlite) from a backup if you have one; a --resume recomputes the lost iterations",
+      db_.path(), db_.path(), [&] {
+        const auto last = last_committed();
+        return last ? *last + 1 : 0;
+      }());
 }
 
 std::optional<std::int64_t> Ledger::last_committed() const {
@@ -148,6 +178,7 @@ void Ledger::insert(const IterationRecord& r, const ShardInfo& shard,
     insert_walkers(r);
     insert_spawns(r);
     insert_elements(r);
+    record_rows_digest(r.iteration);
     before_commit();
     txn.commit();
   } catch (core::Error& e) {

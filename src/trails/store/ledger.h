@@ -5,11 +5,13 @@
 // One thread at a time; every SQLite failure is a StoreError naming the ledger.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -80,11 +82,26 @@ class Ledger {
   void put_msm_build(std::int64_t iteration, double build_s, const std::string& model_json);
   std::vector<MsmBuildRow> msm_builds() const;
 
+  // Recomputes the checksum of a committed iteration's rows (iterations.rows_checksum) and
+  // throws CorruptionError naming the iteration on a mismatch; once per iteration and
+  // connection. A ledger without the column (an older Trails) is not verifiable: no-op.
+  void verify_rows(std::int64_t iteration) const;
+  void verify_all_rows() const;
+
   // A consistent snapshot across several reads while another process commits.
   Transaction read_snapshot() const { return Transaction(db_, "BEGIN DEFERRED"); }
 
  private:
   void close_writer() noexcept;
+  // Warns when meta.writer is 'open' (a writer that never closed) but there was no -wal file
+  // before this open: the commits that were only in the WAL are gone (docs/reliability.md).
+  void warn_if_wal_lost(bool had_wal) const;
+  // The rows checksum (ledger_digest.cpp): prepare_digests() detects the column and prepares
+  // its queries; rows_digest() computes it from the stored rows; record_rows_digest() stores it
+  // inside insert()'s transaction, after the rows.
+  void prepare_digests();
+  std::string rows_digest(std::int64_t iteration) const;
+  void record_rows_digest(std::int64_t iteration);
   // insert() in steps, inside its transaction: the walkers rows (CVs as blobs), the spawns rows,
   // and one element_state row per top-level key of r.state.
   void insert_walkers(const IterationRecord& r);
@@ -111,6 +128,10 @@ class Ledger {
   Stmt insert_element_;
   mutable Stmt shard_of_;
   mutable Stmt walker_rows_;
+  bool has_rows_checksum_ = false;
+  mutable std::array<Stmt, 4> digest_queries_;
+  mutable Stmt stored_digest_;
+  mutable std::set<std::int64_t> verified_;
 };
 
 }  // namespace trails::store::detail

@@ -54,6 +54,7 @@ void Ledger::for_each_element(
 
 std::optional<Ledger::ElementBlob> Ledger::element_state(std::int64_t iteration,
                                                          const std::string& key) const {
+  verify_rows(iteration);
   Stmt q(db_, "SELECT version, blob FROM element_state WHERE iteration = ?1 AND key = ?2");
   q.bind(1, iteration).bind_text(2, key);
   if (!q.step()) return std::nullopt;
@@ -61,6 +62,7 @@ std::optional<Ledger::ElementBlob> Ledger::element_state(std::int64_t iteration,
 }
 
 std::map<std::string, Ledger::ElementBlob> Ledger::element_states(std::int64_t iteration) const {
+  verify_rows(iteration);
   Stmt q(db_, "SELECT key, version, blob FROM element_state WHERE iteration = ?1 ORDER BY key");
   q.bind(1, iteration);
   std::map<std::string, ElementBlob> out;

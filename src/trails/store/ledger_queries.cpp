@@ -53,6 +53,7 @@ IterationRecord& record_at(const Db& db, std::vector<IterationRecord>& out, std:
 
 std::vector<IterationSummary> Ledger::summaries() const {
   auto snapshot = read_snapshot();
+  verify_all_rows();
   std::vector<IterationSummary> out;
   Stmt q(db_,
          "SELECT iteration, successful_walkers, failed_walkers, frames, cumulative_frames, "
@@ -100,6 +101,7 @@ std::vector<IterationSummary> Ledger::summaries() const {
 
 std::vector<IterationRecord> Ledger::load_iterations() const {
   auto snapshot = read_snapshot();
+  verify_all_rows();
   std::vector<IterationRecord> out = load_iteration_rows();
   load_walkers(out);
   load_spawns(out);
@@ -223,6 +225,7 @@ std::optional<ShardLocation> Ledger::shard_of(std::int64_t iteration) const {
 }
 
 std::vector<WalkerRow> Ledger::walker_rows(std::int64_t iteration) const {
+  verify_rows(iteration);  // first_row places the frames in the shard
   std::vector<WalkerRow> out;
   walker_rows_.bind(1, iteration);
   while (walker_rows_.step()) {
@@ -240,6 +243,7 @@ std::vector<WalkerRecord> Ledger::walker_placements(std::int64_t iteration) cons
                     "ORDER BY walker"
                   : "SELECT walker, seed, ok, error, n_frames, startup_s, integrate_s, platform, "
                     "host, weight FROM walkers WHERE iteration = ?1 ORDER BY walker");
+  verify_rows(iteration);
   q.bind(1, iteration);
   std::vector<WalkerRecord> out;
   while (q.step()) {

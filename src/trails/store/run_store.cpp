@@ -12,6 +12,8 @@
 #include <charconv>
 #include <cstdio>
 
+#include <spdlog/spdlog.h>
+
 #include "trails/core/error.h"
 #include "trails/core/fs.h"
 #include "trails/store/ledger.h"
@@ -91,6 +93,26 @@ void RunStore::Impl::sweep() {
   fs::remove(dir / (std::string(kLedgerName) + ".tmp"));  // a create() that died midway
 }
 
+void RunStore::Impl::warn_if_ledger_behind() const {
+  // A writer has at most one uncommitted shard (the iteration in flight) when it dies; two or
+  // more shard files above the last commit mean the ledger lost commits (its -wal was deleted
+  // or damaged). Read-write opens then sweep them; the warning says so first.
+  const auto last = ledger->last_committed();
+  std::error_code ec;
+  std::int64_t above = 0;
+  for (const auto& entry : fs::directory_iterator(dir / kShardDir, ec)) {
+    const auto it = parse_shard_name(entry.path().filename().string());
+    if (it && (!last || *it > *last)) ++above;
+  }
+  if (above >= 2) {
+    spdlog::warn(
+        "{}: {} shard files lie above the last committed iteration ({}): the ledger has lost "
+        "commits (was ledger.sqlite-wal deleted or damaged?). Restore the run directory from a "
+        "backup; a --resume deletes those shards and recomputes the iterations",
+        dir.string(), above, last ? std::to_string(*last) : std::string("none"));
+  }
+}
+
 void RunStore::Impl::check_committed_shards() const {
   for (const auto& loc : ledger->shards()) {
     const fs::path path = dir / loc.shard.file;
@@ -159,12 +181,16 @@ RunStore RunStore::open(const fs::path& dir, Mode mode, int dir_lock_fd) try {
   impl->dir = dir;
   impl->mode = mode;
   impl->ledger = std::make_unique<Ledger>(ledger, mode);  // validates; writes nothing
+  impl->warn_if_ledger_behind();
   if (mode == Mode::ReadWrite) {
     impl->lock_for_writing(dir_lock_fd);
     impl->ledger->begin_writes();
     impl->sweep();
-    impl->check_committed_shards();
   }
+  // Every open, read-only ones included (status, export, plot, msm, analyze), checks that each
+  // committed shard exists with its recorded size; reads of positions also verify the
+  // checksum (docs/reliability.md, what is verified on read).
+  impl->check_committed_shards();
   return RunStore(std::move(impl));
 } catch (const fs::filesystem_error& e) {
   throw core::StoreError(e.what());

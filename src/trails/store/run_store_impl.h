@@ -41,6 +41,8 @@ struct RunStore::Impl {
   // Cheap (stat only) check that every committed shard is present with its recorded size;
   // the full checksum is verified whenever positions are read.
   void check_committed_shards() const;
+  // Warns when two or more shard files lie above the last commit (a ledger that lost commits).
+  void warn_if_ledger_behind() const;
 
   // The checksum-verified shard of a committed iteration, opened for reading.
   std::unique_ptr<detail::ShardReader> open_shard(const detail::ShardLocation& loc) const;

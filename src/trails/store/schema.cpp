@@ -37,7 +37,10 @@ CREATE TABLE iterations (
   shard_file         TEXT    NOT NULL,
   shard_bytes        INTEGER NOT NULL,
   shard_checksum     TEXT    NOT NULL,
-  committed_at       TEXT    NOT NULL
+  committed_at       TEXT    NOT NULL,
+  -- CRC-32 of the iteration's rows that restarts and exports read (Ledger::rows_digest); a table
+  -- without this column is from an older Trails and its rows are not verifiable.
+  rows_checksum      TEXT    NOT NULL DEFAULT ''
 );
 CREATE TABLE walkers (
   iteration   INTEGER NOT NULL REFERENCES iterations (iteration),

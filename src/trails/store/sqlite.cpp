@@ -138,6 +138,8 @@ void Stmt::reset() noexcept {
 }
 
 bool Stmt::is_null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+int Stmt::columns() const { return sqlite3_column_count(stmt_); }
+int Stmt::type(int col) const { return sqlite3_column_type(stmt_, col); }
 std::int64_t Stmt::int64(int col) const { return sqlite3_column_int64(stmt_, col); }
 double Stmt::real(int col) const {
   // SQLite stores a bound NaN as NULL; give it back as NaN rather than 0.

@@ -65,6 +65,8 @@ class Stmt {
   void reset() noexcept;
 
   bool is_null(int col) const;
+  int columns() const;      // columns of the result row
+  int type(int col) const;  // SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB, SQLITE_NULL
   std::int64_t int64(int col) const;
   double real(int col) const;  // NULL (a stored NaN) reads back as NaN
   std::string text(int col) const;
