@@ -9,6 +9,7 @@
 #include "store_test_util.h"
 #include "trails/core/error.h"
 #include "trails/store/run_store.h"
+#include "trails/store/shard.h"
 
 namespace trails::store::test {
 namespace {
@@ -36,14 +37,7 @@ std::vector<char> file_bytes(const fs::path& path) {
 
 // Commits `r` with its positions appended walker by walker (the record's own left empty).
 void commit_streamed(RunStore& store, IterationRecord r) {
-  ShardLayout layout;
-  layout.n_atoms = r.n_atoms;
-  layout.spatial_dim = r.spatial_dim;
-  layout.policy = r.record_policy;
-  layout.expected_frames = r.n_frames();
-  layout.expected_states = static_cast<std::int64_t>(r.walkers.size());
-  layout.cv_dim = r.cv_dim;
-  auto shard = store.begin_shard(r.iteration, layout);
+  auto shard = store.begin_shard(r.iteration, detail::shard_layout_of(r));
   for (const auto block : walker_blocks(r)) shard.append(block);
   EXPECT_EQ(shard.frames(), r.n_frames());
   r.positions.clear();

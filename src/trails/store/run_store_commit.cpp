@@ -90,15 +90,18 @@ void PendingShard::append(std::span<const double> positions) {
 
 std::int64_t PendingShard::frames() const { return builder_ ? builder_->frames() : 0; }
 
-PendingShard RunStore::begin_shard(std::int64_t iteration, const ShardLayout& layout) {
-  Impl& s = *impl_;
-  TRAILS_CHECK(s.mode == Mode::ReadWrite, "a shard of a read-only run store");
-  if (s.failed) {
-    throw core::StoreError("an earlier commit to " + s.dir.string() +
+std::int64_t RunStore::Impl::next_commit() const {
+  TRAILS_CHECK(mode == Mode::ReadWrite, "commit on a read-only run store");
+  if (failed) {
+    throw core::StoreError("an earlier commit to " + dir.string() +
                            " failed; reopen the run store to resume from its last commit");
   }
-  const auto last = s.ledger->last_committed();
-  TRAILS_CHECK(iteration == (last ? *last + 1 : 0), "a shard of the next iteration only");
+  const auto last = ledger->last_committed();
+  return last ? *last + 1 : 0;
+}
+
+PendingShard RunStore::begin_shard(std::int64_t iteration, const ShardLayout& layout) {
+  TRAILS_CHECK(iteration == impl_->next_commit(), "a shard of the next iteration only");
   const fs::path tmp_path = shard_path(iteration).string() + ".tmp";
   return {iteration, std::make_unique<detail::ShardBuilder>(tmp_path, layout)};
 }
@@ -112,13 +115,7 @@ void RunStore::commit(const IterationRecord& record) {
 
 void RunStore::commit(const IterationRecord& record, PendingShard&& pending) {
   Impl& s = *impl_;
-  TRAILS_CHECK(s.mode == Mode::ReadWrite, "commit on a read-only run store");
-  if (s.failed) {
-    throw core::StoreError("an earlier commit to " + s.dir.string() +
-                           " failed; reopen the run store to resume from its last commit");
-  }
-  const auto last = s.ledger->last_committed();
-  const std::int64_t expected = last ? *last + 1 : 0;
+  const std::int64_t expected = s.next_commit();
   TRAILS_CHECK(record.iteration == expected, "iterations are committed in order: got " +
                                                  std::to_string(record.iteration) + ", expected " +
                                                  std::to_string(expected));

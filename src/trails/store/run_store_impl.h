@@ -36,6 +36,9 @@ struct RunStore::Impl {
   // One writer per run directory: two runs resuming the same directory would interleave.
   // held_fd: the caller's fd of dir with the flock already held (shared), or -1 to lock here.
   void lock_for_writing(int held_fd);
+  // The next iteration to commit; throws on a read-only store and, fail-stop, after a failed
+  // commit.
+  std::int64_t next_commit() const;
   // Removes shards above the last commit and every temporary: leftovers of a crash.
   void sweep();
   // Cheap (stat only) check that every committed shard is present with its recorded size;
