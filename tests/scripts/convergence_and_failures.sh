@@ -35,27 +35,7 @@ grep -q "Converged:" conv.out || fail "run output does not say it converged"
 pass "occupancy convergence stops the campaign at $(grep -c '' conv/output.log) log lines"
 
 # Walker 1 starts where the Müller–Brown exponentials overflow: it fails, the others go on.
-partial() {
-  cat > "$1.yaml" <<YAML
-outdir: $1
-iterations: 3
-n_bins: [30, 30]
-min_values: [-1.5, -0.5]
-max_values: [1.2, 2.0]
-min_success_fraction: $2
-system:
-  start: [[-0.558, 1.442], [-40.0, 40.0], [-0.558, 1.442], [-0.558, 1.442]]
-engine:
-  md_engine: builtin
-  potential: muller_brown
-  kT: 15.0
-  dt: 0.0001
-spawning:
-  walker: 4
-  step: 100
-  stride: 10
-YAML
-}
+partial() { bad_start_config "$1.yaml" "$1" "$2"; }
 partial survive 0.75
 "$TRAILS" run survive.yaml > survive.out 2> survive.err || fail "run with a tolerated failure: $(cat survive.err)"
 awk -F'\t' '!/^#/ && $1 == "0" { if ($5 != 3 || $6 != 1) exit 1 }' survive/output.log || fail "iteration 0 should log 3 ok / 1 failed"

@@ -58,6 +58,8 @@ class CampaignDriver {
   CampaignOutcome run_locked(const std::filesystem::path& created);  // run() under the lock
   // What a stop signal leaves: what was committed (main adds the command to continue).
   core::Interrupted interrupted(int signal) const;
+  // What the ledger's meta records about this run: the current configuration and system.
+  store::RunMeta run_meta() const;
   void start_new();
   void resume();
   void set_initial_walkers();
@@ -160,6 +162,7 @@ class CampaignDriver {
   std::vector<std::optional<core::FrameKey>> next_parents_;
   std::vector<double> iteration_seconds_;  // wall time of each iteration run now (for the ETA)
   std::vector<engines::Configuration> initial_frames_;  // system.initial_trajectory, when set
+  std::vector<store::ConfigChange> resume_changes_;     // keys this --resume changed (banner)
   std::string initial_seeding_;  // how initial_frames_ were chosen (banner), or ""
 };
 

@@ -241,7 +241,7 @@ CampaignOutcome CampaignDriver::run_locked(const std::filesystem::path& created)
   return outcome;
 }
 
-void CampaignDriver::start_new() {
+store::RunMeta CampaignDriver::run_meta() const {
   store::RunMeta meta;
   meta.trails_version = TRAILS_VERSION;
   meta.config = config_.result_relevant_json();
@@ -250,7 +250,11 @@ void CampaignDriver::start_new() {
   meta.engine_system = engine_->system().to_json();
   meta.engine_system["engine"] = engine_->name();
   meta.created_at = utc_now();
-  store_.emplace(store::RunStore::create(config_.outdir, meta, dir_lock_fd_));
+  return meta;
+}
+
+void CampaignDriver::start_new() {
+  store_.emplace(store::RunStore::create(config_.outdir, run_meta(), dir_lock_fd_));
   lock_fd_ = lock_run_directory(config_.outdir);
   if (!space_) {  // a learned space gets its grid at the first fit (iteration 0)
     tracker_.emplace(binning::UniformGrid(config_.n_bins, config_.min_values, config_.max_values),
@@ -353,7 +357,10 @@ void CampaignDriver::resume() {
   lock_fd_ = lock_run_directory(config_.outdir);
   store_.emplace(
       store::RunStore::open(config_.outdir, store::RunStore::Mode::ReadWrite, dir_lock_fd_));
-  check_resume_config(config_, *store_);  // also in preflight(), which check --resume runs
+  // Also in preflight(), which check --resume runs; the keys that may change are recorded with
+  // the iteration they take effect in before anything else is written.
+  resume_changes_ = check_resume_config(config_, *store_);
+  if (!resume_changes_.empty()) store_->record_config_changes(resume_changes_, run_meta());
 
   const auto records = store_->load_iterations();
   if (records.empty()) {  // created, but stopped before iteration 0 was committed
@@ -463,6 +470,10 @@ std::vector<std::string> CampaignDriver::banner() const {
                               config_.space_mode, nlohmann::json(resolution_.n_bins()).dump()));
   lines.push_back(fmt::format("  iterations  {} → {}{}", next_iteration_,
                               options_.target_iterations, options_.resume ? " (resumed)" : ""));
+  for (const auto& c : resume_changes_) {
+    lines.push_back(fmt::format("  changed     {} {} → {} from iteration {}", c.key,
+                                c.before.dump(), c.after.dump(), c.iteration));
+  }
   return lines;
 }
 

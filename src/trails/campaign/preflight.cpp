@@ -8,6 +8,7 @@
 #include <string>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include "trails/campaign/project_file_projection.h"
 #include "trails/campaign/projection_factory.h"
@@ -35,11 +36,15 @@ bool only_interrupted_create(const fs::path& dir) {
   return !ec;
 }
 
+nlohmann::json::json_pointer pointer_of(const std::string& dotted_key) {
+  std::string pointer = "/" + dotted_key;
+  std::replace(pointer.begin(), pointer.end(), '.', '/');
+  return nlohmann::json::json_pointer(pointer);
+}
+
 std::string describe_change(const nlohmann::json& before, const nlohmann::json& after,
                             const std::string& key) {
-  std::string pointer = "/" + key;
-  std::replace(pointer.begin(), pointer.end(), '.', '/');
-  const nlohmann::json::json_pointer ptr(pointer);
+  const auto ptr = pointer_of(key);
   const auto show = [&](const nlohmann::json& j) {
     return j.contains(ptr) ? j.at(ptr).dump() : std::string("(absent)");
   };
@@ -63,6 +68,8 @@ std::string gigabytes(double bytes) { return fmt::format("{:.3g} GB", bytes / 1e
 
 // The built-in engine is cheap to step: one short segment per start point (at most kProbeSteps
 // steps, no synthetic cost) shows a dt, kT or start that makes the coordinates non-finite.
+// One start point per walker, or one for all (config/cross_checks.cpp): a failing start fails
+// the walkers that start from it, which the failure policy may tolerate (docs/reliability.md).
 void probe_first_steps(const config::CampaignConfig& config) {
   constexpr std::int64_t kProbeSteps = 100;
   config::BuiltinSpec spec = config.engine.builtin;
@@ -71,6 +78,10 @@ void probe_first_steps(const config::CampaignConfig& config) {
   const auto instance = engine->make_instance();
   const auto& starts = config.system.start;
   const std::size_t n = std::max<std::size_t>(1, starts.size());
+  const auto walkers = static_cast<std::size_t>(config.spawning.walker);
+  const std::size_t walkers_per_start = n == 1 ? walkers : 1;
+  std::size_t failed_walkers = 0;
+  std::string first_failure;
   for (std::size_t i = 0; i < n; ++i) {
     engines::SegmentTask task;
     task.walker = static_cast<std::int64_t>(i);
@@ -80,16 +91,25 @@ void probe_first_steps(const config::CampaignConfig& config) {
     task.stride = task.steps;
     task.seed = config.random_seed;
     const auto result = instance->run(task);
-    if (!result.ok()) {
-      throw core::InputError(fmt::format(
-          "{}: the first {} steps from {} already fail ({}); `trails run` would fail in "
-          "iteration 0: fix engine.dt / engine.kT or the start point",
-          config.config_file.string(), task.steps,
-          starts.empty() ? std::string("the potential's default start")
-                         : fmt::format("system.start{}",
-                                       starts.size() > 1 ? fmt::format("[{}]", i) : std::string()),
-          result.error));
-    }
+    if (result.ok()) continue;
+    failed_walkers += walkers_per_start;
+    const std::string where =
+        starts.empty()
+            ? std::string("the potential's default start")
+            : fmt::format("system.start{}", n > 1 ? fmt::format("[{}]", i) : std::string());
+    const std::string what = fmt::format("the first {} steps from {} already fail ({})", task.steps,
+                                         where, result.error);
+    if (first_failure.empty()) first_failure = what;
+    if (walkers_per_start < walkers) spdlog::warn("{}: {}", config.config_file.string(), what);
+  }
+  const std::size_t ok = walkers - failed_walkers;
+  if (failed_walkers > 0 &&
+      (ok == 0 ||
+       static_cast<double>(ok) < config.min_success_fraction * static_cast<double>(walkers))) {
+    throw core::InputError(fmt::format(
+        "{}: {}; `trails run` would fail in iteration 0 ({} of {} walkers would succeed, "
+        "min_success_fraction {}): fix engine.dt / engine.kT or the start point",
+        config.config_file.string(), first_failure, ok, walkers, config.min_success_fraction));
   }
 }
 
@@ -160,8 +180,8 @@ void preflight(const config::CampaignConfig& config, bool resume) {
                            "--resume to start a new campaign");
   } else {
     // A changed config is refused before anything is built, by check --resume as by run.
-    check_resume_config(config,
-                        store::RunStore::open(config.outdir, store::RunStore::Mode::ReadOnly));
+    (void)check_resume_config(
+        config, store::RunStore::open(config.outdir, store::RunStore::Mode::ReadOnly));
   }
   // The project file must be importable, with a callable extract_cvs
   // (compat:preflight-project-file).
@@ -191,15 +211,32 @@ void check_engine_and_cvs(const config::CampaignConfig& config) {
   if (!engine->system().molecular) probe_first_steps(config);
 }
 
-void check_resume_config(const config::CampaignConfig& config, const store::RunStore& store) {
+std::vector<store::ConfigChange> check_resume_config(const config::CampaignConfig& config,
+                                                     const store::RunStore& store) {
   const auto& before = store.meta().config;
   const auto after = config.result_relevant_json();
-  const auto changed = config::keys_changed(before, after);
-  if (changed.empty()) return;
+  std::vector<std::string> refused;
+  std::vector<store::ConfigChange> allowed;
+  const auto last = store.last_committed();
+  for (const auto& key : config::keys_changed(before, after)) {
+    if (!config::changeable_on_resume(key)) {
+      refused.push_back(key);
+      continue;
+    }
+    const auto ptr = pointer_of(key);
+    allowed.push_back({last ? *last + 1 : 0, key, before.value(ptr, nlohmann::json()),
+                       after.value(ptr, nlohmann::json()), ""});
+  }
+  if (refused.empty()) return allowed;
   std::string msg = "--resume: the configuration changed in ways that alter results:";
-  for (const auto& key : changed) msg += "\n  " + describe_change(before, after, key);
+  for (const auto& key : refused) msg += "\n  " + describe_change(before, after, key);
+  std::string changeable;
+  for (const auto& key : config::resume_changeable_keys()) {
+    changeable += (changeable.empty() ? "" : ", ") + key;
+  }
   msg += "\nrestore these keys to continue " + config.outdir.string() +
-         ", or start a new campaign in another outdir (nothing was changed)";
+         ", or start a new campaign in another outdir (nothing was changed); only " + changeable +
+         " may change on resume";
   throw core::ConfigError(msg);
 }
 

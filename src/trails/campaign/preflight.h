@@ -23,8 +23,11 @@ void check_outdir_writable(const std::filesystem::path& dir);
 // ConfigError for a system.project_file that does not import or has no extract_cvs.
 void preflight(const config::CampaignConfig& config, bool resume);
 
-// --resume: ConfigError listing the result-relevant keys that differ from the run's stored config.
-void check_resume_config(const config::CampaignConfig& config, const store::RunStore& store);
+// --resume: the result-relevant keys that differ from the run's stored config. Those that may
+// change on resume (config::changeable_on_resume) are returned, for the driver to record, with
+// the iteration they take effect in; any other changed key is a ConfigError listing them.
+std::vector<store::ConfigChange> check_resume_config(const config::CampaignConfig& config,
+                                                     const store::RunStore& store);
 
 // Everything that needs the engine, shared by `trails check` and `trails run` before the first
 // write: the memory one iteration's frames need against the memory available, and

@@ -191,6 +191,13 @@ struct CampaignConfig {
 // Keys (dotted paths) whose result-relevant values differ between two canonical JSONs.
 std::vector<std::string> keys_changed(const nlohmann::json& before, const nlohmann::json& after);
 
+// Result-relevant keys (dotted paths of result_relevant_json()) a --resume may change
+// (docs/reliability.md, "What may change on resume"): the engine's time step, platform and
+// precision, and the failure policy. They change how the next iterations are computed, not
+// what the history means; every other key (CV space, grid, seeds, walkers, spawning) is refused.
+bool changeable_on_resume(const std::string& key);
+const std::vector<std::string>& resume_changeable_keys();
+
 // Hex SHA-256-free stable digest (FNV-1a 64 over canonical dump); enough to detect edits.
 std::string digest_of(const nlohmann::json& canonical);
 

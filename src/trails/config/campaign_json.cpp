@@ -253,6 +253,17 @@ std::vector<std::string> keys_changed(const json& before, const json& after) {
   return out;
 }
 
+const std::vector<std::string>& resume_changeable_keys() {
+  static const std::vector<std::string> keys = {"engine.dt", "engine.platform_name",
+                                                "engine.precision", "min_success_fraction"};
+  return keys;
+}
+
+bool changeable_on_resume(const std::string& key) {
+  const auto& keys = resume_changeable_keys();
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+
 std::string digest_of(const json& canonical) {
   std::uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a 64 offset basis
   for (const unsigned char byte : canonical.dump()) {

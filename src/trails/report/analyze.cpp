@@ -233,8 +233,17 @@ ReportData gather(const AnalyzeRequest& request) {
   r.latest_iteration = latest.iteration;
   r.latest = latest.record;
   const auto& config = store.meta().config;
-  r.time = detail::time_axis(config, store.meta().engine_system.value("time_unit", "") == "ps",
-                             request.tau_ps);
+  // A time step changed on resume leaves frames of different lengths: no physical time axis.
+  std::optional<std::int64_t> dt_changed_at;
+  for (const auto& c : store.config_changes()) {
+    if (c.key == "engine.dt" && !dt_changed_at) dt_changed_at = c.iteration;
+  }
+  r.time = detail::time_axis(
+      config, store.meta().engine_system.value("time_unit", "") == "ps" && !dt_changed_at,
+      request.tau_ps);
+  if (dt_changed_at && !request.tau_ps) {
+    r.time.source = fmt::format("engine.dt changed on resume at iteration {}", *dt_changed_at);
+  }
   r.kT = kBoltzmannKjPerMolK * request.temperature;
   load_points(store, request.run_dir, r);
   free_energy(r);

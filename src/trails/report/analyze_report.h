@@ -21,7 +21,8 @@ namespace trails::report::detail {
 struct TimeAxis {
   std::optional<double> frame_ps;
   std::optional<double> tau_ps;  // walker segment (step × dt)
-  std::string source;            // "--tau-ps", "config", "unknown"
+  // "--tau-ps", "config", "unknown", or why there is none ("engine.dt changed on resume ...")
+  std::string source;
   std::string unit() const { return frame_ps ? "ps" : "frames"; }
   double scale() const { return frame_ps.value_or(1.0); }
 };

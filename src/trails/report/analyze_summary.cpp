@@ -185,6 +185,10 @@ std::string free_energy_and_time_lines(const ReportData& r, const AnalyzeRequest
     text +=
         fmt::format("time            frame = spawning.stride x engine.dt = {} ps (configuration)\n",
                     num(*time.frame_ps));
+  } else if (time.source != "unknown") {
+    text +=
+        fmt::format("time            in frames ({}: frames differ in length; --tau-ps gives ps)\n",
+                    time.source);
   } else {
     text +=
         "time            in frames (built-in engine: dt is in reduced units; --tau-ps gives "

@@ -73,6 +73,16 @@ nlohmann::json run_status(const std::filesystem::path& run_dir) {
   s["config_digest"] = meta.config_digest;
   s["running"] = campaign_running(run_dir);
   s["iterations_committed"] = summaries.size();
+  // Keys changed on resume (docs/reliability.md, "What may change on resume").
+  nlohmann::json changes = nlohmann::json::array();
+  for (const auto& c : store.config_changes()) {
+    changes.push_back({{"iteration", c.iteration},
+                       {"key", c.key},
+                       {"before", c.before},
+                       {"after", c.after},
+                       {"changed_at", c.changed_at}});
+  }
+  s["config_changes"] = std::move(changes);
   if (summaries.empty()) return s;
 
   const auto& last = summaries.back();
@@ -144,15 +154,31 @@ nlohmann::json run_status(const std::filesystem::path& run_dir) {
   return s;
 }
 
+namespace {
+
+std::string format_config_changes(const nlohmann::json& s) {
+  std::string out;
+  for (const auto& c : s.value("config_changes", nlohmann::json::array())) {
+    out +=
+        fmt::format("changed         {} {} -> {} from iteration {} (at {})\n",
+                    c.at("key").get<std::string>(), c.at("before").dump(), c.at("after").dump(),
+                    c.at("iteration").get<std::int64_t>(), c.at("changed_at").get<std::string>());
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string format_status(const nlohmann::json& s) {
   std::string out = fmt::format("run directory   {}\n", s.at("run_dir").get<std::string>());
   out +=
       fmt::format("state           {}\n", s.at("running").get<bool>() ? "running" : "not running");
   out +=
       fmt::format("iterations      {} committed", s.at("iterations_committed").get<std::int64_t>());
-  if (!s.contains("last_iteration")) return out + "\n";
+  if (!s.contains("last_iteration")) return out + "\n" + format_config_changes(s);
   out += fmt::format(" of {} (last at {})\n", s["target_iterations"].get<std::int64_t>(),
                      s["last_committed_at"].get<std::string>());
+  out += format_config_changes(s);
   out += fmt::format("walkers         {} in the last iteration ({} failed)\n",
                      s["walkers"]["last_iteration"].get<std::int64_t>(),
                      s["walkers"]["failed"].get<std::int64_t>());

@@ -110,6 +110,20 @@ void Ledger::begin_writes() {
            "source_frame) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
 }
 
+bool Ledger::has_table(const char* name) const {
+  Stmt has(db_, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1");
+  has.bind_text(1, name);
+  return has.step() && has.int64(0) > 0;
+}
+
+nlohmann::json Ledger::parse_json_column(const std::string& text, const std::string& what) const {
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    throw core::CorruptionError(db_.path() + ": " + what + " is not valid JSON: " + e.what());
+  }
+}
+
 Ledger::~Ledger() {
   if (writing_ && db_.get() != nullptr) {
     close_writer();

@@ -82,11 +82,21 @@ class Ledger {
   void put_msm_build(std::int64_t iteration, double build_s, const std::string& model_json);
   std::vector<MsmBuildRow> msm_builds() const;
 
+  // Keys changed on resume (table config_changes, added by the first writer that records one)
+  // and the new meta values, in one transaction; meta() follows.
+  void put_config_changes(const std::vector<ConfigChange>& changes, const RunMeta& updated);
+  std::vector<ConfigChange> config_changes() const;
+
   // Recomputes the checksum of a committed iteration's rows (iterations.rows_checksum) and
   // throws CorruptionError naming the iteration on a mismatch; once per iteration and
   // connection. A ledger without the column (an older Trails) is not verifiable: no-op.
   void verify_rows(std::int64_t iteration) const;
   void verify_all_rows() const;
+
+  // Tables added after schema 2 (msm_builds, config_changes) exist only once a writer made one.
+  bool has_table(const char* name) const;
+  // A JSON column's text; CorruptionError naming the ledger and `what` when it does not parse.
+  nlohmann::json parse_json_column(const std::string& text, const std::string& what) const;
 
   // A consistent snapshot across several reads while another process commits.
   Transaction read_snapshot() const { return Transaction(db_, "BEGIN DEFERRED"); }

@@ -29,19 +29,14 @@ void Ledger::put_msm_build(std::int64_t iteration, double build_s, const std::st
 std::vector<MsmBuildRow> Ledger::msm_builds() const {
   auto snapshot = read_snapshot();
   std::vector<MsmBuildRow> out;
-  Stmt has(db_, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'msm_builds'");
-  if (!has.step() || has.int64(0) == 0) return out;
+  if (!has_table("msm_builds")) return out;
   Stmt q(db_, "SELECT iteration, build_s, model FROM msm_builds ORDER BY iteration");
   while (q.step()) {
     MsmBuildRow r;
     r.iteration = q.int64(0);
     r.build_s = q.real(1);
-    try {
-      r.model = nlohmann::json::parse(q.text(2));
-    } catch (const nlohmann::json::exception& e) {
-      throw core::CorruptionError(db_.path() + ": msm_builds.model of iteration " +
-                                  std::to_string(r.iteration) + " is not valid JSON: " + e.what());
-    }
+    r.model = parse_json_column(q.text(2),
+                                "msm_builds.model of iteration " + std::to_string(r.iteration));
     out.push_back(std::move(r));
   }
   return out;

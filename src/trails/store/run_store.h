@@ -68,6 +68,16 @@ struct MsmBuildRow {
   nlohmann::json model;        // lag, active set, π, T, timescales, ITS, VAMP-2, convergence
 };
 
+// A result-relevant key changed by a --resume (docs/reliability.md, "What may change on
+// resume"; table config_changes in docs/file-formats.md).
+struct ConfigChange {
+  std::int64_t iteration = 0;  // the first iteration run with the new value
+  std::string key;             // dotted path in RunMeta::config, e.g. "engine.dt"
+  nlohmann::json before;       // null when the key was absent
+  nlohmann::json after;
+  std::string changed_at;  // ISO 8601 UTC; filled by the store
+};
+
 namespace detail {
 class ShardBuilder;
 }
@@ -131,6 +141,12 @@ class RunStore {
   // same build: a resumed run recomputes the same bits).
   void commit_msm_build(const MsmBuildRow& row);
   std::vector<MsmBuildRow> msm_builds() const;
+  // Durably records keys a --resume changed, in one transaction with the new configuration:
+  // meta's config, config_digest, effective_config and engine_system become `updated`'s, so
+  // the next resume compares with what this one ran.
+  void record_config_changes(const std::vector<ConfigChange>& changes, const RunMeta& updated);
+  // Every recorded change, in the order made (empty for a run never changed on resume).
+  std::vector<ConfigChange> config_changes() const;
 
   std::vector<IterationSummary> summaries() const;
   // Full records of committed iterations (walkers with weights, cvs, spawns, state with its

@@ -77,6 +77,13 @@ void RunStore::commit_msm_build(const MsmBuildRow& row) {
   impl_->ledger->put_msm_build(row.iteration, row.build_s, row.model.dump());
 }
 
+void RunStore::record_config_changes(const std::vector<ConfigChange>& changes,
+                                     const RunMeta& updated) {
+  TRAILS_CHECK(impl_->mode == Mode::ReadWrite, "record_config_changes on a read-only run store");
+  TRAILS_CHECK(!changes.empty(), "record_config_changes without a change");
+  impl_->ledger->put_config_changes(changes, updated);
+}
+
 PendingShard::PendingShard(std::int64_t iteration, std::unique_ptr<detail::ShardBuilder> builder)
     : iteration_(iteration), builder_(std::move(builder)) {}
 PendingShard::PendingShard(PendingShard&&) noexcept = default;

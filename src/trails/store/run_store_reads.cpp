@@ -54,6 +54,10 @@ detail::ShardLocation RunStore::Impl::committed_shard(std::int64_t iteration) co
 
 std::vector<MsmBuildRow> RunStore::msm_builds() const { return impl_->ledger->msm_builds(); }
 
+std::vector<ConfigChange> RunStore::config_changes() const {
+  return impl_->ledger->config_changes();
+}
+
 std::vector<IterationSummary> RunStore::summaries() const { return impl_->ledger->summaries(); }
 
 std::vector<IterationRecord> RunStore::load_iterations() const {

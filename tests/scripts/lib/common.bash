@@ -60,6 +60,32 @@ YAML
   for line in "$@"; do echo "  $line" >> "$file"; done
 }
 
+# bad_start_config FILE OUTDIR FRACTION [DT] [SEED]: 4 Müller–Brown walkers, 3 iterations;
+# walker 1 starts where the exponentials overflow, so it fails in iteration 0 and the run
+# goes on only when min_success_fraction (FRACTION) tolerates one failure in four.
+bad_start_config() {
+  cat > "$1" <<YAML
+outdir: $2
+${5:+random_seed: $5}
+iterations: 3
+n_bins: [30, 30]
+min_values: [-1.5, -0.5]
+max_values: [1.2, 2.0]
+min_success_fraction: $3
+system:
+  start: [[-0.558, 1.442], [-40.0, 40.0], [-0.558, 1.442], [-0.558, 1.442]]
+engine:
+  md_engine: builtin
+  potential: muller_brown
+  kT: 15.0
+  dt: ${4:-0.0001}
+spawning:
+  walker: 4
+  step: 100
+  stride: 10
+YAML
+}
+
 # export_run RUN_DIR PREFIX -> PREFIX.cvs.csv PREFIX.lineage.csv
 export_run() {
   "$TRAILS" export "$1" --cvs "$2.cvs.csv" --lineage "$2.lineage.csv"

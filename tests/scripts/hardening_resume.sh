@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# What may change on resume (docs/reliability.md): a campaign stopped by its failure policy
+# continues once min_success_fraction or engine.dt is changed; each change is recorded in the
+# ledger with the iteration it took effect in and shown by `trails status`; CV space, grid and
+# seed changes stay refused with nothing written.
+source "$(dirname "$0")/lib/common.bash"
+
+# Walker 1 of 4 starts where the Müller–Brown exponentials overflow: with min_success_fraction
+# 1.0 iteration 0 aborts, and every --resume repeats it.
+stuck() { bad_start_config "$1" stuck "$2" "$3" "${4:-7}"; }  # FILE FRACTION DT [SEED]
+
+stuck strict.yaml 1.0 0.0001
+# check refuses what run would fail on, and only that: one bad start of four is fatal at 1.0.
+expect_exit 2 "check strict" "3 of 4 walkers would succeed, min_success_fraction 1" \
+  "$TRAILS" check strict.yaml
+expect_exit 1 "strict run" "only 3 of 4 walkers succeeded" "$TRAILS" run strict.yaml
+expect_exit 1 "strict resume" "only 3 of 4 walkers succeeded" "$TRAILS" run strict.yaml --resume
+[ "$(committed stuck)" -eq 0 ] || fail "the failed iteration was committed"
+pass "below min_success_fraction the resume repeats the failure"
+
+# A refused key (the seed) next to an allowed one: refused, naming only the seed, nothing written.
+stuck seed.yaml 0.75 0.0001 8
+before=$(snapshot stuck)
+expect_exit 2 "seed change" "random_seed: 7 -> 8" "$TRAILS" run seed.yaml --resume
+grep -q "min_success_fraction:" err.txt && fail "an allowed key was listed as refused: $(cat err.txt)"
+grep -q "may change on resume" err.txt || fail "the message does not say what may change: $(cat err.txt)"
+expect_exit 2 "check of the seed change" "random_seed: 7 -> 8" "$TRAILS" check seed.yaml --resume
+[ "$before" = "$(snapshot stuck)" ] || fail "a refused resume changed the run directory"
+pass "a seed change is refused with the allowed keys named, nothing written"
+
+# Lowering min_success_fraction continues the stuck campaign, from iteration 0.
+stuck relaxed.yaml 0.75 0.0001
+"$TRAILS" check relaxed.yaml --resume > /dev/null || fail "check --resume refused an allowed change"
+"$TRAILS" run relaxed.yaml --iterations 2 --resume > relaxed.out 2> relaxed.err ||
+  fail "resume with min_success_fraction 0.75: $(cat relaxed.err)"
+grep -q "changed     min_success_fraction 1.0 → 0.75 from iteration 0" relaxed.out ||
+  fail "the banner does not show the change: $(cat relaxed.out)"
+[ "$(committed stuck)" -eq 2 ] || fail "expected 2 committed iterations"
+
+# Then a smaller time step from iteration 2; a repeated resume records nothing new.
+stuck smaller-dt.yaml 0.75 0.00005
+"$TRAILS" run smaller-dt.yaml --iterations 3 --resume > dt.out || fail "resume with engine.dt 5e-05"
+"$TRAILS" run smaller-dt.yaml --iterations 4 --resume > dt2.out || fail "a second resume"
+grep -q "changed" dt2.out && fail "an unchanged resume reported a change: $(cat dt2.out)"
+/usr/bin/python3 - stuck <<'PY' || fail "ledger: config changes or per-iteration dt are wrong"
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1] + "/ledger.sqlite")
+rows = db.execute("SELECT iteration, key, before, after FROM config_changes ORDER BY seq").fetchall()
+assert rows == [(0, "min_success_fraction", "1.0", "0.75"), (2, "engine.dt", "0.0001", "5e-05")], rows
+dts = [r[0] for r in db.execute("SELECT dt FROM iterations ORDER BY iteration")]
+assert dts == [0.0001, 0.0001, 5e-05, 5e-05], dts
+config = json.loads(db.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()[0])
+assert config["engine"]["dt"] == 5e-05 and config["min_success_fraction"] == 0.75, config
+PY
+"$TRAILS" status stuck > status.txt
+grep -q "changed         min_success_fraction 1.0 -> 0.75 from iteration 0" status.txt ||
+  fail "status does not show the first change: $(cat status.txt)"
+grep -q "changed         engine.dt 0.0001 -> 5e-05 from iteration 2" status.txt ||
+  fail "status does not show the dt change: $(cat status.txt)"
+"$TRAILS" status stuck --json | /usr/bin/python3 -c '
+import json, sys
+c = json.load(sys.stdin)["config_changes"]
+assert [(x["iteration"], x["key"]) for x in c] == [(0, "min_success_fraction"), (2, "engine.dt")], c
+' || fail "status --json config_changes"
+pass "min_success_fraction and engine.dt changes continue the campaign and are recorded"
+
+# Going back to the original dt is another recorded change, not a refusal.
+stuck back.yaml 0.75 0.0001
+"$TRAILS" run back.yaml --iterations 5 --resume > /dev/null || fail "resume back to dt 1e-4"
+[ "$("$TRAILS" status stuck --json | /usr/bin/python3 -c 'import json,sys; print(len(json.load(sys.stdin)["config_changes"]))')" -eq 3 ] ||
+  fail "the change back was not recorded"
+pass "a change back is recorded too"
