@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "trails/core/error.h"
+#include "trails/engines/frame_check.h"
 #include "trails/engines/openmm/openmm_engine.h"
 #include "trails/engines/openmm/platform.h"
 #include "trails/engines/openmm/prepared_system.h"
@@ -162,6 +163,76 @@ TEST(OpenMMEngine, ExplodingWalkerIsRecoveredByMinimisationUnlessItInheritedVelo
   const SegmentResult fresh = engine.make_instance()->run(task_for(engine, 11));
   ASSERT_TRUE(after.ok());
   EXPECT_TRUE(same_bits(after.frames, fresh.frames));
+}
+
+// A hydrogen 3 nm from its carbon (a 0.109 nm constraint): the constraint solver drags the
+// carbon along and the molecule blows apart with finite coordinates. A walker with inherited
+// velocities (no recovery re-run) fails naming a bond and keeps no frames; with fewer steps than
+// one stride the final state is what is caught (docs/reliability.md, "Exploded frames").
+TEST(OpenMMEngine, BlownApartFrameFailsTheWalkerNamingTheBond) {
+  const OpenMMEngine engine(settings("Reference"), alad());
+  SegmentTask t = task_for(engine, 9);
+  t.start.positions[0] += 3.0;  // atom 0, H1 of ACE, bonded to atom 1
+  t.start.velocities.assign(66, 0.0);
+  auto instance = engine.make_instance();
+  for (const std::int64_t steps : {200, 40}) {
+    t.steps = steps;
+    const SegmentResult r = instance->run(t);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error.find("OpenMM: bond between atoms "), std::string::npos) << r.error;
+    EXPECT_NE(r.error.find("nm long (reference "), std::string::npos) << r.error;
+    EXPECT_NE(r.error.find(steps == 40 ? "at step 40: the molecule blew apart"
+                                       : "at step 50: the molecule blew apart"),
+              std::string::npos)
+        << r.error;
+    EXPECT_NE(r.error.find("engine.dt"), std::string::npos) << r.error;
+    EXPECT_TRUE(r.frames.empty());
+    EXPECT_EQ(r.n_frames, 0);
+  }
+}
+
+// engine.dt 0.006 ps blows alanine dipeptide apart on some walkers long before any coordinate
+// becomes non-finite (Reference, seeds 1-8: seeds 2, 6 and 7 fail even after the recovery
+// re-run, at bond lengths of 21 nm to 1e20 nm). Such walkers fail; every walker that succeeds
+// has only sane frames.
+TEST(OpenMMEngine, LargeTimeStepNeverYieldsASuccessfulWalkerWithExplodedFrames) {
+  auto c = settings("Reference");
+  c.dt = 0.006;
+  const OpenMMEngine engine(c, alad());
+  std::ifstream in(engine.prepared().system_xml);
+  const std::unique_ptr<OpenMM::System> system(
+      OpenMM::XmlSerializer::deserialize<OpenMM::System>(in));
+  std::vector<Bond> bonds(system->getNumConstraints());  // the X-H bonds
+  for (std::size_t c = 0; c < bonds.size(); ++c) {
+    system->getConstraintParameters(static_cast<int>(c), bonds[c].i, bonds[c].j, bonds[c].r0);
+  }
+  const auto& heavy = dynamic_cast<const OpenMM::HarmonicBondForce&>(system->getForce(0));
+  for (int b = 0; b < heavy.getNumBonds(); ++b) {
+    double k = 0.0;
+    bonds.emplace_back();
+    heavy.getBondParameters(b, bonds.back().i, bonds.back().j, bonds.back().r0, k);
+  }
+  ASSERT_EQ(bonds.size(), 21u);
+  auto instance = engine.make_instance();
+  int blown = 0, ok = 0;
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    const SegmentResult r = instance->run(task_for(engine, seed, 1000, 50));
+    if (!r.ok()) {
+      blown += r.error.find("the molecule blew apart") != std::string::npos;
+      EXPECT_TRUE(r.frames.empty());
+      continue;
+    }
+    ++ok;
+    ASSERT_EQ(r.n_frames, 20);
+    for (std::int64_t f = 0; f < r.n_frames; ++f) {
+      const std::span<const double> frame(r.frames.data() + f * 66, 66);
+      const auto broken = first_broken_bond(bonds, frame);
+      EXPECT_FALSE(broken.has_value())
+          << "seed " << seed << ": " << describe(*broken, (f + 1) * 50);
+    }
+  }
+  EXPECT_GT(blown, 0);
+  EXPECT_GT(ok, 0);
 }
 
 TEST(OpenMMEngine, BadTaskIsAFailedResultNotAnException) {

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "trails/config/campaign_config.h"
 #include "trails/core/error.h"
@@ -89,6 +90,52 @@ TEST_F(Prepare, PdbWithForceFieldThenReusedByDigest) {
   EXPECT_EQ(r.n_frames, 2);
 }
 
+// prepare.json records a checksum of every file read later; a load (a resume) refuses a
+// prepared directory whose files were changed since (docs/reliability.md, "What is verified on
+// read"). A record without checksums is read unverified.
+TEST_F(Prepare, FilesChangedAfterPreparationAreACorruptionErrorNamingThem) {
+  config.system.forcefield = {"amber14-all.xml"};
+  const PreparedSystem p = prepare_openmm_system(spec(), run_dir);
+  const nlohmann::json info = nlohmann::json::parse(text(p.dir / "prepare.json"));
+  ASSERT_TRUE(info.contains("checksums"));
+  EXPECT_TRUE(info["checksums"].contains("system.xml"));
+  EXPECT_TRUE(info["checksums"].contains("topology.pdb"));
+  EXPECT_FALSE(info["checksums"].contains("integrator.xml"));  // none was written
+  EXPECT_NO_THROW(load_prepared_system(p.dir));
+  const auto error_on_load = [&] {
+    try {
+      load_prepared_system(p.dir);
+    } catch (const core::CorruptionError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no CorruptionError)");
+  };
+  for (const char* name : {"system.xml", "topology.pdb"}) {
+    const fs::path file = p.dir / name;
+    const std::string original = text(file);
+    std::ofstream(file, std::ios::app) << ' ';
+    const std::string m = error_on_load();
+    EXPECT_NE(m.find(file.string() + ": was changed after preparation"), std::string::npos) << m;
+    EXPECT_NE(m.find("start a new run directory"), std::string::npos) << m;
+    // A resume goes through the same load.
+    EXPECT_THROW(prepare_openmm_system(spec(), run_dir), core::CorruptionError);
+    std::ofstream(file, std::ios::trunc) << original;  // restored: loads again
+    EXPECT_NO_THROW(load_prepared_system(p.dir)) << name;
+  }
+  fs::rename(p.dir / "topology.pdb", run_dir / "moved.pdb");
+  EXPECT_NE(error_on_load().find("topology.pdb: was removed after preparation"), std::string::npos);
+  fs::rename(run_dir / "moved.pdb", p.dir / "topology.pdb");
+  std::ofstream(p.dir / "integrator.xml") << "<Integrator/>";
+  EXPECT_NE(error_on_load().find("integrator.xml: was added after preparation"), std::string::npos);
+  fs::remove(p.dir / "integrator.xml");
+  // An older record, without checksums: read unverified.
+  nlohmann::json old = info;
+  old.erase("checksums");
+  std::ofstream(p.dir / "prepare.json", std::ios::trunc) << old.dump();
+  std::ofstream(p.dir / "system.xml", std::ios::app) << ' ';
+  EXPECT_NO_THROW(load_prepared_system(p.dir));
+}
+
 TEST_F(Prepare, SerializedSystemXmlWithConfFilePositions) {
   config.system.system_file = kData / "openmm/alad-vacuum/system.xml";
   const PreparedSystem p = prepare_openmm_system(spec(), run_dir);
@@ -137,6 +184,8 @@ TEST_F(Prepare, CustomMakeSystemWithItsOwnIntegratorReseededPerWalker) {
   const SegmentResult b = engine.make_instance()->run(t);
   ASSERT_TRUE(a.ok() && b.ok()) << a.error << b.error;
   EXPECT_EQ(a.frames, b.frames);
+  std::ofstream(*p.integrator_xml, std::ios::app) << ' ';  // checksummed like system.xml
+  EXPECT_THROW(load_prepared_system(p.dir), core::CorruptionError);
 }
 
 TEST_F(Prepare, GroPlusTopWithBox) {

@@ -59,6 +59,28 @@ std::vector<OpenMM::Vec3> to_vec3(const std::vector<double>& flat) {
   return v;
 }
 
+// The bonds whose lengths the frame check watches (docs/reliability.md, "Exploded frames"):
+// HarmonicBondForce bonds at their length parameter, constraints at their distance.
+std::vector<Bond> bonds_of(const OpenMM::System& system) {
+  std::vector<Bond> bonds;
+  for (int f = 0; f < system.getNumForces(); ++f) {
+    const auto* force = dynamic_cast<const OpenMM::HarmonicBondForce*>(&system.getForce(f));
+    if (force == nullptr) continue;
+    for (int b = 0; b < force->getNumBonds(); ++b) {
+      Bond bond;
+      double k = 0.0;
+      force->getBondParameters(b, bond.i, bond.j, bond.r0, k);
+      bonds.push_back(bond);
+    }
+  }
+  for (int c = 0; c < system.getNumConstraints(); ++c) {
+    Bond bond;
+    system.getConstraintParameters(c, bond.i, bond.j, bond.r0);
+    bonds.push_back(bond);
+  }
+  return bonds;
+}
+
 }  // namespace
 
 OpenMMInstance::OpenMMInstance(const config::OpenMMEngineConfig& config, std::string platform,
@@ -73,6 +95,7 @@ OpenMMInstance::OpenMMInstance(const config::OpenMMEngineConfig& config, std::st
   std::lock_guard<std::mutex> deserializing(deserialize_mutex());
   std::istringstream sys_in(system_xml);
   system_.reset(OpenMM::XmlSerializer::deserialize<OpenMM::System>(sys_in));
+  bonds_ = bonds_of(*system_);
   if (config_.npt) {
     if (!system_->usesPeriodicBoundaryConditions()) {
       throw core::ConfigError(

@@ -12,9 +12,11 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "trails/config/engine_spec.h"
 #include "trails/engines/engine.h"
+#include "trails/engines/frame_check.h"
 
 namespace OpenMM {
 class Context;
@@ -61,6 +63,9 @@ class OpenMMInstance final : public EngineInstance {
   std::unique_ptr<OpenMM::Integrator> integrator_;
   OpenMM::MonteCarloBarostat* barostat_ = nullptr;
   std::unique_ptr<OpenMM::Context> context_;
+  // Every HarmonicBondForce bond and every constraint of the System, read once: each frame is
+  // checked against them (docs/reliability.md, "Exploded frames"). Empty: nothing to check.
+  std::vector<Bond> bonds_;
 };
 
 }  // namespace trails::engines::openmm::detail

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <mutex>
+#include <span>
 
 #include <OpenMM.h>
 #include <fmt/format.h>
@@ -43,6 +44,15 @@ bool append_finite(const std::vector<OpenMM::Vec3>& v, std::vector<double>& out)
   return finite;
 }
 
+// "" when the frame's bonds are all within their limit, else why the walker fails
+// (docs/reliability.md, "Exploded frames"). box: the frame's 9 values, or empty.
+std::string check_bonds(const std::vector<Bond>& bonds, std::span<const double> positions,
+                        std::span<const double> box, std::int64_t step) {
+  if (bonds.empty()) return {};
+  if (const auto broken = first_broken_bond(bonds, positions, box)) return describe(*broken, step);
+  return {};
+}
+
 void append_box(const OpenMM::State& state, std::vector<double>& out) {
   OpenMM::Vec3 a, b, c;
   state.getPeriodicBoxVectors(a, b, c);
@@ -73,6 +83,12 @@ Configuration OpenMMInstance::equilibrate(const Configuration& start, std::uint6
         "coordinates); check the structure and engine.dt");
   }
   if (system_->usesPeriodicBoundaryConditions()) append_box(s, out.box);
+  if (const std::string broken = check_bonds(bonds_, out.positions, out.box, 0); !broken.empty()) {
+    throw core::EngineError(
+        "engine.equilibrate: the pre-equilibration of the start structure "
+        "blew up (" +
+        broken + "); check the structure and engine.dt");
+  }
   return out;
 }
 
@@ -125,10 +141,18 @@ std::string OpenMMInstance::integrate(const SegmentTask& task, SegmentResult& re
     const auto t_extract = Clock::now();
     result.integrate_s += std::chrono::duration<double>(t_extract - t_step).count();
     const OpenMM::State s = context_->getState(OpenMM::State::Positions);
+    const std::size_t at = result.frames.size();
     const bool finite = append_finite(s.getPositions(), result.frames);
     if (periodic) append_box(s, result.frame_boxes);
     result.extract_s += seconds_since(t_extract);
     if (!finite) return fmt::format("coordinates became non-finite by step {}", f * task.stride);
+    // Finite but blown apart fails the walker just the same (docs/reliability.md).
+    const std::span<const double> frame(result.frames.data() + at, result.frames.size() - at);
+    const std::span<const double> box =
+        periodic ? std::span<const double>(result.frame_boxes).last(9) : std::span<const double>();
+    if (std::string broken = check_bonds(bonds_, frame, box, f * task.stride); !broken.empty()) {
+      return broken;
+    }
   }
   if (const std::int64_t rest = task.steps - n_frames * task.stride; rest > 0) {
     auto table = shared_context_table(platform_);
@@ -138,7 +162,8 @@ std::string OpenMMInstance::integrate(const SegmentTask& task, SegmentResult& re
   }
   auto table = shared_context_table(platform_);
   const auto t_final = Clock::now();
-  const OpenMM::State s = context_->getState(OpenMM::State::Positions | OpenMM::State::Velocities);
+  const OpenMM::State s = context_->getState(OpenMM::State::Positions | OpenMM::State::Velocities |
+                                             OpenMM::State::Energy);
   Configuration& out = result.final_state;
   out = Configuration{};
   out.n_atoms = n_atoms_;
@@ -148,6 +173,13 @@ std::string OpenMMInstance::integrate(const SegmentTask& task, SegmentResult& re
   if (periodic) append_box(s, out.box);
   result.extract_s += seconds_since(t_final);
   if (!finite) return fmt::format("coordinates became non-finite by step {}", task.steps);
+  if (std::string broken = check_bonds(bonds_, out.positions, out.box, task.steps);
+      !broken.empty()) {
+    return broken;
+  }
+  if (!std::isfinite(s.getPotentialEnergy())) {
+    return fmt::format("potential energy is not finite at step {}", task.steps);
+  }
   result.n_frames = n_frames;
   return {};
 }

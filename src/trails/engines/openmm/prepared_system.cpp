@@ -46,6 +46,56 @@ json file_entry(const std::optional<fs::path>& p) {
   return json{{"path", p->string()}, {"content", fnv1a_hex(read_text(*p))}};
 }
 
+// The files of a prepared directory that are read after preparation; prepare.json records a
+// checksum of each one present, verified on every load (docs/reliability.md, "What is verified
+// on read").
+constexpr const char* kCheckedFiles[] = {"system.xml", "topology.pdb", "integrator.xml"};
+
+std::string checksum_of(const fs::path& path) { return "fnv1a64:" + fnv1a_hex(read_text(path)); }
+
+json checksums_of(const fs::path& dir) {
+  json sums = json::object();
+  for (const char* name : kCheckedFiles) {
+    if (fs::exists(dir / name)) sums[name] = checksum_of(dir / name);
+  }
+  return sums;
+}
+
+// Each recorded checksum must match, and no checked file may have appeared since. A record
+// without checksums (older run directories) is read unverified.
+void verify_checksums(const fs::path& dir, const json& info) {
+  const auto recorded = info.find("checksums");
+  if (recorded == info.end()) return;
+  if (!recorded->is_object()) {
+    throw core::CorruptionError((dir / "prepare.json").string() +
+                                ": \"checksums\" is not an object; start a new run directory");
+  }
+  const std::string remedy =
+      "restore the file as it was prepared, or start a new run directory (a resume would mix two "
+      "physical systems)";
+  for (const char* name : kCheckedFiles) {
+    const fs::path path = dir / name;
+    const auto entry = recorded->find(name);
+    const bool present = fs::exists(path);
+    if (entry == recorded->end()) {
+      if (!present) continue;
+      throw core::CorruptionError(path.string() +
+                                  ": was added after preparation (prepare.json records no "
+                                  "checksum for it); remove it, or start a new run directory");
+    }
+    if (!present) {
+      throw core::CorruptionError(path.string() + ": was removed after preparation; " + remedy);
+    }
+    const std::string now = checksum_of(path);
+    if (!entry->is_string() || entry->get<std::string>() != now) {
+      throw core::CorruptionError(fmt::format(
+          "{}: was changed after preparation (checksum {} recorded in prepare.json, now {}); {}",
+          path.string(), entry->is_string() ? entry->get<std::string>() : entry->dump(), now,
+          remedy));
+    }
+  }
+}
+
 }  // namespace
 
 fs::path preparation_script() {
@@ -61,6 +111,7 @@ PreparedSystem load_prepared_system(const fs::path& dir) {
   } catch (const json::exception& e) {
     throw core::InputError(info_path.string() + ": not a prepared-system record: " + e.what());
   }
+  verify_checksums(dir, info);
   PreparedSystem p;
   p.dir = dir;
   p.system_xml = dir / "system.xml";
@@ -172,9 +223,11 @@ PreparedSystem prepare_openmm_system(const config::OpenMMSpec& spec, const fs::p
                                        python.describe(), preparation_script().string(),
                                        core::describe_failure(argv, result)));
   }
-  // Record the digest in the prepared record, then publish the directory atomically.
+  // Record the digest and the files' checksums in the prepared record, then publish the directory
+  // atomically.
   json info = json::parse(read_text(tmp / "prepare.json"));
   info["digest"] = digest;
+  info["checksums"] = checksums_of(tmp);
   {
     std::ofstream out(tmp / "prepare.json");
     out << info.dump();

@@ -27,7 +27,9 @@ struct PreparedSystem {
   std::vector<std::string> forcefield;
 };
 
-// Reads a prepared directory (system.xml + prepare.json). Throws InputError naming the file.
+// Reads a prepared directory (system.xml + prepare.json). Throws InputError naming the file,
+// or CorruptionError naming a file changed, added or removed since preparation (prepare.json's
+// "checksums"; a record without them is read unverified: docs/reliability.md).
 PreparedSystem load_prepared_system(const std::filesystem::path& dir);
 
 // Digest of everything preparation reads: file contents, force fields, the createSystem
