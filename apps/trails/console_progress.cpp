@@ -38,15 +38,17 @@ void ConsoleProgress::started(const std::vector<std::string>& banner) {
   });
 }
 
+// Iterations are numbered from 0 everywhere (store, errors, exports; docs/reliability.md); the
+// count in parentheses is how many of the target are done.
 void ConsoleProgress::iteration(const campaign::IterationReport& report) {
   const auto& r = report.summary;
   const double pct = r.total_bins > 0 ? 100.0 * static_cast<double>(r.occupied_bins) /
                                             static_cast<double>(r.total_bins)
                                       : 0.0;
   const std::string line = fmt::format(
-      "iteration {}/{}  walkers {}/{}  frames {}  occupied {}/{} ({:.1f} %)  MD {:.3f} s  "
+      "iteration {} ({}/{})  walkers {}/{}  frames {}  occupied {}/{} ({:.1f} %)  MD {:.3f} s  "
       "analysis {:.3f} s  ETA {}",
-      r.iteration + 1, report.target_iterations, r.successful_walkers, report.walkers,
+      r.iteration, r.iteration + 1, report.target_iterations, r.successful_walkers, report.walkers,
       r.cumulative_frames, r.occupied_bins, r.total_bins, pct, r.runner_s, r.analysis_s,
       duration(report.eta_s));
   emit(out_, [&] {

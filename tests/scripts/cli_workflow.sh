@@ -76,7 +76,7 @@ pass "export"
 # Progress: a terminal gets one line rewritten in place (\r + erase), a pipe gets plain lines.
 write_config tty.yaml tty
 script -qec "$TRAILS run tty.yaml --iterations 3" /dev/null < /dev/null > tty.out
-grep -q $'\r\e\[Kiteration 3/3' tty.out || fail "no in-place progress line on a terminal"
+grep -q $'\r\e\[Kiteration 2 (3/3)' tty.out || fail "no in-place progress line on a terminal"
 grep -q "ETA" tty.out || fail "progress line lacks the ETA"
 write_config pipe.yaml pipe
 "$TRAILS" run pipe.yaml --iterations 3 | cat > pipe.out

@@ -14,6 +14,7 @@ stuck strict.yaml 1.0 0.0001
 expect_exit 2 "check strict" "3 of 4 walkers would succeed, min_success_fraction 1" \
   "$TRAILS" check strict.yaml
 expect_exit 1 "strict run" "only 3 of 4 walkers succeeded" "$TRAILS" run strict.yaml
+cp err.txt strict.err
 expect_exit 1 "strict resume" "only 3 of 4 walkers succeeded" "$TRAILS" run strict.yaml --resume
 [ "$(committed stuck)" -eq 0 ] || fail "the failed iteration was committed"
 pass "below min_success_fraction the resume repeats the failure"
@@ -36,6 +37,11 @@ stuck relaxed.yaml 0.75 0.0001
 grep -q "changed     min_success_fraction 1.0 → 0.75 from iteration 0" relaxed.out ||
   fail "the banner does not show the change: $(cat relaxed.out)"
 [ "$(committed stuck)" -eq 2 ] || fail "expected 2 committed iterations"
+# One numbering everywhere: iterations count from 0 in the banner, progress lines and errors.
+grep -q "iterations  0 to 1 (target 2, resumed)" relaxed.out || fail "banner: $(cat relaxed.out)"
+grep -q "^iteration 0 (1/2) " relaxed.out && grep -q "^iteration 1 (2/2) " relaxed.out ||
+  fail "progress lines do not number from 0: $(cat relaxed.out)"
+grep -q "^error: iteration 0: only 3 of 4" strict.err || fail "error numbering: $(cat strict.err)"
 
 # Then a smaller time step from iteration 2; a repeated resume records nothing new.
 stuck smaller-dt.yaml 0.75 0.00005

@@ -44,3 +44,27 @@ sed -i 's/^min_values: .*/min_values: [-3.15, -3.15, -3.15]/; s/^max_values: .*/
 printf 'cvs:\n  - {name: phi, kind: phi, resid: 2}\n  - {name: psi, kind: psi, resid: 2}\n' >> dims.yaml
 check_case dims.yaml "n_bins has 3 entries but the CVs give 2 columns (phi, psi)"
 pass "OpenMM preparation errors: exit 2, key named, nothing written"
+
+# system.initial_trajectory is read and checked against the prepared system by check as by run.
+/usr/bin/python3 - <<'PY2'
+import mdtraj as md, numpy as np
+t = md.load("alad.pdb")
+md.Trajectory(np.repeat(t.xyz, 5, axis=0), t.topology).save_xtc("good.xtc")
+five = t.atom_slice(range(5))
+md.Trajectory(np.repeat(five.xyz, 5, axis=0), five.topology).save_xtc("five-atoms.xtc")
+data = open("good.xtc", "rb").read()
+open("truncated.xtc", "wb").write(data[: len(data) // 2 + 7])
+PY2
+seeded() {  # FILE TRAJECTORY
+  openmm_config "$1" "forcefield: [amber14-all.xml]" "initial_trajectory: $2"
+  printf 'cvs:\n  - {name: phi, kind: phi, resid: 2}\n  - {name: psi, kind: psi, resid: 2}\n' >> "$1"
+}
+seeded atoms.yaml five-atoms.xtc
+check_case atoms.yaml "system.initial_trajectory: $PWD/five-atoms.xtc: XTC file has 5 atoms, expected 22"
+seeded truncated.yaml truncated.xtc
+check_case truncated.yaml "truncated.xtc: not a readable XTC file: frame 2"
+seeded pdb.yaml alad.pdb
+check_case pdb.yaml "system.initial_trajectory: $PWD/alad.pdb: unknown trajectory format '.pdb'"
+seeded good.yaml good.xtc
+"$TRAILS" check good.yaml > /dev/null || fail "check refused a good initial_trajectory"
+pass "a bad initial_trajectory (atom count, truncated XTC, a PDB): exit 2 from check and run"

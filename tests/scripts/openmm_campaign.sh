@@ -231,3 +231,26 @@ for c in "badbins:n_bins has 3 entries but the CVs give 2 columns" "badres:no re
   [ ! -e "$name" ] || fail "$name: a bad CV block left a run directory behind"
 done
 pass "bad cvs blocks: exit 2, clear message, nothing written"
+
+# Resume guards on an OpenMM run (docs/reliability.md): a refused resume (a CV changed) writes
+# nothing, prepared/ included; an edited prepared system.xml is refused as corruption; engine.dt
+# may change on resume and is recorded.
+cp -r threads guarded
+sed 's/^outdir: threads/outdir: guarded/' threads.yaml > guarded.yaml
+sed 's/kind: psi, resid: 2/kind: psi, resid: 3/' guarded.yaml > guarded-cv.yaml
+before=$(snapshot guarded)
+expect_exit 2 "resume with a changed CV" "cvs:" "$TRAILS" run guarded-cv.yaml --iterations 4 --resume
+[ "$before" = "$(snapshot guarded)" ] || fail "a refused OpenMM resume changed the run directory"
+cp -r guarded edited
+sed 's/^outdir: guarded/outdir: edited/' guarded.yaml > edited.yaml
+echo "<!-- edited -->" >> edited/prepared/*/system.xml
+expect_exit 1 "resume with an edited system.xml" "system.xml" "$TRAILS" run edited.yaml --iterations 4 --resume
+grep -q "changed" err.txt || fail "the message does not say the file was changed: $(cat err.txt)"
+sed 's/^  dt: 0.002/  dt: 0.001/' guarded.yaml > guarded-dt.yaml
+"$TRAILS" run guarded-dt.yaml --iterations 4 --resume > guarded-dt.out 2>&1 ||
+  fail "resume with engine.dt 0.001: $(cat guarded-dt.out)"
+[ "$(sqlite3 guarded/ledger.sqlite "SELECT iteration, key, after FROM config_changes")" = "3|engine.dt|0.001" ] ||
+  fail "the dt change is not recorded"
+[ "$(sqlite3 guarded/ledger.sqlite "SELECT dt FROM iterations WHERE iteration = 3")" = "0.001" ] ||
+  fail "iteration 3 does not record dt 0.001"
+pass "OpenMM resume: a refused change writes nothing, an edited system.xml is refused, dt may change"

@@ -468,8 +468,10 @@ std::vector<std::string> CampaignDriver::banner() const {
   lines.push_back(fmt::format("  spawner     {} ({}), space {}, bins {}", s.spawn_scheme,
                               s.spawn_type == config::SpawnType::Hard ? "hard" : "soft",
                               config_.space_mode, nlohmann::json(resolution_.n_bins()).dump()));
-  lines.push_back(fmt::format("  iterations  {} → {}{}", next_iteration_,
-                              options_.target_iterations, options_.resume ? " (resumed)" : ""));
+  // Numbered from 0, as in the store and in every message (docs/reliability.md).
+  lines.push_back(fmt::format("  iterations  {} to {} (target {}{})", next_iteration_,
+                              options_.target_iterations - 1, options_.target_iterations,
+                              options_.resume ? ", resumed" : ""));
   for (const auto& c : resume_changes_) {
     lines.push_back(fmt::format("  changed     {} {} → {} from iteration {}", c.key,
                                 c.before.dump(), c.after.dump(), c.iteration));
