@@ -60,12 +60,13 @@ config::MsmConfig msm_config() {
 }
 
 // The campaign's call order for one iteration; returns the build joined before it, if any.
+// explored: the campaign grid's occupied fraction at iteration n (the exploration floor's input).
 std::optional<MsmBuild> run_iteration(MsmStage& stage, features::FrameHistory& history,
-                                      std::int64_t n, const Iteration& it) {
+                                      std::int64_t n, const Iteration& it, double explored = 1.0) {
   auto joined = stage.join();
   const auto first = history.append(n, it.spans, it.cvs);
   stage.observe(first, it.spans);
-  stage.start(n, history);
+  stage.start(n, history, explored);
   return joined;
 }
 
@@ -238,13 +239,37 @@ TEST(MsmStage, MonitorResetsTheStreakWhenTheModelChanges) {
     stage.observe(first, fast.spans);
     ASSERT_EQ(first, n);
   }
-  stage.start(5, history);
+  stage.start(5, history, 1.0);
   const auto b5 = stage.join();
   ASSERT_TRUE(b5.has_value());
   EXPECT_TRUE(b5->refit);
   EXPECT_FALSE(b5->criteria_met) << b5->criteria;
   EXPECT_EQ(b5->streak, 0);
   EXPECT_FALSE(stage.converged());
+}
+
+// MSM criteria alone do not stop a campaign below msm.min_explored_fraction (docs/analysis.md):
+// the same self-consistent model is certified only once the grid is explored enough.
+TEST(MsmStage, ExplorationFloorBlocksCertificationUntilReached) {
+  auto config = msm_config();
+  config.convergence_patience = 1;
+  config.min_explored_fraction = 0.5;
+  features::FrameHistory history(1);
+  MsmStage stage(config, 5, 1, false);
+  const auto base = make_iteration(5, 0, 0.1, 0.2);
+  for (std::int64_t n = 0; n < 4; ++n) run_iteration(stage, history, n, base, 0.16);
+  const auto low = stage.join();  // build 3, met (streak 2) at 16 % explored
+  ASSERT_TRUE(low.has_value());
+  EXPECT_TRUE(low->criteria_met) << low->criteria;
+  EXPECT_GE(low->streak, 1);
+  EXPECT_FALSE(low->converged);
+  EXPECT_FALSE(stage.converged());
+  run_iteration(stage, history, 4, base, 0.5);
+  const auto reached = stage.join();
+  ASSERT_TRUE(reached.has_value());
+  EXPECT_TRUE(reached->criteria_met) << reached->criteria;
+  EXPECT_TRUE(reached->converged);
+  EXPECT_TRUE(stage.converged());
 }
 
 TEST(MsmStage, LagGuardBlocksCertification) {

@@ -25,6 +25,15 @@ msm_config mb.yaml mb
 "$TRAILS" analyze mb --json mb.json > analyze.out 2>&1 || fail "analyze failed: $(cat analyze.out)"
 "$TRAILS" export mb --cvs mb.cvs.csv
 
+# A run whose middle shard is gone fails analyze (exit 1, naming the shard), no report. (analyze
+# reads the ledger's CVs, verified by the rows checksum, and its MSM builds, not shard positions.)
+cp -r mb hole && rm -rf hole/analysis && rm hole/shards/iter_000003.h5
+EXPECT_STREAMS=err.txt expect_exit 1 "analyze with a deleted shard" "iter_000003.h5" \
+  "$TRAILS" analyze hole --json hole.json
+[ ! -e hole.json ] && [ ! -e hole/analysis/convergence_report.png ] ||
+  fail "analyze wrote output for a damaged run"
+pass "analyze refuses a run with a deleted shard, writing nothing"
+
 # --- the picture: a valid PNG of the report's size ---
 /usr/bin/python3 - mb/analysis/convergence_report.png <<'PY' || fail "convergence_report.png is not a plausible PNG"
 import struct, sys

@@ -80,7 +80,7 @@ grep -q $'\r\e\[Kiteration 2 (3/3)' tty.out || fail "no in-place progress line o
 grep -q "ETA" tty.out || fail "progress line lacks the ETA"
 write_config pipe.yaml pipe
 "$TRAILS" run pipe.yaml --iterations 3 | cat > pipe.out
-[ "$(grep -c '^iteration [0-9]*/3  walkers 8/8' pipe.out)" -eq 3 ] || fail "non-terminal output should have one line per iteration"
+[ "$(grep -c '^iteration [0-9]* ([0-9]*/3)  walkers 8/8' pipe.out)" -eq 3 ] || fail "non-terminal output should have one line per iteration"
 grep -q $'\e' pipe.out && fail "escape codes in non-terminal output"
 pass "progress output on a terminal and on a pipe"
 

@@ -182,7 +182,11 @@ void CampaignDriver::follow_space_in_msm(IterationState& it) {
   // it in the new one before anything (the MSM spawner) uses it.
   if (msm_->stale()) {
     const auto t_rebuild = IterationState::Clock::now();
-    record_msm_build(msm_->rebuild_now(it.iteration, history_));
+    const double explored = tracker_ && tracker_->grid().total_bins() > 0
+                                ? static_cast<double>(tracker_->coverage().occupied()) /
+                                      static_cast<double>(tracker_->grid().total_bins())
+                                : 0.0;
+    record_msm_build(msm_->rebuild_now(it.iteration, history_, explored));
     it.msm_wait_s += seconds_since(t_rebuild);
   }
 }
@@ -247,7 +251,11 @@ void CampaignDriver::update_coverage(IterationState& it) {
 }
 
 void CampaignDriver::start_msm_build(IterationState& it) {
-  msm_->start(it.iteration, history_);  // overlapped: runs during the next iteration's MD
+  // Overlapped: runs during the next iteration's MD.
+  const double explored = it.rec.total_bins > 0 ? static_cast<double>(it.rec.occupied_bins) /
+                                                      static_cast<double>(it.rec.total_bins)
+                                                : 0.0;
+  msm_->start(it.iteration, history_, explored);
 }
 
 void CampaignDriver::commit_iteration(IterationState& it) {

@@ -72,6 +72,7 @@ void build_msm(const RawConfig& raw, MsmConfig& m) {
   m.convergence_mode =
       as_string(raw, "msm.convergence_mode") == "any" ? ConvergenceMode::Any : ConvergenceMode::All;
   m.convergence_patience = as_int(raw, "msm.convergence_patience", m.convergence_patience);
+  m.min_explored_fraction = as_double(raw, "msm.min_explored_fraction", m.min_explored_fraction);
   m.spawn_alpha = as_double(raw, "msm.spawn_alpha", m.spawn_alpha);
   m.spawn_leverage = as_double(raw, "msm.spawn_leverage", m.spawn_leverage);
   if (const json& v = raw.value("msm.spawn_uncertainty"); v.is_boolean())

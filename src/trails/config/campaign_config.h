@@ -137,6 +137,9 @@ struct MsmConfig {
   MsmCriteria criteria;
   ConvergenceMode convergence_mode = ConvergenceMode::All;
   int convergence_patience = 2;  // 0: the monitor never certifies convergence
+  // Trails extension: MSM criteria alone stop a campaign only once this fraction of the grid's
+  // bins is occupied (docs/analysis.md, "Exploration floor"); 0 restores Trails-MD's behaviour.
+  double min_explored_fraction = 0.25;
   // MSM-guided spawner (spawn_scheme: msm, compat:msm-spawner)
   double spawn_alpha = 1.0;
   double spawn_leverage = 1.0;  // number of non-trivial eigenvectors summed (integer part)

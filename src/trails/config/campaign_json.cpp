@@ -173,6 +173,7 @@ json built_values(const CampaignConfig& c, bool all) {
     x["convergence_criteria"] = crit;
     x["convergence_mode"] = m.convergence_mode == ConvergenceMode::All ? "all" : "any";
     x["convergence_patience"] = m.convergence_patience;
+    x["min_explored_fraction"] = m.min_explored_fraction;
   } else if (all) {
     j["msm"]["enabled"] = false;
   }

@@ -219,6 +219,8 @@ std::vector<KeySpec> make_table() {
         json{{"its", {{"tol", 0.1}, {"n", 2}}}, {"vamp2", {{"tol", 0.05}}}}),
       K("msm", "convergence_mode", T::String, "all").one_of({"all", "any"}),
       K("msm", "convergence_patience", T::Int, 2).ge(0),
+      // Trails extension (docs/analysis.md, "Exploration floor")
+      K("msm", "min_explored_fraction", T::Number, 0.25).ge(0).le(1),
       K("msm", "spawn_alpha", T::Number, 1.0).ge(0),
       K("msm", "spawn_leverage", T::Number, 1.0).ge(0),
       K("msm", "spawn_uncertainty", T::Bool, true),

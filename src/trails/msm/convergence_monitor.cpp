@@ -135,6 +135,12 @@ void ConvergenceMonitor::judge(MsmBuild& b) {
           "MSM criteria met at iteration {} but not certified: msm.lagtime {} x 5 exceeds "
           "the shortest segment ({} frames)",
           b.iteration, config_.lagtime, b.min_segment);
+    } else if (b.explored_fraction < config_.min_explored_fraction) {
+      // The model can be self-consistent on a small explored region (docs/analysis.md).
+      spdlog::warn(
+          "MSM criteria met at iteration {} but not certified: {:.1f} % of the bins are "
+          "explored, below msm.min_explored_fraction {}",
+          b.iteration, 100.0 * b.explored_fraction, config_.min_explored_fraction);
     } else {
       converged_ = true;
       reason_ =

@@ -54,6 +54,8 @@ struct MsmBuild {
   Eigen::MatrixXd eigenvectors;
   // Filled by join(): convergence monitor after this build.
   bool lag_guard_ok = true;
+  // Occupied fraction of the campaign grid's bins at the build's iteration (not recorded).
+  double explored_fraction = 1.0;
   bool criteria_met = false;
   std::string criteria;  // each criterion's verdict, "; "-separated (also in the log line)
   int streak = 0;

@@ -41,15 +41,19 @@ void MsmStage::observe(std::int64_t first_frame,
   }
 }
 
-void MsmStage::start(std::int64_t iteration, const features::FrameHistory& history) {
+void MsmStage::start(std::int64_t iteration, const features::FrameHistory& history,
+                     double explored_fraction) {
   if (!config_.enabled || pending_ || built_at_ == iteration) return;
   if (iteration % config_.cadence != 0) return;
   if (history.frames() < config_.min_frames) return;
+  pending_explored_ = explored_fraction;
   launch(iteration, history, overlap_);
 }
 
-MsmBuild MsmStage::rebuild_now(std::int64_t iteration, const features::FrameHistory& history) {
+MsmBuild MsmStage::rebuild_now(std::int64_t iteration, const features::FrameHistory& history,
+                               double explored_fraction) {
   TRAILS_CHECK(!pending_, "MsmStage::rebuild_now while a build is pending");
+  pending_explored_ = explored_fraction;
   launch(iteration, history, false);
   return std::move(*join());
 }
@@ -76,6 +80,7 @@ std::optional<MsmBuild> MsmStage::join(double* wait_s) {
     pending_.reset();
     applied_model_ = std::move(pending_model_);
     pending_model_ = nullptr;
+    out->explored_fraction = pending_explored_;
     monitor_.apply(*out);
     latest_ = *out;
   }
@@ -218,6 +223,7 @@ json MsmStage::model_json(std::int64_t iteration) const {
 json MsmStage::state() const {
   return {{"model", applied_model_},
           {"pending", pending_ ? json(*pending_) : json(nullptr)},
+          {"pending_explored_fraction", pending_explored_},
           {"monitor", monitor_.state()}};
 }
 
@@ -258,6 +264,7 @@ void MsmStage::restore(const json& state, const features::FrameHistory& history)
   if (state.at("pending").is_number_integer()) {
     // The pending build covered exactly the segments observed up to its iteration.
     const auto it = state.at("pending").get<std::int64_t>();
+    pending_explored_ = state.value("pending_explored_fraction", 1.0);
     launch(it, history, overlap_);
   }
 }

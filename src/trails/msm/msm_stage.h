@@ -54,7 +54,10 @@ class MsmStage {
                const std::vector<features::FrameHistory::WalkerSpan>& spans);
 
   // Starts build `iteration` if it is due. `history` must not change until join().
-  void start(std::int64_t iteration, const features::FrameHistory& history);
+  // explored_fraction: occupied bins / bins of the campaign grid at that iteration, for the
+  // monitor's exploration floor (msm.min_explored_fraction).
+  void start(std::int64_t iteration, const features::FrameHistory& history,
+             double explored_fraction);
   bool pending() const { return pending_.has_value(); }
 
   // Waits for the pending build and applies it to the monitor; nullopt if none was pending.
@@ -80,7 +83,8 @@ class MsmStage {
   // Builds `iteration` now, in the current space, and applies it (no pending build allowed);
   // start(iteration) is then a no-op. For a retrain: the MSM spawner must not spawn from a
   // clustering of the old space.
-  MsmBuild rebuild_now(std::int64_t iteration, const features::FrameHistory& history);
+  MsmBuild rebuild_now(std::int64_t iteration, const features::FrameHistory& history,
+                       double explored_fraction);
 
  private:
   struct Segment {
@@ -127,6 +131,7 @@ class MsmStage {
   nlohmann::json applied_model_ = nullptr;
   nlohmann::json pending_model_ = nullptr;  // model after the pending build (set at build end)
   std::optional<std::int64_t> pending_;
+  double pending_explored_ = 1.0;  // explored fraction at the pending build's iteration
   std::future<MsmBuild> future_;
   std::optional<MsmBuild> ready_;   // non-overlapped build, waiting for join()
   std::optional<MsmBuild> latest_;  // last applied build
