@@ -16,7 +16,12 @@ sed -i 's/dt: 1000000/dt: 0.0001/' blowup.yaml
 expect_exit 2 "fresh run into the store of a failed first iteration" \
   "it has no committed iteration (a run that stopped before its first commit)" \
   "$TRAILS" run blowup.yaml --iterations 1
-pass "a first-step failure: check exit 2; the store it leaves is named as such"
+# Nothing committed, so nothing depends on the old values: --resume accepts any fix, the seed too.
+sed -i 's/^random_seed: 7/random_seed: 8/' blowup.yaml
+"$TRAILS" run blowup.yaml --iterations 1 --resume > fixed.out 2>&1 || fail "a fixed --resume: $(cat fixed.out)"
+grep -q "changed     random_seed 7 → 8 from iteration 0" fixed.out || fail "the seed change is not shown: $(cat fixed.out)"
+[ "$(committed blowup)" -eq 1 ] || fail "the fixed resume did not commit iteration 0"
+pass "a first-step failure: check exit 2; the store it leaves is named as such, and a fixed --resume continues it"
 
 # One iteration's frames against the available memory (needs the engine, so not in the config
 # corpus): check and run exit 2 and write nothing.

@@ -219,7 +219,8 @@ std::vector<store::ConfigChange> check_resume_config(const config::CampaignConfi
   std::vector<store::ConfigChange> allowed;
   const auto last = store.last_committed();
   for (const auto& key : config::keys_changed(before, after)) {
-    if (!config::changeable_on_resume(key)) {
+    // Before the first commit no history depends on any key: all may change (and are recorded).
+    if (last && !config::changeable_on_resume(key)) {
       refused.push_back(key);
       continue;
     }

@@ -25,7 +25,8 @@ void preflight(const config::CampaignConfig& config, bool resume);
 
 // --resume: the result-relevant keys that differ from the run's stored config. Those that may
 // change on resume (config::changeable_on_resume) are returned, for the driver to record, with
-// the iteration they take effect in; any other changed key is a ConfigError listing them.
+// the iteration they take effect in; any other changed key is a ConfigError listing them. A
+// store with no committed iteration accepts every change (nothing depends on the old values).
 std::vector<store::ConfigChange> check_resume_config(const config::CampaignConfig& config,
                                                      const store::RunStore& store);
 
