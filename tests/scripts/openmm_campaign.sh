@@ -254,3 +254,18 @@ sed 's/^  dt: 0.002/  dt: 0.001/' guarded.yaml > guarded-dt.yaml
 [ "$(sqlite3 guarded/ledger.sqlite "SELECT dt FROM iterations WHERE iteration = 3")" = "0.001" ] ||
   fail "iteration 3 does not record dt 0.001"
 pass "OpenMM resume: a refused change writes nothing, an edited system.xml is refused, dt may change"
+
+# A platform that is not there (CUDA on this machine): a warning, and the banner and the ledger
+# name the platform actually used, not the one asked for.
+alad_config fallback.yaml fallback 2
+sed -i 's/^  platform_name: Reference/  platform_name: CUDA/; s/^iterations: 3/iterations: 1/' fallback.yaml
+"$TRAILS" run fallback.yaml > fallback.out 2>&1 || fail "run with an unavailable platform: $(cat fallback.out)"
+used=$(sqlite3 fallback/ledger.sqlite "SELECT DISTINCT platform FROM walkers")
+if grep -q "OpenMM platform CUDA is not available on this machine" fallback.out; then
+  [ "$used" = CPU ] || [ "$used" = Reference ] || fail "walkers ran on '$used' after the fallback"
+  grep "^  engine" fallback.out | grep -q CUDA && fail "the banner still names CUDA"
+else  # a machine with OpenMM's CUDA platform: no fallback, and the same consistency
+  [ "$used" = CUDA ] || fail "no fallback warning, but walkers ran on '$used'"
+fi
+grep -q "^  engine      openmm (22 atoms, $used platform" fallback.out || fail "the banner does not name $used: $(cat fallback.out)"
+pass "after a platform fallback the banner and the ledger name the platform used ($used)"
