@@ -29,4 +29,10 @@ class UniformGrid {
   std::int64_t total_ = 1;
 };
 
+// Share of a grid's bins that are occupied, 0 for a grid without bins: the exploration fraction
+// of the run log, `trails status` and the MSM exploration floor (docs/analysis.md).
+inline double occupied_fraction(std::int64_t occupied, std::int64_t total) {
+  return total > 0 ? static_cast<double>(occupied) / static_cast<double>(total) : 0.0;
+}
+
 }  // namespace trails::binning

@@ -8,6 +8,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "trails/binning/uniform_grid.h"
 #include "trails/campaign/campaign_driver.h"
 #include "trails/core/crash_point.h"
 #include "trails/core/error.h"
@@ -182,10 +183,9 @@ void CampaignDriver::follow_space_in_msm(IterationState& it) {
   // it in the new one before anything (the MSM spawner) uses it.
   if (msm_->stale()) {
     const auto t_rebuild = IterationState::Clock::now();
-    const double explored = tracker_ && tracker_->grid().total_bins() > 0
-                                ? static_cast<double>(tracker_->coverage().occupied()) /
-                                      static_cast<double>(tracker_->grid().total_bins())
-                                : 0.0;
+    const double explored = tracker_ ? binning::occupied_fraction(tracker_->coverage().occupied(),
+                                                                  tracker_->grid().total_bins())
+                                     : 0.0;
     record_msm_build(msm_->rebuild_now(it.iteration, history_, explored));
     it.msm_wait_s += seconds_since(t_rebuild);
   }
@@ -252,10 +252,8 @@ void CampaignDriver::update_coverage(IterationState& it) {
 
 void CampaignDriver::start_msm_build(IterationState& it) {
   // Overlapped: runs during the next iteration's MD.
-  const double explored = it.rec.total_bins > 0 ? static_cast<double>(it.rec.occupied_bins) /
-                                                      static_cast<double>(it.rec.total_bins)
-                                                : 0.0;
-  msm_->start(it.iteration, history_, explored);
+  msm_->start(it.iteration, history_,
+              binning::occupied_fraction(it.rec.occupied_bins, it.rec.total_bins));
 }
 
 void CampaignDriver::commit_iteration(IterationState& it) {

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "trails/binning/uniform_grid.h"
 #include "trails/core/error.h"
 #include "trails/core/fs.h"
 
@@ -46,9 +47,7 @@ std::string RunLog::header(const config::CampaignConfig& c) {
 
 std::string RunLog::row(const store::IterationSummary& it, bool msm) {
   const std::string shard = fmt::format("shards/iter_{:06d}.h5", it.iteration);
-  const double fraction =
-      it.total_bins > 0 ? static_cast<double>(it.occupied_bins) / static_cast<double>(it.total_bins)
-                        : 0.0;
+  const double fraction = binning::occupied_fraction(it.occupied_bins, it.total_bins);
   const auto num = [](double v) {
     return std::isnan(v) ? std::string("NA") : fmt::format("{:.6f}", v);
   };

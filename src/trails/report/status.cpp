@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "trails/binning/uniform_grid.h"
 #include "trails/report/msm_builds.h"
 #include "trails/store/run_store.h"
 
@@ -122,9 +123,7 @@ nlohmann::json run_status(const std::filesystem::path& run_dir) {
   s["frames"] = {{"last_iteration", last.frames}, {"cumulative", last.cumulative_frames}};
   s["occupancy"] = {{"occupied_bins", last.occupied_bins},
                     {"total_bins", last.total_bins},
-                    {"fraction", last.total_bins > 0 ? static_cast<double>(last.occupied_bins) /
-                                                           static_cast<double>(last.total_bins)
-                                                     : 0.0}};
+                    {"fraction", binning::occupied_fraction(last.occupied_bins, last.total_bins)}};
   s["resolution"] = {{"n_bins", resolution.at("n_bins")}};
   s["convergence"] = {
       {"converged", converged},
