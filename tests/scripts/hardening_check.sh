@@ -4,24 +4,43 @@
 # check verifies before a run"). Config-only cases are in tests/data/bad/cases.tsv.
 source "$(dirname "$0")/lib/common.bash"
 
-# A dt that blows up at once: check says so. run fails in iteration 0 and keeps the empty store
-# (a fixed project file can continue it with --resume, tests/scripts/project_file.sh); a fresh
-# run into it says the store has no committed iteration and how to start afresh.
+# A dt that blows up at once: check says so. run fails in iteration 0 and leaves nothing behind
+# (nothing was committed), so the fixed config simply runs again, fresh.
 write_config blowup.yaml blowup
 sed -i 's/dt: 0.0001/dt: 1000000/' blowup.yaml
 expect_exit 2 "check with dt 1e6" "the first 100 steps from system.start already fail" \
   "$TRAILS" check blowup.yaml
 expect_exit 1 "run with dt 1e6" "iteration 0" "$TRAILS" run blowup.yaml --iterations 2
+grep -qF "nothing was kept: the run stopped before its first commit and $WORK/blowup was left as it was before" err.txt ||
+  fail "the failure does not say that nothing was kept: $(cat err.txt)"
+[ ! -e blowup ] || fail "a run that failed before its first commit left $(find blowup)"
+# Into an existing empty directory: emptied again, the directory itself kept.
+mkdir blowup
+expect_exit 1 "run with dt 1e6 into an empty directory" "nothing was kept" \
+  "$TRAILS" run blowup.yaml --iterations 2
+[ -d blowup ] && [ -z "$(ls -A blowup)" ] || fail "the empty outdir was not left empty: $(find blowup)"
 sed -i 's/dt: 1000000/dt: 0.0001/' blowup.yaml
-expect_exit 2 "fresh run into the store of a failed first iteration" \
+"$TRAILS" run blowup.yaml --iterations 1 > fixed.out 2>&1 || fail "the fixed run: $(cat fixed.out)"
+[ "$(committed blowup)" -eq 1 ] || fail "the fixed run did not commit iteration 0"
+pass "a first-step failure: check exit 2; run leaves nothing behind, and the fixed config runs"
+
+# A crash before the first commit (SIGKILL at a named crash point) can still leave a store with no
+# committed iteration: a fresh run into it names it as such; --resume accepts any fix, the seed
+# too, since nothing depends on the old values.
+write_config crashed.yaml crashed
+set +e
+TRAILS_CRASH_AT=md:0 "$TRAILS" run crashed.yaml --iterations 1 > crashed.out 2>&1
+rc=$?
+set -e
+[ $rc -eq 137 ] && [ "$(committed crashed)" -eq 0 ] || fail "crash at md:0: exit $rc: $(cat crashed.out)"
+expect_exit 2 "fresh run into the store of a crashed first iteration" \
   "it has no committed iteration (a run that stopped before its first commit)" \
-  "$TRAILS" run blowup.yaml --iterations 1
-# Nothing committed, so nothing depends on the old values: --resume accepts any fix, the seed too.
-sed -i 's/^random_seed: 7/random_seed: 8/' blowup.yaml
-"$TRAILS" run blowup.yaml --iterations 1 --resume > fixed.out 2>&1 || fail "a fixed --resume: $(cat fixed.out)"
+  "$TRAILS" run crashed.yaml --iterations 1
+sed -i 's/^random_seed: 7/random_seed: 8/' crashed.yaml
+"$TRAILS" run crashed.yaml --iterations 1 --resume > fixed.out 2>&1 || fail "a fixed --resume: $(cat fixed.out)"
 grep -q "changed     random_seed 7 → 8 from iteration 0" fixed.out || fail "the seed change is not shown: $(cat fixed.out)"
-[ "$(committed blowup)" -eq 1 ] || fail "the fixed resume did not commit iteration 0"
-pass "a first-step failure: check exit 2; the store it leaves is named as such, and a fixed --resume continues it"
+[ "$(committed crashed)" -eq 1 ] || fail "the fixed resume did not commit iteration 0"
+pass "a store left by a crash before its first commit: named as such, and a changed --resume continues it"
 
 # One iteration's frames against the available memory (needs the engine, so not in the config
 # corpus): check and run exit 2 and write nothing.

@@ -140,7 +140,8 @@ expect_preflight raises yes "extract_cvs raised ValueError: no dihedral atoms in
 pass "bad project files: exit 2 naming the file (traceback tail), before any MD, nothing written"
 
 # 4. Wrong only on real iterations (rows of the first trajectory only; NaN from iteration 1 on):
-# a runtime failure naming the file and iteration, nothing committed for it; fixed + --resume.
+# a runtime failure naming the file and iteration; nothing was committed, so nothing is left and
+# the fixed module runs afresh.
 cat > rows.py <<PY
 import importlib.util
 spec = importlib.util.spec_from_file_location("phipsi", "$PHIPSI")
@@ -156,17 +157,17 @@ set -e
 [ $rc -eq 1 ] || fail "rows: expected a runtime failure (1), got $rc: $(cat rows.out)"
 grep -qF "iteration 0: system.project_file: $WORK/rows.py: extract_cvs returned 10 rows for 40 frames in 4 trajectories" rows.out ||
   fail "rows: message: $(cat rows.out)"
-[ "$(committed rows)" -eq 0 ] && [ ! -e rows/project_file.tmp ] || fail "rows: something was committed or left behind"
+[ ! -e rows ] || fail "rows: a run that failed before its first commit left $(find rows)"
 cat > rows.py <<PY
 import importlib.util
 spec = importlib.util.spec_from_file_location("phipsi", "$PHIPSI")
 m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
 extract_cvs = m.extract_cvs
 PY
-"$TRAILS" run rows.yaml --resume > rows2.out 2>&1 || fail "rows: resume with the fixed module: $(cat rows2.out)"
+"$TRAILS" run rows.yaml > rows2.out 2>&1 || fail "rows: the fixed module: $(cat rows2.out)"
 export_run rows rows
 cmp pf.cvs.csv rows.cvs.csv || fail "rows: the fixed, resumed run differs from the good one"
-pass "runtime extract_cvs failure: exit 1 naming file and iteration; fixed module + --resume completes"
+pass "runtime extract_cvs failure: exit 1 naming file and iteration, nothing left; the fixed module runs"
 
 # 5. Config cross-checks: not with the built-in engine, not together with cvs:.
 alad_config both.yaml both "$PHIPSI"
@@ -326,7 +327,7 @@ pass "one worker per campaign (module imported once); killed between iterations,
 
 # 10. A worker that dies on every try (here the module kills its own process on the real
 # iterations): restarted once, then the runtime error names the file, the iteration and how it
-# died; nothing is committed; a fixed module and --resume complete the campaign.
+# died; nothing is left (iteration 0 was not committed); the fixed module completes the campaign.
 cat > dies.py <<PY
 import importlib.util, os, signal, sys
 spec = importlib.util.spec_from_file_location("phipsi", "$PHIPSI")
@@ -348,12 +349,12 @@ for m in "iteration 0: system.project_file: $WORK/dies.py: the Python worker (/u
   "about to die" "iteration 0 was not committed"; do
   grep -qF -- "$m" dies.out || fail "dies: no '$m' in: $(cat dies.out)"
 done
-[ "$(committed dies)" -eq 0 ] && [ ! -e dies/project_file.tmp ] || fail "dies: something was committed or left behind"
+[ ! -e dies ] || fail "dies: a run that failed before its first commit left $(find dies)"
 cp counted.py dies.py
-"$TRAILS" run dies.yaml --resume > dies2.out 2>&1 || fail "dies: resume with the fixed module: $(cat dies2.out)"
+"$TRAILS" run dies.yaml > dies2.out 2>&1 || fail "dies: the fixed module: $(cat dies2.out)"
 export_run dies dies
-cmp pf.cvs.csv dies.cvs.csv || fail "dies: the fixed, resumed run differs from the good one"
-pass "a worker that dies twice: exit 1 naming file, iteration and signal; fixed module + --resume completes"
+cmp pf.cvs.csv dies.cvs.csv || fail "dies: the fixed run differs from the good one"
+pass "a worker that dies twice: exit 1 naming file, iteration and signal, nothing left; the fixed module runs"
 
 # 11. The interpreter: TRAILS_PYTHON keeps the user's PYTHONPATH (the default clears it), and an
 # engine.python that does not exist is an exit-2 error naming it, before anything is written.

@@ -55,9 +55,11 @@ class CampaignDriver {
 
  private:
   // campaign_setup.cpp
-  CampaignOutcome run_locked(const std::filesystem::path& created);  // run() under the lock
-  // What a stop signal leaves: what was committed (main adds the command to continue).
-  core::Interrupted interrupted(int signal) const;
+  CampaignOutcome run_locked();  // run() under the lock
+  // What a stop signal leaves: what was committed (main adds the command to continue);
+  // `abandoned`: a store this run created was removed by abandon_uncommitted().
+  core::Interrupted interrupted(int signal, bool abandoned) const;
+  bool abandon_uncommitted(const std::filesystem::path& created);
   // What the ledger's meta records about this run: the current configuration and system.
   store::RunMeta run_meta() const;
   void start_new();

@@ -158,27 +158,61 @@ CampaignOutcome CampaignDriver::run() {
   if (!options_.resume && inspect_run_dir(config_.outdir) != RunDirState::Empty) {
     preflight(config_, false);
   }
-  // A stop signal (core/signals.h) before the first commit: nothing to keep.
-  const auto abandon_setup = [&] {
-    if (!created.empty() && !store_) std::filesystem::remove_all(created, ec);
-  };
   try {
-    return run_locked(created);
+    return run_locked();
   } catch (const core::Interrupted& e) {
-    abandon_setup();
-    throw interrupted(e.signal());
+    const bool had_store = store_.has_value();
+    abandon_uncommitted(created);
+    throw interrupted(e.signal(), had_store && !store_);
+  } catch (core::Error& e) {
+    if (abandon_uncommitted(created)) {
+      e.with_context("nothing was kept: the run stopped before its first commit and " +
+                     config_.outdir.string() +
+                     " was left as it was before; fix the cause and run the same command again");
+    }
+    throw;
+  } catch (...) {
+    abandon_uncommitted(created);
+    throw;
   }
 }
 
-core::Interrupted CampaignDriver::interrupted(int signal) const {
+// Before its first commit a fresh run has nothing worth keeping: whatever stops it (a failure
+// or a stop signal) removes what it created, so that the same command can simply be run again
+// (docs/reliability.md, "A run that fails before its first commit"). A resumed store, or one
+// with a committed iteration, is kept. Returns whether anything was removed.
+bool CampaignDriver::abandon_uncommitted(const std::filesystem::path& created) {
+  if (options_.resume || (store_ && store_->last_committed())) return false;
+  executor_.reset();  // no worker still writes into the directory
+  log_.reset();
+  store_.reset();
+  if (lock_fd_ >= 0) ::close(lock_fd_);
+  lock_fd_ = -1;
+  std::error_code ec;
+  if (!created.empty()) return std::filesystem::remove_all(created, ec) > 0;
+  // The directory existed, empty or with what an interrupted start leaves (preflight.h): all of
+  // its entries are this run's.
+  bool removed = false;
+  for (const auto& entry : std::filesystem::directory_iterator(config_.outdir, ec)) {
+    removed = std::filesystem::remove_all(entry.path(), ec) > 0 || removed;
+  }
+  return removed;
+}
+
+core::Interrupted CampaignDriver::interrupted(int signal, bool abandoned) const {
   const std::string how = "interrupted by " + core::signal_name(signal);
   const auto last = store_ ? store_->last_committed() : std::nullopt;
   if (!last) {
+    if (store_) {  // a resumed store without a committed iteration stays as it was
+      return core::Interrupted(signal,
+                               how + " before iteration 0 was committed; " +
+                                   config_.outdir.string() + " holds no iteration yet",
+                               true);
+    }
     return core::Interrupted(
         signal,
-        how + " before iteration 0 was committed; " +
-            (store_ ? config_.outdir.string() + " holds no iteration yet" : "nothing was written"),
-        store_.has_value());
+        how + " before iteration 0 was committed; nothing was " + (abandoned ? "kept" : "written"),
+        false);
   }
   return core::Interrupted(
       signal,
@@ -188,26 +222,15 @@ core::Interrupted CampaignDriver::interrupted(int signal) const {
       true);
 }
 
-CampaignOutcome CampaignDriver::run_locked(const std::filesystem::path& created) {
-  try {
-    engine_ = engines::make_engine(config_.engine_spec(), config_.outdir);
-    projection_ = make_projection(config_, *engine_);
-    record_policy_ = make_record_policy(config_, *engine_);
-    load_initial_trajectory();  // read and checked before anything is written
-  } catch (const core::Error&) {
-    std::error_code ec;
-    if (!created.empty()) std::filesystem::remove_all(created, ec);
-    throw;
-  }
+CampaignOutcome CampaignDriver::run_locked() {
+  // A failure from here to the first commit removes what the run created (run()).
+  engine_ = engines::make_engine(config_.engine_spec(), config_.outdir);
+  projection_ = make_projection(config_, *engine_);
+  record_policy_ = make_record_policy(config_, *engine_);
+  load_initial_trajectory();  // read and checked before anything is written
   core::throw_if_stop_requested();
   if (config_.learned_space()) {
-    try {
-      make_learned_space();
-    } catch (const core::Error&) {
-      std::error_code ec;
-      if (!created.empty()) std::filesystem::remove_all(created, ec);
-      throw;
-    }
+    make_learned_space();
   } else {
     TRAILS_CHECK(projection_->dimension() == config_.cv_dimension(),
                  "the projection's dimension must match n_bins (checked by the config)");
