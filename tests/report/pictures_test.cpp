@@ -178,7 +178,8 @@ TEST(MsmNetwork, CoarseMatrixAndMfptsOfAThreeStateChain) {
   EXPECT_EQ(j["sets"][1]["microstates"], 2);
   const std::string table = report::network_table(*net, time);
   EXPECT_NE(table.find("lag 2 frames = 1 ps"), std::string::npos) << table;
-  EXPECT_NE(table.find(fmt::format("S1{:>10.2f} %", 100 * pi[0])), std::string::npos) << table;
+  EXPECT_NE(table.find(fmt::format("{:<5}{:>10.2f} %", "S1", 100 * pi[0])), std::string::npos)
+      << table;
   EXPECT_NE(table.find("mean first passage time (ps;"), std::string::npos) << table;
 }
 

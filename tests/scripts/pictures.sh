@@ -44,7 +44,7 @@ expect_png() {  # FILE "W H"
 expect_png pics/its.png "1000 560"
 expect_png pics/timescales.png "1000 560"
 expect_png pics/free_energy.png "900 620"
-expect_png pics/network.png "900 760"
+expect_png pics/network.png "900 480"  # two sets side by side
 expect_png pics/convergence.png "1000 860"  # three panels: explored, occupied, slowest timescale
 expect_png pics/coverage.png "900 760"
 for f in convergence its timescales free_energy network; do

@@ -175,7 +175,7 @@ std::string network_plot(const CoarseNetwork& net, const TimeAxis& time, const f
       net.iteration, net.lag, u.unit);
   g += "set size ratio -1\nunset border\nunset tics\nunset key\n";
   g += m == 2 ? "set xrange [-1.6:1.6]\nset yrange [-0.75:0.75]\n"
-               : "set xrange [-1.75:1.75]\nset yrange [-1.55:1.55]\n";
+              : "set xrange [-1.75:1.75]\nset yrange [-1.55:1.55]\n";
   int arrow = 1;
   for (std::size_t a = 0; a < m; ++a) {
     for (std::size_t b = 0; b < m; ++b) {

@@ -104,7 +104,8 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
   const auto& system = store.meta().engine_system;
   std::array<CvAxis, 2> axis{cv_axis(cfg, system, 0, d),
                              d > 1 ? cv_axis(cfg, system, 1, d) : CvAxis{"iteration", "", 1.0}};
-  const bool degrees = d == 2 && axis[0].is_radians() && axis[1].is_radians();
+  const bool over_potential = potential && d == 2 && potential->has_energy();
+  const bool degrees = !over_potential && d == 2 && axis[0].is_radians() && axis[1].is_radians();
   if (degrees) axis = {axis[0].in_degrees(), axis[1].in_degrees()};
   std::string molecular_ranges;
   if (system.value("molecular", false)) {
@@ -147,7 +148,7 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
   const std::string title =
       fmt::format("Sampled CV points ({} iterations, {} frames)", records.size(), total);
   script += "set title '" + title + "'\n";
-  if (potential && d == 2 && potential->has_energy()) {
+  if (over_potential) {
     const auto box = potential->plot_box();
     const double vmin = write_energy_grid(*potential, tmp.path / "energy.dat");
     // Contour levels over the low-energy region only: the walls would drown the basins.
