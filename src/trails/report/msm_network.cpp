@@ -181,7 +181,10 @@ std::string network_plot(const CoarseNetwork& net, const TimeAxis& time, const f
     for (std::size_t b = 0; b < m; ++b) {
       const double p =
           a == b ? 0.0 : net.transition(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(b));
-      if (!(p > 0.0)) continue;
+      // An arrow wherever a passage exists; a coarse entry of fuzzy memberships may be
+      // slightly negative (PCCA+), and is then shown as it is, with the thinnest arrow.
+      const double t = net.mfpt(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(b));
+      if (a == b || !(p > 0.0 || std::isfinite(t))) continue;
       // Each direction on its own side of the centre line, from rim to rim.
       const double dx = x[b] - x[a];
       const double dy = y[b] - y[a];
@@ -191,17 +194,18 @@ std::string network_plot(const CoarseNetwork& net, const TimeAxis& time, const f
       const double nx = -uy * off, ny = ux * off;
       const double x0 = x[a] + ux * r[a] + nx, y0 = y[a] + uy * r[a] + ny;
       const double x1 = x[b] - ux * r[b] + nx, y1 = y[b] - uy * r[b] + ny;
-      const double lw = 1.0 + 4.0 * p / largest;
+      const double lw = 1.0 + (largest > 0 ? 4.0 * std::max(p, 0.0) / largest : 0.0);
       g += fmt::format(
           "set arrow {} from {},{} to {},{} head filled size screen 0.018,20 lw {:.2f} lc rgb "
           "'#555555'\n",
           arrow++, x0, y0, x1, y1, lw);
-      const double lx = x0 + 0.3 * (x1 - x0) + 2.4 * nx, ly = y0 + 0.3 * (y1 - y0) + 2.4 * ny;
+      const double lx = x0 + 0.3 * (x1 - x0) + 1.6 * nx, ly = y0 + 0.3 * (y1 - y0) + 2.4 * ny;
+      // The text starts on the arrow's side: away from the line whichever way it runs.
+      const char* justify = nx > 0.3 * off ? "left" : (nx < -0.3 * off ? "right" : "center");
       g += fmt::format(
-          "set label \"{}\\np = {:.3g}\" at {},{} center noenhanced font 'Sans,10' tc rgb "
+          "set label \"{}\\np = {:.3g}\" at {},{} {} noenhanced font 'Sans,10' tc rgb "
           "'#222222'\n",
-          time_text(net.mfpt(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(b)), u), p, lx,
-          ly);
+          time_text(t, u), p, lx, ly, justify);
     }
   }
   const std::string nodes = "'" + (dir / "nodes.dat").string() + "'";
