@@ -113,6 +113,7 @@ struct MsmOptions {
   report::MsmRequest request;
   std::string its;
   std::optional<fs::path> json;
+  std::optional<fs::path> plot;
   std::optional<fs::path> run;
   bool nonreversible = false;
   std::optional<int> pcca;
@@ -158,14 +159,21 @@ int cmd_msm(MsmOptions& o) {
   o.request.run_dir = o.run;
   o.request.reversible = !o.nonreversible;
   for (const int lag : parse_lags(o.its)) o.request.its_lags.push_back(lag);
-  std::optional<core::OutputTarget> target;
-  if (o.json) target = core::check_output("--json", *o.json);
+  // Both outputs are checked before the model is estimated (docs/reliability.md).
+  std::vector<std::pair<std::string, fs::path>> named;
+  if (o.json) named.emplace_back("--json", *o.json);
+  if (o.plot) named.emplace_back("--plot", *o.plot);
+  const auto targets = core::check_outputs(named);
   const auto j = report::msm_report(o.request);
-  if (!target) {
+  if (o.plot) {
+    report::plot_msm_its(j, targets.back());
+    fmt::print(o.json ? stdout : stderr, "wrote {}\n", o.plot->string());
+  }
+  if (!o.json) {
     std::cout << j.dump(2) << "\n";
     return 0;
   }
-  core::write_output(*target, j.dump(2) + "\n");
+  core::write_output(targets.front(), j.dump(2) + "\n");
   fmt::print("{}", msm_summary(j, *o.json));
   return 0;
 }
@@ -192,6 +200,9 @@ Command add_msm(CLI::App& app) {
   msm->add_option("--pcca", o->pcca,
                   "PCCA+: K metastable sets of the reversible model (JSON key pcca)");
   msm->add_option("--json", o->json, "Write the model as JSON to this file (default: stdout)");
+  msm->add_option("--plot", o->plot,
+                  "Draw the implied timescales (--its lags) as a PNG to this file (physical time "
+                  "with --run where engine.dt gives it)");
   return {msm, [o] { return cmd_msm(*o); }};
 }
 

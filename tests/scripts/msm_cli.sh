@@ -22,6 +22,24 @@ assert set(j["its"]) == {"1", "2"}
 PY
 pass "two-state chain: closed-form T, pi and timescale"
 
+# --plot: the implied timescales as a complete PNG (dtrajs have no time unit: frames); the JSON
+# is the same as without --plot.
+"$TRAILS" msm two.txt --lag 1 --its 1,2 --plot two_its.png --json two_p.json > two_p.out ||
+  fail "msm --plot: $(cat two_p.out)"
+cmp two.json two_p.json || fail "--plot changed the model JSON"
+/usr/bin/python3 - two_its.png <<'PY' || fail "two_its.png is not a complete 1000x560 PNG"
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+assert b[:8] == b"\x89PNG\r\n\x1a\n" and b[12:16] == b"IHDR" and b[-8:-4] == b"IEND"
+assert struct.unpack(">II", b[16:24]) == (1000, 560)
+PY
+"$TRAILS" msm two.txt --lag 1 --its 1,2 --plot two_stdout.png > two_stdout.json 2> two_stdout.err ||
+  fail "msm --plot with the model on stdout"
+/usr/bin/python3 -c 'import json,sys; json.load(open(sys.argv[1]))' two_stdout.json ||
+  fail "--plot polluted the JSON on stdout"
+grep -q "^wrote two_stdout.png$" two_stdout.err || fail "no wrote line on stderr: $(cat two_stdout.err)"
+pass "--plot: ITS PNG, model JSON unchanged (stdout stays JSON)"
+
 # A random 4-state chain (numpy, fixed seed) as .npy in several dtypes and as text; the
 # non-reversible MLE must equal numpy's row-normalised counts and numpy's eigenvalues.
 /usr/bin/python3 - <<'PY'

@@ -184,12 +184,22 @@ Pcca pcca(const MsmModel& model, int m, const PccaOptions& options) {
     out.sets[static_cast<std::size_t>(arg)].push_back(i);
     out.populations(arg) += pi(i);
   }
-  const Eigen::MatrixXd D = pi.asDiagonal();
   out.coarse_stationary = chi.transpose() * pi;
-  const Eigen::MatrixXd W = chi.transpose() * D * chi;
-  out.coarse_transition =
-      W.colPivHouseholderQr().solve(chi.transpose() * D * model.transition_matrix() * chi);
+  out.coarse_transition = coarse_transition_matrix(model.transition_matrix(), pi, chi);
   return out;
+}
+
+Eigen::MatrixXd coarse_transition_matrix(const Eigen::Ref<const Eigen::MatrixXd>& T,
+                                         const Eigen::Ref<const Eigen::VectorXd>& pi,
+                                         const Eigen::Ref<const Eigen::MatrixXd>& chi) {
+  if (T.rows() != T.cols() || T.rows() != pi.size() || chi.rows() != T.rows()) {
+    throw core::InputError("coarse transition matrix: T is " + std::to_string(T.rows()) + " x " +
+                           std::to_string(T.cols()) + ", pi has " + std::to_string(pi.size()) +
+                           " entries and the memberships " + std::to_string(chi.rows()) + " rows");
+  }
+  const Eigen::MatrixXd D = pi.asDiagonal();
+  const Eigen::MatrixXd W = chi.transpose() * D * chi;
+  return W.colPivHouseholderQr().solve(chi.transpose() * D * T * chi);
 }
 
 }  // namespace trails::analysis

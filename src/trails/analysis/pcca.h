@@ -35,4 +35,10 @@ struct Pcca {
 // PCCA+ on the m dominant right eigenvectors of `model` (its right_eigenvectors(m)).
 Pcca pcca(const MsmModel& model, int m, const PccaOptions& options = {});
 
+// The coarse-grained transition matrix of memberships chi (n x m) on the n-state T with
+// stationary distribution pi: (chi^T D chi)^-1 chi^T D T chi, D = diag(pi) (Kube & Weber 2007).
+Eigen::MatrixXd coarse_transition_matrix(const Eigen::Ref<const Eigen::MatrixXd>& T,
+                                         const Eigen::Ref<const Eigen::VectorXd>& pi,
+                                         const Eigen::Ref<const Eigen::MatrixXd>& chi);
+
 }  // namespace trails::analysis

@@ -130,4 +130,20 @@ double mfpt(const MsmModel& model, std::span<const int> A, std::span<const int> 
   return num / den;
 }
 
+Eigen::MatrixXd mfpt_between_sets(const MsmModel& model,
+                                  const std::vector<std::vector<int>>& sets) {
+  const auto k = static_cast<Eigen::Index>(sets.size());
+  Eigen::MatrixXd out = Eigen::MatrixXd::Zero(k, k);
+  for (Eigen::Index a = 0; a < k; ++a) {
+    for (Eigen::Index b = 0; b < k; ++b) {
+      if (a == b) continue;
+      const auto& A = sets[static_cast<std::size_t>(a)];
+      const auto& B = sets[static_cast<std::size_t>(b)];
+      const double t = A.empty() || B.empty() ? NAN : mfpt(model, A, B);
+      out(a, b) = std::isfinite(t) ? t : NAN;
+    }
+  }
+  return out;
+}
+
 }  // namespace trails::analysis

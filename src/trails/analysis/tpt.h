@@ -41,4 +41,8 @@ Eigen::VectorXd mfpt_to_set(const MsmModel& model, std::span<const int> B);
 // MFPT from A to B: sum_{i in A} pi_i m_i / sum_{i in A} pi_i (deeptime's msm.mfpt(A, B)).
 double mfpt(const MsmModel& model, std::span<const int> A, std::span<const int> B);
 
+// mfpt(sets[a], sets[b]) for every pair of sets (k x k): 0 on the diagonal, NaN where either set
+// is empty or the time is not finite.
+Eigen::MatrixXd mfpt_between_sets(const MsmModel& model, const std::vector<std::vector<int>>& sets);
+
 }  // namespace trails::analysis

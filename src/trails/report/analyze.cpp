@@ -14,6 +14,7 @@
 #include "trails/core/error.h"
 #include "trails/core/output_target.h"
 #include "trails/report/analyze_report.h"
+#include "trails/report/cv_axes.h"
 #include "trails/report/msm_builds.h"
 #include "trails/store/run_store.h"
 
@@ -40,32 +41,6 @@ std::string num(double v, const char* fmt_spec) {
 }
 
 bool has_model(const msm::MsmBuildRecord& m) { return m.note.empty() && m.n_active >= 2; }
-
-TimeAxis time_axis(const json& config, bool physical_time, const std::optional<double>& tau_ps) {
-  const auto& spawning = config.value("spawning", json::object());
-  const auto& engine = config.value("engine", json::object());
-  const double step = spawning.value("step", 0.0);
-  const double stride = spawning.value("stride", 0.0);
-  TimeAxis t;
-  if (tau_ps) {
-    if (step <= 0 || stride <= 0) {
-      throw core::InputError(
-          "--tau-ps: the run's configuration has no spawning.step/stride to "
-          "turn a segment length into a frame interval");
-    }
-    t.tau_ps = *tau_ps;
-    t.frame_ps = *tau_ps * stride / step;
-    t.source = "--tau-ps";
-  } else if (physical_time && engine.contains("dt") && engine.at("dt").is_number() && stride > 0) {
-    const double dt = engine.at("dt").get<double>();
-    t.frame_ps = stride * dt;
-    t.tau_ps = step * dt;
-    t.source = "config";
-  } else {
-    t.source = "unknown";
-  }
-  return t;
-}
 
 std::vector<std::string> cv_names(const json& config, int d) {
   std::vector<std::string> names;
@@ -191,6 +166,7 @@ void build_series(const std::vector<CheckedMsmBuild>& builds, double discard_fra
     r.iterations.push_back(b.iteration);
     r.vamp2.push_back(b.record.vamp2.value_or(detail::kNaN));
     r.ts_series.push_back(timescales_of(b.record));
+    r.ts_errors.push_back(b.record.timescale_errors.value_or(std::vector<double>{}));
     r.width = std::max(r.width, r.ts_series.back().size());
   }
   for (auto& ts : r.ts_series) ts.resize(r.width, detail::kNaN);
@@ -233,23 +209,15 @@ ReportData gather(const AnalyzeRequest& request) {
   r.latest_iteration = latest.iteration;
   r.latest = latest.record;
   const auto& config = store.meta().config;
-  // A time step changed on resume leaves frames of different lengths: no physical time axis.
-  std::optional<std::int64_t> dt_changed_at;
-  for (const auto& c : store.config_changes()) {
-    if (c.key == "engine.dt" && !dt_changed_at) dt_changed_at = c.iteration;
-  }
-  r.time = detail::time_axis(
-      config, store.meta().engine_system.value("time_unit", "") == "ps" && !dt_changed_at,
-      request.tau_ps);
-  if (dt_changed_at && !request.tau_ps) {
-    r.time.source = fmt::format("engine.dt changed on resume at iteration {}", *dt_changed_at);
-  }
+  r.time = run_time_axis(store, request.tau_ps);
   r.kT = kBoltzmannKjPerMolK * request.temperature;
   load_points(store, request.run_dir, r);
   free_energy(r);
   build_series(builds, request.discard_fraction, r);
   latest_numbers(r);
   r.cv_names = detail::cv_names(config, r.d);
+  for (int i = 0; i < r.d; ++i)
+    r.cv_labels.push_back(cv_axis_label(config, store.meta().engine_system, i, r.d));
   return r;
 }
 

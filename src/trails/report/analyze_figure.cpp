@@ -15,6 +15,7 @@
 #include "trails/core/error.h"
 #include "trails/report/analyze_report.h"
 #include "trails/report/gnuplot.h"
+#include "trails/report/its_picture.h"
 
 namespace trails::report::detail {
 namespace fs = std::filesystem;
@@ -25,39 +26,11 @@ constexpr int kPlottedTimescales = 3;  // Trails-MD's plot_timescale_convergence
 
 std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
 
-// gnuplot single-quoted strings: a quote is written twice.
-std::string gp_text(const std::string& s) {
-  std::string out;
-  for (const char c : s) {
-    out += c;
-    if (c == '\'') out += '\'';
-  }
-  return out;
-}
-
 std::string value_or_nan(double v) { return std::isfinite(v) ? fmt::format("{}", v) : "NaN"; }
 
 // One gnuplot process for the whole report; its messages go to a log, not to our stdout.
 void run_gnuplot(const std::string& script, const fs::path& log) {
   report::run_gnuplot(script, "the analysis report", &log);
-}
-
-// The y range of panel (a): every positive finite timescale and every lag, in time units.
-std::pair<double, double> its_range(const ReportData& r) {
-  const double sc = r.time.scale();
-  double ylo = std::numeric_limits<double>::infinity();
-  double yhi = 0.0;
-  for (const auto& [l, v] : r.its) {
-    for (const double t : v) {
-      if (std::isfinite(t) && t > 0) {
-        ylo = std::min(ylo, t * sc);
-        yhi = std::max(yhi, t * sc);
-      }
-    }
-    ylo = std::min(ylo, l * sc);
-    yhi = std::max(yhi, l * sc);
-  }
-  return {ylo, yhi};
 }
 
 }  // namespace
@@ -75,24 +48,10 @@ ReportFigure::~ReportFigure() {
 }
 
 void ReportFigure::write_data(const ReportData& r) const {
-  const double sc = r.time.scale();
-  {
-    std::ofstream out(dir_ / "its.dat");
-    for (const auto& [l, v] : r.its) {
-      out << l * sc;
-      for (const double t : v) out << ' ' << (std::isfinite(t) ? fmt::format("{}", t * sc) : "NaN");
-      out << '\n';
-    }
-  }
   {
     std::ofstream out(dir_ / "builds.dat");
     for (std::size_t b = 0; b < r.iterations.size(); ++b) {
-      out << r.iterations[b] << ' ' << value_or_nan(r.vamp2[b]);
-      for (std::size_t j = 0; j < r.width; ++j) {
-        const double t = r.ts_series[b][j];
-        out << ' ' << (std::isfinite(t) ? fmt::format("{}", t * sc) : "NaN");
-      }
-      out << '\n';
+      out << r.iterations[b] << ' ' << value_or_nan(r.vamp2[b]) << '\n';
     }
   }
   std::ofstream out(dir_ / "fes.dat");
@@ -117,60 +76,36 @@ void ReportFigure::write_data(const ReportData& r) const {
   }
 }
 
-// (a) implied timescales vs lag
+// (a) implied timescales vs lag, with the latest build's Bayesian σ when it has one
 std::string ReportFigure::its_panel(const ReportData& r) const {
-  const std::string u = r.time.unit();
-  const auto [ylo, yhi] = its_range(r);
-  std::string g = "set title '(a) Implied timescales (latest build)'\n";
-  g += fmt::format("set xlabel 'lag time ({})'\nset ylabel 'implied timescale ({})'\n", u, u);
-  g += "set logscale y\nset grid\nset key top left opaque\n";
-  if (!r.its.empty() && std::isfinite(ylo) && yhi > 0) {
-    g += fmt::format("set yrange [{}:{}]\n", ylo / 2, yhi * 2);
-    std::string plot =
-        fmt::format("plot {} using 1:({}):1 with filledcurves lc rgb '#dddddd' title 'lag time'",
-                    q(dir_ / "its.dat"), ylo / 2);
-    const std::size_t ncol = r.its.front().second.size();
-    for (std::size_t i = 0; i < ncol; ++i) {
-      plot += fmt::format(", '' using 1:{} with linespoints lt {} pt 7 lw 2 title 't_{}'", i + 2,
-                          i + 1, i + 2);
-    }
-    plot += ", '' using 1:1 with lines dt 2 lw 1.5 lc rgb '#555555' notitle\n";
-    g += plot;
-  } else {
-    g += "unset logscale y\nset label 1 'no implied-timescale ladder (msm.lagtimes)' at graph 0.5, "
-         "graph 0.5 center\n";
-    g += "plot [0:1][0:1] NaN notitle\nunset label 1\n";
-  }
-  return g;
+  const ItsLadder ladder{{r.its.begin(), r.its.end()},
+                         r.lag,
+                         r.latest.timescales,
+                         r.latest.timescale_errors.value_or(std::vector<double>{})};
+  return its_plot(ladder, r.time, dir_, "(a) Implied timescales (latest build)");
 }
 
 // (b) timescale convergence, with the tail means dashed
 std::string ReportFigure::timescale_panel(const ReportData& r, const std::string& transient) const {
-  std::string g = "reset\n" + transient;
-  g += "set title '(b) Timescale convergence'\n";
-  g += fmt::format("set xlabel 'iteration'\nset ylabel 'implied timescale ({})'\n", r.time.unit());
-  g += "set logscale y\nset grid\nset key top left opaque\n";
+  TimescaleSeries series{r.iterations, r.ts_series, r.ts_errors, r.lag};
+  const TimeScale u = series_time_scale(series, r.time);
   const std::size_t nplot = std::min<std::size_t>(r.width, kPlottedTimescales);
-  if (nplot == 0) return g + "unset logscale y\nplot [0:1][0:1] NaN notitle\n";
-  std::string plot = "plot ";
-  for (std::size_t j = 0; j < nplot; ++j) {
-    plot += fmt::format("{}{} using 1:{} with linespoints lt {} pt 7 ps 0.8 lw 2 title 't_{}'",
-                        j ? ", " : "", j ? "''" : q(dir_ / "builds.dat"), j + 3, j + 1, j + 2);
-  }
+  std::string tails;
   for (std::size_t j = 0; j < nplot; ++j) {
     if (std::isfinite(r.ts_tail[j].mean) && r.ts_tail[j].mean > 0) {
-      plot += fmt::format(", {} with lines lt {} dt 2 notitle", r.ts_tail[j].mean * r.time.scale(),
-                          j + 1);
+      tails +=
+          fmt::format(", {} with lines lt {} dt 2 notitle", r.ts_tail[j].mean * u.per_frame, j + 1);
     }
   }
-  return g + plot + "\n";
+  return "reset\n" + transient +
+         timescale_series_plot(series, r.time, nplot, dir_, "(b) Timescale convergence", tails);
 }
 
 // (c) VAMP-2 convergence
 std::string ReportFigure::vamp2_panel(const ReportData& r, const std::string& transient) const {
   std::string g = "reset\n" + transient;
   g += "set title '(c) VAMP-2 convergence'\nset xlabel 'iteration'\nset ylabel 'VAMP-2 score'\n"
-       "set grid\nset key top left opaque\n";
+       "set grid\nset key outside right top vertical Left reverse\n";
   g += "plot " + q(dir_ / "builds.dat") +
        " using 1:2 with linespoints pt 7 ps 0.8 lw 2 lc rgb '#c0392b' title 'VAMP-2'";
   if (std::isfinite(r.vamp2_tail.mean)) {
@@ -182,16 +117,16 @@ std::string ReportFigure::vamp2_panel(const ReportData& r, const std::string& tr
 // (d) free-energy surface: an image over two CVs, or a curve over one
 std::string ReportFigure::free_energy_panel(const ReportData& r,
                                             const AnalyzeRequest& request) const {
-  const auto& names = r.cv_names;
+  const auto& names = r.cv_labels;
   std::string g = "reset\n";
   const std::string fes_title = fmt::format(
       "(d) Free energy{} ({} K)", r.weights.empty() ? "" : ", pi-weighted", request.temperature);
-  g += "set title '" + gp_text(fes_title) + "'\n";
+  g += "set title '" + gp_quote(fes_title) + "'\n";
   if (r.fes_dims == 2) {
     g += fmt::format(
         "set xlabel '{}' noenhanced\nset ylabel '{}' noenhanced\nset cblabel 'free energy "
         "(kJ/mol)'\n",
-        gp_text(names[0]), gp_text(names[1]));
+        gp_quote(names[0]), gp_quote(names[1]));
     g += fmt::format("set xrange [{}:{}]\nset yrange [{}:{}]\nset cbrange [0:*]\n",
                      r.fes.edges[0].front(), r.fes.edges[0].back(), r.fes.edges[1].front(),
                      r.fes.edges[1].back());
@@ -201,7 +136,7 @@ std::string ReportFigure::free_energy_panel(const ReportData& r,
   } else {
     g += fmt::format(
         "set xlabel '{}' noenhanced\nset ylabel 'free energy (kJ/mol)'\nset grid\nset key off\n",
-        gp_text(names[0]));
+        gp_quote(names[0]));
     g += "plot " + q(dir_ / "fes.dat") +
          " using 1:2 with linespoints pt 7 ps 0.6 lw 2 lc rgb '#21908d'\n";
   }
@@ -227,8 +162,8 @@ std::string ReportFigure::script(const ReportData& r, const AnalyzeRequest& requ
                                    : request.run_dir.filename().string();
   g += fmt::format(
       "set multiplot layout 2,2 title '{}' font 'Sans,14'\n",
-      gp_text(fmt::format("MSM convergence report: {} ({} builds, latest at iteration {})",
-                          run_name, r.iterations.size(), r.latest_iteration)));
+      gp_quote(fmt::format("MSM convergence report: {} ({} builds, latest at iteration {})",
+                           run_name, r.iterations.size(), r.latest_iteration)));
   g += its_panel(r);
   g += timescale_panel(r, transient);
   g += vamp2_panel(r, transient);

@@ -14,18 +14,9 @@
 
 #include "trails/msm/msm_build_record.h"
 #include "trails/report/analyze.h"
+#include "trails/report/time_axis.h"
 
 namespace trails::report::detail {
-
-// Picoseconds per frame, or nullopt when the run's time unit is unknown (built-in engine).
-struct TimeAxis {
-  std::optional<double> frame_ps;
-  std::optional<double> tau_ps;  // walker segment (step × dt)
-  // "--tau-ps", "config", "unknown", or why there is none ("engine.dt changed on resume ...")
-  std::string source;
-  std::string unit() const { return frame_ps ? "ps" : "frames"; }
-  double scale() const { return frame_ps.value_or(1.0); }
-};
 
 struct ReportData {
   std::size_t n_builds = 0;           // every MSM build of the run
@@ -39,6 +30,7 @@ struct ReportData {
   std::vector<double> weights;
   std::string weighting;
   std::vector<std::string> cv_names;
+  std::vector<std::string> cv_labels;  // "name (unit)", cv_axes.h
   int fes_dims = 0;
   FreeEnergySurface fes;
   double fes_max = 0.0;
@@ -47,6 +39,7 @@ struct ReportData {
   std::vector<std::int64_t> iterations;
   std::vector<double> vamp2;
   std::vector<std::vector<double>> ts_series;  // per build, padded with NaN to `width`
+  std::vector<std::vector<double>> ts_errors;  // per build: Bayesian σ (empty: none)
   std::size_t width = 0;
   SeriesTail vamp2_tail;
   std::vector<SeriesTail> ts_tail;  // per timescale column
@@ -60,10 +53,6 @@ struct ReportData {
 };
 
 bool has_model(const msm::MsmBuildRecord& build);  // a transition matrix on >= 2 states
-// physical_time: the engine integrates in ps (RunMeta::engine_system), so engine.dt gives frames a
-// physical length.
-TimeAxis time_axis(const nlohmann::json& config, bool physical_time,
-                   const std::optional<double>& tau_ps);
 std::vector<std::string> cv_names(const nlohmann::json& config, int d);
 
 nlohmann::json finite_or_null(double v);

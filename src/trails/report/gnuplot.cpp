@@ -77,6 +77,15 @@ std::unique_ptr<core::PendingOutput> stage_picture(const std::filesystem::path& 
   return staged;
 }
 
+std::string gp_quote(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    out += c;
+    if (c == '\'') out += '\'';
+  }
+  return out;
+}
+
 void close_checked(std::ofstream& out, const std::filesystem::path& file) {
   out.close();
   if (!out) {

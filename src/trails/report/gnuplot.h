@@ -27,6 +27,8 @@ void check_picture(const std::filesystem::path& png, std::string_view purpose);
 std::unique_ptr<core::PendingOutput> stage_picture(const std::filesystem::path& drawn,
                                                    const core::OutputTarget& target,
                                                    std::string_view purpose);
+// `text` inside a gnuplot single-quoted string: a quote is written twice.
+std::string gp_quote(std::string_view text);
 // Closes a data file written for gnuplot; StoreError naming it when any write failed.
 void close_checked(std::ofstream& out, const std::filesystem::path& file);
 

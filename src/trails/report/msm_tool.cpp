@@ -1,10 +1,13 @@
 #include "trails/report/msm_tool.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
 
+#include <fmt/format.h>
 #include <Eigen/Eigenvalues>
 
 #include "trails/analysis/clustering.h"
@@ -16,6 +19,9 @@
 #include "trails/analysis/tpt.h"
 #include "trails/core/error.h"
 #include "trails/report/dtraj_io.h"
+#include "trails/report/gnuplot.h"
+#include "trails/report/its_picture.h"
+#include "trails/report/time_axis.h"
 #include "trails/store/run_store.h"
 
 namespace trails::report {
@@ -94,24 +100,7 @@ json pcca_block(const Model& m, int lag, int k) {
   j["crispness"] = p.crispness;
   // MFPT (frames) from crisp set a to crisp set b; null where a set is empty (no state has its
   // largest membership there).
-  json mfpt = json::array();
-  for (int a = 0; a < k; ++a) {
-    json row = json::array();
-    for (int b = 0; b < k; ++b) {
-      const auto& A = p.sets[static_cast<std::size_t>(a)];
-      const auto& B = p.sets[static_cast<std::size_t>(b)];
-      if (a == b) {
-        row.push_back(0.0);
-      } else if (A.empty() || B.empty()) {
-        row.push_back(nullptr);
-      } else {
-        const double t = analysis::mfpt(model, A, B);
-        row.push_back(std::isfinite(t) ? json(t) : json(nullptr));
-      }
-    }
-    mfpt.push_back(row);
-  }
-  j["mfpt"] = mfpt;
+  j["mfpt"] = rows(analysis::mfpt_between_sets(model, p.sets));
   return j;
 }
 
@@ -215,6 +204,8 @@ std::vector<std::vector<int>> run_dtrajs(const std::filesystem::path& run_dir, i
     const auto& c = model.centres;
     (*info)["cluster_centers"] = std::vector<double>(c.data(), c.data() + c.size());
     (*info)["cv_dim"] = dim;
+    const auto time = run_time_axis(store, std::nullopt);
+    (*info)["frame_ps"] = time.frame_ps ? json(*time.frame_ps) : json(nullptr);
   }
   return out;
 }
@@ -233,6 +224,44 @@ json msm_report(const MsmRequest& r) {
   json j = msm_of_dtrajs(dtrajs, r.lag, r.reversible, r.its_lags, r.n_timescales, r.pcca);
   if (!info.is_null()) j["clustering"] = info;
   return j;
+}
+
+void plot_msm_its(const json& model, const core::OutputTarget& png) {
+  ItsLadder ladder;
+  for (const auto& [lag, ts] : model.at("its").items()) {
+    std::vector<double> values;
+    if (ts.is_array()) {
+      for (const auto& t : ts) values.push_back(t.is_number() ? t.get<double>() : NAN);
+    }
+    ladder.its[std::stoi(lag)] = values;
+  }
+  ladder.model_lag = model.at("lag").get<int>();
+  TimeAxis time;
+  if (model.contains("clustering") && model["clustering"].value("frame_ps", json()).is_number()) {
+    time.frame_ps = model["clustering"]["frame_ps"].get<double>();
+  }
+  std::string tmpl = (std::filesystem::temp_directory_path() / "trails-msm-XXXXXX").string();
+  if (::mkdtemp(tmpl.data()) == nullptr)
+    throw core::StoreError("cannot create a temporary directory");
+  const std::filesystem::path dir = tmpl;
+  try {
+    const auto drawn = dir / "its.png";
+    std::string script =
+        "set terminal pngcairo size 1000,560 enhanced font 'Sans,11'\nset output '" +
+        drawn.string() + "'\n";
+    script +=
+        its_plot(ladder, time, dir,
+                 fmt::format("Implied timescales ({} MSM, {} frames in {} trajectories)",
+                             model.at("reversible").get<bool>() ? "reversible" : "non-reversible",
+                             model.at("n_frames").get<std::int64_t>(),
+                             model.at("n_trajectories").get<std::size_t>()));
+    run_gnuplot(script, "the implied timescales (--plot)");
+    stage_picture(drawn, png, "the implied timescales (--plot)")->commit();
+  } catch (...) {
+    std::filesystem::remove_all(dir);
+    throw;
+  }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace trails::report

@@ -3,7 +3,8 @@
 // ("Standalone use"): active_set (original state ids), stationary_distribution,
 // transition_matrix, timescales (frames, -lag/ln|lambda|), its (lag -> timescales), and with
 // pcca = K the PCCA+ block "pcca" (memberships, assignments, sets of original ids, populations,
-// coarse_transition_matrix, crispness, mfpt between the crisp sets in frames).
+// coarse_transition_matrix, crispness, mfpt between the crisp sets in frames). With --run the
+// "clustering" block also gives frame_ps (null when the run's frames have no physical length).
 // Throws InputError/UsageError (exit 2) on bad input or options.
 #pragma once
 
@@ -13,6 +14,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "trails/core/output_target.h"
 
 namespace trails::report {
 
@@ -29,6 +32,10 @@ struct MsmRequest {
 };
 
 nlohmann::json msm_report(const MsmRequest& request);
+// `trails msm --plot PNG`: the implied timescales of a msm_report() document (its "its" ladder
+// and the model's lag) drawn as its_picture.h draws its.png, in physical time when the model
+// is of a run whose frames have one (clustering.frame_ps), else in frames.
+void plot_msm_its(const nlohmann::json& model, const core::OutputTarget& png);
 // Discrete trajectories of a run: per-walker segments of its CVs, clustered (k-means).
 std::vector<std::vector<int>> run_dtrajs(const std::filesystem::path& run_dir, int clusters,
                                          std::uint64_t seed, nlohmann::json* info = nullptr);

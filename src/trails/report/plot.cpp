@@ -16,8 +16,8 @@
 #include "trails/core/error.h"
 #include "trails/core/output_target.h"
 #include "trails/engines/builtin/potential.h"
+#include "trails/report/cv_axes.h"
 #include "trails/report/gnuplot.h"
-#include "trails/report/msm_builds.h"
 #include "trails/report/potential_from_meta.h"
 #include "trails/store/run_store.h"
 
@@ -26,9 +26,8 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t kMaxPlottedPoints = 200000;
-// Every picture `trails plot` may write: the campaign's two, then plot_msm_builds()'s.
-constexpr const char* kPictures[] = {"coverage.png", "occupancy.png", "its.png", "timescales.png",
-                                     "free_energy.png"};
+// The campaign's two pictures; plot_msm_builds() writes msm_plot_files().
+constexpr const char* kPictures[] = {"coverage.png", "occupancy.png"};
 
 struct TempDir {
   fs::path path;
@@ -88,6 +87,7 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
   }
   std::vector<std::pair<std::string, fs::path>> named;
   for (const char* name : kPictures) named.emplace_back("--output", out_dir / name);
+  for (const char* name : msm_plot_files()) named.emplace_back("--output", out_dir / name);
   const auto targets = core::check_outputs(named, core::ParentDir::MayBeCreated);
   fs::create_directories(out_dir, ec);
   if (ec) throw core::InputError("cannot create " + out_dir.string() + ": " + ec.message());
@@ -99,38 +99,28 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
   const std::size_t every =
       std::max<std::size_t>(1, (total + kMaxPlottedPoints - 1) / kMaxPlottedPoints);
   const int d = records.front().cv_dim;
-  // Molecular runs: axes named after their CVs; φ/ψ-type angles shown in degrees over the grid.
+  // Axes named and in units after the run's CV definitions (cv_axes.h); angles in degrees.
   const auto& cfg = store.meta().config;
-  std::array<std::string, 2> axis_name{"cv_0", "cv_1"};
-  bool degrees = false;
+  const auto& system = store.meta().engine_system;
+  std::array<CvAxis, 2> axis{cv_axis(cfg, system, 0, d),
+                             d > 1 ? cv_axis(cfg, system, 1, d) : CvAxis{"iteration", "", 1.0}};
+  const bool over_potential = potential && d == 2 && potential->has_energy();
+  const bool degrees = !over_potential && d == 2 && axis[0].is_radians() && axis[1].is_radians();
+  if (degrees) axis = {axis[0].in_degrees(), axis[1].in_degrees()};
   std::string molecular_ranges;
-  if (store.meta().engine_system.value("molecular", false)) {
-    const auto& cvs = cfg.value("cvs", nlohmann::json());
-    if (cvs.is_array() && static_cast<int>(cvs.size()) == d) {
-      degrees = true;
-      for (int i = 0; i < d; ++i) {
-        const auto kind = cvs[i].value("kind", "");
-        if (i < 2) axis_name[i] = cvs[i].value("name", axis_name[i]);
-        degrees = degrees && cvs[i].value("encoding", "raw") == "raw" &&
-                  (kind == "phi" || kind == "psi" || kind == "dihedral" || kind == "angle");
-      }
-    } else if (!cvs.is_array() && d == 2) {
-      axis_name = {"Rg (Å)", "RMSD (Å)"};
-    }
+  if (system.value("molecular", false)) {
     const auto lo = cfg.value("min_values", std::vector<double>{});
     const auto hi = cfg.value("max_values", std::vector<double>{});
     if (d == 2 && lo.size() == 2 && hi.size() == 2) {
-      const double k = degrees ? 180.0 / M_PI : 1.0;
-      molecular_ranges = fmt::format("set xrange [{}:{}]\nset yrange [{}:{}]\n", lo[0] * k,
-                                     hi[0] * k, lo[1] * k, hi[1] * k);
-      if (degrees) {
-        molecular_ranges += "set xtics 60\nset ytics 60\nset size ratio -1\n";
-        axis_name[0] += " (degrees)";
-        axis_name[1] += " (degrees)";
-      }
+      molecular_ranges =
+          fmt::format("set xrange [{}:{}]\nset yrange [{}:{}]\n", lo[0] * axis[0].scale,
+                      hi[0] * axis[0].scale, lo[1] * axis[1].scale, hi[1] * axis[1].scale);
+      if (degrees) molecular_ranges += "set xtics 60\nset ytics 60\nset size ratio -1\n";
     }
   }
-  const double scale = degrees ? 180.0 / M_PI : 1.0;
+  const std::string xlabel = "set xlabel '" + gp_quote(axis[0].label()) + "' noenhanced\n";
+  const std::string xylabels =
+      xlabel + "set ylabel '" + gp_quote(axis[1].label()) + "' noenhanced\n";
   {
     std::ofstream pts(tmp.path / "points.dat");
     std::size_t k = 0;
@@ -138,8 +128,9 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
       for (std::int64_t f = 0; f < r.n_frames(); ++f, ++k) {
         if (k % every != 0) continue;
         const double* x = r.cvs.data() + f * d;
-        pts << x[0] * scale << ' ' << (d > 1 ? x[1] * scale : static_cast<double>(r.iteration))
-            << ' ' << r.iteration << '\n';
+        pts << x[0] * axis[0].scale << ' '
+            << (d > 1 ? x[1] * axis[1].scale : static_cast<double>(r.iteration)) << ' '
+            << r.iteration << '\n';
       }
     }
     close_checked(pts, tmp.path / "points.dat");
@@ -148,11 +139,16 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
   std::string script = "set terminal pngcairo size 900,760 enhanced font 'Sans,11'\n";
   script += "set output " + quoted(coverage) + "\n";
   script += "set palette defined (0 '#1b3a8a', 0.5 '#2aa198', 1 '#e8b30a')\n";
-  script += "set cblabel 'iteration'\nset key off\n";
+  // The colour bar spans the committed iterations, with whole-iteration tics.
+  const std::int64_t first = records.front().iteration;
+  const std::int64_t last = records.back().iteration;
+  script += fmt::format(
+      "set cblabel 'iteration'\nset cbrange [{}:{}]\nset cbtics {}\nset key off\n", first,
+      std::max(last, first + 1), std::max<std::int64_t>(1, (last - first + 7) / 8));
   const std::string title =
       fmt::format("Sampled CV points ({} iterations, {} frames)", records.size(), total);
   script += "set title '" + title + "'\n";
-  if (potential && d == 2 && potential->has_energy()) {
+  if (over_potential) {
     const auto box = potential->plot_box();
     const double vmin = write_energy_grid(*potential, tmp.path / "energy.dat");
     // Contour levels over the low-energy region only: the walls would drown the basins.
@@ -164,17 +160,17 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
         quoted(tmp.path / "energy.dat"));
     script +=
         fmt::format("set xrange [{}:{}]\nset yrange [{}:{}]\n", box[0], box[1], box[2], box[3]);
-    script += "set xlabel 'cv_0'\nset ylabel 'cv_1'\nset size ratio -1\n";
+    script += xylabels + "set size ratio -1\n";
     script += "plot " + quoted(tmp.path / "contours.dat") +
               " using 1:2 with lines lc rgb '#9a9a9a' lw 0.8, " + quoted(tmp.path / "points.dat") +
               " using 1:2:3 with points pt 7 ps 0.35 lc palette\n";
   } else if (d == 1) {
-    script += "set xlabel 'cv_0'\nset ylabel 'iteration'\n";
+    script += xlabel + "set ylabel 'iteration'\n";
     script += "plot " + quoted(tmp.path / "points.dat") +
               " using 1:2:3 with points pt 7 ps 0.35 lc palette\n";
   } else {
     script += molecular_ranges;
-    script += "set xlabel '" + axis_name[0] + "'\nset ylabel '" + axis_name[1] + "'\n";
+    script += xylabels;
     script += "plot " + quoted(tmp.path / "points.dat") +
               " using 1:2:3 with points pt 7 ps 0.35 lc palette\n";
   }
@@ -206,8 +202,7 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
   staged_coverage->commit();
   staged_occupancy->commit();
   std::vector<fs::path> out = {out_dir / "coverage.png", out_dir / "occupancy.png"};
-  for (auto& p : plot_msm_builds(checked_msm_builds(store), d, out_dir))
-    out.push_back(std::move(p));
+  for (auto& p : plot_msm_builds(store, d, out_dir)) out.push_back(std::move(p));
   return out;
 }
 

@@ -13,7 +13,13 @@
 
 #include "trails/core/error.h"
 #include "trails/core/output_target.h"
+#include "trails/report/convergence_picture.h"
+#include "trails/report/cv_axes.h"
 #include "trails/report/gnuplot.h"
+#include "trails/report/its_picture.h"
+#include "trails/report/msm_builds.h"
+#include "trails/report/msm_network.h"
+#include "trails/report/time_axis.h"
 
 namespace trails::report {
 namespace fs = std::filesystem;
@@ -22,118 +28,150 @@ namespace {
 
 std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
 
+std::string terminal(const fs::path& png, int width, int height) {
+  return fmt::format(
+      "reset\nset terminal pngcairo size {},{} enhanced font 'Sans,11'\nset output {}\n", width,
+      height, q(png));
+}
+
+bool has_model(const msm::MsmBuildRecord& m) { return m.note.empty() && m.n_active >= 2; }
+
+// The builds with a model, as one series (timescales in frames).
+TimescaleSeries series_of(const std::vector<CheckedMsmBuild>& builds) {
+  TimescaleSeries s;
+  for (const auto& b : builds) {
+    if (!has_model(b.record)) continue;
+    s.iterations.push_back(b.iteration);
+    s.timescales.push_back(b.record.timescales);
+    s.errors.push_back(b.record.timescale_errors.value_or(std::vector<double>{}));
+    s.lag = b.record.lagtime;
+  }
+  return s;
+}
+
+// F_i = -ln pi_i of the active microstates at their centres.
+std::string free_energy_plot(const CheckedMsmBuild& build, const store::RunMeta& meta, int cv_dim,
+                             const fs::path& dir) {
+  const auto& last = build.record;
+  const auto& centres = *last.cluster_centers;
+  const auto& pi = last.stationary_distribution;
+  double fmin = INFINITY;
+  for (const double p : pi) fmin = std::min(fmin, -std::log(p));
+  std::vector<std::tuple<double, double, double>> pts;
+  for (std::size_t a = 0; a < last.active_set.size(); ++a) {
+    const auto c = static_cast<std::size_t>(last.active_set[a]) * static_cast<std::size_t>(cv_dim);
+    pts.emplace_back(centres[c], cv_dim > 1 ? centres[c + 1] : 0.0, -std::log(pi[a]) - fmin);
+  }
+  std::sort(pts.begin(), pts.end());
+  std::ofstream out(dir / "fe.dat");
+  for (const auto& [x, y, f] : pts) out << x << ' ' << y << ' ' << f << '\n';
+  close_checked(out, dir / "fe.dat");
+  const auto x = gp_quote(cv_axis_label(meta.config, meta.engine_system, 0, cv_dim));
+  std::string g = fmt::format(
+      "set title 'Free energy -ln {{/Symbol p}}_i of the microstates (MSM at iteration {})'\n",
+      build.iteration);
+  if (cv_dim == 1) {
+    g += "set xlabel '" + x + " of the microstate centre' noenhanced\nset ylabel 'F (kT)'\n";
+    g += "set grid\nset key off\nplot " + q(dir / "fe.dat") +
+         " using 1:3 with linespoints pt 7 lw 2\n";
+    return g;
+  }
+  const auto y = gp_quote(cv_axis_label(meta.config, meta.engine_system, 1, cv_dim));
+  g += "set xlabel '" + x + "' noenhanced\nset ylabel '" + y + "' noenhanced\n";
+  g += "set cblabel 'F (kT)'\nset key off\nset size ratio -1\n";
+  g += "set palette defined (0 '#1b3a8a', 0.5 '#2aa198', 1 '#e8b30a')\n";
+  return g + "plot " + q(dir / "fe.dat") + " using 1:2:3 with points pt 7 ps 2 lc palette\n";
+}
+
 }  // namespace
 
-std::vector<fs::path> plot_msm_builds(const std::vector<CheckedMsmBuild>& builds, int cv_dim,
+const std::vector<const char*>& msm_plot_files() {
+  static const std::vector<const char*> files = {"convergence.png", "its.png",     "timescales.png",
+                                                 "free_energy.png", "network.png", "network.json",
+                                                 "network.txt"};
+  return files;
+}
+
+std::vector<fs::path> plot_msm_builds(const store::RunStore& store, int cv_dim,
                                       const fs::path& out_dir) {
-  if (builds.empty()) return {};
+  const auto builds = checked_msm_builds(store);
+  const auto summaries = store.summaries();
+  const TimeAxis time = run_time_axis(store, std::nullopt);
   const fs::path tmp = fs::temp_directory_path() / fmt::format("trails-plot-msm-{}", ::getpid());
   fs::create_directories(tmp);
-  const auto& last = builds.back().record;
-  std::vector<fs::path> written;
+  std::vector<fs::path> written;                            // drawn in tmp
+  std::vector<std::pair<std::string, std::string>> tables;  // file name, content
   std::string script;
-  const int nts = static_cast<int>(last.timescales.size());
+  const TimescaleSeries series = series_of(builds);
 
-  // Implied timescales vs lag (latest build).
-  if (!last.its.empty()) {
-    const auto& rows = last.its;  // lags ascending; NaN where the payload has null
-    std::ofstream out(tmp / "its.dat");
-    for (const auto& [lag, v] : rows) {
-      out << lag;
-      for (const double t : v) out << ' ' << (std::isfinite(t) ? fmt::format("{}", t) : "NaN");
-      out << '\n';
-    }
-    close_checked(out, tmp / "its.dat");
-    const fs::path png = tmp / "its.png";
-    script += "reset\nset terminal pngcairo size 900,560 enhanced font 'Sans,11'\n";
-    script += "set output " + q(png) + "\n";
-    script += fmt::format("set title 'Implied timescales (MSM at iteration {})'\n",
-                          builds.back().iteration);
-    script +=
-        "set xlabel 'lag (frames)'\nset ylabel 'timescale (frames)'\nset logscale y\nset grid\nset "
-        "key top left\n";
-    std::string plot = "plot ";
-    const int ncol = static_cast<int>(rows.begin()->second.size());
-    for (int i = 0; i < ncol; ++i) {
-      plot += fmt::format("{}{} using 1:{} with linespoints pt 7 lw 2 title 't_{}'", i ? ", " : "",
-                          i ? "''" : q(tmp / "its.dat"), i + 2, i + 2);
-    }
-    plot += ", '' using 1:1 with lines dt 2 lc rgb '#888888' title 'lag'\n";
-    script += plot;
-    written.push_back(png);
+  // Convergence over iterations: every run.
+  if (!summaries.empty()) {
+    const auto panels = convergence_panels(summaries, series, time);
+    written.push_back(tmp / "convergence.png");
+    script += terminal(written.back(), 1000, 260 * static_cast<int>(panels.size()) + 80);
+    script += convergence_plot(panels, summaries.front().iteration, summaries.back().iteration, tmp,
+                               "Convergence over iterations");
   }
 
-  // Timescales and VAMP-2 of every build vs iteration.
-  {
-    std::ofstream out(tmp / "builds.dat");
-    for (const auto& b : builds) {
-      out << b.iteration << ' ' << b.record.vamp2.value_or(NAN);
-      const auto& ts = b.record.timescales;
-      for (int i = 0; i < nts; ++i) out << ' ' << (i < static_cast<int>(ts.size()) ? ts[i] : NAN);
-      out << '\n';
-    }
-    close_checked(out, tmp / "builds.dat");
-    const fs::path png = tmp / "timescales.png";
-    script += "reset\nset terminal pngcairo size 900,560 enhanced font 'Sans,11'\n";
-    script += "set output " + q(png) + "\n";
-    script += fmt::format("set title 'MSM timescales per build (lag {})'\n", last.lagtime);
-    script += "set xlabel 'iteration'\nset ylabel 'timescale (frames)'\nset logscale y\n";
-    script += "set y2label 'VAMP-2'\nset y2tics\nset ytics nomirror\nset grid\nset key top left\n";
-    std::string plot = "plot " + q(tmp / "builds.dat") +
-                       " using 1:2 axes x1y2 with lines dt 2 lw 2 lc rgb '#555555' title 'VAMP-2'";
-    for (int i = 0; i < nts; ++i) {
-      plot += fmt::format(", '' using 1:{} with linespoints pt 7 ps 0.5 lw 2 title 't_{}'", i + 3,
-                          i + 2);
-    }
-    script += plot + "\n";
-    written.push_back(png);
+  const CheckedMsmBuild* latest = nullptr;
+  for (const auto& b : builds) {
+    if (has_model(b.record)) latest = &b;
   }
-
-  // Free energy of the active microstates from pi.
-  if (last.cluster_centers && cv_dim >= 1) {
-    const auto& centres = *last.cluster_centers;
-    const auto& active = last.active_set;
-    const auto& pi = last.stationary_distribution;
-    double fmin = INFINITY;
-    for (const double p : pi) fmin = std::min(fmin, -std::log(p));
-    std::vector<std::tuple<double, double, double>> pts;
-    for (std::size_t a = 0; a < active.size(); ++a) {
-      const auto c = static_cast<std::size_t>(active[a]) * static_cast<std::size_t>(cv_dim);
-      pts.emplace_back(centres[c], cv_dim > 1 ? centres[c + 1] : 0.0, -std::log(pi[a]) - fmin);
+  if (latest != nullptr) {
+    const auto& last = latest->record;
+    if (!last.its.empty()) {
+      ItsLadder ladder{last.its, last.lagtime, last.timescales,
+                       last.timescale_errors.value_or(std::vector<double>{})};
+      written.push_back(tmp / "its.png");
+      script += terminal(written.back(), 1000, 560);
+      script += its_plot(ladder, time, tmp,
+                         fmt::format("Implied timescales (MSM at iteration {}, {} estimator)",
+                                     latest->iteration, last.estimator));
     }
-    std::sort(pts.begin(), pts.end());
-    std::ofstream out(tmp / "fe.dat");
-    for (const auto& [x, y, f] : pts) out << x << ' ' << y << ' ' << f << '\n';
-    close_checked(out, tmp / "fe.dat");
-    const fs::path png = tmp / "free_energy.png";
-    script += "reset\nset terminal pngcairo size 900,620 enhanced font 'Sans,11'\n";
-    script += "set output " + q(png) + "\n";
-    script += fmt::format(
-        "set title 'Free energy -ln {{/Symbol p}}_i of the microstates (MSM at iteration {})'\n",
-        builds.back().iteration);
-    if (cv_dim == 1) {
-      script +=
-          "set xlabel 'cv_0 of the microstate centre'\nset ylabel 'F (kT)'\nset grid\nset key "
-          "off\n";
-      script += "plot " + q(tmp / "fe.dat") + " using 1:3 with linespoints pt 7 lw 2\n";
-    } else {
-      script +=
-          "set xlabel 'cv_0'\nset ylabel 'cv_1'\nset cblabel 'F (kT)'\nset key off\nset size ratio "
-          "-1\n";
-      script += "set palette defined (0 '#1b3a8a', 0.5 '#2aa198', 1 '#e8b30a')\n";
-      script += "plot " + q(tmp / "fe.dat") + " using 1:2:3 with points pt 7 ps 2 lc palette\n";
+    // Timescales and VAMP-2 of every build vs iteration.
+    {
+      std::ofstream out(tmp / "vamp2.dat");
+      for (const auto& b : builds) {
+        if (has_model(b.record)) out << b.iteration << ' ' << b.record.vamp2.value_or(NAN) << '\n';
+      }
+      close_checked(out, tmp / "vamp2.dat");
+      written.push_back(tmp / "timescales.png");
+      script += terminal(written.back(), 1000, 560);
+      script += "set y2label 'VAMP-2 score'\nset y2tics\nset ytics nomirror\n";
+      script += timescale_series_plot(
+          series, time, series.timescales.empty() ? 0 : series.timescales.back().size(), tmp,
+          fmt::format("MSM timescales per build (lag {} frames)", series.lag),
+          ", " + q(tmp / "vamp2.dat") +
+              " using 1:2 axes x1y2 with lines dt 2 lw 2 lc rgb '#555555' title 'VAMP-2'");
     }
-    written.push_back(png);
+    if (last.cluster_centers && cv_dim >= 1) {
+      written.push_back(tmp / "free_energy.png");
+      script += terminal(written.back(), 900, 620);
+      script += free_energy_plot(*latest, store.meta(), cv_dim, tmp);
+    }
+    if (const auto net = coarse_network(last)) {
+      written.push_back(tmp / "network.png");
+      script += terminal(written.back(), 900, network_picture_height(*net));
+      script += network_plot(*net, time, tmp);
+      tables.emplace_back("network.json", network_json(*net, time).dump(2) + "\n");
+      tables.emplace_back("network.txt", network_table(*net, time));
+    }
   }
   try {
-    run_gnuplot(script, "the MSM plots");
-    // Drawn in `tmp`; each picture replaces its target only once all are complete.
-    for (const auto& png : written) check_picture(png, "the MSM plots");
+    if (!script.empty()) run_gnuplot(script, "the MSM and convergence plots");
+    // Drawn in `tmp`; each file replaces its target only once all are complete.
     std::vector<std::unique_ptr<core::PendingOutput>> staged;
     for (auto& png : written) {
       const fs::path target = out_dir / png.filename();
-      staged.push_back(stage_picture(png, core::check_output("--output", target), "the MSM plots"));
+      staged.push_back(stage_picture(png, core::check_output("--output", target),
+                                     "the MSM and convergence plots"));
       png = target;
+    }
+    for (const auto& [name, text] : tables) {
+      staged.push_back(
+          std::make_unique<core::PendingOutput>(core::check_output("--output", out_dir / name)));
+      staged.back()->write(text);
+      written.push_back(out_dir / name);
     }
     for (auto& s : staged) s->commit();
   } catch (...) {

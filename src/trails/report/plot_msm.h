@@ -1,20 +1,30 @@
-// `trails plot` pictures of the in-loop MSM (runs with msm.enabled), drawn with gnuplot:
-//   its.png          implied timescales vs lag of the latest build (msm.lagtimes), log scale
-//   timescales.png   the timescales of every build vs iteration (their convergence) and VAMP-2
+// `trails plot` pictures of a run's kinetics and convergence, drawn with gnuplot:
+//   convergence.png  exploration fraction, occupied bins and the slowest MSM timescale per
+//                    iteration, one panel each over a shared iteration axis (every run)
+// and, for runs with in-loop MSM builds (msm.enabled):
+//   its.png          implied timescales vs lag of the latest build (msm.lagtimes), log scale,
+//                    the model's Bayesian σ as error bars when msm.estimator is bayesian
+//   timescales.png   the timescales of every build vs iteration (± σ bands) and VAMP-2
 //   free_energy.png  F_i = -ln pi_i (kT units, min 0) of the latest build's active microstates,
-//                    at their centres' cv_0 (1-D CV spaces) or as coloured centres (2-D)
-// Returns the paths written; nothing when there are no builds. InputError if gnuplot fails.
+//                    at their centres' first CV (1-D CV spaces) or as coloured centres (2-D)
+//   network.png      the PCCA+ network of the latest build with msm.n_metastable, with
+//                    network.json and network.txt (its table: populations, coarse transition
+//                    matrix, MFPTs between the sets)
+// Times are physical (fs/ps/ns/µs) where engine.dt gives them (time_axis.h), else frames.
+// Returns the paths written. InputError if gnuplot fails.
 #pragma once
 
 #include <filesystem>
 #include <vector>
 
-#include "trails/report/msm_builds.h"
+#include "trails/store/run_store.h"
 
 namespace trails::report {
 
-std::vector<std::filesystem::path> plot_msm_builds(const std::vector<CheckedMsmBuild>& builds,
-                                                   int cv_dim,
+// Every file plot_msm_builds may write (for the caller's check of its outputs).
+const std::vector<const char*>& msm_plot_files();
+
+std::vector<std::filesystem::path> plot_msm_builds(const store::RunStore& store, int cv_dim,
                                                    const std::filesystem::path& out_dir);
 
 }  // namespace trails::report
