@@ -11,23 +11,25 @@ write_config cfg.yaml run
 "$TRAILS" run cfg.yaml --iterations 5 > run.out || fail "run failed: $(cat run.out)"
 export_run run out
 
-# Targets from the data: a last-iteration frame and a frame of its iteration-0 root, and two
-# iteration-0 frames of different walkers (separate roots: no common ancestor).
-$PY - <<'PY' > targets.txt
-import csv
-rows = list(csv.reader(open("out.cvs.csv")))[1:]
-parent = dict(csv.reader(open("out.lineage.csv")))
+# lineage_targets PREFIX FRAME: the CVs of the last exported frame and of frame FRAME of the
+# iteration-0 walker its lineage starts from (one lineage tree), then those of frames 0:0:3 and
+# 0:1:3 (separate roots: no common ancestor).
+lineage_targets() {
+  $PY - "$1" "$2" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1] + ".cvs.csv")))[1:]
+parent = dict(csv.reader(open(sys.argv[1] + ".lineage.csv")))
 def root(k):
     while parent.get(k):
         k = parent[k]
     return k
 cv = {":".join(r[:3]): (r[3], r[4]) for r in rows}
 end = ":".join(rows[-1][:3])
-start = root(end).rsplit(":", 1)[0] + ":7"  # frame 7 of the root walker, same lineage tree
-a, b = "0:0:3", "0:1:3"
-print(",".join(cv[start]), ",".join(cv[end]), ",".join(cv[a]), ",".join(cv[b]))
+start = root(end).rsplit(":", 1)[0] + ":" + sys.argv[2]
+print(",".join(cv[start]), ",".join(cv[end]), ",".join(cv["0:0:3"]), ",".join(cv["0:1:3"]))
 PY
-read -r START END LONE_A LONE_B < targets.txt
+}
+read -r START END LONE_A LONE_B < <(lineage_targets out 7)
 
 check_path() {  # METADATA START END: nearest frames, lineage-connected, LCA, CVs and times
   $PY - "$@" <<'PY' || fail "path metadata $1"
@@ -195,45 +197,10 @@ expect_exit 2 "log bins per axis" "--n-bins: 3 value(s) given but the run has 2 
 pass "trails log refuses the run directory and leaves it untouched"
 
 # OpenMM: a path trajectory through the stored frames, checked with mdtraj.
-PDB="$ROOT/examples/alanine-dipeptide/alanine-dipeptide.pdb"
-cat > alad.yaml <<YAML
-outdir: alad
-random_seed: 11
-iterations: 3
-cvs:
-  - {name: phi, kind: phi, resid: 2}
-  - {name: psi, kind: psi, resid: 2}
-n_bins: [30, 30]
-min_values: [-3.141592653589793, -3.141592653589793]
-max_values: [3.141592653589793, 3.141592653589793]
-system:
-  conf_file: $PDB
-  forcefield: [amber14-all.xml]
-engine:
-  md_engine: openmm
-  platform_name: Reference
-  dt: 0.002
-spawning:
-  walker: 4
-  step: 200
-  stride: 20
-  max_workers: 2
-YAML
+alad_config alad.yaml alad 2
 "$TRAILS" run alad.yaml > alad.out 2>&1 || fail "OpenMM run: $(cat alad.out)"
 export_run alad alad
-read -r ASTART AEND < <($PY - <<'PY'
-import csv
-rows = list(csv.reader(open("alad.cvs.csv")))[1:]
-parent = dict(csv.reader(open("alad.lineage.csv")))
-def root(k):
-    while parent.get(k):
-        k = parent[k]
-    return k
-cv = {":".join(r[:3]): (r[3], r[4]) for r in rows}
-end = ":".join(rows[-1][:3])
-print(",".join(cv[root(end).rsplit(":", 1)[0] + ":5"]), ",".join(cv[end]))
-PY
-)
+read -r ASTART AEND _ < <(lineage_targets alad 5)
 "$TRAILS" path alad --start "$ASTART" --end "$AEND" -o apath.xtc --plot apath.png > apath.out ||
   fail "OpenMM path: $(cat apath.out)"
 "$TRAILS" export alad --trajectory all.xtc > /dev/null

@@ -80,7 +80,7 @@ void write_frame_trajectory(const store::RunStore& store, const fs::path& run_di
   }
   auto frames = store.load_frames(keys);
   for (std::size_t k = 0; k < frames.size(); ++k) {
-    if (frames[k].positions.size() != static_cast<std::size_t>(3 * top.n_atoms())) {
+    if (frames[k].positions.size() != 3 * static_cast<std::size_t>(top.n_atoms())) {
       throw core::InputError(
           fmt::format("frame {} stores {} coordinates but the topology has {} "
                       "atoms",

@@ -47,7 +47,7 @@ double tree_height(const RunFrames& frames, std::size_t row) {
 }  // namespace
 
 std::string cv_axis_label(const store::RunMeta& meta, int i, int dim) {
-  const std::string plain = fmt::format("cv_{}", i);
+  std::string plain = fmt::format("cv_{}", i);
   if (!meta.engine_system.value("molecular", false)) return plain + " (reduced units)";
   const auto& cvs = meta.config.value("cvs", nlohmann::json());
   if (cvs.is_array() && static_cast<int>(cvs.size()) == dim && cvs[i].is_object()) {
@@ -66,7 +66,7 @@ void draw_path_plot(const store::RunMeta& meta, const RunFrames& frames,
                     const std::vector<PlottedPath>& paths, const std::filesystem::path& png) {
   const int d = frames.dim();
   const auto y_of = [&](std::size_t row) { return d >= 2 ? 0.0 : tree_height(frames, row); };
-  std::string script = "set terminal pngcairo size 900,760 enhanced font 'Sans,11'\n";
+  std::string script = "set terminal pngcairo size 900,760 noenhanced font 'Sans,11'\n";
   script += "set output '" + png.string() + "'\n";
   // CV points, thinned evenly.
   const std::size_t every =
@@ -120,7 +120,7 @@ void draw_path_plot(const store::RunMeta& meta, const RunFrames& frames,
   script += fmt::format("set title 'Lineage-connected path{} over {} sampled frames{}'\n",
                         paths.size() > 1 ? "s" : "", frames.size(),
                         d > 2 ? fmt::format(" (first 2 of {} CVs)", d) : std::string());
-  script += "set key outside bottom center horizontal\nset grid\n";
+  script += "set key inside top right box opaque\nset grid\n";
   std::string plot = "plot " + layers +
                      "$POINTS using 1:2 with points pt 7 ps 0.25 lc rgb '#9a9a9a' title 'frames'";
   for (std::size_t p = 0; p < paths.size(); ++p) {
