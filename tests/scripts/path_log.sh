@@ -196,6 +196,26 @@ expect_exit 2 "log bins per axis" "--n-bins: 3 value(s) given but the run has 2 
   fail "trails log changed the run directory"
 pass "trails log refuses the run directory and leaves it untouched"
 
+# A run still being written: path and log read only its committed iterations, and what they
+# report for those never changes (the rows seen mid-run are a prefix of the final table).
+SYNTHETIC_COST_MS=100 write_config live.yaml live
+"$TRAILS" run live.yaml --iterations 6 > live.out 2>&1 &
+live_pid=$!
+until [ -f live/ledger.sqlite ] && [ "$(committed live 2> /dev/null || echo 0)" -ge 1 ]; do
+  kill -0 $live_pid 2> /dev/null || fail "live run ended early: $(cat live.out)"
+  sleep 0.2
+done
+"$TRAILS" log live --n-bins 10,7 > live_mid.tsv || fail "trails log on a running campaign"
+"$TRAILS" path live --start -0.558,1.442 --end -0.558,1.442 --metadata live_mid.json > /dev/null ||
+  fail "trails path on a running campaign"
+wait $live_pid || fail "live run: $(cat live.out)"
+"$TRAILS" log live --n-bins 10,7 > live_end.tsv
+mid_rows=$(grep -vc '^#' live_mid.tsv)
+[ "$mid_rows" -ge 2 ] || fail "mid-run log has no rows"
+cmp <(grep -v '^#' live_mid.tsv) <(grep -v '^#' live_end.tsv | head -n "$mid_rows") ||
+  fail "the mid-run log is not a prefix of the final one"
+pass "path and log on a campaign that is still running ($((mid_rows - 1)) of 6 iterations seen)"
+
 # OpenMM: a path trajectory through the stored frames, checked with mdtraj.
 alad_config alad.yaml alad 2
 "$TRAILS" run alad.yaml > alad.out 2>&1 || fail "OpenMM run: $(cat alad.out)"
