@@ -93,6 +93,24 @@ listing() { ls -A | grep -vx -e out.txt -e err.txt | sort; }
 before=$(listing)
 expect_exit 2 "no common ancestor" "do not share a recorded lineage" \
   "$TRAILS" path run --start "$LONE_A" --end "$LONE_B" --metadata lone.json --plot lone.png
+# The error names the frame nearest to --start within the end frame's lineage tree.
+$PY - "$LONE_A" "$LONE_B" <<'PY' || fail "no-common-ancestor hint: $(cat err.txt)"
+import csv, re, sys
+err = open("err.txt").read()
+hint = re.search(r"shares (\S+)'s lineage is (\S+) at", err)
+assert hint, err
+rows = list(csv.reader(open("out.cvs.csv")))[1:]
+parent = {k: p for k, p in csv.reader(open("out.lineage.csv"))}
+def root(k):
+    while parent.get(k):
+        k = parent[k]
+    return k
+start = [float(v) for v in sys.argv[1].split(",")]
+end_root = root(hint.group(1))
+tree = [r for r in rows if root(":".join(r[:3])) == end_root]
+best = min(tree, key=lambda r: sum((float(a) - b) ** 2 for a, b in zip(r[3:], start)))
+assert ":".join(best[:3]) == hint.group(2), (best, hint.group(2))
+PY
 expect_exit 2 "dimension mismatch" "--start: 3 value(s) given but the run's CV space has 2" \
   "$TRAILS" path run --start 1,2,3 --end 0,0 --metadata x.json
 expect_exit 2 "bad number" "--end '0,abc': 'abc' is not a finite number" \

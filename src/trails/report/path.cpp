@@ -1,6 +1,7 @@
 #include "trails/report/path.h"
 
 #include <cmath>
+#include <map>
 #include <memory>
 #include <utility>
 
@@ -123,10 +124,42 @@ std::size_t nearest_frame(const RunFrames& frames, const store::RunMeta& meta,
   return nearest_point(frames.cvs(), target);
 }
 
-double distance(std::span<const double> a, const std::vector<double>& b) {
+double squared_distance(std::span<const double> a, std::span<const double> b) {
   double s = 0.0;
   for (std::size_t k = 0; k < b.size(); ++k) s += (a[k] - b[k]) * (a[k] - b[k]);
-  return std::sqrt(s);
+  return s;
+}
+
+// For the "no common ancestor" error: the frame nearest to `target` among those whose lineage
+// ends at the same root as `end` (nullopt when that is `start`'s root too: no hint to give).
+// Segments come in ledger order, parents first, so one pass gives every segment its root.
+std::optional<std::size_t> nearest_in_tree(const RunFrames& frames, std::span<const double> target,
+                                           const core::FrameKey& start, const core::FrameKey& end) {
+  std::map<std::pair<std::int64_t, std::int64_t>, core::FrameKey> root_of;
+  const auto root = [&](const core::FrameKey& k) {
+    const auto it = root_of.find({k.iteration, k.walker});
+    return it == root_of.end() ? k : it->second;
+  };
+  std::optional<std::size_t> best;
+  double best_d = 0.0;
+  for (std::size_t row = 0; row < frames.size(); ++row) {
+    const auto& k = frames.keys()[row];
+    if (k.frame == 0) {
+      const auto parent = frames.parent_of(k);
+      root_of[{k.iteration, k.walker}] = parent ? root(*parent) : k;
+    }
+  }
+  const auto end_root = root(end);
+  if (root(start) == end_root) return std::nullopt;
+  for (std::size_t row = 0; row < frames.size(); ++row) {
+    if (root(frames.keys()[row]) != end_root) continue;
+    const double d = squared_distance(frames.cv(row), target);
+    if (!best || d < best_d) {
+      best = row;
+      best_d = d;
+    }
+  }
+  return best;
 }
 
 json path_metadata(const PathRequest& r, const PathEnds& ends, const LineagePath& p,
@@ -155,8 +188,8 @@ json path_metadata(const PathRequest& r, const PathEnds& ends, const LineagePath
           {"start_frame", p.start.to_string()},
           {"end_frame", p.end.to_string()},
           {"lca", p.lca.to_string()},
-          {"start_distance", distance(frames.cv(start_row), ends.start)},
-          {"end_distance", distance(frames.cv(end_row), ends.end)},
+          {"start_distance", std::sqrt(squared_distance(frames.cv(start_row), ends.start))},
+          {"end_distance", std::sqrt(squared_distance(frames.cv(end_row), ends.end))},
           {"n_frames", p.frames.size()},
           {"time_unit", unit},
           {"trajectory", files.trajectory ? json(files.trajectory->path.string()) : json(nullptr)},
@@ -240,6 +273,17 @@ std::string find_paths(const PathRequest& r) {
     const auto to = frames.keys()[nearest_frame(frames, meta, ends.end, ends.end_option)];
     try {
       paths.push_back(connect_lineage(from, to, parent_of));
+    } catch (core::InputError& e) {
+      if (const auto row = nearest_in_tree(frames, ends.start, from, to)) {
+        const auto cv = frames.cv(*row);
+        std::string at;
+        for (const double v : cv) at += (at.empty() ? "" : ",") + fmt::format("{}", v);
+        e.with_context(fmt::format("the frame nearest to {} that shares {}'s lineage is {} at {}",
+                                   ends.start_option, to.to_string(),
+                                   frames.keys()[*row].to_string(), at));
+      }
+      if (r.pairs.size() > 1) e.with_context(fmt::format("in pair {} ({})", i, ends.name));
+      throw;
     } catch (core::Error& e) {
       if (r.pairs.size() > 1) e.with_context(fmt::format("in pair {} ({})", i, ends.name));
       throw;
