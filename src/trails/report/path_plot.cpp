@@ -114,6 +114,13 @@ void draw_path_plot(const store::RunMeta& meta, const RunFrames& frames,
                           box[1], box[2], box[3]);
     layers = "$CONTOURS using 1:2 with lines lc rgb '#b0b0b0' lw 0.8 notitle, ";
   }
+  // Molecular runs: the campaign's own grid box, so pictures of one run share their axes.
+  const auto lo = meta.config.value("min_values", std::vector<double>{});
+  const auto hi = meta.config.value("max_values", std::vector<double>{});
+  if (layers.empty() && d >= 2 && meta.engine_system.value("molecular", false) &&
+      lo.size() == static_cast<std::size_t>(d) && hi.size() == lo.size()) {
+    script += fmt::format("set xrange [{}:{}]\nset yrange [{}:{}]\n", lo[0], hi[0], lo[1], hi[1]);
+  }
   const std::string xlabel = cv_axis_label(meta, 0, d);
   const std::string ylabel = d >= 2 ? cv_axis_label(meta, 1, d) : "iteration (lineage tree)";
   script += fmt::format("set xlabel '{}'\nset ylabel '{}'\n", xlabel, ylabel);
