@@ -1,5 +1,5 @@
-// `trails status`, `export`, `plot`, `msm` and `analyze` (commands.h): thin wrappers over
-// trails::report.
+// `trails status`, `export`, `plot`, `msm`, `analyze`, `path` and `log` (commands.h): thin wrappers
+// over trails::report.
 #include <charconv>
 #include <cstdint>
 #include <filesystem>
@@ -16,9 +16,12 @@
 #include "trails/report/analyze.h"
 #include "trails/report/export.h"
 #include "trails/report/msm_tool.h"
+#include "trails/report/path.h"
 #include "trails/report/plot.h"
+#include "trails/report/rebin_log.h"
 #include "trails/report/status.h"
 #include "trails/report/trajectory_export.h"
+#include "trails/report/value_list.h"
 
 namespace trails::app {
 namespace fs = std::filesystem;
@@ -225,6 +228,99 @@ Command add_analyze(CLI::App& app) {
   return {analyze, [o] {
             const auto result = report::analyze_run(*o);
             std::cout << result.text;
+            return 0;
+          }};
+}
+
+}  // namespace trails::app
+
+namespace trails::app {
+
+namespace {
+
+struct PathOptions {
+  report::PathRequest request;
+  std::optional<std::string> start, end;
+};
+
+int cmd_path(PathOptions& o) {
+  auto& r = o.request;
+  const bool single = o.start || o.end;
+  if (single == r.pairs_file.has_value()) {
+    throw core::UsageError(
+        "path: give --start X,.. --end X,.. for one path, or --pairs FILE --output-dir DIR for "
+        "a batch");
+  }
+  if (single) {
+    if (!o.start || !o.end) throw core::UsageError("path: --start and --end go together");
+    if (r.output_dir) throw core::UsageError("path: --output-dir goes with --pairs");
+    r.pairs.push_back({"", report::parse_real_list("--start", *o.start),
+                       report::parse_real_list("--end", *o.end)});
+  } else {
+    if (!r.output_dir) throw core::UsageError("path: --pairs needs --output-dir DIR");
+    if (r.output || r.metadata) {
+      throw core::UsageError(
+          "path: -o and --metadata name one path's files; with --pairs the files go to "
+          "--output-dir");
+    }
+    r.pairs = report::read_pairs_file(*r.pairs_file);
+  }
+  std::cout << report::find_paths(r);
+  return 0;
+}
+
+}  // namespace
+
+Command add_path(CLI::App& app) {
+  auto o = std::make_shared<PathOptions>();
+  auto& r = o->request;
+  auto* path = app.add_subcommand(
+      "path", "Lineage-connected path between the frames nearest two points of CV space");
+  path->add_option("RUN_DIR", r.run_dir, "Run directory")->required();
+  path->add_option("--start", o->start, "Start point in CV space: X,Y,... (negative values ok)");
+  path->add_option("--end", o->end, "End point in CV space: X,Y,...");
+  path->add_option("-o,--output", r.output,
+                   "Trajectory of the path (.xtc, .dcd or .pdb; OpenMM runs only)");
+  path->add_option("--metadata", r.metadata,
+                   "Metadata JSON (default OUTPUT.json with -o, else path.json)");
+  path->add_option("--pairs", r.pairs_file,
+                   "Batch: JSON list of {name?, start, end} or CSV (start,end or "
+                   "start_0..,end_0.., optional name)");
+  path->add_option("--output-dir", r.output_dir, "Batch: directory for the paths' files");
+  path->add_option("--format", r.format, "Batch: trajectory format xtc, dcd or pdb (default xtc)");
+  path->add_option("--plot", r.plot, "Also draw the path(s) over the CV points into this PNG");
+  return {path, [o] { return cmd_path(*o); }};
+}
+
+Command add_log(CLI::App& app) {
+  struct Options {
+    report::RebinRequest request;
+    std::optional<std::string> n_bins, min_values, max_values;
+  };
+  auto o = std::make_shared<Options>();
+  auto* log = app.add_subcommand(
+      "log", "Re-bin the committed history on another grid: per-iteration coverage table");
+  log->add_option("RUN_DIR", o->request.run_dir, "Run directory")->required();
+  log->add_option("--n-bins", o->n_bins, "Bins per CV: N or N1,N2,... (default: the run's)");
+  log->add_option("--min-values", o->min_values,
+                  "Lower grid edges a,b,... (default: the run's grid, else the data's range)");
+  log->add_option("--max-values", o->max_values, "Upper grid edges a,b,...");
+  log->add_option("-o,--output", o->request.output,
+                  "Write the table to this file (never inside RUN_DIR; default stdout)");
+  return {log, [o] {
+            auto& r = o->request;
+            if (o->n_bins) r.n_bins = report::parse_int_list("--n-bins", *o->n_bins, 1);
+            if (o->min_values)
+              r.min_values = report::parse_real_list("--min-values", *o->min_values);
+            if (o->max_values)
+              r.max_values = report::parse_real_list("--max-values", *o->max_values);
+            const auto table = report::rebin_log(r);
+            if (r.output) {
+              fmt::print("wrote {} ({} grid)\n", r.output->string(),
+                         nlohmann::json(table.n_bins).dump());
+            } else {
+              std::cout << table.text;
+            }
             return 0;
           }};
 }

@@ -5,35 +5,7 @@
 # positions; the CVs in the ledger match mdtraj's compute_phi/psi on the stored frames; the
 # ledger records where walkers ran and status shows it.
 source "$(dirname "$0")/lib/common.bash"
-PDB="$ROOT/examples/alanine-dipeptide/alanine-dipeptide.pdb"
 
-alad_config() {  # FILE OUTDIR MAX_WORKERS
-  cat > "$1" <<YAML
-outdir: $2
-random_seed: 11
-iterations: 3
-cvs:
-  - {name: phi, kind: phi, resid: 2}
-  - {name: psi, kind: psi, resid: 2}
-n_bins: [30, 30]
-min_values: [-3.141592653589793, -3.141592653589793]
-max_values: [3.141592653589793, 3.141592653589793]
-system:
-  conf_file: $PDB
-  forcefield: [amber14-all.xml]
-engine:
-  md_engine: openmm
-  platform_name: Reference
-  dt: 0.002
-spawning:
-  walker: 4
-  step: 200
-  stride: 20
-  max_workers: $3
-  spawn_scheme: density
-  spawn_type: hard
-YAML
-}
 checksums() { sqlite3 "$1/ledger.sqlite" "SELECT iteration, shard_checksum FROM iterations ORDER BY iteration"; }
 
 alad_config threads.yaml threads 2

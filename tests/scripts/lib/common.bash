@@ -141,3 +141,33 @@ crash_then_resume() {
   [ $rc -eq 137 ] || fail "$1 at $2: expected SIGKILL (137), got $rc: $(cat "$1.crash.out")"
   "$TRAILS" run "$1" --iterations "$3" --resume > /dev/null || fail "$1: resume after $2 failed"
 }
+
+# alad_config FILE OUTDIR MAX_WORKERS: a tiny OpenMM alanine-dipeptide campaign (Reference
+# platform, vacuum, φ/ψ CVs, 3 iterations of 4 walkers × 10 frames).
+alad_config() {
+  cat > "$1" <<YAML
+outdir: $2
+random_seed: 11
+iterations: 3
+cvs:
+  - {name: phi, kind: phi, resid: 2}
+  - {name: psi, kind: psi, resid: 2}
+n_bins: [30, 30]
+min_values: [-3.141592653589793, -3.141592653589793]
+max_values: [3.141592653589793, 3.141592653589793]
+system:
+  conf_file: $ROOT/examples/alanine-dipeptide/alanine-dipeptide.pdb
+  forcefield: [amber14-all.xml]
+engine:
+  md_engine: openmm
+  platform_name: Reference
+  dt: 0.002
+spawning:
+  walker: 4
+  step: 200
+  stride: 20
+  max_workers: $3
+  spawn_scheme: density
+  spawn_type: hard
+YAML
+}

@@ -1,0 +1,28 @@
+// Chosen stored frames of a molecular (OpenMM) run, in the order given, as one trajectory file
+// (.xtc, .dcd or a multi-MODEL .pdb) with the run's prepared topology
+// (RUN_DIR/prepared/<digest>/topology.pdb), as `trails export --trajectory` writes a whole run.
+// The k-th frame written gets step k + 1 and time (k + 1) × frame_interval: the file is one
+// continuous sequence; which stored frame each is comes with the caller's metadata.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+
+#include "trails/core/frame_key.h"
+#include "trails/store/run_store.h"
+
+namespace trails::report {
+
+// ".xtc", ".dcd" or ".pdb" of `file` (lower-cased); UsageError naming `option` otherwise.
+std::string trajectory_extension(const std::string& option, const std::filesystem::path& file);
+
+// Writes `keys` to `file` (normally a PendingOutput's temporary path); the format follows
+// trajectory_extension(). InputError when the run has no prepared topology, its atom count
+// differs, or the frames were stored under different record selections.
+void write_frame_trajectory(const store::RunStore& store, const std::filesystem::path& run_dir,
+                            std::span<const core::FrameKey> keys, const std::filesystem::path& file,
+                            double frame_interval_ps);
+
+}  // namespace trails::report
