@@ -10,6 +10,7 @@
 
 #include "trails/core/error.h"
 #include "trails/core/output_target.h"
+#include "trails/report/cv_axes.h"
 #include "trails/report/frame_trajectory.h"
 #include "trails/report/gnuplot.h"
 #include "trails/report/lineage_path.h"
@@ -108,7 +109,8 @@ std::vector<PathFiles> plan_outputs(const PathRequest& r, bool molecular,
 
 std::string cv_list(const store::RunMeta& meta, int d) {
   std::string names;
-  for (int i = 0; i < d; ++i) names += (i ? ", " : "") + cv_axis_label(meta, i, d);
+  for (int i = 0; i < d; ++i)
+    names += (i ? ", " : "") + cv_axis_label(meta.config, meta.engine_system, i, d);
   return names;
 }
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "trails/report/cv_axes.h"
 #include "trails/report/gnuplot.h"
 #include "trails/report/potential_from_meta.h"
 
@@ -17,19 +18,6 @@ constexpr std::size_t kMaxBackgroundPoints = 100000;
 // Colours of successive paths (colour-blind safe).
 constexpr const char* kPathColours[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd",
                                         "#ff7f0e", "#17becf", "#8c564b", "#e377c2"};
-
-std::string unit_of_kind(const nlohmann::json& cv) {
-  const auto kind = cv.value("kind", std::string());
-  if (kind == "distance" || kind == "rmsd" || kind == "rg" || kind == "fitted_coords" ||
-      kind == "distances") {
-    return cv.value("unit", std::string("nm")) == "angstrom" ? "Å" : "nm";
-  }
-  if (kind == "angle" || kind == "dihedral" || kind == "phi" || kind == "psi" ||
-      kind == "phi_psi") {
-    return cv.value("encoding", std::string("raw")) == "raw" ? "rad" : "";
-  }
-  return "";  // contacts, q: dimensionless
-}
 
 // One gnuplot datablock line per point: x y [z].
 std::string point_line(std::span<const double> cv, double second) {
@@ -45,22 +33,6 @@ double tree_height(const RunFrames& frames, std::size_t row) {
 }
 
 }  // namespace
-
-std::string cv_axis_label(const store::RunMeta& meta, int i, int dim) {
-  std::string plain = fmt::format("cv_{}", i);
-  if (!meta.engine_system.value("molecular", false)) return plain + " (reduced units)";
-  const auto& cvs = meta.config.value("cvs", nlohmann::json());
-  if (cvs.is_array() && static_cast<int>(cvs.size()) == dim && cvs[i].is_object()) {
-    const auto unit = unit_of_kind(cvs[i]);
-    const auto name = cvs[i].value("name", plain);
-    return unit.empty() ? name : name + " (" + unit + ")";
-  }
-  const auto& system = meta.config.value("system", nlohmann::json::object());
-  const bool project =
-      system.is_object() && system.contains("project_file") && !system["project_file"].is_null();
-  if (!cvs.is_array() && !project && dim == 2) return i == 0 ? "Rg (Å)" : "RMSD (Å)";
-  return plain;
-}
 
 void draw_path_plot(const store::RunMeta& meta, const RunFrames& frames,
                     const std::vector<PlottedPath>& paths, const std::filesystem::path& png) {
@@ -121,8 +93,9 @@ void draw_path_plot(const store::RunMeta& meta, const RunFrames& frames,
       lo.size() == static_cast<std::size_t>(d) && hi.size() == lo.size()) {
     script += fmt::format("set xrange [{}:{}]\nset yrange [{}:{}]\n", lo[0], hi[0], lo[1], hi[1]);
   }
-  const std::string xlabel = cv_axis_label(meta, 0, d);
-  const std::string ylabel = d >= 2 ? cv_axis_label(meta, 1, d) : "iteration (lineage tree)";
+  const std::string xlabel = cv_axis_label(meta.config, meta.engine_system, 0, d);
+  const std::string ylabel =
+      d >= 2 ? cv_axis_label(meta.config, meta.engine_system, 1, d) : "iteration (lineage tree)";
   script += fmt::format("set xlabel '{}'\nset ylabel '{}'\n", xlabel, ylabel);
   script += fmt::format("set title 'Lineage-connected path{} over {} sampled frames{}'\n",
                         paths.size() > 1 ? "s" : "", frames.size(),

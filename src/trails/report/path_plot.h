@@ -22,11 +22,6 @@ struct PlottedPath {
   std::size_t lca_row = 0;
 };
 
-// Axis label of CV column `i`: its name from the run's `cvs` list with the unit of its kind
-// (nm or Å, rad, dimensionless), "Rg (Å)"/"RMSD (Å)" for the fixed-mode fallback, else cv_i
-// (built-in runs: "cv_i (reduced units)").
-std::string cv_axis_label(const store::RunMeta& meta, int i, int dim);
-
 // Draws into `png` (a temporary file the caller stages and checks); runs gnuplot.
 void draw_path_plot(const store::RunMeta& meta, const RunFrames& frames,
                     const std::vector<PlottedPath>& paths, const std::filesystem::path& png);
