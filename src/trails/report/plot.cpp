@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,8 +17,11 @@
 #include "trails/core/error.h"
 #include "trails/core/output_target.h"
 #include "trails/engines/builtin/potential.h"
+#include "trails/report/cv_axes.h"
+#include "trails/report/free_energy.h"
 #include "trails/report/gnuplot.h"
 #include "trails/report/msm_builds.h"
+#include "trails/report/plot_fes.h"
 #include "trails/report/potential_from_meta.h"
 #include "trails/store/run_store.h"
 
@@ -27,7 +31,8 @@ namespace {
 
 constexpr std::size_t kMaxPlottedPoints = 200000;
 // Every picture `trails plot` may write: the campaign's two, then plot_msm_builds()'s.
-constexpr const char* kPictures[] = {"coverage.png", "occupancy.png", "its.png", "timescales.png",
+constexpr const char* kPictures[] = {"coverage.png",   "occupancy.png", "fes.png",
+                                     "fes_msm.png",    "its.png",       "timescales.png",
                                      "free_energy.png"};
 
 struct TempDir {
@@ -70,7 +75,8 @@ double write_energy_grid(const engines::builtin::Potential& pot, const fs::path&
 
 }  // namespace
 
-std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir) {
+std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir,
+                               const PlotOptions& options) {
   const auto store = store::RunStore::open(run_dir, store::RunStore::Mode::ReadOnly);
   const auto records = store.load_iterations();
   if (records.empty()) {
@@ -89,6 +95,9 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
   std::vector<std::pair<std::string, fs::path>> named;
   for (const char* name : kPictures) named.emplace_back("--output", out_dir / name);
   const auto targets = core::check_outputs(named, core::ParentDir::MayBeCreated);
+  // Free-energy inputs (a --weights file of another run is refused here, before any write).
+  const auto fes_pictures = run_free_energy_pictures(store, run_dir, options.weights,
+                                                     options.temperature_k, potential.get());
   fs::create_directories(out_dir, ec);
   if (ec) throw core::InputError("cannot create " + out_dir.string() + ": " + ec.message());
   TempDir tmp;
@@ -99,38 +108,23 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
   const std::size_t every =
       std::max<std::size_t>(1, (total + kMaxPlottedPoints - 1) / kMaxPlottedPoints);
   const int d = records.front().cv_dim;
-  // Molecular runs: axes named after their CVs; φ/ψ-type angles shown in degrees over the grid.
-  const auto& cfg = store.meta().config;
-  std::array<std::string, 2> axis_name{"cv_0", "cv_1"};
-  bool degrees = false;
+  // Axes named after the CVs with their units (cv_axes.h); raw angles drawn in degrees.
+  const auto axes = cv_axes(store.meta(), d);
+  const std::array<std::string, 2> axis_name{axes[0].label, d > 1 ? axes[1].label : "iteration"};
+  const std::array<double, 2> scale{axes[0].scale, d > 1 ? axes[1].scale : 1.0};
   std::string molecular_ranges;
   if (store.meta().engine_system.value("molecular", false)) {
-    const auto& cvs = cfg.value("cvs", nlohmann::json());
-    if (cvs.is_array() && static_cast<int>(cvs.size()) == d) {
-      degrees = true;
-      for (int i = 0; i < d; ++i) {
-        const auto kind = cvs[i].value("kind", "");
-        if (i < 2) axis_name[i] = cvs[i].value("name", axis_name[i]);
-        degrees = degrees && cvs[i].value("encoding", "raw") == "raw" &&
-                  (kind == "phi" || kind == "psi" || kind == "dihedral" || kind == "angle");
-      }
-    } else if (!cvs.is_array() && d == 2) {
-      axis_name = {"Rg (Å)", "RMSD (Å)"};
-    }
+    const auto& cfg = store.meta().config;
     const auto lo = cfg.value("min_values", std::vector<double>{});
     const auto hi = cfg.value("max_values", std::vector<double>{});
     if (d == 2 && lo.size() == 2 && hi.size() == 2) {
-      const double k = degrees ? 180.0 / M_PI : 1.0;
-      molecular_ranges = fmt::format("set xrange [{}:{}]\nset yrange [{}:{}]\n", lo[0] * k,
-                                     hi[0] * k, lo[1] * k, hi[1] * k);
-      if (degrees) {
+      molecular_ranges = fmt::format("set xrange [{}:{}]\nset yrange [{}:{}]\n", lo[0] * scale[0],
+                                     hi[0] * scale[0], lo[1] * scale[1], hi[1] * scale[1]);
+      if (axes[0].angle && axes[1].angle) {
         molecular_ranges += "set xtics 60\nset ytics 60\nset size ratio -1\n";
-        axis_name[0] += " (degrees)";
-        axis_name[1] += " (degrees)";
       }
     }
   }
-  const double scale = degrees ? 180.0 / M_PI : 1.0;
   {
     std::ofstream pts(tmp.path / "points.dat");
     std::size_t k = 0;
@@ -138,8 +132,9 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
       for (std::int64_t f = 0; f < r.n_frames(); ++f, ++k) {
         if (k % every != 0) continue;
         const double* x = r.cvs.data() + f * d;
-        pts << x[0] * scale << ' ' << (d > 1 ? x[1] * scale : static_cast<double>(r.iteration))
-            << ' ' << r.iteration << '\n';
+        pts << x[0] * scale[0] << ' '
+            << (d > 1 ? x[1] * scale[1] : static_cast<double>(r.iteration)) << ' ' << r.iteration
+            << '\n';
       }
     }
     close_checked(pts, tmp.path / "points.dat");
@@ -164,12 +159,13 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
         quoted(tmp.path / "energy.dat"));
     script +=
         fmt::format("set xrange [{}:{}]\nset yrange [{}:{}]\n", box[0], box[1], box[2], box[3]);
-    script += "set xlabel 'cv_0'\nset ylabel 'cv_1'\nset size ratio -1\n";
+    script +=
+        "set xlabel '" + axis_name[0] + "'\nset ylabel '" + axis_name[1] + "'\nset size ratio -1\n";
     script += "plot " + quoted(tmp.path / "contours.dat") +
               " using 1:2 with lines lc rgb '#9a9a9a' lw 0.8, " + quoted(tmp.path / "points.dat") +
               " using 1:2:3 with points pt 7 ps 0.35 lc palette\n";
   } else if (d == 1) {
-    script += "set xlabel 'cv_0'\nset ylabel 'iteration'\n";
+    script += "set xlabel '" + axis_name[0] + "'\nset ylabel 'iteration'\n";
     script += "plot " + quoted(tmp.path / "points.dat") +
               " using 1:2:3 with points pt 7 ps 0.35 lc palette\n";
   } else {
@@ -198,14 +194,23 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
   script += "plot " + quoted(tmp.path / "occupancy.dat") +
             " using 1:2 with linespoints pt 7 ps 0.5 lw 2 title 'occupied bins', '' using 1:4 "
             "axes x1y2 with steps lw 2 dt 2 title 'resolution (bins per axis)'\n";
+  std::vector<std::pair<fs::path, const core::OutputTarget*>> drawn = {{coverage, &targets[0]},
+                                                                       {occupancy, &targets[1]}};
+  for (const auto& fes : fes_pictures) {
+    const fs::path dir = tmp.path / fs::path(fes.file).stem();
+    fs::create_directories(dir);
+    script += free_energy_script(fes.picture, dir, dir / fes.file);
+    drawn.emplace_back(dir / fes.file, &targets[fes.file == "fes.png" ? 2 : 3]);
+  }
   run_gnuplot(script, "the campaign plots");
-  check_picture(coverage, "the campaign plots");
-  check_picture(occupancy, "the campaign plots");
-  const auto staged_coverage = stage_picture(coverage, targets[0], "the campaign plots");
-  const auto staged_occupancy = stage_picture(occupancy, targets[1], "the campaign plots");
-  staged_coverage->commit();
-  staged_occupancy->commit();
-  std::vector<fs::path> out = {out_dir / "coverage.png", out_dir / "occupancy.png"};
+  std::vector<std::unique_ptr<core::PendingOutput>> staged;
+  for (const auto& [png, target] : drawn) check_picture(png, "the campaign plots");
+  for (const auto& [png, target] : drawn) {
+    staged.push_back(stage_picture(png, *target, "the campaign plots"));
+  }
+  for (auto& s : staged) s->commit();
+  std::vector<fs::path> out;
+  for (const auto& [png, target] : drawn) out.push_back(out_dir / png.filename());
   for (auto& p : plot_msm_builds(checked_msm_builds(store), d, out_dir))
     out.push_back(std::move(p));
   return out;
