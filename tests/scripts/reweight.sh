@@ -9,11 +9,12 @@ source "$(dirname "$0")/lib/common.bash"
 # Short segments (20 frames each) keep the walkers near their biased restart points, so the
 # unweighted histogram is far from Boltzmann; the weights must undo that.
 double_well_config dw.yaml dw 200
+sed -i "s/^  walker: 8$/  walker: 16/" dw.yaml
 cat >> dw.yaml <<'YAML'
   spawn_scheme: density
   spawn_type: hard
 YAML
-"$TRAILS" run dw.yaml --iterations 40 > run.out 2>&1 || fail "double-well campaign failed: $(cat run.out)"
+"$TRAILS" run dw.yaml --iterations 60 > run.out 2>&1 || fail "double-well campaign failed: $(cat run.out)"
 
 "$TRAILS" reweight dw --iterations 1000 --average-last 300 > rw.out 2>&1 || fail "reweight failed: $(cat rw.out)"
 grep -q "wrote .*dw.weights.csv" rw.out || fail "reweight: $(cat rw.out)"
@@ -45,19 +46,30 @@ mid = 0.5 * (fine[1:] + fine[:-1])
 dens = np.exp(-((mid**2 - 1) ** 2) / 0.5)
 boltz = np.array([dens[(mid >= a) & (mid < b)].sum() for a, b in zip(edges[:-1], edges[1:])])
 boltz /= boltz.sum()
-def tv(p):
-    return 0.5 * np.abs(p / p.sum() - boltz).sum()
-plain = tv(np.histogram(x, bins=edges)[0].astype(float))
-weighted = tv(np.histogram(x, bins=edges, weights=w[:, 3])[0])
-print(f"total-variation distance to Boltzmann: unweighted {plain:.3f}, RiteWeight {weighted:.3f}")
-# Bounds. The sampling noise of a histogram of n effectively independent frames over 40 bins is
-# E[TV] ~ sum_b sqrt(p_b / (2 pi n)) ~ 0.02 for n ~ 1000 independent samples (6400 frames, 20 per
-# correlated segment); RiteWeight adds the error of its cluster model. 0.08 is 4x that noise;
-# the adaptive bias of the unweighted histogram is several times larger (the test requires at
-# least twice the reweighted distance, and an unweighted distance above 0.15).
-assert plain > 0.15, f"the campaign is not biased enough to test anything: {plain}"
-assert weighted < 0.08, f"reweighted TV {weighted}"
-assert weighted < 0.5 * plain, (weighted, plain)
+def tv(p, q):
+    return 0.5 * np.abs(p / p.sum() - q / q.sum()).sum()
+plain = np.histogram(x, bins=edges)[0].astype(float)
+weighted = np.histogram(x, bins=edges, weights=w[:, 3])[0]
+L, R = slice(0, 20), slice(20, 40)  # the wells x < 0 and x > 0
+res = {"all": (tv(plain, boltz), tv(weighted, boltz)),
+       "left well": (tv(plain[L], boltz[L]), tv(weighted[L], boltz[L])),
+       "right well": (tv(plain[R], boltz[R]), tv(weighted[R], boltz[R]))}
+left = weighted[L].sum() / weighted.sum()
+for k, (p, q) in res.items():
+    print(f"total-variation distance to Boltzmann, {k}: unweighted {p:.3f}, RiteWeight {q:.3f}")
+print(f"left-well population: RiteWeight {left:.3f}, Boltzmann 0.5")
+# Bounds. The shape of each well comes from many short transitions and is well determined: the
+# sampling noise of a 20-bin histogram of ~1000 effectively independent frames is E[TV] ~ 0.03;
+# the reweighted shapes must be below 0.1 and below half the unweighted (biased) ones. The
+# balance between the wells rests on the ~100 barrier crossings of the campaign, whose counting
+# error moves the left-well population by ~0.1: over the seeds 7-10 of this campaign the
+# reweighted left population was 0.37-0.55 and the total distance 0.05-0.14 (unweighted
+# 0.25-0.27), so the bounds are 0.15 for both, and 0.6 of the unweighted distance.
+(pa, qa), (pl, ql), (pr, qr) = res.values()
+assert pa > 0.2, f"the campaign is not biased enough to test anything: {pa}"
+assert qa < 0.15 and qa < 0.6 * pa, res
+assert ql < 0.1 and ql < 0.5 * pl and qr < 0.1 and qr < 0.5 * pr, res
+assert abs(left - 0.5) < 0.15, left
 PY
 pass "RiteWeight weights turn the biased double-well histogram into the Boltzmann density"
 
