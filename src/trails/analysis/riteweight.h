@@ -1,13 +1,13 @@
-// RiteWeight (Russo et al., J. Chem. Theory Comput. 2022): randomised iterative trajectory
-// reweighting. Segments are (start frame, end frame) pairs of one trajectory; their weights are
-// adjusted until, for every random clustering of the frames, the weighted cluster-to-cluster
-// flux is stationary. Algorithm and defaults: docs/analysis.md, "`trails reweight` (RiteWeight)".
-// Pure numerics: inputs are read-only, results are values, nothing is logged.
-// Determinism: every draw comes from core::Rng::stream(seed, "riteweight"); assignment and all
-// sums run in a fixed order, so results are bitwise identical for any n_threads.
-// Cost per iteration: one nearest-centre search of every frame (analysis::assign, pruned),
-// O(segments) for counts and weights, and one k x k LU solve for the stationary distribution.
-// Throws core::InputError for bad sizes, indices, options, non-finite points or prior weights.
+// RiteWeight (Russo et al., "Iterative trajectory reweighting ...", 2022): randomised iterative
+// trajectory reweighting. Segments are (start frame, end frame) pairs of one trajectory; their
+// weights are adjusted until, for every random clustering of the frames, the weighted
+// cluster-to-cluster flux is stationary. Algorithm and defaults: docs/analysis.md, "`trails
+// reweight` (RiteWeight)". Pure numerics: inputs are read-only, results are values, nothing is
+// logged. Determinism: every draw comes from core::Rng::stream(seed, "riteweight"); assignment and
+// all sums run in a fixed order, so results are bitwise identical for any n_threads. Cost per
+// iteration: one nearest-centre search of every frame (analysis::assign, pruned), O(segments) for
+// counts and weights, and one k x k LU solve for the stationary distribution. Throws
+// core::InputError for bad sizes, indices, options, non-finite points or prior weights.
 #pragma once
 
 #include <cstdint>
