@@ -244,7 +244,9 @@ std::string free_energy_script(const FreeEnergyPicture& pic, const fs::path& dir
         continue;
       }
       for (int j = 0; j < fes.bins; ++j) {
-        const double f = fes.free_energy[static_cast<std::size_t>(i * fes.bins + j)];
+        const double f =
+            fes.free_energy[static_cast<std::size_t>(i) * static_cast<std::size_t>(fes.bins) +
+                            static_cast<std::size_t>(j)];
         out << centre(0, i) * sx << ' ' << centre(1, j) * sy << ' '
             << (std::isfinite(f) ? fmt::format("{}", f) : std::string("NaN")) << '\n';
       }

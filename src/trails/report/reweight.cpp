@@ -43,7 +43,7 @@ void validate(const ReweightRequest& r) {
 
 // The output, refused inside the run directory: the run's files are the store's alone.
 core::OutputTarget weights_target(const ReweightRequest& r, const fs::path& out) {
-  const auto target = core::check_output("-o", out);
+  auto target = core::check_output("-o", out);
   const fs::path run = fs::weakly_canonical(r.run_dir);
   const auto rel = target.path.lexically_relative(run);
   if (!rel.empty() && *rel.begin() != "..") {
