@@ -27,5 +27,6 @@ Command add_msm(CLI::App& app);
 Command add_analyze(CLI::App& app);
 Command add_path(CLI::App& app);
 Command add_log(CLI::App& app);
+Command add_reweight(CLI::App& app);
 
 }  // namespace trails::app

@@ -29,13 +29,13 @@ void set_log_level(const std::string& level) {
 // CLI11 would call an unknown first word a positional argument; name the commands instead.
 bool unknown_command(CLI::App& app, int argc, char** argv) {
   if (argc <= 1 || argv[1][0] == '-') return false;
+  std::string names;
   for (const auto* sub : app.get_subcommands({})) {
     if (sub->get_name() == argv[1]) return false;
+    names += (names.empty() ? "" : ", ") + sub->get_name();
   }
-  fmt::print(stderr,
-             "error: unknown command '{}'; the commands are run, check, init, status, "
-             "export, plot, msm, analyze, path and log (see trails --help)\n",
-             argv[1]);
+  fmt::print(stderr, "error: unknown command '{}'; the commands are {} (see trails --help)\n",
+             argv[1], names);
   return true;
 }
 
@@ -98,7 +98,7 @@ int main(int argc, char** argv) {
   const std::vector<app::Command> commands = {
       app::add_run(app, log_level), app::add_check(app), app::add_init(app), app::add_status(app),
       app::add_export(app),         app::add_plot(app),  app::add_msm(app),  app::add_analyze(app),
-      app::add_path(app),           app::add_log(app)};
+      app::add_path(app),           app::add_log(app),   app::add_reweight(app)};
 
   if (unknown_command(app, argc, argv)) return 2;
   try {

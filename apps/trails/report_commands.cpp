@@ -1,5 +1,5 @@
-// `trails status`, `export`, `plot`, `msm`, `analyze`, `path` and `log` (commands.h): thin wrappers
-// over trails::report.
+// `trails status`, `export`, `plot`, `msm`, `analyze`, `path`, `log` and `reweight` (commands.h):
+// thin wrappers over trails::report.
 #include <charconv>
 #include <cstdint>
 #include <filesystem>
@@ -19,6 +19,7 @@
 #include "trails/report/path.h"
 #include "trails/report/plot.h"
 #include "trails/report/rebin_log.h"
+#include "trails/report/reweight.h"
 #include "trails/report/status.h"
 #include "trails/report/trajectory_export.h"
 #include "trails/report/value_list.h"
@@ -97,13 +98,21 @@ Command add_plot(CLI::App& app) {
   struct Options {
     fs::path dir;
     std::optional<fs::path> out;
+    report::PlotOptions options;
   };
   auto o = std::make_shared<Options>();
-  auto* plot = app.add_subcommand("plot", "Draw coverage.png and occupancy.png");
+  auto* plot = app.add_subcommand(
+      "plot", "Draw coverage.png, occupancy.png, fes.png (free energy) and the MSM pictures");
   plot->add_option("RUN_DIR", o->dir, "Run directory")->required();
   plot->add_option("-o,--output", o->out, "Directory for the pictures (default RUN_DIR/plots)");
+  plot->add_option("--weights", o->options.weights,
+                   "fes.png from these frame weights (a `trails reweight` file of this run)");
+  plot->add_option("--temperature", o->options.temperature_k,
+                   "Free energies in kJ/mol at this temperature (K); default: the run's "
+                   "engine.temperature, or the built-in engine's kT in its reduced units");
   return {plot, [o] {
-            for (const auto& p : report::plot_run(o->dir, o->out.value_or(o->dir / "plots"))) {
+            for (const auto& p :
+                 report::plot_run(o->dir, o->out.value_or(o->dir / "plots"), o->options)) {
               fmt::print("wrote {}\n", p.string());
             }
             return 0;
@@ -228,6 +237,32 @@ Command add_analyze(CLI::App& app) {
   return {analyze, [o] {
             const auto result = report::analyze_run(*o);
             std::cout << result.text;
+            return 0;
+          }};
+}
+
+Command add_reweight(CLI::App& app) {
+  auto o = std::make_shared<report::ReweightRequest>();
+  auto& opt = o->options;
+  auto* reweight = app.add_subcommand(
+      "reweight", "RiteWeight frame weights of a run, written beside it (RUN_DIR.weights.csv)");
+  reweight->add_option("RUN_DIR", o->run_dir, "Run directory")->required();
+  reweight->add_option("-o,--output", o->out,
+                       "Weights CSV (default RUN_DIR.weights.csv; never inside RUN_DIR)");
+  reweight->add_option("--clusters", opt.n_clusters, "Random cluster centres per iteration (100)");
+  reweight->add_option("--iterations", opt.n_iterations, "RiteWeight iterations (5000)");
+  reweight->add_option("--average-last", opt.average_last,
+                       "Final weights: mean of the last N iterates (1000)");
+  reweight->add_option("--learning-rate", opt.learning_rate, "Update exponent, > 0 (1)");
+  reweight->add_option("--seed", opt.seed, "Seed of the random clusterings (42)");
+  return {reweight, [o] {
+            const auto r = report::reweight_run(*o);
+            fmt::print(
+                "RiteWeight: {} frames, {} segments, {} clusters, {} iterations; drift {:.3g} -> "
+                "{:.3g}, {}; wrote {}\n",
+                r.frames, r.segments, r.n_clusters, o->options.n_iterations, r.first_drift,
+                r.last_drift, r.converged ? "converged" : "NOT converged (drift heuristic)",
+                r.written.string());
             return 0;
           }};
 }

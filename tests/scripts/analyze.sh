@@ -3,8 +3,8 @@
 # 1650x1350 PNG; the --json numbers are the ledger's latest build; the free-energy surface equals
 # an independent numpy recomputation from `trails export --cvs` (pi-weighted via nearest
 # microstate centre, numpy's histogram bins) to 1e-9; --tau-ps, --temperature,
-# --discard-fraction, an optional PCCA+ block, a 1-D CV space; "nothing to analyze" and bad flags
-# exit 2 and write nothing.
+# --discard-fraction, an optional PCCA+ block, a 1-D CV space; a run without MSM gets the
+# histogram free energy; bad flags exit 2 and write nothing.
 source "$(dirname "$0")/lib/common.bash"
 
 msm_config() {  # FILE OUTDIR
@@ -217,19 +217,39 @@ assert np.nanmax(F[np.abs(c) < 0.2]) > np.nanmin(F[np.abs(c + 1) < 0.3]) + 2.0
 PY
 pass "1-D CV space: free-energy profile equals numpy to 1e-9"
 
-# --- nothing to analyze: a run without MSM exits 2 and writes nothing ---
+# --- a run without MSM: the histogram free energy is the report, the store is untouched ---
 write_config plain.yaml plain
 "$TRAILS" run plain.yaml --iterations 3 > /dev/null
 before=$(snapshot plain)
-set +e
-"$TRAILS" analyze plain --json none.json > none.out 2>&1
-rc=$?
-set -e
-[ $rc -eq 2 ] || fail "no-MSM run: expected exit 2, got $rc: $(cat none.out)"
-grep -q "nothing to analyze in plain: no MSM builds (set msm.enabled: true" none.out || fail "message: $(cat none.out)"
+"$TRAILS" analyze plain --json none.json --outfile none.png > none.out 2>&1 ||
+  fail "no-MSM run: analyze failed: $(cat none.out)"
+grep -q "no MSM model    no MSM builds" none.out || fail "message: $(cat none.out)"
+grep -q "wrote none.png" none.out || fail "no-MSM run: $(cat none.out)"
 [ "$before" = "$(snapshot plain)" ] || fail "no-MSM run: the run directory changed"
-[ ! -e plain/analysis ] && [ ! -e none.json ] || fail "no-MSM run: something was written"
-pass "no MSM builds: exit 2, 'nothing to analyze', nothing written"
+"$TRAILS" export plain --cvs plain.cvs.csv
+/usr/bin/python3 - none.png none.json plain.cvs.csv <<'PY' || fail "no-MSM free energy is wrong"
+import json, struct, sys
+import numpy as np
+b = open(sys.argv[1], "rb").read()
+assert b[:8] == b"\x89PNG\r\n\x1a\n" and b.endswith(b"IEND\xaeB`\x82"), "not a complete PNG"
+w, h = struct.unpack(">II", b[16:24])
+assert (w, h) == (900, 680), (w, h)
+a = json.load(open(sys.argv[2]))
+assert a["builds"] == 0 and a["builds_with_model"] == 0
+f = a["free_energy"]
+assert f["dims"] == 2 and f["bins"] == 60 and f["unit"] == "kJ/mol" and not f["weighted"]
+x = np.loadtxt(sys.argv[3], delimiter=",", skiprows=1)[:, 3:5]
+H, ex, ey = np.histogram2d(x[:, 0], x[:, 1], bins=60)
+kT = 0.00831446 * 300.0
+with np.errstate(divide="ignore"):
+    F = -kT * np.log(H / (H.sum() * (ex[1] - ex[0]) * (ey[1] - ey[0])))
+F -= F[np.isfinite(F)].min()
+F[~np.isfinite(F)] = np.nan
+G = np.array([[np.nan if v is None else v for v in row] for row in f["F"]], dtype=float)
+assert f["frames"] == len(x) and f["occupied_bins"] == int((H > 0).sum())
+assert (np.isnan(G) == np.isnan(F)).all() and np.nanmax(np.abs(G - F)) < 1e-9
+PY
+pass "no MSM builds: the histogram free energy (equal to numpy to 1e-9), run untouched"
 
 # --- bad flags and bad directories: exit 2, nothing written ---
 rm -rf mb/analysis

@@ -49,7 +49,7 @@ PY
 pass "status"
 
 "$TRAILS" plot run -o pics > /dev/null
-for f in coverage occupancy; do
+for f in coverage occupancy fes; do
   [ "$(head -c 8 pics/$f.png | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] || fail "$f.png is not a PNG"
   [ "$(stat -c %s pics/$f.png)" -gt 10000 ] || fail "$f.png is suspiciously small"
 done

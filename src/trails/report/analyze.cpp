@@ -16,6 +16,8 @@
 #include "trails/report/analyze_report.h"
 #include "trails/report/cv_axes.h"
 #include "trails/report/msm_builds.h"
+#include "trails/report/plot_fes.h"
+#include "trails/report/potential_from_meta.h"
 #include "trails/store/run_store.h"
 
 namespace trails::report {
@@ -84,27 +86,13 @@ void validate_request(const AnalyzeRequest& request, const fs::path& outfile) {
   }
 }
 
-// The latest build with a model; throws when the run has no build or none with a model.
-const CheckedMsmBuild& latest_model(const std::vector<CheckedMsmBuild>& builds,
-                                    const fs::path& run_dir) {
-  // Trails-MD also reports a weighted-ensemble MFPT from the recycled-flux series; Trails does
-  // not record one, so a run without MSM builds has nothing to analyze.
-  if (builds.empty()) {
-    throw core::InputError(fmt::format(
-        "nothing to analyze in {}: no MSM builds (set msm.enabled: true in the configuration and "
-        "run the campaign) and no weighted-ensemble flux series (Trails records none yet); "
-        "nothing was written",
-        run_dir.string()));
-  }
+// The latest build with a model (analyze_without_model() has handled runs with none).
+const CheckedMsmBuild& latest_model(const std::vector<CheckedMsmBuild>& builds) {
   const CheckedMsmBuild* latest = nullptr;
   for (const auto& b : builds) {
     if (detail::has_model(b.record)) latest = &b;
   }
-  if (latest == nullptr) {
-    throw core::InputError(fmt::format(
-        "nothing to analyze in {}: its {} MSM build(s) have no model ({}); nothing was written",
-        run_dir.string(), builds.size(), builds.back().record.note));
-  }
+  TRAILS_CHECK(latest != nullptr, "analyze: a run without an MSM model reached the MSM report");
   return *latest;
 }
 
@@ -203,7 +191,7 @@ void latest_numbers(ReportData& r) {
 ReportData gather(const AnalyzeRequest& request) {
   const auto store = store::RunStore::open(request.run_dir, store::RunStore::Mode::ReadOnly);
   const auto builds = checked_msm_builds(store);
-  const auto& latest = latest_model(builds, request.run_dir);
+  const auto& latest = latest_model(builds);
   ReportData r;
   r.n_builds = builds.size();
   r.latest_iteration = latest.iteration;
@@ -221,12 +209,84 @@ ReportData gather(const AnalyzeRequest& request) {
   return r;
 }
 
+// A run without an MSM model: the histogram free energy of its frames (free_energy.h) is the
+// report, written to --outfile or RUN_DIR/analysis/fes.png; nullopt when a build has a model.
+std::optional<AnalyzeResult> analyze_without_model(const AnalyzeRequest& request) {
+  const auto store = store::RunStore::open(request.run_dir, store::RunStore::Mode::ReadOnly);
+  const auto builds = checked_msm_builds(store);
+  if (std::any_of(builds.begin(), builds.end(),
+                  [](const auto& b) { return detail::has_model(b.record); })) {
+    return std::nullopt;
+  }
+  const fs::path outfile = request.outfile.value_or(request.run_dir / "analysis" / "fes.png");
+  std::vector<std::pair<std::string, fs::path>> named = {{"--outfile", outfile}};
+  if (request.json_out) named.emplace_back("--json", *request.json_out);
+  const auto targets = core::check_outputs(named, core::ParentDir::MayBeCreated);
+  const auto potential = potential_from_meta(store.meta());
+  auto pictures = run_free_energy_pictures(store, request.run_dir, std::nullopt,
+                                           request.temperature, potential.get());
+  const auto& picture = pictures.front().picture;
+  const std::string why = builds.empty() ? "no MSM builds (msm.enabled: true gives the MSM report)"
+                                         : fmt::format("its {} MSM build(s) have no model ({})",
+                                                       builds.size(), builds.back().record.note);
+  const fs::path out_dir = fs::absolute(outfile).parent_path();
+  const bool made_dir = !fs::exists(out_dir);
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  if (ec) throw core::InputError("cannot create " + out_dir.string() + ": " + ec.message());
+  FreeEnergySurface fes;
+  try {
+    write_free_energy_png(picture, targets[0], &fes);
+  } catch (...) {
+    if (made_dir) fs::remove_all(out_dir, ec);
+    throw;
+  }
+  std::size_t occupied = 0;
+  for (const double f : fes.free_energy) occupied += std::isfinite(f) ? 1 : 0;
+  json grid = json::array();  // 2-D: F[i][j] (cv_0 bin i), as the MSM report's
+  if (fes.dims == 1) grid = detail::finite_or_null(fes.free_energy);
+  for (int i = 0; fes.dims == 2 && i < fes.bins; ++i) {
+    grid.push_back(detail::finite_or_null(std::vector<double>(
+        fes.free_energy.begin() + i * fes.bins, fes.free_energy.begin() + (i + 1) * fes.bins)));
+  }
+  AnalyzeResult result;
+  result.outfile = outfile;
+  result.summary = {
+      {"run_dir", request.run_dir.string()},
+      {"outfile", outfile.string()},
+      {"builds", builds.size()},
+      {"builds_with_model", 0},
+      {"temperature_k", request.temperature},
+      {"kT_kj_mol", picture.scale.kT},
+      {"free_energy",
+       {{"dims", fes.dims},
+        {"bins", fes.bins},
+        {"edges", fes.edges},
+        {"frames", picture.points.size() / static_cast<std::size_t>(picture.point_dim)},
+        {"weighted", false},
+        {"occupied_bins", occupied},
+        {"unit", "kJ/mol"},
+        {"F", std::move(grid)}}}};
+  result.text = fmt::format(
+      "run             {}\nno MSM model    {}: the report is the histogram free energy\n"
+      "free energy     {} of {}; {} of {} bins occupied; kT {:.4g} kJ/mol at {} K\nwrote {}\n",
+      request.run_dir.string(), why, picture.source,
+      fes.dims == 2 ? picture.axes[0].label + ", " + picture.axes[1].label : picture.axes[0].label,
+      occupied, fes.free_energy.size(), picture.scale.kT, request.temperature, outfile.string());
+  if (request.json_out) {
+    core::write_output(targets[1], result.summary.dump(2) + "\n");
+    result.text += "wrote " + request.json_out->string() + "\n";
+  }
+  return result;
+}
+
 }  // namespace
 
 AnalyzeResult analyze_run(const AnalyzeRequest& request) {
   const fs::path outfile =
       request.outfile.value_or(request.run_dir / "analysis" / "convergence_report.png");
   validate_request(request, outfile);
+  if (auto fes_only = analyze_without_model(request)) return std::move(*fes_only);
   const ReportData r = gather(request);
   json s = detail::summary_json(r, request, outfile);
   std::string text = detail::summary_text(r, request);

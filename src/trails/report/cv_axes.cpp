@@ -104,4 +104,13 @@ std::string cv_axis_label(const json& config, const json& engine_system, int ind
   return cv_axis(config, engine_system, index, dim).label();
 }
 
+std::vector<CvAxis> cv_axes(const store::RunMeta& meta, int dim) {
+  std::vector<CvAxis> axes;
+  for (int i = 0; i < dim; ++i) {
+    const CvAxis axis = cv_axis(meta.config, meta.engine_system, i, dim);
+    axes.push_back(axis.is_radians() ? axis.in_degrees() : axis);
+  }
+  return axes;
+}
+
 }  // namespace trails::report

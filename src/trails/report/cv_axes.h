@@ -5,8 +5,11 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "trails/store/run_store.h"
 
 namespace trails::report {
 
@@ -19,6 +22,7 @@ struct CvAxis {
   // An angle in rad drawn in degrees (scale 180/π); other axes unchanged.
   CvAxis in_degrees() const;
   bool is_radians() const { return unit == "rad"; }
+  bool is_degrees() const { return unit == "degrees"; }
 };
 
 // Axis `index` (0-based) of the `dim`-dimensional CV space of a run whose stored configuration
@@ -28,5 +32,9 @@ CvAxis cv_axis(const nlohmann::json& config, const nlohmann::json& engine_system
 // cv_axis(...).label().
 std::string cv_axis_label(const nlohmann::json& config, const nlohmann::json& engine_system,
                           int index, int dim);
+
+// Every axis of a `dim`-dimensional run as the free-energy pictures draw it: angles in rad drawn
+// in degrees, the others as cv_axis() gives them.
+std::vector<CvAxis> cv_axes(const store::RunMeta& meta, int dim);
 
 }  // namespace trails::report

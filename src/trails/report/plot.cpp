@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,7 +18,9 @@
 #include "trails/core/output_target.h"
 #include "trails/engines/builtin/potential.h"
 #include "trails/report/cv_axes.h"
+#include "trails/report/free_energy.h"
 #include "trails/report/gnuplot.h"
+#include "trails/report/plot_fes.h"
 #include "trails/report/potential_from_meta.h"
 #include "trails/store/run_store.h"
 
@@ -26,8 +29,8 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t kMaxPlottedPoints = 200000;
-// The campaign's two pictures; plot_msm_builds() writes msm_plot_files().
-constexpr const char* kPictures[] = {"coverage.png", "occupancy.png"};
+// The campaign's two pictures and the free-energy ones; plot_msm_builds() writes msm_plot_files().
+constexpr const char* kPictures[] = {"coverage.png", "occupancy.png", "fes.png", "fes_msm.png"};
 
 struct TempDir {
   fs::path path;
@@ -69,7 +72,8 @@ double write_energy_grid(const engines::builtin::Potential& pot, const fs::path&
 
 }  // namespace
 
-std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir) {
+std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir,
+                               const PlotOptions& options) {
   const auto store = store::RunStore::open(run_dir, store::RunStore::Mode::ReadOnly);
   const auto records = store.load_iterations();
   if (records.empty()) {
@@ -89,6 +93,9 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
   for (const char* name : kPictures) named.emplace_back("--output", out_dir / name);
   for (const char* name : msm_plot_files()) named.emplace_back("--output", out_dir / name);
   const auto targets = core::check_outputs(named, core::ParentDir::MayBeCreated);
+  // Free-energy inputs (a --weights file of another run is refused here, before any write).
+  const auto fes_pictures = run_free_energy_pictures(store, run_dir, options.weights,
+                                                     options.temperature_k, potential.get());
   fs::create_directories(out_dir, ec);
   if (ec) throw core::InputError("cannot create " + out_dir.string() + ": " + ec.message());
   TempDir tmp;
@@ -194,15 +201,25 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir)
   script += "plot " + quoted(tmp.path / "occupancy.dat") +
             " using 1:2 with linespoints pt 7 ps 0.5 lw 2 title 'occupied bins', '' using 1:4 "
             "axes x1y2 with steps lw 2 dt 2 title 'resolution (bins per axis)'\n";
+  std::vector<std::pair<fs::path, const core::OutputTarget*>> drawn = {{coverage, &targets[0]},
+                                                                       {occupancy, &targets[1]}};
+  for (const auto& fes : fes_pictures) {
+    const fs::path dir = tmp.path / fs::path(fes.file).stem();
+    fs::create_directories(dir);
+    script += free_energy_script(fes.picture, dir, dir / fes.file);
+    drawn.emplace_back(dir / fes.file, &targets[fes.file == "fes.png" ? 2 : 3]);
+  }
   run_gnuplot(script, "the campaign plots");
-  check_picture(coverage, "the campaign plots");
-  check_picture(occupancy, "the campaign plots");
-  const auto staged_coverage = stage_picture(coverage, targets[0], "the campaign plots");
-  const auto staged_occupancy = stage_picture(occupancy, targets[1], "the campaign plots");
-  staged_coverage->commit();
-  staged_occupancy->commit();
-  std::vector<fs::path> out = {out_dir / "coverage.png", out_dir / "occupancy.png"};
-  for (auto& p : plot_msm_builds(store, d, out_dir)) out.push_back(std::move(p));
+  std::vector<std::unique_ptr<core::PendingOutput>> staged;
+  for (const auto& [png, target] : drawn) check_picture(png, "the campaign plots");
+  for (const auto& [png, target] : drawn) {
+    staged.push_back(stage_picture(png, *target, "the campaign plots"));
+  }
+  for (auto& s : staged) s->commit();
+  std::vector<fs::path> out;
+  for (const auto& [png, target] : drawn) out.push_back(out_dir / png.filename());
+  for (auto& p : plot_msm_builds(store, d, out_dir))
+    out.push_back(std::move(p));
   return out;
 }
 
