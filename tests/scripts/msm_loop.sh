@@ -52,7 +52,7 @@ PY
 "$TRAILS" status dw --json | /usr/bin/python3 -c 'import json,sys; s=json.load(sys.stdin); assert s["msm"]["converged"] and s["convergence"]["reason"].startswith("MSM"), s' \
   || fail "status --json lacks the MSM"
 "$TRAILS" plot dw -o dwplots > plot.out || fail "plot failed: $(cat plot.out)"
-for f in its timescales free_energy; do
+for f in its timescales fes_msm; do
   [ -s dwplots/$f.png ] || fail "trails plot did not draw $f.png"
 done
 grep -q "msm_build_s" dw/output.log || fail "output.log lacks the msm_build_s column"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The kinetics and convergence pictures of docs/report.md on a built-in Müller–Brown campaign
 # with Bayesian MSM builds and PCCA+ (msm.estimator: bayesian, msm.n_metastable: 2):
-# `trails plot` writes convergence.png, its.png, timescales.png, free_energy.png and
+# `trails plot` writes convergence.png, its.png, timescales.png, fes_msm.png and
 # network.png as complete PNGs of their sizes, and network.json / network.txt whose coarse
 # transition matrix, populations and MFPTs equal an independent numpy computation from the
 # ledger's latest build; the same run relabelled as molecular (dt in ps) gives the MFPTs in
@@ -43,16 +43,16 @@ expect_png() {  # FILE "W H"
 }
 expect_png pics/its.png "1000 560"
 expect_png pics/timescales.png "1000 560"
-expect_png pics/free_energy.png "900 620"
+expect_png pics/fes_msm.png "900 680"
 expect_png pics/network.png "900 480"  # two sets side by side
 expect_png pics/convergence.png "1000 860"  # three panels: explored, occupied, slowest timescale
 expect_png pics/coverage.png "900 760"
-for f in convergence its timescales free_energy network; do
+for f in convergence its timescales fes_msm network; do
   grep -q "^wrote pics/$f.png$" plot.out || fail "no 'wrote pics/$f.png': $(cat plot.out)"
 done
 grep -q "^wrote pics/network.json$" plot.out && grep -q "^wrote pics/network.txt$" plot.out ||
   fail "network tables not reported: $(cat plot.out)"
-pass "trails plot: convergence, its, timescales, free_energy, network PNGs (complete, sized)"
+pass "trails plot: convergence, its, timescales, fes_msm, network PNGs (complete, sized)"
 
 # --- the network's numbers against numpy, from the ledger's latest build ---
 cat > network_check.py <<'PY'

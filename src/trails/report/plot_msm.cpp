@@ -49,46 +49,11 @@ TimescaleSeries series_of(const std::vector<CheckedMsmBuild>& builds) {
   return s;
 }
 
-// F_i = -ln pi_i of the active microstates at their centres.
-std::string free_energy_plot(const CheckedMsmBuild& build, const store::RunMeta& meta, int cv_dim,
-                             const fs::path& dir) {
-  const auto& last = build.record;
-  const auto& centres = *last.cluster_centers;
-  const auto& pi = last.stationary_distribution;
-  double fmin = INFINITY;
-  for (const double p : pi) fmin = std::min(fmin, -std::log(p));
-  std::vector<std::tuple<double, double, double>> pts;
-  for (std::size_t a = 0; a < last.active_set.size(); ++a) {
-    const auto c = static_cast<std::size_t>(last.active_set[a]) * static_cast<std::size_t>(cv_dim);
-    pts.emplace_back(centres[c], cv_dim > 1 ? centres[c + 1] : 0.0, -std::log(pi[a]) - fmin);
-  }
-  std::sort(pts.begin(), pts.end());
-  std::ofstream out(dir / "fe.dat");
-  for (const auto& [x, y, f] : pts) out << x << ' ' << y << ' ' << f << '\n';
-  close_checked(out, dir / "fe.dat");
-  const auto x = gp_quote(cv_axis_label(meta.config, meta.engine_system, 0, cv_dim));
-  std::string g = fmt::format(
-      "set title 'Free energy -ln {{/Symbol p}}_i of the microstates (MSM at iteration {})'\n",
-      build.iteration);
-  if (cv_dim == 1) {
-    g += "set xlabel '" + x + " of the microstate centre' noenhanced\nset ylabel 'F (kT)'\n";
-    g += "set grid\nset key off\nplot " + q(dir / "fe.dat") +
-         " using 1:3 with linespoints pt 7 lw 2\n";
-    return g;
-  }
-  const auto y = gp_quote(cv_axis_label(meta.config, meta.engine_system, 1, cv_dim));
-  g += "set xlabel '" + x + "' noenhanced\nset ylabel '" + y + "' noenhanced\n";
-  g += "set cblabel 'F (kT)'\nset key off\nset size ratio -1\n";
-  g += "set palette defined (0 '#1b3a8a', 0.5 '#2aa198', 1 '#e8b30a')\n";
-  return g + "plot " + q(dir / "fe.dat") + " using 1:2:3 with points pt 7 ps 2 lc palette\n";
-}
-
 }  // namespace
 
 const std::vector<const char*>& msm_plot_files() {
   static const std::vector<const char*> files = {"convergence.png", "its.png",     "timescales.png",
-                                                 "free_energy.png", "network.png", "network.json",
-                                                 "network.txt"};
+                                                 "network.png",     "network.json", "network.txt"};
   return files;
 }
 
@@ -143,11 +108,6 @@ std::vector<fs::path> plot_msm_builds(const store::RunStore& store, int cv_dim,
           fmt::format("MSM timescales per build (lag {} frames)", series.lag),
           ", " + q(tmp / "vamp2.dat") +
               " using 1:2 axes x1y2 with lines dt 2 lw 2 lc rgb '#555555' title 'VAMP-2'");
-    }
-    if (last.cluster_centers && cv_dim >= 1) {
-      written.push_back(tmp / "free_energy.png");
-      script += terminal(written.back(), 900, 620);
-      script += free_energy_plot(*latest, store.meta(), cv_dim, tmp);
     }
     if (const auto net = coarse_network(last)) {
       written.push_back(tmp / "network.png");

@@ -5,11 +5,10 @@
 //   its.png          implied timescales vs lag of the latest build (msm.lagtimes), log scale,
 //                    the model's Bayesian σ as error bars when msm.estimator is bayesian
 //   timescales.png   the timescales of every build vs iteration (± σ bands) and VAMP-2
-//   free_energy.png  F_i = -ln pi_i (kT units, min 0) of the latest build's active microstates,
-//                    at their centres' first CV (1-D CV spaces) or as coloured centres (2-D)
 //   network.png      the PCCA+ network of the latest build with msm.n_metastable, with
 //                    network.json and network.txt (its table: populations, coarse transition
 //                    matrix, MFPTs between the sets)
+// (The MSM's free-energy surface on the CV grid is fes_msm.png, plot_fes.h.)
 // Times are physical (fs/ps/ns/µs) where engine.dt gives them (time_axis.h), else frames.
 // Returns the paths written. InputError if gnuplot fails.
 #pragma once
