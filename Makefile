@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS ?= 2
 TRAILS := $(BUILD)/trails
 
-.PHONY: deps configure build test lint lint-format lint-tidy demo demo-mb bench clean
+.PHONY: deps configure build install test lint lint-format lint-tidy demo demo-mb bench clean
 
 deps:
 	@bash scripts/install-deps
@@ -16,6 +16,11 @@ configure: $(BUILD)/build.ninja
 
 build: deps configure
 	cmake --build $(BUILD) -j $(JOBS)
+
+# The Python reader (docs/python.md) where /usr/bin/python3 finds it; PREFIX via
+# `cmake -DCMAKE_INSTALL_PREFIX=...` at configure time (default /usr/local).
+install: build
+	cmake --install $(BUILD)
 
 # The tests, then clang-tidy (the slow half of the lint: about 17 minutes on 2 cores).
 test: build lint-format

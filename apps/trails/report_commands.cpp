@@ -48,27 +48,31 @@ namespace {
 struct ExportOptions {
   report::ExportRequest request;
   std::optional<fs::path> cvs_out, lineage_out, trajectory_out;
-  std::optional<std::int64_t> iteration, walker;
 };
 
 int cmd_export(ExportOptions& o) {
   if (!o.cvs_out && !o.lineage_out && !o.trajectory_out) {
     throw core::UsageError("export: give --cvs FILE, --lineage FILE and/or --trajectory FILE");
   }
-  if ((o.iteration || o.walker) && !o.trajectory_out) {
-    throw core::UsageError("export: --iteration and --walker select frames for --trajectory");
+  if (o.request.cv_names && !o.cvs_out) {
+    throw core::UsageError("export: --cv-names names the columns of --cvs FILE; give --cvs");
   }
   // All outputs at once, so that two of them naming one file are refused before anything is
   // written (docs/reliability.md#inputs-and-outputs).
   std::vector<std::pair<std::string, fs::path>> named;
   if (o.cvs_out) named.emplace_back("--cvs", *o.cvs_out);
   if (o.lineage_out) named.emplace_back("--lineage", *o.lineage_out);
-  if (o.trajectory_out) named.emplace_back("--trajectory", *o.trajectory_out);
+  if (o.trajectory_out) {
+    named.emplace_back("--trajectory", *o.trajectory_out);
+    named.emplace_back("--trajectory (sidecar)", report::trajectory_sidecar(*o.trajectory_out));
+  }
   core::check_outputs(named);
   if (o.trajectory_out) {
-    report::TrajectoryExportRequest t{o.request.run_dir, *o.trajectory_out, o.iteration, o.walker};
+    const report::TrajectoryExportRequest t{o.request.run_dir, *o.trajectory_out,
+                                            o.request.selection};
     const auto n = report::export_trajectory(t);
-    fmt::print("wrote {} ({} frames)\n", o.trajectory_out->string(), n);
+    fmt::print("wrote {} ({} frames) and {}\n", o.trajectory_out->string(), n,
+               report::trajectory_sidecar(*o.trajectory_out).string());
   }
   if (o.cvs_out || o.lineage_out) {
     o.request.cvs_csv = o.cvs_out;
@@ -82,15 +86,19 @@ int cmd_export(ExportOptions& o) {
 
 Command add_export(CLI::App& app) {
   auto o = std::make_shared<ExportOptions>();
-  auto* exporter = app.add_subcommand("export", "Export CV points and lineage as CSV");
+  auto& sel = o->request.selection;
+  auto* exporter =
+      app.add_subcommand("export", "Export CV points, lineage and trajectories of a run");
   exporter->add_option("RUN_DIR", o->request.run_dir, "Run directory")->required();
   exporter->add_option("--cvs", o->cvs_out, "CSV of CV points: iteration,walker,frame,cv_0,...");
   exporter->add_option("--lineage", o->lineage_out, "CSV of frame lineage: key,parent");
-  exporter->add_option(
-      "--trajectory", o->trajectory_out,
-      "Frames of an OpenMM run as OUT.xtc, OUT.dcd or OUT.pdb (prepared topology)");
-  exporter->add_option("--iteration", o->iteration, "With --trajectory: only this iteration");
-  exporter->add_option("--walker", o->walker, "With --trajectory: only this walker");
+  exporter->add_option("--trajectory", o->trajectory_out,
+                       "Frames of an OpenMM run as OUT.xtc, OUT.dcd or OUT.pdb (prepared "
+                       "topology), with the frame map OUT.json beside it");
+  exporter->add_option("--iteration", sel.iteration, "Only the frames of this iteration");
+  exporter->add_option("--walker", sel.walker, "Only the frames of this walker");
+  exporter->add_flag("--cv-names", o->request.cv_names,
+                     "--cvs header: the run's CV names instead of cv_0, cv_1, ...");
   return {exporter, [o] { return cmd_export(*o); }};
 }
 

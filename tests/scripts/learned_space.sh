@@ -43,6 +43,8 @@ export_run ref ref
 header=$(awk 'NR == 1' ref.cvs.csv)
 [ "$header" = "iteration,walker,frame,cv_0" ] || fail "expected one learned CV column: $header"
 [ "$(wc -l < ref.cvs.csv)" -eq 1801 ] || fail "CV export rows"
+"$TRAILS" export ref --cvs ref.named.csv --cv-names > /dev/null
+[ "$(head -1 ref.named.csv)" = "iteration,walker,frame,tica_0" ] || fail "--cv-names of a tica space: $(head -1 ref.named.csv)"
 pass "tica campaign: 1800 frames with one learned CV each"
 
 learned_config threads.yaml threads 4
@@ -86,6 +88,8 @@ set -e
 export_run vcrash vcrash
 cmp vref.cvs.csv vcrash.cvs.csv || fail "vamp_adaptive pca: CV export differs after resume"
 cmp vref.lineage.csv vcrash.lineage.csv || fail "vamp_adaptive pca: lineage differs after resume"
+"$TRAILS" export vref --cvs vref.named.csv --cv-names > /dev/null
+[ "$(head -1 vref.named.csv)" = "iteration,walker,frame,pca_0" ] || fail "--cv-names of a pca space: $(head -1 vref.named.csv)"
 pass "pca + vamp_adaptive: crash after iteration 5 and resume identical"
 
 # VAMP-2 feature selection on the built-in coordinates (max_features 1): the column chosen at

@@ -104,6 +104,89 @@ print("ok", len(xyz), "frames; phi/psi on XTC within", d)
 PY
 pass "exported XTC/DCD/PDB open in mdtraj and MDAnalysis with the stored frames"
 
+# The sidecar OUT.json names every written frame (key, iteration, walker, frame, step, time) in
+# the CV export's order; times are walker-local: a segment starts at its parent frame's time
+# (computed here from the ledger's parent_key, stride and dt) and the XTC carries the same times.
+/usr/bin/python3 - threads <<'PY' || fail "trajectory sidecar or walker-local times wrong"
+import csv, json, sqlite3, sys, warnings
+import numpy as np, mdtraj as md
+warnings.filterwarnings("ignore")
+run = sys.argv[1]
+db = sqlite3.connect(f"file:{run}/ledger.sqlite?mode=ro", uri=True)
+clock = dict((i, (s, d)) for i, s, d in db.execute("SELECT iteration, stride, dt FROM iterations"))
+start = {}
+for it, w, parent in db.execute(
+        "SELECT iteration, walker, parent_key FROM walkers WHERE ok ORDER BY iteration, walker"):
+    if parent is None:
+        start[(it, w)] = (0.0, 0)
+    else:
+        pi, pw, pf = map(int, parent.split(":"))
+        (t, n), (s, d) = start[(pi, pw)], clock[pi]
+        start[(it, w)] = (t + float((pf + 1) * s) * d, n + (pf + 1) * s)
+def expected(it, w, f):
+    (t, n), (s, d) = start[(it, w)], clock[it]
+    return t + float((f + 1) * s) * d, n + (f + 1) * s
+rows = [(int(r["iteration"]), int(r["walker"]), int(r["frame"]))
+        for r in csv.DictReader(open("threads.cvs.csv"))]
+car = json.load(open("all.xtc.json"))
+assert car["trajectory"] == "all.xtc" and car["time_unit"] == "ps", car.keys()
+assert car["n_frames"] == len(rows) == len(car["frames"]) == 120, car["n_frames"]
+for k, (fr, (it, w, f)) in enumerate(zip(car["frames"], rows)):
+    t, step = expected(it, w, f)
+    assert fr == {"index": k, "key": f"{it}:{w}:{f}", "iteration": it, "walker": w, "frame": f,
+                  "step": step, "time": t}, (fr, t, step)
+assert [s["first_index"] for s in car["segments"]] == list(range(0, 120, 10)), car["segments"]
+seg = car["segments"][4]  # iteration 1, walker 0: starts at its parent's time, not at 0
+assert seg["iteration"] == 1 and seg["parent"] is not None and seg["start_time"] > 0, seg
+pi, pw, pf = map(int, seg["parent"].split(":"))
+assert seg["start_time"] == expected(pi, pw, pf)[0], seg
+for other in ("dcd", "pdb"):
+    assert json.load(open(f"all.{other}.json"))["frames"] == car["frames"], other
+import glob
+top = glob.glob(f"{run}/prepared/*/topology.pdb")[0]
+xtc = md.load("all.xtc", top=top)
+assert np.array_equal(xtc.time, np.array([fr["time"] for fr in car["frames"]], np.float32)), xtc.time[:12]
+one = json.load(open("it1w2.xtc.json"))
+assert [fr["key"] for fr in one["frames"]] == [f"1:2:{f}" for f in range(10)], one["frames"][:2]
+assert [fr["time"] for fr in one["frames"]] == [expected(1, 2, f)[0] for f in range(10)]
+assert np.array_equal(md.load("it1w2.xtc", top=top).time,
+                      np.array([fr["time"] for fr in one["frames"]], np.float32))
+print("ok: sidecar of", car["n_frames"], "frames; iteration 1 walker 0 starts at", seg["start_time"], "ps")
+PY
+mkdir taken.xtc.json
+EXPECT_STREAMS=err.txt expect_exit 2 "sidecar over a directory" "taken.xtc.json" \
+  "$TRAILS" export threads --trajectory taken.xtc
+EXPECT_STREAMS=err.txt expect_exit 2 "sidecar named twice" "same file" \
+  "$TRAILS" export threads --trajectory same.xtc --cvs same.xtc.json
+[ ! -e taken.xtc ] && [ ! -e same.xtc ] && [ ! -e same.xtc.json ] || fail "a refused trajectory export wrote a file"
+# CV names: the run's cvs: block, in the stored column order.
+"$TRAILS" export threads --cvs named.csv --cv-names > /dev/null
+head -1 named.csv | grep -qx "iteration,walker,frame,phi,psi" || fail "--cv-names header: $(head -1 named.csv)"
+"$TRAILS" export threads --cvs it2w1.csv --iteration 2 --walker 1 > /dev/null
+{ head -1 threads.cvs.csv; grep '^2,1,' threads.cvs.csv; } | cmp - it2w1.csv || fail "--cvs --iteration 2 --walker 1"
+pass "trajectory sidecar, walker-local times, --cv-names and --cvs selection on an OpenMM run"
+
+# The Python reader on the same run: frames in nm equal the shards, to_mdtraj equals the
+# exported trajectory's times, cv_names from the cvs: block.
+PYTHONPATH="$ROOT/share/trails/python" /usr/bin/python3 - threads <<'PY' || fail "Python reader on the OpenMM run"
+import glob, json, sys, h5py, numpy as np
+from trails_run import Run
+run = Run(sys.argv[1])
+assert run.iterations == [0, 1, 2] and run.cv_names == ["phi", "psi"], (run.iterations, run.cv_names)
+with h5py.File(f"{sys.argv[1]}/shards/iter_000001.h5", "r") as f:
+    w = f["observables/walker/value"][...]
+    stored = f["particles/walkers/position/value"][...][w == 2]
+xyz = run.frames(1, 2)
+assert xyz.shape == (10, 22, 3) and np.array_equal(xyz, stored), xyz.shape
+t = run.to_mdtraj()
+car = json.load(open("all.xtc.json"))
+assert t.n_frames == 120 and t.n_atoms == 22
+assert list(t.time) == [fr["time"] for fr in car["frames"]], t.time[:12]  # the sidecar times
+assert np.array_equal(t.xyz[40:50], run.frames(1, 0).astype(np.float32))
+print("ok")
+PY
+pass "Python reader reads the OpenMM run's frames, times and CV names"
+
 write_config mb.yaml mb
 "$TRAILS" run mb.yaml --iterations 1 > /dev/null
 set +e

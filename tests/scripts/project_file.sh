@@ -54,6 +54,12 @@ TRAILS_TEST_PROJECT_SPY="$WORK/spy.jsonl" "$TRAILS" run pf.yaml > pf.out 2>&1 ||
 [ ! -e pf/project_file.tmp ] || fail "the per-iteration scratch directory was left behind"
 export_run pf pf
 export_run builtin builtin
+"$TRAILS" export pf --cvs pf.named.csv --cv-names > /dev/null
+[ "$(head -1 pf.named.csv)" = "iteration,walker,frame,extract_cvs[0],extract_cvs[1]" ] ||
+  fail "--cv-names of a project_file run: $(head -1 pf.named.csv)"
+"$TRAILS" export builtin --cvs builtin.named.csv --cv-names > /dev/null
+[ "$(head -1 builtin.named.csv)" = "iteration,walker,frame,phi,psi" ] ||
+  fail "--cv-names of the cvs: run: $(head -1 builtin.named.csv)"
 cmp pf.lineage.csv builtin.lineage.csv || fail "project_file and cvs runs spawned differently"
 /usr/bin/python3 - "$PDB" <<'PY' || fail "project_file CVs or call differ"
 import json, sys

@@ -108,6 +108,19 @@ assert len(u.atoms) == 10 and len(u.trajectory) == 120
 print("ok")
 PY
 pass "export --trajectory of reduced shards opens in mdtraj and MDAnalysis"
+PYTHONPATH="$ROOT/share/trails/python" /usr/bin/python3 - <<'PY' || fail "Python reader on reduced shards"
+import numpy as np, mdtraj as md
+from trails_run import Run
+run = Run("reduced")
+atoms = run.record_atoms(0)
+assert len(atoms) == 10 and run.frames(0, 0).shape == (10, 10, 3), (atoms, run.frames(0, 0).shape)
+t, x = run.to_mdtraj(), md.load("reduced.xtc", top="reduced.pdb")
+assert t.n_atoms == 10 and t.n_frames == x.n_frames == 120
+assert [a.name for a in t.topology.atoms] == [a.name for a in x.topology.atoms]
+assert np.abs(t.xyz - x.xyz).max() < 6e-4 and np.array_equal(np.float32(t.time), x.time)
+print("ok")
+PY
+pass "the Python reader reads reduced shards: the recorded atoms, float32 widened, same as the export"
 
 alad_config window.yaml window "precision: float32"
 sed -i '/history_window: 0/d' window.yaml

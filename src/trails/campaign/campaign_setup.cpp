@@ -272,6 +272,17 @@ store::RunMeta CampaignDriver::run_meta() const {
   meta.effective_config = config_.effective_json();
   meta.engine_system = engine_->system().to_json();
   meta.engine_system["engine"] = engine_->name();
+  // The names of the stored CV columns (trails export --cv-names, the Python reader): a learned
+  // space's projections, else the projection's own column names (docs/analysis.md#exports).
+  std::vector<std::string> names;
+  if (config_.learned_space()) {
+    for (int k = 0; k < config_.cv_dimension(); ++k) {
+      names.push_back(fmt::format("{}_{}", config_.space_mode, k));
+    }
+  } else {
+    names = projection_->column_names();
+  }
+  meta.engine_system["cv_names"] = names;
   meta.created_at = utc_now();
   return meta;
 }

@@ -2,11 +2,15 @@
 
 #include <algorithm>
 #include <cctype>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "trails/core/error.h"
 #include "trails/core/output_target.h"
+#include "trails/report/export_segments.h"
 #include "trails/store/run_store.h"
 #include "trails/structure/structure_file.h"
 #include "trails/trajio/trajectory.h"
@@ -57,13 +61,63 @@ structure::Topology subset_topology(const structure::Topology& full,
 
 }  // namespace
 
+fs::path trajectory_sidecar(const fs::path& output) {
+  auto p = output;
+  p += ".json";
+  return p;
+}
+
+namespace {
+
+// A JSON list with one element per line.
+std::string json_lines(const std::vector<nlohmann::json>& items) {
+  std::string out = "[";
+  for (std::size_t k = 0; k < items.size(); ++k) out += (k ? ",\n  " : "\n  ") + items[k].dump();
+  return out + (items.empty() ? "]" : "\n ]");
+}
+
+// The sidecar: every written frame's key, iteration, walker, frame, step and time, and where
+// each segment starts in the file (docs/analysis.md#exports). One frame per line.
+std::string sidecar_json(const TrajectoryExportRequest& req,
+                         const std::vector<ExportSegment>& segments) {
+  std::vector<nlohmann::json> frames;
+  std::vector<nlohmann::json> segs;
+  std::int64_t index = 0;
+  for (const auto& s : segments) {
+    const auto& w = *s.walker;
+    segs.push_back({{"first_index", index},
+                    {"n_frames", w.n_frames},
+                    {"iteration", s.record->iteration},
+                    {"walker", w.walker},
+                    {"parent", w.parent ? nlohmann::json(w.parent->to_string()) : nlohmann::json()},
+                    {"start_time", s.start_time}});
+    for (std::int64_t f = 0; f < w.n_frames; ++f, ++index) {
+      frames.push_back({{"index", index},
+                        {"key", core::FrameKey{s.record->iteration, w.walker, f}.to_string()},
+                        {"iteration", s.record->iteration},
+                        {"walker", w.walker},
+                        {"frame", f},
+                        {"step", s.step(f)},
+                        {"time", s.time(f)}});
+    }
+  }
+  return fmt::format(
+      "{{\n \"trajectory\": {},\n \"run_dir\": {},\n \"time_unit\": \"ps\",\n \"n_frames\": {},"
+      "\n \"segments\": {},\n \"frames\": {}\n}}\n",
+      nlohmann::json(req.output.filename().string()).dump(),
+      nlohmann::json(req.run_dir.string()).dump(), index, json_lines(segs), json_lines(frames));
+}
+
+}  // namespace
+
 std::int64_t export_trajectory(const TrajectoryExportRequest& req) {
   const auto ext = lower_extension(req.output);
   if (ext != ".xtc" && ext != ".dcd" && ext != ".pdb") {
     throw core::UsageError("export --trajectory " + req.output.string() +
                            ": the extension must be .xtc, .dcd or .pdb");
   }
-  const auto target = core::check_output("--trajectory", req.output);
+  const auto targets = core::check_outputs(
+      {{"--trajectory", req.output}, {"--trajectory (sidecar)", trajectory_sidecar(req.output)}});
   const auto store = store::RunStore::open(req.run_dir, store::RunStore::Mode::ReadOnly);
   const auto& system = store.meta().engine_system;
   if (!system.value("molecular", false)) {
@@ -74,37 +128,19 @@ std::int64_t export_trajectory(const TrajectoryExportRequest& req) {
   }
   auto top = structure::read_structure(prepared_topology(req.run_dir));
   const auto records = store.load_iterations();
+  const auto segments = select_segments(records, req.selection, req.run_dir);
 
   std::vector<core::FrameKey> keys;
-  double dt_stride = 0.0;
-  bool iteration_seen = false;
-  bool walker_seen = false;
-  for (const auto& r : records) {
-    if (req.iteration && r.iteration != *req.iteration) continue;
-    iteration_seen = true;
-    dt_stride = static_cast<double>(r.stride) * r.dt;
-    if (r.n_atoms != top.topology.n_atoms()) {
+  for (const auto& s : segments) {
+    if (s.record->n_atoms != top.topology.n_atoms()) {
       throw core::InputError(
           fmt::format("iteration {} stores {} atoms but the prepared topology "
                       "has {}",
-                      r.iteration, r.n_atoms, top.topology.n_atoms()));
+                      s.record->iteration, s.record->n_atoms, top.topology.n_atoms()));
     }
-    for (const auto& w : r.walkers) {
-      if (req.walker && w.walker != *req.walker) continue;
-      walker_seen = true;
-      if (!w.ok) continue;
-      for (std::int64_t f = 0; f < w.n_frames; ++f) keys.push_back({r.iteration, w.walker, f});
+    for (std::int64_t f = 0; f < s.walker->n_frames; ++f) {
+      keys.push_back({s.record->iteration, s.walker->walker, f});
     }
-  }
-  if (req.iteration && !iteration_seen) {
-    throw core::UsageError(
-        fmt::format("export --iteration {}: not a committed iteration of {} "
-                    "({} committed)",
-                    *req.iteration, req.run_dir.string(), records.size()));
-  }
-  if (req.walker && !walker_seen) {
-    throw core::UsageError(
-        fmt::format("export --walker {}: no such walker in {}", *req.walker, req.run_dir.string()));
   }
   if (keys.empty()) throw core::UsageError("export --trajectory: the selection holds no frames");
 
@@ -113,9 +149,11 @@ std::int64_t export_trajectory(const TrajectoryExportRequest& req) {
     top.topology = subset_topology(top.topology, policy.atoms);
   }
   auto frames = store.load_frames(keys);
-  // Written under a temporary name, renamed over the target once complete
+  // Written under temporary names, renamed over the targets once complete
   // (docs/reliability.md#inputs-and-outputs).
-  core::PendingOutput pending(target);
+  core::PendingOutput pending(targets[0]);
+  core::PendingOutput sidecar(targets[1]);
+  sidecar.write(sidecar_json(req, segments));
   if (ext == ".pdb") {
     structure::StructureFile out;
     out.topology = top.topology;
@@ -132,20 +170,24 @@ std::int64_t export_trajectory(const TrajectoryExportRequest& req) {
     structure::write_structure(pending.temp_path(), out);
   } else {
     auto writer = trajio::open_trajectory_writer(pending.temp_path(), top.topology.n_atoms());
-    for (std::size_t k = 0; k < frames.size(); ++k) {
-      trajio::TrajectoryFrame tf;
-      tf.positions_nm = std::move(frames[k].positions);
-      if (frames[k].box.size() == 9) {
-        tf.box.emplace();
-        std::copy(frames[k].box.begin(), frames[k].box.end(), tf.box->begin());
+    std::size_t k = 0;
+    for (const auto& s : segments) {
+      for (std::int64_t f = 0; f < s.walker->n_frames; ++f, ++k) {
+        trajio::TrajectoryFrame tf;
+        tf.positions_nm = std::move(frames[k].positions);
+        if (frames[k].box.size() == 9) {
+          tf.box.emplace();
+          std::copy(frames[k].box.begin(), frames[k].box.end(), tf.box->begin());
+        }
+        tf.step = s.step(f);
+        tf.time_ps = s.time(f);
+        writer->write(tf);
       }
-      tf.step = static_cast<std::int64_t>(k + 1);
-      tf.time_ps = static_cast<double>(k + 1) * dt_stride;
-      writer->write(tf);
     }
     writer->close();
   }
   pending.commit();
+  sidecar.commit();
   return static_cast<std::int64_t>(frames.size());
 }
 

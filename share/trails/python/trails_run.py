@@ -1,0 +1,333 @@
+"""Read a Trails run directory from Python (docs/python.md).
+
+    from trails_run import Run
+    run = Run("runs/alanine")
+    run.iterations            # committed iterations, e.g. [0, 1, 2]
+    run.cv_names              # the run's CV column names
+    cvs = run.cvs()           # record array: iteration, walker, frame, one field per CV
+    xyz = run.frames(1, 2)    # positions of walker 2 of iteration 1, (n_frames, n_atoms, dim)
+
+The reader follows the rules of `trails status` (docs/file-formats.md, docs/reliability.md): it
+never writes (the ledger is opened with SQLite's mode=ro, shards with h5py's "r"), it sees only
+committed iterations (the ledger's `iterations` rows, read in one snapshot when the Run is made;
+shards being written, `*.tmp` and crash leftovers are never looked at), and it verifies a shard's
+size and CRC-32 against the ledger before reading positions from it. Every problem is a
+TrailsRunError naming the path and what to do.
+
+Needs numpy, h5py (Debian python3-numpy, python3-h5py) and the standard library; mdtraj only for
+Run.to_mdtraj().
+"""
+
+import json
+import os
+import sqlite3
+import urllib.parse
+import zlib
+
+import numpy as np
+
+__all__ = ["Run", "TrailsRunError", "SCHEMA_VERSION"]
+
+SCHEMA_VERSION = 2  # the store schema this reader understands (docs/file-formats.md)
+_APPLICATION_ID = 0x54524C53  # "TRLS"
+_APPLICATION = "trails-run-store"
+
+
+class TrailsRunError(Exception):
+    """A run directory that cannot be read as asked (the message names the path)."""
+
+
+class _Segment:
+    """One ok walker of one iteration: its frames, shard rows and walker-local clock."""
+
+    __slots__ = ("iteration", "walker", "n_frames", "first_row", "cv_row", "parent",
+                 "stride", "dt", "start_time", "start_step")
+
+    def time(self, frame):
+        # The same operations as trails export (src/trails/report/export_segments.h), so the
+        # values are bitwise the same.
+        return self.start_time + float((frame + 1) * self.stride) * self.dt
+
+    def step(self, frame):
+        return self.start_step + (frame + 1) * self.stride
+
+
+class Run:
+    """A Trails run directory, read-only, as of the moment it was opened (see refresh())."""
+
+    def __init__(self, path):
+        self.path = os.fspath(path)
+        self._ledger = os.path.join(self.path, "ledger.sqlite")
+        self._verified = set()
+        self.refresh()
+
+    # ----------------------------------------------------------------------------------------
+    # Loading
+
+    def refresh(self):
+        """Re-reads the ledger: iterations committed since the Run was made become visible."""
+        if not os.path.isfile(self._ledger):
+            raise TrailsRunError(f"{self.path} is not a Trails run directory (no ledger.sqlite); "
+                                 "give the outdir of a `trails run`")
+        uri = "file:" + urllib.parse.quote(os.path.abspath(self._ledger)) + "?mode=ro"
+        try:
+            db = sqlite3.connect(uri, uri=True, isolation_level=None)
+        except sqlite3.Error as e:
+            raise TrailsRunError(f"{self._ledger}: cannot open the ledger read-only ({e})") from e
+        try:
+            db.execute("BEGIN")  # one snapshot for everything below
+            self._check_identity(db)
+            self._read(db)
+            db.execute("COMMIT")
+        except sqlite3.DatabaseError as e:
+            raise TrailsRunError(f"{self._ledger} is damaged or not a Trails ledger ({e}); "
+                                 "check the path, or read it with the Trails that made it") from e
+        finally:
+            db.close()
+
+    def _check_identity(self, db):
+        (app_id,) = db.execute("PRAGMA application_id").fetchone()
+        (user_version,) = db.execute("PRAGMA user_version").fetchone()
+        meta = dict(db.execute("SELECT key, value FROM meta").fetchall()) \
+            if self._has_table(db, "meta") else {}
+        if app_id != _APPLICATION_ID or meta.get("application") != _APPLICATION:
+            raise TrailsRunError(f"{self._ledger} is not a Trails ledger (application_id "
+                                 f"{app_id:#x}); give the outdir of a `trails run`")
+        stored = meta.get("schema_version", "")
+        if str(user_version) != stored:
+            raise TrailsRunError(f"{self._ledger} is damaged: schema versions disagree "
+                                 f"(user_version {user_version}, meta {stored!r})")
+        if user_version != SCHEMA_VERSION:
+            raise TrailsRunError(
+                f"{self._ledger} has store schema {user_version}; this reader reads schema "
+                f"{SCHEMA_VERSION}: use the trails_run.py of the Trails that made the run "
+                f"({meta.get('trails_version', 'unknown version')})")
+        self.meta = {
+            "trails_version": meta.get("trails_version", ""),
+            "config_digest": meta.get("config_digest", ""),
+            "created_at": meta.get("created_at", ""),
+            "config": json.loads(meta.get("config", "null")),
+            "effective_config": json.loads(meta.get("effective_config", "null")),
+            "engine_system": json.loads(meta.get("engine_system", "null")) or {},
+        }
+
+    @staticmethod
+    def _has_table(db, name):
+        row = db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
+                         (name,)).fetchone()
+        return row[0] == 1
+
+    def _read(self, db):
+        self._iters = {}
+        for (it, cv_dim, n_atoms, dim, stride, dt, shard, size, crc) in db.execute(
+                "SELECT iteration, cv_dim, n_atoms, spatial_dim, stride, dt, shard_file, "
+                "shard_bytes, shard_checksum FROM iterations ORDER BY iteration"):
+            self._iters[it] = {"cv_dim": cv_dim, "n_atoms": n_atoms, "spatial_dim": dim,
+                               "stride": stride, "dt": float("nan") if dt is None else dt,
+                               "shard": shard, "bytes": size, "crc": crc, "slots": 0}
+        self.iterations = list(self._iters)
+        self._segments = []  # ledger order
+        self._cvs = []       # one (n_frames, cv_dim) array per segment
+        by_key = {}
+        for (it, w, ok, n, first_row, parent, blob) in db.execute(
+                "SELECT iteration, walker, ok, n_frames, first_row, parent_key, cvs "
+                "FROM walkers ORDER BY iteration, walker"):
+            info = self._iters.get(it)
+            if info is None:  # not committed (cannot happen in one transaction; be safe)
+                continue
+            info["slots"] = max(info["slots"], w + 1)
+            if not ok:
+                continue
+            s = _Segment()
+            s.iteration, s.walker, s.n_frames, s.first_row = it, w, n, first_row
+            s.parent, s.stride, s.dt = parent, info["stride"], info["dt"]
+            s.start_time, s.start_step = 0.0, 0
+            if parent is not None:
+                pi, pw, pf = (int(x) for x in parent.split(":"))
+                p = by_key.get((pi, pw))
+                if p is None or pf >= p.n_frames:
+                    raise TrailsRunError(f"{self._ledger}: walker {w} of iteration {it} restarts "
+                                         f"from frame {parent}, which is not committed; the "
+                                         "ledger is inconsistent")
+                s.start_time, s.start_step = p.time(pf), p.step(pf)
+            by_key[(it, w)] = s
+            cv_dim = info["cv_dim"]
+            if len(blob) != n * cv_dim * 8:
+                raise TrailsRunError(f"{self._ledger}: the cvs of walker {w} in iteration {it} "
+                                     f"hold {len(blob)} bytes, expected {n} x {cv_dim} x 8")
+            self._segments.append(s)
+            self._cvs.append(np.frombuffer(blob, "<f8").reshape(n, cv_dim))
+        self._builds = []
+        if self._has_table(db, "msm_builds"):
+            last = self.iterations[-1] if self.iterations else -1
+            for (it, build_s, model) in db.execute(
+                    "SELECT iteration, build_s, model FROM msm_builds ORDER BY iteration"):
+                if it <= last:
+                    self._builds.append({"iteration": it,
+                                         "build_s": float("nan") if build_s is None else build_s,
+                                         "model": json.loads(model)})
+
+    # ----------------------------------------------------------------------------------------
+    # Selection (the rules of `trails export --iteration N --walker W`)
+
+    def _select(self, iteration=None, walker=None):
+        if iteration is not None and iteration not in self._iters:
+            where = (f"committed: {self.iterations[0]}..{self.iterations[-1]}" if self.iterations
+                     else "no iteration is committed yet")
+            raise TrailsRunError(f"iteration {iteration}: not a committed iteration of "
+                                 f"{self.path} ({where})")
+        if walker is not None:
+            slots = max((v["slots"] for k, v in self._iters.items()
+                         if iteration is None or k == iteration), default=0)
+            if not 0 <= walker < slots:
+                where = (f"iteration {iteration}" if iteration is not None
+                         else "the committed iterations")
+                raise TrailsRunError(f"walker {walker}: no such walker in {where} of {self.path}"
+                                     + (f" (walkers 0..{slots - 1})" if slots else ""))
+        return [k for k, s in enumerate(self._segments)
+                if (iteration is None or s.iteration == iteration)
+                and (walker is None or s.walker == walker)]
+
+    # ----------------------------------------------------------------------------------------
+    # CVs, lineage, MSM builds (ledger only)
+
+    @property
+    def cv_dim(self):
+        return self._iters[self.iterations[0]]["cv_dim"] if self.iterations else 0
+
+    @property
+    def cv_names(self):
+        """The CV column names the run recorded (trails export --cv-names); cv_0, cv_1, ... for
+        runs that recorded none."""
+        d = self.cv_dim
+        names = self.meta["engine_system"].get("cv_names")
+        if (isinstance(names, list) and len(names) == d
+                and all(isinstance(n, str) for n in names)):
+            return list(names)
+        return [f"cv_{k}" for k in range(d)]
+
+    def cvs(self, iteration=None, walker=None, names=None):
+        """Record array with fields iteration, walker, frame (int64) and one float64 field per
+        CV, named by `names` (default: cv_names), one row per frame in ledger order."""
+        names = self.cv_names if names is None else list(names)
+        if len(names) != self.cv_dim or len(set(names) | {"iteration", "walker", "frame"}) \
+                != len(names) + 3:
+            raise TrailsRunError(f"{self.path}: {len(names)} CV field names {names} for "
+                                 f"{self.cv_dim} CVs (they must be distinct and not iteration, "
+                                 "walker or frame); pass names=")
+        picked = self._select(iteration, walker)
+        dtype = [("iteration", "<i8"), ("walker", "<i8"), ("frame", "<i8")] + \
+            [(n, "<f8") for n in names]
+        n_rows = sum(self._segments[k].n_frames for k in picked)
+        out = np.recarray(n_rows, dtype=dtype)
+        at = 0
+        for k in picked:
+            s, values = self._segments[k], self._cvs[k]
+            rows = slice(at, at + s.n_frames)
+            out["iteration"][rows] = s.iteration
+            out["walker"][rows] = s.walker
+            out["frame"][rows] = np.arange(s.n_frames)
+            for j, n in enumerate(names):
+                out[n][rows] = values[:, j]
+            at += s.n_frames
+        return out
+
+    def lineage(self, iteration=None, walker=None):
+        """Record array (key, parent) of frame keys "iteration:walker:frame", in ledger order;
+        parent is the previous frame of the segment, the restart frame for frame 0, or "" for a
+        frame 0 started from the initial structure (trails export --lineage)."""
+        rows = []
+        for k in self._select(iteration, walker):
+            s = self._segments[k]
+            for f in range(s.n_frames):
+                parent = f"{s.iteration}:{s.walker}:{f - 1}" if f > 0 else (s.parent or "")
+                rows.append((f"{s.iteration}:{s.walker}:{f}", parent))
+        width = max([len(r[0]) for r in rows] + [len(r[1]) for r in rows] + [1])
+        return np.rec.array(rows, dtype=[("key", f"<U{width}"), ("parent", f"<U{width}")]) \
+            if rows else np.recarray(0, dtype=[("key", "<U1"), ("parent", "<U1")])
+
+    def times(self, iteration=None, walker=None):
+        """Walker-local time of each selected frame (engine time unit: ps for OpenMM), as in
+        trails export --trajectory: a segment starts at its parent frame's time."""
+        return np.array([s.time(f) for k in self._select(iteration, walker)
+                         for s in [self._segments[k]] for f in range(s.n_frames)], dtype="<f8")
+
+    def msm_builds(self):
+        """The in-loop MSM builds (ledger table msm_builds): a list of dicts with iteration,
+        build_s and model (the JSON record of docs/file-formats.md), by iteration."""
+        return [dict(b) for b in self._builds]
+
+    # ----------------------------------------------------------------------------------------
+    # Positions (shards)
+
+    def _shard(self, iteration):
+        info = self._iters[iteration]
+        path = os.path.join(self.path, info["shard"])
+        if iteration not in self._verified:
+            try:
+                with open(path, "rb") as f:
+                    data = f.read()
+            except OSError as e:
+                raise TrailsRunError(f"{path}: the shard of committed iteration {iteration} "
+                                     f"cannot be read ({e.strerror}); the run is damaged") from e
+            crc = f"{zlib.crc32(data):08x}"
+            if len(data) != info["bytes"] or crc != info["crc"]:
+                raise TrailsRunError(f"{path} is damaged: {len(data)} bytes, CRC-32 {crc}; the "
+                                     f"ledger records {info['bytes']} bytes, {info['crc']}")
+            self._verified.add(iteration)
+        return path
+
+    def frames(self, iteration, walker):
+        """Stored positions of one walker's segment as float64, shape (n_frames, n_atoms,
+        spatial_dim), in the store's units: nm for OpenMM runs, reduced units for the built-in
+        engine (whose one "atom" is the CV point). With output.record_selection only the
+        recorded atoms (record_atoms()) are there."""
+        import h5py
+        picked = self._select(iteration, walker)
+        if not picked:
+            raise TrailsRunError(f"walker {walker} of iteration {iteration} in {self.path} "
+                                 "failed and stored no frames")
+        s = self._segments[picked[0]]
+        with h5py.File(self._shard(iteration), "r") as h5:
+            value = h5["particles/walkers/position/value"]
+            return np.asarray(value[s.first_row:s.first_row + s.n_frames], dtype=np.float64)
+
+    def record_atoms(self, iteration):
+        """Atom indices a shard records (output.record_selection), or None for every atom."""
+        import h5py
+        self._select(iteration)
+        with h5py.File(self._shard(iteration), "r") as h5:
+            atoms = h5.get("trails/record_policy/atoms")
+            return None if atoms is None else np.asarray(atoms[...], dtype=np.int64)
+
+    def topology_file(self):
+        """The prepared topology (prepared/<digest>/topology.pdb) of an OpenMM run."""
+        prepared = os.path.join(self.path, "prepared")
+        found = sorted(os.path.join(prepared, d, "topology.pdb")
+                       for d in (os.listdir(prepared) if os.path.isdir(prepared) else [])
+                       if os.path.isfile(os.path.join(prepared, d, "topology.pdb")))
+        if len(found) != 1:
+            raise TrailsRunError(
+                f"{self.path} has no prepared/<digest>/topology.pdb; only OpenMM runs that "
+                "prepared a topology have one" if not found else
+                f"{self.path} holds {len(found)} prepared systems; remove the stale ones")
+        return found[0]
+
+    def to_mdtraj(self, iteration=None, walker=None):
+        """The selected frames as an mdtraj.Trajectory (nm, walker-local time in ps), in
+        ledger order, with the prepared topology (trails export --trajectory in memory)."""
+        if not self.meta["engine_system"].get("molecular", False):
+            raise TrailsRunError(f"{self.path} is a {self.meta['engine_system'].get('engine')} "
+                                 "run, whose particles are CV-space points: use cvs()")
+        import mdtraj
+        picked = self._select(iteration, walker)
+        if not picked:
+            raise TrailsRunError(f"the selection of {self.path} holds no frames")
+        top = mdtraj.load_topology(self.topology_file())
+        atoms = self.record_atoms(self._segments[picked[0]].iteration)
+        if atoms is not None:
+            top = top.subset(atoms)
+        xyz = np.concatenate([self.frames(self._segments[k].iteration, self._segments[k].walker)
+                              for k in picked])
+        return mdtraj.Trajectory(xyz.astype(np.float32), top,
+                                 time=self.times(iteration, walker))
