@@ -271,7 +271,8 @@ std::optional<AnalyzeResult> analyze_without_model(const AnalyzeRequest& request
       "run             {}\nno MSM model    {}: the report is the histogram free energy\n"
       "free energy     {} of {}; {} of {} bins occupied; kT {:.4g} kJ/mol at {} K\nwrote {}\n",
       request.run_dir.string(), why, picture.source,
-      fes.dims == 2 ? picture.axes[0].label + ", " + picture.axes[1].label : picture.axes[0].label,
+      fes.dims == 2 ? picture.axes[0].label() + ", " + picture.axes[1].label()
+                    : picture.axes[0].label(),
       occupied, fes.free_energy.size(), picture.scale.kT, request.temperature, outfile.string());
   if (request.json_out) {
     core::write_output(targets[1], result.summary.dump(2) + "\n");
