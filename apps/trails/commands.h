@@ -25,5 +25,6 @@ Command add_export(CLI::App& app);
 Command add_plot(CLI::App& app);
 Command add_msm(CLI::App& app);
 Command add_analyze(CLI::App& app);
+Command add_report(CLI::App& app);
 
 }  // namespace trails::app

@@ -34,7 +34,7 @@ bool unknown_command(CLI::App& app, int argc, char** argv) {
   }
   fmt::print(stderr,
              "error: unknown command '{}'; the commands are run, check, init, status, "
-             "export, plot, msm and analyze (see trails --help)\n",
+             "export, plot, msm, analyze and report (see trails --help)\n",
              argv[1]);
   return true;
 }
@@ -97,7 +97,8 @@ int main(int argc, char** argv) {
   std::string log_level = "warning";
   const std::vector<app::Command> commands = {
       app::add_run(app, log_level), app::add_check(app), app::add_init(app), app::add_status(app),
-      app::add_export(app),         app::add_plot(app),  app::add_msm(app),  app::add_analyze(app)};
+      app::add_export(app),         app::add_plot(app),  app::add_msm(app),  app::add_analyze(app),
+      app::add_report(app)};
 
   if (unknown_command(app, argc, argv)) return 2;
   try {

@@ -1,4 +1,4 @@
-// `trails status`, `export`, `plot`, `msm` and `analyze` (commands.h): thin wrappers over
+// `trails status`, `export`, `plot`, `msm`, `analyze` and `report` (commands.h): thin wrappers over
 // trails::report.
 #include <charconv>
 #include <cstdint>
@@ -17,6 +17,7 @@
 #include "trails/report/export.h"
 #include "trails/report/msm_tool.h"
 #include "trails/report/plot.h"
+#include "trails/report/run_report.h"
 #include "trails/report/status.h"
 #include "trails/report/trajectory_export.h"
 
@@ -214,6 +215,22 @@ Command add_analyze(CLI::App& app) {
   return {analyze, [o] {
             const auto result = report::analyze_run(*o);
             std::cout << result.text;
+            return 0;
+          }};
+}
+
+Command add_report(CLI::App& app) {
+  auto o = std::make_shared<report::RunReportRequest>();
+  auto* cmd = app.add_subcommand(
+      "report", "One self-contained HTML page of a run: summary, pictures, MSM, failures");
+  cmd->add_option("RUN_DIR", o->run_dir, "Run directory")->required();
+  cmd->add_option("-o,--output", o->out_dir, "Directory for index.html (default RUN_DIR/report)");
+  return {cmd, [o] {
+            const auto result = report::write_run_report(*o);
+            if (!result.analysis_note.empty()) {
+              fmt::print("trails analyze made no report: {}\n", result.analysis_note);
+            }
+            fmt::print("wrote {} ({} pictures)\n", result.index.string(), result.pictures.size());
             return 0;
           }};
 }
