@@ -45,6 +45,8 @@ TEST(HtmlPage, TablesAndFiguresEscapeWhatTheyAreGiven) {
             "<figure>\n<img src=\"data:image/png;base64,Zm9v\" alt=\"x&quot;.png\">\n"
             "<figcaption><b>T&lt;</b> C&amp;</figcaption>\n</figure>\n");
   EXPECT_EQ(html::pre("<x>"), "<pre>&lt;x&gt;</pre>\n");
+  EXPECT_EQ(html::details("s<", "<p>x</p>", true),
+            "<details open><summary>s&lt;</summary>\n<p>x</p></details>\n");
   const std::string page = html::page("run <1>", "<p>body</p>\n");
   EXPECT_EQ(page.find("<script"), std::string::npos);
   EXPECT_NE(page.find("<title>run &lt;1&gt;</title>"), std::string::npos);

@@ -135,8 +135,9 @@ std::string figure(std::string_view png_bytes, std::string_view alt, std::string
       data_uri("image/png", png_bytes), escape(alt), escape(title), escape(caption));
 }
 
-std::string details(std::string_view summary, std::string_view html) {
-  return fmt::format("<details><summary>{}</summary>\n{}</details>\n", escape(summary), html);
+std::string details(std::string_view summary, std::string_view html, bool open) {
+  return fmt::format("<details{}><summary>{}</summary>\n{}</details>\n", open ? " open" : "",
+                     escape(summary), html);
 }
 
 std::string page(std::string_view title, std::string_view body_html) {

@@ -40,8 +40,8 @@ std::string section(std::string_view id, std::string_view title, std::string_vie
 std::string figure(std::string_view png_bytes, std::string_view alt, std::string_view title,
                    std::string_view caption);
 
-// <details><summary>SUMMARY</summary>html</details>.
-std::string details(std::string_view summary, std::string_view html);
+// <details><summary>SUMMARY</summary>html</details>, unfolded when `open`.
+std::string details(std::string_view summary, std::string_view html, bool open = false);
 
 // The whole document: doctype, charset, the inline style sheet, <h1>TITLE</h1> and the body.
 std::string page(std::string_view title, std::string_view body_html);

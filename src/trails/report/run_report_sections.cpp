@@ -16,8 +16,10 @@ namespace {
 using json = nlohmann::json;
 using Rows = std::vector<std::pair<std::string, std::string>>;
 
-// Failed walkers whose logs the page shows in full; the table lists every one.
+// Failed walkers whose logs the page shows in full (the table lists every one), and up to how
+// many failures the logs are unfolded.
 constexpr std::size_t kMaxLogs = 200;
+constexpr std::size_t kMaxOpenLogs = 10;
 // Bytes of a written table shown on the page.
 constexpr std::size_t kMaxTableBytes = 256 * 1024;
 
@@ -276,7 +278,7 @@ std::string failures_section(const ReportInputs& in) {
     for (std::size_t i = 0; i < in.failures.size() && i < kMaxLogs; ++i) {
       const auto& f = in.failures[i];
       body += html::details(fmt::format("iteration {}, walker {}", f.iteration, f.walker.walker),
-                            html::pre(f.walker.error));
+                            html::pre(f.walker.error), in.failures.size() <= kMaxOpenLogs);
     }
     if (in.failures.size() > kMaxLogs) {
       body += html::paragraph(fmt::format("The logs of the other {} failed walkers are in the "
