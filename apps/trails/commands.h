@@ -28,5 +28,6 @@ Command add_analyze(CLI::App& app);
 Command add_path(CLI::App& app);
 Command add_log(CLI::App& app);
 Command add_reweight(CLI::App& app);
+Command add_report(CLI::App& app);
 
 }  // namespace trails::app

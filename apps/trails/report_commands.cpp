@@ -1,5 +1,5 @@
-// `trails status`, `export`, `plot`, `msm`, `analyze`, `path`, `log` and `reweight` (commands.h):
-// thin wrappers over trails::report.
+// `trails status`, `export`, `plot`, `msm`, `analyze`, `path`, `log`, `reweight` and `report`
+// (commands.h): thin wrappers over trails::report.
 #include <charconv>
 #include <cstdint>
 #include <filesystem>
@@ -20,6 +20,7 @@
 #include "trails/report/plot.h"
 #include "trails/report/rebin_log.h"
 #include "trails/report/reweight.h"
+#include "trails/report/run_report.h"
 #include "trails/report/status.h"
 #include "trails/report/trajectory_export.h"
 #include "trails/report/value_list.h"
@@ -364,6 +365,22 @@ Command add_log(CLI::App& app) {
             } else {
               std::cout << table.text;
             }
+            return 0;
+          }};
+}
+
+Command add_report(CLI::App& app) {
+  auto o = std::make_shared<report::RunReportRequest>();
+  auto* cmd = app.add_subcommand(
+      "report", "One self-contained HTML page of a run: summary, pictures, MSM, failures");
+  cmd->add_option("RUN_DIR", o->run_dir, "Run directory")->required();
+  cmd->add_option("-o,--output", o->out_dir, "Directory for index.html (default RUN_DIR/report)");
+  return {cmd, [o] {
+            const auto result = report::write_run_report(*o);
+            if (!result.analysis_note.empty()) {
+              fmt::print("trails analyze made no report: {}\n", result.analysis_note);
+            }
+            fmt::print("wrote {} ({} pictures)\n", result.index.string(), result.pictures.size());
             return 0;
           }};
 }

@@ -218,8 +218,7 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir,
   for (auto& s : staged) s->commit();
   std::vector<fs::path> out;
   for (const auto& [png, target] : drawn) out.push_back(out_dir / png.filename());
-  for (auto& p : plot_msm_builds(store, d, out_dir))
-    out.push_back(std::move(p));
+  for (auto& p : plot_msm_builds(store, out_dir)) out.push_back(std::move(p));
   return out;
 }
 

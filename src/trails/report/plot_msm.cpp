@@ -52,13 +52,12 @@ TimescaleSeries series_of(const std::vector<CheckedMsmBuild>& builds) {
 }  // namespace
 
 const std::vector<const char*>& msm_plot_files() {
-  static const std::vector<const char*> files = {"convergence.png", "its.png",     "timescales.png",
-                                                 "network.png",     "network.json", "network.txt"};
+  static const std::vector<const char*> files = {
+      "convergence.png", "its.png", "timescales.png", "network.png", "network.json", "network.txt"};
   return files;
 }
 
-std::vector<fs::path> plot_msm_builds(const store::RunStore& store, int cv_dim,
-                                      const fs::path& out_dir) {
+std::vector<fs::path> plot_msm_builds(const store::RunStore& store, const fs::path& out_dir) {
   const auto builds = checked_msm_builds(store);
   const auto summaries = store.summaries();
   const TimeAxis time = run_time_axis(store, std::nullopt);

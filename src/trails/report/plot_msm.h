@@ -23,7 +23,7 @@ namespace trails::report {
 // Every file plot_msm_builds may write (for the caller's check of its outputs).
 const std::vector<const char*>& msm_plot_files();
 
-std::vector<std::filesystem::path> plot_msm_builds(const store::RunStore& store, int cv_dim,
+std::vector<std::filesystem::path> plot_msm_builds(const store::RunStore& store,
                                                    const std::filesystem::path& out_dir);
 
 }  // namespace trails::report

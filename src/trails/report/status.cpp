@@ -72,6 +72,8 @@ nlohmann::json run_status(const std::filesystem::path& run_dir) {
   s["trails_version"] = meta.trails_version;
   s["created_at"] = meta.created_at;
   s["config_digest"] = meta.config_digest;
+  // What the engine reported about its system, with its name under "engine" (RunMeta).
+  s["engine"] = meta.engine_system.is_object() ? meta.engine_system : nlohmann::json::object();
   s["running"] = campaign_running(run_dir);
   s["iterations_committed"] = summaries.size();
   // Keys changed on resume (docs/reliability.md, "What may change on resume").

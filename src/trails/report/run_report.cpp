@@ -1,0 +1,181 @@
+// `trails report` (run_report.h): checks the target, gathers the page's inputs (status, MSM
+// builds, failed walkers, and what `trails plot` and `trails analyze` draw into a scratch
+// directory), then writes the one page.
+#include "trails/report/run_report.h"
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <utility>
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include "trails/core/error.h"
+#include "trails/core/output_target.h"
+#include "trails/core/temp_dir.h"
+#include "trails/report/html_page.h"
+#include "trails/report/plot.h"
+#include "trails/report/run_report_sections.h"
+#include "trails/report/status.h"
+#include "trails/store/run_store.h"
+
+namespace trails::report {
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+using detail::DrawnFile;
+using detail::ReportInputs;
+
+namespace {
+
+std::string read_bytes(const fs::path& file) {
+  std::error_code ec;
+  const auto size = fs::file_size(file, ec);
+  std::ifstream in(file, std::ios::binary);
+  std::string bytes(ec ? 0 : size, '\0');
+  if (ec || !in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()))) {
+    throw core::StoreError("cannot read " + file.string());
+  }
+  return bytes;
+}
+
+// Every file a command wrote into `dir`, by name (its pictures and any tables), except `skip`.
+void collect(const fs::path& dir, const std::string& producer, const fs::path& skip,
+             ReportInputs& in) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return;
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.is_regular_file() && e.path() != skip) files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    DrawnFile d{producer, f.filename().string(), read_bytes(f)};
+    (f.extension() == ".png" ? in.pictures : in.tables).push_back(std::move(d));
+  }
+}
+
+// `trails analyze` with its defaults, its picture and JSON in `dir`. A run it has nothing to
+// report on (no MSM model) gets its message instead of a report.
+void analyze_into(const fs::path& dir, ReportInputs& in) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw core::StoreError("cannot create " + dir.string() + ": " + ec.message());
+  AnalyzeRequest request;
+  request.run_dir = in.run_dir;
+  request.outfile = dir / "convergence_report.png";
+  request.json_out = dir / "analyze.json";
+  try {
+    in.analysis = analyze_run(request);
+  } catch (const core::InputError& e) {
+    in.analysis_error = e.describe();
+  }
+  collect(dir, "trails analyze", *request.json_out, in);
+}
+
+void read_convergence_file(ReportInputs& in) {
+  const fs::path file = in.run_dir / "convergence.json";
+  std::error_code ec;
+  if (!fs::exists(file, ec)) {
+    in.convergence_file_error = "Not written yet: trails run writes it when the campaign stops.";
+    return;
+  }
+  try {
+    in.convergence_file = json::parse(read_bytes(file));
+  } catch (const std::exception& e) {
+    in.convergence_file_error = file.string() + " could not be read: " + e.what();
+  }
+}
+
+void read_store(ReportInputs& in) {
+  const auto store = store::RunStore::open(in.run_dir, store::RunStore::Mode::ReadOnly);
+  in.config = store.meta().config;
+  in.builds = checked_msm_builds(store);
+  // Only committed iterations (as the status read them): a campaign may be adding more.
+  const auto last = in.status.at("last_iteration").get<std::int64_t>();
+  for (const auto& s : store.summaries()) {
+    if (s.iteration > last || s.failed_walkers == 0) continue;
+    for (auto& w : store.walker_placements(s.iteration)) {
+      if (!w.ok) in.failures.push_back({s.iteration, std::move(w)});
+    }
+  }
+}
+
+std::string navigation() {
+  std::string nav = "<nav>";
+  for (const auto& [id, title] :
+       std::vector<std::pair<std::string, std::string>>{{"summary", "Summary"},
+                                                        {"pictures", "Pictures"},
+                                                        {"msm", "MSM builds"},
+                                                        {"analysis", "Analysis"},
+                                                        {"convergence", "Convergence"},
+                                                        {"failures", "Failures"}}) {
+    nav += fmt::format("<a href=\"#{}\">{}</a>", id, html::escape(title));
+  }
+  return nav + "</nav>\n";
+}
+
+}  // namespace
+
+RunReportResult write_run_report(const RunReportRequest& request) {
+  const fs::path& run_dir = request.run_dir;
+  std::error_code ec;
+  if (!fs::is_directory(run_dir, ec)) {
+    throw core::InputError("run directory " + run_dir.string() + " does not exist");
+  }
+  const fs::path out_dir = request.out_dir.value_or(run_dir / "report");
+  if (fs::exists(out_dir, ec) && !fs::is_directory(out_dir, ec)) {
+    throw core::UsageError("-o " + out_dir.string() +
+                           " is not a directory; give the directory for index.html; nothing was "
+                           "written");
+  }
+  const auto target =
+      core::check_output("-o", out_dir / "index.html", core::ParentDir::MayBeCreated);
+
+  ReportInputs in;
+  in.run_dir = run_dir;
+  in.status = run_status(run_dir);  // InputError when run_dir is not a run
+  if (in.status.at("iterations_committed").get<std::int64_t>() == 0) {
+    throw core::InputError(run_dir.string() +
+                           " has no committed iteration yet; nothing to report (run the "
+                           "campaign first); nothing was written");
+  }
+  in.generated_at =
+      fmt::format("{:%Y-%m-%dT%H:%M:%SZ}",
+                  std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now()));
+  read_store(in);
+  read_convergence_file(in);
+  {
+    const core::TempDir scratch("trails-report");
+    const fs::path plots = scratch.path() / "plots";
+    plot_run(run_dir, plots);
+    collect(plots, "trails plot", {}, in);
+    analyze_into(scratch.path() / "analysis", in);
+  }
+  detail::sort_pictures(in.pictures);
+
+  const std::string body = navigation() + detail::summary_section(in) +
+                           detail::pictures_section(in) + detail::msm_section(in) +
+                           detail::analysis_section(in) + detail::convergence_section(in) +
+                           detail::failures_section(in);
+  fs::path name = fs::absolute(run_dir).lexically_normal();
+  if (name.filename().empty()) name = name.parent_path();  // "runs/mb/"
+  const std::string title = "Trails run report: " + name.filename().string();
+  const std::string page = html::page(title, body);
+
+  // Everything is gathered; only now is anything written.
+  const bool made_dir = !fs::exists(out_dir, ec);
+  fs::create_directories(out_dir, ec);
+  if (ec) throw core::InputError("cannot create " + out_dir.string() + ": " + ec.message());
+  try {
+    core::write_output(target, page);
+  } catch (...) {
+    if (made_dir) fs::remove_all(out_dir, ec);
+    throw;
+  }
+  RunReportResult result{out_dir / "index.html", {}, in.analysis_error};
+  for (const auto& p : in.pictures) result.pictures.push_back(p.producer + ": " + p.name);
+  return result;
+}
+
+}  // namespace trails::report

@@ -1,0 +1,99 @@
+// The pictures of `trails report`: captions by file name and the figures section.
+#include <algorithm>
+#include <array>
+#include <filesystem>
+#include <string_view>
+#include <tuple>
+
+#include "trails/report/html_page.h"
+#include "trails/report/run_report.h"
+#include "trails/report/run_report_sections.h"
+
+namespace trails::report {
+namespace {
+
+struct KnownPicture {
+  std::string_view stem;
+  std::string_view title;
+  std::string_view caption;
+};
+
+// The pictures `trails plot` and `trails analyze` draw (docs/analysis.md, docs/report.md), in
+// the order the page shows them.
+constexpr std::array<KnownPicture, 11> kKnownPictures = {{
+    {"coverage", "Coverage",
+     "Every sampled CV point, coloured by the iteration that produced it (colour bar). Built-in "
+     "2-D potentials are drawn over the potential's contours (grey). Regions without points have "
+     "not been reached."},
+    {"occupancy", "Occupancy and grid resolution",
+     "Occupied bins of the coverage grid per iteration (solid, left axis) and the grid's bins per "
+     "axis (dashed, right axis). A solid line that flattens means exploration is saturating."},
+    {"fes", "Free-energy surface",
+     "F = -kT ln p on the CV grid (kJ/mol at the temperature stated in the picture), minimum 0. "
+     "Low values are the likely states; blank bins were never visited."},
+    {"free_energy", "Microstate free energies of the latest MSM build",
+     "F_i = -ln pi_i (kT units, minimum 0) of the active microstates at their centres. Low values "
+     "are the states the model finds most populated."},
+    {"its", "Implied timescales of the latest MSM build",
+     "Implied timescales against the lag time. Where the curves level off the model is Markovian; "
+     "the lag used should lie in that flat part."},
+    {"timescales", "Timescales over the MSM builds",
+     "The slowest timescales (and VAMP-2) of every in-loop MSM build against its iteration. "
+     "Converged sampling shows them settling on a plateau."},
+    {"network", "MSM network",
+     "PCCA+ metastable sets with their populations, joined by the coarse transitions (or mean "
+     "first-passage times) between them."},
+    {"convergence", "Convergence over iterations",
+     "Exploration fraction, occupied bins and the slowest timescale against the iteration. "
+     "Curves that have gone flat mean more sampling adds little."},
+    {"convergence_report", "MSM convergence report",
+     "Four panels of trails analyze: implied timescales against lag, the timescales over the "
+     "builds, VAMP-2 over the builds, and the free-energy surface of the first two CVs (kJ/mol)."},
+    {"path", "Path",
+     "A chosen pathway between two states drawn on the CV space or the free-energy surface."},
+    {"lineage", "Lineage",
+     "The parent links of the sampled frames: which frame each walker segment started from."},
+}};
+
+std::size_t rank(const std::string& name) {
+  const auto stem = std::filesystem::path(name).stem().string();
+  for (std::size_t i = 0; i < kKnownPictures.size(); ++i) {
+    if (kKnownPictures[i].stem == stem) return i;
+  }
+  return kKnownPictures.size();
+}
+
+}  // namespace
+
+PictureCaption picture_caption(const std::string& file_name) {
+  const std::size_t i = rank(file_name);
+  if (i < kKnownPictures.size()) {
+    return {std::string(kKnownPictures[i].title), std::string(kKnownPictures[i].caption)};
+  }
+  return {file_name,
+          "A picture this page has no description for yet; the command that drew it documents "
+          "how to read it."};
+}
+
+namespace detail {
+
+void sort_pictures(std::vector<DrawnFile>& pictures) {
+  std::stable_sort(pictures.begin(), pictures.end(), [](const DrawnFile& a, const DrawnFile& b) {
+    return std::forward_as_tuple(rank(a.name), a.name, a.producer) <
+           std::forward_as_tuple(rank(b.name), b.name, b.producer);
+  });
+}
+
+std::string pictures_section(const ReportInputs& in) {
+  std::string body;
+  if (in.pictures.empty()) body += html::paragraph("No pictures were drawn.", "note");
+  for (const auto& p : in.pictures) {
+    const auto c = picture_caption(p.name);
+    body += html::figure(p.bytes, p.name, c.title + " (" + p.producer + ": " + p.name + ").",
+                         c.caption);
+  }
+  return html::section("pictures", "Pictures", body);
+}
+
+}  // namespace detail
+}  // namespace trails::report

@@ -1,0 +1,79 @@
+// The pieces of `trails report`'s page: HTML escaping, RFC 4648 base64 (its test vectors),
+// tables and figures escaping what they are given, and the picture captions (known names,
+// a generic caption for others, page order). The page itself is tested in a browser
+// (tests/scripts/html_report.sh).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "trails/report/html_page.h"
+#include "trails/report/run_report.h"
+#include "trails/report/run_report_sections.h"
+
+namespace trails::report {
+namespace {
+
+TEST(HtmlPage, EscapesEveryMarkupCharacter) {
+  EXPECT_EQ(html::escape(R"(a<b>&"c"'d')"), "a&lt;b&gt;&amp;&quot;c&quot;&#39;d&#39;");
+  EXPECT_EQ(html::escape("plain text, 1.5 kJ/mol"), "plain text, 1.5 kJ/mol");
+  EXPECT_EQ(html::escape("&amp;"), "&amp;amp;");
+}
+
+TEST(HtmlPage, Base64MatchesRfc4648) {
+  const std::vector<std::pair<std::string, std::string>> vectors = {{"", ""},
+                                                                    {"f", "Zg=="},
+                                                                    {"fo", "Zm8="},
+                                                                    {"foo", "Zm9v"},
+                                                                    {"foob", "Zm9vYg=="},
+                                                                    {"fooba", "Zm9vYmE="},
+                                                                    {"foobar", "Zm9vYmFy"}};
+  for (const auto& [in, out] : vectors) EXPECT_EQ(html::base64(in), out) << in;
+  // Bytes above 127 and NUL: the alphabet's last characters.
+  EXPECT_EQ(html::base64(std::string("\xff\xfe\x00", 3)), "//4A");
+  EXPECT_EQ(html::data_uri("image/png", "foo"), "data:image/png;base64,Zm9v");
+}
+
+TEST(HtmlPage, TablesAndFiguresEscapeWhatTheyAreGiven) {
+  EXPECT_EQ(html::table({"a<"}, {{"<b>", "&"}}),
+            "<table>\n<thead><tr><th>a&lt;</th></tr>\n</thead>\n<tbody>\n"
+            "<tr><td>&lt;b&gt;</td><td>&amp;</td></tr>\n</tbody>\n</table>\n");
+  EXPECT_EQ(html::key_values({{"k\"", "v'"}}),
+            "<table class=\"kv\">\n<tbody>\n<tr><th>k&quot;</th><td>v&#39;</td></tr>\n"
+            "</tbody>\n</table>\n");
+  EXPECT_EQ(html::figure("foo", "x\".png", "T<", "C&"),
+            "<figure>\n<img src=\"data:image/png;base64,Zm9v\" alt=\"x&quot;.png\">\n"
+            "<figcaption><b>T&lt;</b> C&amp;</figcaption>\n</figure>\n");
+  EXPECT_EQ(html::pre("<x>"), "<pre>&lt;x&gt;</pre>\n");
+  EXPECT_EQ(html::details("s<", "<p>x</p>", true),
+            "<details open><summary>s&lt;</summary>\n<p>x</p></details>\n");
+  const std::string page = html::page("run <1>", "<p>body</p>\n");
+  EXPECT_EQ(page.find("<script"), std::string::npos);
+  EXPECT_NE(page.find("<title>run &lt;1&gt;</title>"), std::string::npos);
+  EXPECT_NE(page.find("<h1>run &lt;1&gt;</h1>\n<p>body</p>\n</body>"), std::string::npos);
+}
+
+TEST(RunReport, CaptionsKnownAndUnknownPictures) {
+  EXPECT_EQ(picture_caption("coverage.png").title, "Coverage");
+  EXPECT_EQ(picture_caption("its.png").title, "Implied timescales of the latest MSM build");
+  EXPECT_EQ(picture_caption("convergence_report.png").title, "MSM convergence report");
+  const auto other = picture_caption("something_new.png");
+  EXPECT_EQ(other.title, "something_new.png");
+  EXPECT_NE(other.caption.find("no description"), std::string::npos);
+}
+
+TEST(RunReport, PicturesInTableOrderThenByName) {
+  std::vector<detail::DrawnFile> pictures = {{"trails plot", "zz.png", ""},
+                                             {"trails analyze", "convergence_report.png", ""},
+                                             {"trails plot", "aa.png", ""},
+                                             {"trails plot", "its.png", ""},
+                                             {"trails plot", "coverage.png", ""}};
+  detail::sort_pictures(pictures);
+  std::vector<std::string> names;
+  for (const auto& p : pictures) names.push_back(p.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"coverage.png", "its.png", "convergence_report.png",
+                                             "aa.png", "zz.png"}));
+}
+
+}  // namespace
+}  // namespace trails::report
