@@ -20,6 +20,7 @@ store::RunMeta builtin_meta() {
       {"engine",
        {{"md_engine", "builtin"}, {"potential", "double_well"}, {"kT", 0.5}, {"dt", 0.001}}}};
   m.engine_system = {{"molecular", false}};
+  m.config = json::object();
   return m;
 }
 

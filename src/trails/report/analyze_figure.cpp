@@ -35,26 +35,14 @@ void run_gnuplot(const std::string& script, const fs::path& log) {
 
 }  // namespace
 
-ReportFigure::ReportFigure() {
-  std::string tmpl = (fs::temp_directory_path() / "trails-analyze-XXXXXX").string();
-  if (::mkdtemp(tmpl.data()) == nullptr)
-    throw core::StoreError("cannot create a temporary directory");
-  dir_ = tmpl;
-}
-
-ReportFigure::~ReportFigure() {
-  std::error_code ec;
-  fs::remove_all(dir_, ec);
-}
-
 void ReportFigure::write_data(const ReportData& r) const {
   {
-    std::ofstream out(dir_ / "builds.dat");
+    std::ofstream out(dir() / "builds.dat");
     for (std::size_t b = 0; b < r.iterations.size(); ++b) {
       out << r.iterations[b] << ' ' << value_or_nan(r.vamp2[b]) << '\n';
     }
   }
-  std::ofstream out(dir_ / "fes.dat");
+  std::ofstream out(dir() / "fes.dat");
   const auto& fes = r.fes;
   const auto& ex = fes.edges[0];
   for (int i = 0; i < fes.bins; ++i) {
@@ -82,7 +70,7 @@ std::string ReportFigure::its_panel(const ReportData& r) const {
                          r.lag,
                          r.latest.timescales,
                          r.latest.timescale_errors.value_or(std::vector<double>{})};
-  return its_plot(ladder, r.time, dir_, "(a) Implied timescales (latest build)");
+  return its_plot(ladder, r.time, dir(), "(a) Implied timescales (latest build)");
 }
 
 // (b) timescale convergence, with the tail means dashed
@@ -98,7 +86,7 @@ std::string ReportFigure::timescale_panel(const ReportData& r, const std::string
     }
   }
   return "reset\n" + transient +
-         timescale_series_plot(series, r.time, nplot, dir_, "(b) Timescale convergence", tails);
+         timescale_series_plot(series, r.time, nplot, dir(), "(b) Timescale convergence", tails);
 }
 
 // (c) VAMP-2 convergence
@@ -106,7 +94,7 @@ std::string ReportFigure::vamp2_panel(const ReportData& r, const std::string& tr
   std::string g = "reset\n" + transient;
   g += "set title '(c) VAMP-2 convergence'\nset xlabel 'iteration'\nset ylabel 'VAMP-2 score'\n"
        "set grid\nset key outside right top vertical Left reverse\n";
-  g += "plot " + q(dir_ / "builds.dat") +
+  g += "plot " + q(dir() / "builds.dat") +
        " using 1:2 with linespoints pt 7 ps 0.8 lw 2 lc rgb '#c0392b' title 'VAMP-2'";
   if (std::isfinite(r.vamp2_tail.mean)) {
     g += fmt::format(", {} with lines dt 2 lc rgb '#c0392b' title 'tail mean'", r.vamp2_tail.mean);
@@ -132,12 +120,12 @@ std::string ReportFigure::free_energy_panel(const ReportData& r,
                      r.fes.edges[1].back());
     g += "set palette defined (0 '#440154', 0.25 '#3b528b', 0.5 '#21908d', 0.75 '#5dc963', 1 "
          "'#fde725')\n";
-    g += "set key off\nplot " + q(dir_ / "fes.dat") + " using 1:2:3 with image\n";
+    g += "set key off\nplot " + q(dir() / "fes.dat") + " using 1:2:3 with image\n";
   } else {
     g += fmt::format(
         "set xlabel '{}' noenhanced\nset ylabel 'free energy (kJ/mol)'\nset grid\nset key off\n",
         gp_quote(names[0]));
-    g += "plot " + q(dir_ / "fes.dat") +
+    g += "plot " + q(dir() / "fes.dat") +
          " using 1:2 with linespoints pt 7 ps 0.6 lw 2 lc rgb '#21908d'\n";
   }
   return g;
@@ -156,7 +144,7 @@ std::string ReportFigure::script(const ReportData& r, const AnalyzeRequest& requ
         cut);
   }
   const std::string font = "set terminal pngcairo size 1650,1350 enhanced font 'Sans,12'\n";
-  std::string g = font + "set output " + q(dir_ / "report.png") + "\n";
+  std::string g = font + "set output " + q(dir() / "report.png") + "\n";
   const std::string run_name = request.run_dir.filename().string().empty()
                                    ? request.run_dir.string()
                                    : request.run_dir.filename().string();
@@ -173,8 +161,8 @@ std::string ReportFigure::script(const ReportData& r, const AnalyzeRequest& requ
 
 std::string ReportFigure::draw(const ReportData& r, const AnalyzeRequest& request) {
   write_data(r);
-  const fs::path png = dir_ / "report.png";
-  run_gnuplot(script(r, request), dir_ / "gnuplot.log");
+  const fs::path png = dir() / "report.png";
+  run_gnuplot(script(r, request), dir() / "gnuplot.log");
   if (!fs::exists(png) || fs::file_size(png) == 0) {
     throw core::InputError("gnuplot wrote no picture for the analysis report");
   }

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "trails/core/temp_dir.h"
 #include "trails/msm/msm_build_record.h"
 #include "trails/report/analyze.h"
 #include "trails/report/time_axis.h"
@@ -68,8 +69,7 @@ std::string summary_text(const ReportData& r, const AnalyzeRequest& request);
 // analyze_figure.cpp: draws the 2×2 report into `png` (in a temporary directory of its own).
 class ReportFigure {
  public:
-  ReportFigure();
-  ~ReportFigure();
+  ReportFigure() = default;
   ReportFigure(const ReportFigure&) = delete;
   ReportFigure& operator=(const ReportFigure&) = delete;
   // Draws the figure; returns the PNG's bytes. Throws InputError when gnuplot fails.
@@ -82,7 +82,8 @@ class ReportFigure {
   std::string timescale_panel(const ReportData& r, const std::string& transient) const;
   std::string vamp2_panel(const ReportData& r, const std::string& transient) const;
   std::string free_energy_panel(const ReportData& r, const AnalyzeRequest& request) const;
-  std::filesystem::path dir_;
+  const std::filesystem::path& dir() const { return scratch_.path(); }
+  core::TempDir scratch_{"trails-analyze"};
 };
 
 }  // namespace trails::report::detail

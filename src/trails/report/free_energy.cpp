@@ -1,6 +1,7 @@
 // Free-energy surfaces (free_energy.h): the histogram numerics, a run's energy scale and the
 // fes.png gnuplot script.
 #include "trails/report/free_energy.h"
+#include "trails/core/temp_dir.h"
 
 #include <unistd.h>
 
@@ -302,21 +303,10 @@ std::string free_energy_script(const FreeEnergyPicture& pic, const fs::path& dir
 
 void write_free_energy_png(const FreeEnergyPicture& picture, const core::OutputTarget& target,
                            FreeEnergySurface* fes) {
-  std::string tmpl = (fs::temp_directory_path() / "trails-fes-XXXXXX").string();
-  if (::mkdtemp(tmpl.data()) == nullptr) {
-    throw core::StoreError("cannot create a temporary directory for the free-energy picture");
-  }
-  const fs::path dir = tmpl;
-  std::error_code ec;
-  try {
-    const fs::path png = dir / "fes.png";
-    run_gnuplot(free_energy_script(picture, dir, png, fes), "the free-energy picture");
-    stage_picture(png, target, "the free-energy picture")->commit();
-  } catch (...) {
-    fs::remove_all(dir, ec);
-    throw;
-  }
-  fs::remove_all(dir, ec);
+  const core::TempDir dir("trails-fes");
+  const fs::path png = dir.path() / "fes.png";
+  run_gnuplot(free_energy_script(picture, dir.path(), png, fes), "the free-energy picture");
+  stage_picture(png, target, "the free-energy picture")->commit();
 }
 
 }  // namespace trails::report

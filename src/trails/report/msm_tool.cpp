@@ -1,4 +1,5 @@
 #include "trails/report/msm_tool.h"
+#include "trails/core/temp_dir.h"
 
 #include <unistd.h>
 
@@ -240,28 +241,19 @@ void plot_msm_its(const json& model, const core::OutputTarget& png) {
   if (model.contains("clustering") && model["clustering"].value("frame_ps", json()).is_number()) {
     time.frame_ps = model["clustering"]["frame_ps"].get<double>();
   }
-  std::string tmpl = (std::filesystem::temp_directory_path() / "trails-msm-XXXXXX").string();
-  if (::mkdtemp(tmpl.data()) == nullptr)
-    throw core::StoreError("cannot create a temporary directory");
-  const std::filesystem::path dir = tmpl;
-  try {
-    const auto drawn = dir / "its.png";
-    std::string script =
-        "set terminal pngcairo size 1000,560 enhanced font 'Sans,11'\nset output '" +
-        drawn.string() + "'\n";
-    script +=
-        its_plot(ladder, time, dir,
-                 fmt::format("Implied timescales ({} MSM, {} frames in {} trajectories)",
-                             model.at("reversible").get<bool>() ? "reversible" : "non-reversible",
-                             model.at("n_frames").get<std::int64_t>(),
-                             model.at("n_trajectories").get<std::size_t>()));
-    run_gnuplot(script, "the implied timescales (--plot)");
-    stage_picture(drawn, png, "the implied timescales (--plot)")->commit();
-  } catch (...) {
-    std::filesystem::remove_all(dir);
-    throw;
-  }
-  std::filesystem::remove_all(dir);
+  const core::TempDir scratch("trails-msm");
+  const std::filesystem::path& dir = scratch.path();
+  const auto drawn = dir / "its.png";
+  std::string script = "set terminal pngcairo size 1000,560 enhanced font 'Sans,11'\nset output '" +
+                       drawn.string() + "'\n";
+  script +=
+      its_plot(ladder, time, dir,
+               fmt::format("Implied timescales ({} MSM, {} frames in {} trajectories)",
+                           model.at("reversible").get<bool>() ? "reversible" : "non-reversible",
+                           model.at("n_frames").get<std::int64_t>(),
+                           model.at("n_trajectories").get<std::size_t>()));
+  run_gnuplot(script, "the implied timescales (--plot)");
+  stage_picture(drawn, png, "the implied timescales (--plot)")->commit();
 }
 
 }  // namespace trails::report

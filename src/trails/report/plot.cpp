@@ -1,4 +1,5 @@
 #include "trails/report/plot.h"
+#include "trails/core/temp_dir.h"
 #include "trails/report/plot_msm.h"
 
 #include <algorithm>
@@ -31,20 +32,6 @@ namespace {
 constexpr std::size_t kMaxPlottedPoints = 200000;
 // The campaign's two pictures and the free-energy ones; plot_msm_builds() writes msm_plot_files().
 constexpr const char* kPictures[] = {"coverage.png", "occupancy.png", "fes.png", "fes_msm.png"};
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "trails-plot-XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) == nullptr)
-      throw core::StoreError("cannot create a temporary directory");
-    path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
 
 std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
 
@@ -98,7 +85,7 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir,
                                                      options.temperature_k, potential.get());
   fs::create_directories(out_dir, ec);
   if (ec) throw core::InputError("cannot create " + out_dir.string() + ": " + ec.message());
-  TempDir tmp;
+  const core::TempDir tmp("trails-plot");
 
   // CV points, thinned evenly to keep gnuplot fast on long campaigns.
   std::size_t total = 0;
@@ -129,7 +116,7 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir,
   const std::string xylabels =
       xlabel + "set ylabel '" + gp_quote(axis[1].label()) + "' noenhanced\n";
   {
-    std::ofstream pts(tmp.path / "points.dat");
+    std::ofstream pts(tmp.path() / "points.dat");
     std::size_t k = 0;
     for (const auto& r : records) {
       for (std::int64_t f = 0; f < r.n_frames(); ++f, ++k) {
@@ -140,9 +127,9 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir,
             << r.iteration << '\n';
       }
     }
-    close_checked(pts, tmp.path / "points.dat");
+    close_checked(pts, tmp.path() / "points.dat");
   }
-  const fs::path coverage = tmp.path / "coverage.png";
+  const fs::path coverage = tmp.path() / "coverage.png";
   std::string script = "set terminal pngcairo size 900,760 enhanced font 'Sans,11'\n";
   script += "set output " + quoted(coverage) + "\n";
   script += "set palette defined (0 '#1b3a8a', 0.5 '#2aa198', 1 '#e8b30a')\n";
@@ -157,40 +144,41 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir,
   script += "set title '" + title + "'\n";
   if (over_potential) {
     const auto box = potential->plot_box();
-    const double vmin = write_energy_grid(*potential, tmp.path / "energy.dat");
+    const double vmin = write_energy_grid(*potential, tmp.path() / "energy.dat");
     // Contour levels over the low-energy region only: the walls would drown the basins.
     const double span = potential_span(store.meta());
     script += fmt::format(
         "set contour base\nunset surface\nset view map\nset cntrparam levels incremental {},{},{}\n"
         "set table {}\nsplot {} using 1:2:3 with lines\nunset table\nunset contour\n",
-        vmin + span / 20.0, span / 20.0, vmin + span, quoted(tmp.path / "contours.dat"),
-        quoted(tmp.path / "energy.dat"));
+        vmin + span / 20.0, span / 20.0, vmin + span, quoted(tmp.path() / "contours.dat"),
+        quoted(tmp.path() / "energy.dat"));
     script +=
         fmt::format("set xrange [{}:{}]\nset yrange [{}:{}]\n", box[0], box[1], box[2], box[3]);
     script += xylabels + "set size ratio -1\n";
-    script += "plot " + quoted(tmp.path / "contours.dat") +
-              " using 1:2 with lines lc rgb '#9a9a9a' lw 0.8, " + quoted(tmp.path / "points.dat") +
+    script += "plot " + quoted(tmp.path() / "contours.dat") +
+              " using 1:2 with lines lc rgb '#9a9a9a' lw 0.8, " +
+              quoted(tmp.path() / "points.dat") +
               " using 1:2:3 with points pt 7 ps 0.35 lc palette\n";
   } else if (d == 1) {
     script += xlabel + "set ylabel 'iteration'\n";
-    script += "plot " + quoted(tmp.path / "points.dat") +
+    script += "plot " + quoted(tmp.path() / "points.dat") +
               " using 1:2:3 with points pt 7 ps 0.35 lc palette\n";
   } else {
     script += molecular_ranges;
     script += xylabels;
-    script += "plot " + quoted(tmp.path / "points.dat") +
+    script += "plot " + quoted(tmp.path() / "points.dat") +
               " using 1:2:3 with points pt 7 ps 0.35 lc palette\n";
   }
 
   {
-    std::ofstream occ(tmp.path / "occupancy.dat");
+    std::ofstream occ(tmp.path() / "occupancy.dat");
     for (const auto& r : records) {
       occ << r.iteration << ' ' << r.occupied_bins << ' ' << r.total_bins << ' '
           << (r.n_bins.empty() ? 0 : r.n_bins.front()) << '\n';
     }
-    close_checked(occ, tmp.path / "occupancy.dat");
+    close_checked(occ, tmp.path() / "occupancy.dat");
   }
-  const fs::path occupancy = tmp.path / "occupancy.png";
+  const fs::path occupancy = tmp.path() / "occupancy.png";
   script += "reset\nset terminal pngcairo size 900,520 enhanced font 'Sans,11'\n";
   script += "set output " + quoted(occupancy) + "\n";
   script += "set title 'Coverage and grid resolution'\nset xlabel 'iteration'\n";
@@ -198,13 +186,13 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir,
       "set ylabel 'occupied bins'\nset y2label 'bins per axis'\nset ytics nomirror\nset "
       "y2tics\nset yrange [0:*]\nset y2range [0:160]\n";
   script += "set key top left\nset grid\n";
-  script += "plot " + quoted(tmp.path / "occupancy.dat") +
+  script += "plot " + quoted(tmp.path() / "occupancy.dat") +
             " using 1:2 with linespoints pt 7 ps 0.5 lw 2 title 'occupied bins', '' using 1:4 "
             "axes x1y2 with steps lw 2 dt 2 title 'resolution (bins per axis)'\n";
   std::vector<std::pair<fs::path, const core::OutputTarget*>> drawn = {{coverage, &targets[0]},
                                                                        {occupancy, &targets[1]}};
   for (const auto& fes : fes_pictures) {
-    const fs::path dir = tmp.path / fs::path(fes.file).stem();
+    const fs::path dir = tmp.path() / fs::path(fes.file).stem();
     fs::create_directories(dir);
     script += free_energy_script(fes.picture, dir, dir / fes.file);
     drawn.emplace_back(dir / fes.file, &targets[fes.file == "fes.png" ? 2 : 3]);

@@ -1,4 +1,5 @@
 #include "trails/report/plot_msm.h"
+#include "trails/core/temp_dir.h"
 
 #include <unistd.h>
 
@@ -61,8 +62,8 @@ std::vector<fs::path> plot_msm_builds(const store::RunStore& store, const fs::pa
   const auto builds = checked_msm_builds(store);
   const auto summaries = store.summaries();
   const TimeAxis time = run_time_axis(store, std::nullopt);
-  const fs::path tmp = fs::temp_directory_path() / fmt::format("trails-plot-msm-{}", ::getpid());
-  fs::create_directories(tmp);
+  const core::TempDir scratch("trails-plot-msm");
+  const fs::path& tmp = scratch.path();
   std::vector<fs::path> written;                            // drawn in tmp
   std::vector<std::pair<std::string, std::string>> tables;  // file name, content
   std::string script;
@@ -116,28 +117,22 @@ std::vector<fs::path> plot_msm_builds(const store::RunStore& store, const fs::pa
       tables.emplace_back("network.txt", network_table(*net, time));
     }
   }
-  try {
-    if (!script.empty()) run_gnuplot(script, "the MSM and convergence plots");
-    // Drawn in `tmp`; each file replaces its target only once all are complete.
-    std::vector<std::unique_ptr<core::PendingOutput>> staged;
-    for (auto& png : written) {
-      const fs::path target = out_dir / png.filename();
-      staged.push_back(stage_picture(png, core::check_output("--output", target),
-                                     "the MSM and convergence plots"));
-      png = target;
-    }
-    for (const auto& [name, text] : tables) {
-      staged.push_back(
-          std::make_unique<core::PendingOutput>(core::check_output("--output", out_dir / name)));
-      staged.back()->write(text);
-      written.push_back(out_dir / name);
-    }
-    for (auto& s : staged) s->commit();
-  } catch (...) {
-    fs::remove_all(tmp);
-    throw;
+  if (!script.empty()) run_gnuplot(script, "the MSM and convergence plots");
+  // Drawn in `tmp`; each file replaces its target only once all are complete.
+  std::vector<std::unique_ptr<core::PendingOutput>> staged;
+  for (auto& png : written) {
+    const fs::path target = out_dir / png.filename();
+    staged.push_back(stage_picture(png, core::check_output("--output", target),
+                                   "the MSM and convergence plots"));
+    png = target;
   }
-  fs::remove_all(tmp);
+  for (const auto& [name, text] : tables) {
+    staged.push_back(
+        std::make_unique<core::PendingOutput>(core::check_output("--output", out_dir / name)));
+    staged.back()->write(text);
+    written.push_back(out_dir / name);
+  }
+  for (auto& s : staged) s->commit();
   return written;
 }
 

@@ -35,7 +35,11 @@ RunFrames load_run_frames(const store::RunStore& store, const std::filesystem::p
 struct ReweightRequest {
   std::filesystem::path run_dir;
   std::optional<std::filesystem::path> out;  // default: default_weights_path(run_dir)
-  analysis::RiteWeightOptions options{.seed = 42};
+  analysis::RiteWeightOptions options = [] {
+    analysis::RiteWeightOptions o;
+    o.seed = 42;  // the command's default seed
+    return o;
+  }();
 };
 
 struct ReweightResult {
