@@ -142,9 +142,10 @@ bad_start_config odd.yaml "odd<b>&run" 0.75
 "$TRAILS" run odd.yaml > odd.out 2>&1 || fail "run with a tolerated failure: $(cat odd.out)"
 "$TRAILS" report "odd<b>&run" -o oddreport > odd-report.out 2>&1 || fail "report without MSM: $(cat odd-report.out)"
 [ ! -e "odd<b>&run/report" ] || fail "-o given, yet RUN_DIR/report was written"
-grep -q "trails analyze made no report: nothing to analyze" odd-report.out || fail "$(cat odd-report.out)"
+grep -q "trails analyze made no report" odd-report.out && fail "analyze draws the histogram free energy without an MSM: $(cat odd-report.out)"
 "$TRAILS" plot "odd<b>&run" -o oddplots > /dev/null
-m=$(page_check oddreport/index.html oddplots) || fail "the no-MSM page's pictures"
+"$TRAILS" analyze "odd<b>&run" --outfile oddanalysis/fes_histogram.png > /dev/null
+m=$(page_check oddreport/index.html oddplots oddanalysis) || fail "the no-MSM page's pictures"
 /usr/bin/python3 - oddreport/index.html "odd<b>&run" <<'PY' || fail "the no-MSM page"
 import sqlite3, sys
 page, run = open(sys.argv[1]).read(), sys.argv[2]
@@ -154,7 +155,7 @@ def escape(t):  # html_page.h's entities
     return t
 assert "odd<b>" not in page and "odd&lt;b&gt;&amp;run" in page, "the run's name is not escaped"
 assert "No MSM built: the in-loop MSM is off" in page
-assert "trails analyze made no report for this run: nothing to analyze" in page
+assert "<b>Histogram free-energy surface (trails analyze, no MSM model)" in page, "analyze's picture"
 errors = [(it, w, e) for it, w, e in sqlite3.connect(run + "/ledger.sqlite").execute(
     "SELECT iteration, walker, error FROM walkers WHERE ok = 0 ORDER BY iteration, walker")]
 assert errors and errors[0][:2] == (0, 1), errors
@@ -189,8 +190,10 @@ pass "chromium: the page renders ($colours colours), $n + $m images decoded, a c
 mkdir notarun
 expect_exit 2 "report of a directory that is not a run" "notarun" "$TRAILS" report notarun
 [ -z "$(ls -A notarun)" ] || fail "report wrote into a directory that is not a run"
-bad_start_config stop.yaml stop 1.0
-"$TRAILS" run stop.yaml > stop.out 2>&1 && fail "a run whose walkers all fail succeeded"
+# A store without a committed iteration (a crash in iteration 0 leaves one; a failure does not).
+write_config stop.yaml stop
+TRAILS_CRASH_AT=md:0 "$TRAILS" run stop.yaml > stop.out 2>&1 && fail "the crash point did not stop the run"
+[ -f stop/ledger.sqlite ] || fail "the crash left no store: $(cat stop.out)"
 expect_exit 2 "report of a run without a committed iteration" "no committed iteration" \
   "$TRAILS" report stop
 [ ! -e stop/report ] || fail "report wrote into a run without a committed iteration"

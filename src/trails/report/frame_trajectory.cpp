@@ -24,14 +24,19 @@ fs::path run_topology(const fs::path& run_dir) {
       found.push_back(entry.path() / "topology.pdb");
     }
   }
-  std::sort(found.begin(), found.end());
-  if (found.size() != 1) {
-    throw core::InputError(fmt::format(
-        "{} holds {} prepared/<digest>/topology.pdb files; writing atoms needs exactly one (the "
-        "run's OpenMM topology){}",
-        run_dir.string(), found.size(), found.empty() ? "" : ": remove the stale ones"));
+  if (found.empty()) {
+    throw core::InputError(run_dir.string() +
+                           " has no prepared/<digest>/topology.pdb; only OpenMM runs that "
+                           "prepared a topology can write trajectories");
   }
-  return found.front();
+  if (found.size() > 1) {
+    std::sort(found.begin(), found.end());
+    throw core::InputError(
+        fmt::format("{} holds {} prepared systems ({} and others); remove the stale ones so the "
+                    "run's topology is unambiguous",
+                    run_dir.string(), found.size(), found[0].string()));
+  }
+  return found[0];
 }
 
 std::optional<structure::Box> box_of(const std::vector<double>& box) {
@@ -56,9 +61,10 @@ std::string trajectory_extension(const std::string& option, const fs::path& file
 }
 
 void write_frame_trajectory(const store::RunStore& store, const fs::path& run_dir,
-                            std::span<const core::FrameKey> keys, const fs::path& file,
-                            double frame_interval_ps) {
+                            std::span<const core::FrameKey> keys,
+                            std::span<const FrameStamp> stamps, const fs::path& file) {
   TRAILS_CHECK(!keys.empty(), "write_frame_trajectory needs frames");
+  TRAILS_CHECK(stamps.size() == keys.size(), "one stamp per frame");
   auto top = structure::read_structure(run_topology(run_dir)).topology;
   const auto policy = store.record_policy(keys.front().iteration);
   for (const auto& k : keys) {
@@ -87,7 +93,7 @@ void write_frame_trajectory(const store::RunStore& store, const fs::path& run_di
                       keys[k].to_string(), frames[k].positions.size(), top.n_atoms()));
     }
   }
-  if (trajectory_extension("the path trajectory", file) == ".pdb") {
+  if (trajectory_extension("the trajectory", file) == ".pdb") {
     structure::StructureFile out;
     out.topology = top;
     for (auto& f : frames) {
@@ -103,8 +109,8 @@ void write_frame_trajectory(const store::RunStore& store, const fs::path& run_di
     trajio::TrajectoryFrame tf;
     tf.positions_nm = std::move(frames[k].positions);
     tf.box = box_of(frames[k].box);
-    tf.step = static_cast<std::int64_t>(k + 1);
-    tf.time_ps = static_cast<double>(k + 1) * frame_interval_ps;
+    tf.step = stamps[k].step;
+    tf.time_ps = stamps[k].time_ps;
     writer->write(tf);
   }
   writer->close();

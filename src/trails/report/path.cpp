@@ -211,9 +211,13 @@ void stage_and_commit(const PathRequest& r, const store::RunStore& store,
     if (f.trajectory) {
       const auto first = *frames.row_of(paths[i].start);
       const double interval = frames.time(first) / static_cast<double>(paths[i].start.frame + 1);
+      // One continuous sequence: the k-th frame gets step k + 1, time (k + 1) × interval.
+      std::vector<FrameStamp> stamps;
+      for (std::size_t k = 1; k <= paths[i].frames.size(); ++k) {
+        stamps.push_back({static_cast<std::int64_t>(k), static_cast<double>(k) * interval});
+      }
       staged.push_back(std::make_unique<core::PendingOutput>(*f.trajectory));
-      write_frame_trajectory(store, r.run_dir, paths[i].frames, staged.back()->temp_path(),
-                             interval);
+      write_frame_trajectory(store, r.run_dir, paths[i].frames, stamps, staged.back()->temp_path());
     }
     const auto meta_json = path_metadata(r, r.pairs[i], paths[i], frames, meta, f);
     staged.push_back(std::make_unique<core::PendingOutput>(f.metadata));

@@ -67,6 +67,15 @@ void analyze_into(const fs::path& dir, ReportInputs& in) {
   request.json_out = dir / "analyze.json";
   try {
     in.analysis = analyze_run(request);
+    // Without an MSM model analyze draws the histogram free energy (docs/analysis.md): named so
+    // that the page captions it as such.
+    if (in.analysis->summary.value("builds_with_model", 0) == 0) {
+      fs::rename(in.analysis->outfile, dir / "fes_histogram.png", ec);
+      if (ec) {
+        throw core::StoreError("cannot rename " + in.analysis->outfile.string() + ": " +
+                               ec.message());
+      }
+    }
   } catch (const core::InputError& e) {
     in.analysis_error = e.describe();
   }

@@ -20,7 +20,7 @@ struct KnownPicture {
 
 // The pictures `trails plot` and `trails analyze` draw (docs/analysis.md, docs/report.md), in
 // the order the page shows them.
-constexpr std::array<KnownPicture, 11> kKnownPictures = {{
+constexpr std::array<KnownPicture, 12> kKnownPictures = {{
     {"coverage", "Coverage",
      "Every sampled CV point, coloured by the iteration that produced it (colour bar). Built-in "
      "2-D potentials are drawn over the potential's contours (grey). Regions without points have "
@@ -31,9 +31,14 @@ constexpr std::array<KnownPicture, 11> kKnownPictures = {{
     {"fes", "Free-energy surface",
      "F = -kT ln p on the CV grid (kJ/mol at the temperature stated in the picture), minimum 0. "
      "Low values are the likely states; blank bins were never visited."},
-    {"free_energy", "Microstate free energies of the latest MSM build",
-     "F_i = -ln pi_i (kT units, minimum 0) of the active microstates at their centres. Low values "
-     "are the states the model finds most populated."},
+    {"fes_msm", "Free-energy surface from the MSM",
+     "F = -kT ln p on the CV grid with each frame weighted by the stationary probability of its "
+     "microstate in the latest MSM build. Compare with the histogram surface: where they differ, "
+     "the sampling is not yet at equilibrium."},
+    {"fes_histogram", "Histogram free-energy surface (trails analyze, no MSM model)",
+     "F = -kT ln p of the sampled frames on the CV grid, kJ/mol at the temperature stated; the "
+     "run has no MSM model, so this is analyze's report. Adaptive sampling biases the histogram: "
+     "trails reweight corrects for it."},
     {"its", "Implied timescales of the latest MSM build",
      "Implied timescales against the lag time. Where the curves level off the model is Markovian; "
      "the lag used should lie in that flat part."},
