@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -289,11 +290,15 @@ std::string free_energy_script(const FreeEnergyPicture& pic, const fs::path& dir
                        box[1], box[2], box[3]);
       plot += ", " + q(dir / "contours.dat") + " using 1:2 with lines lc rgb '#d0d0d0' lw 0.8";
     } else {
-      g += fmt::format("set xrange [{}:{}]\nset yrange [{}:{}]\n", fes.edges[0].front() * sx,
-                       fes.edges[0].back() * sx, fes.edges[1].front() * sy,
-                       fes.edges[1].back() * sy);
-      if (pic.axes[0].is_degrees() && pic.axes[1].is_degrees())
-        g += "set xtics 60\nset ytics 60\nset size ratio -1\n";
+      std::array<double, 4> box{fes.edges[0].front() * sx, fes.edges[0].back() * sx,
+                                fes.edges[1].front() * sy, fes.edges[1].back() * sy};
+      const bool angles = pic.axes[0].is_degrees() && pic.axes[1].is_degrees();
+      if (angles) {  // the whole circle on both axes, square: a Ramachandran-style map
+        box = {std::min(box[0], -180.0), std::max(box[1], 180.0), std::min(box[2], -180.0),
+               std::max(box[3], 180.0)};
+      }
+      g += fmt::format("set xrange [{}:{}]\nset yrange [{}:{}]\n", box[0], box[1], box[2], box[3]);
+      if (angles) g += "set xtics 60\nset ytics 60\nset size ratio -1\n";
     }
     g += plot + "\n";
   }
