@@ -16,6 +16,7 @@
 #include "trails/config/engine_spec.h"
 #include "trails/core/error.h"
 #include "trails/report/gnuplot.h"
+#include "trails/report/potential_from_meta.h"
 
 namespace trails::report {
 namespace fs = std::filesystem;
@@ -173,34 +174,6 @@ EnergyScale energy_scale(const store::RunMeta& meta, std::optional<double> tempe
 
 namespace {
 
-// Energy of the potential on a regular grid over its plot box, for contours (2-D) or a curve
-// (1-D). Returns the lowest value.
-double write_potential(const engines::builtin::Potential& pot, const fs::path& file) {
-  const auto box = pot.plot_box();
-  std::ofstream out(file);
-  double vmin = std::numeric_limits<double>::infinity();
-  const int n = 120;
-  for (int i = 0; i <= n; ++i) {
-    const double x = box[0] + (box[1] - box[0]) * i / n;
-    if (pot.dim() == 1) {
-      const double p[1] = {x};
-      vmin = std::min(vmin, pot.energy(p));
-      out << x << ' ' << pot.energy(p) << '\n';
-      continue;
-    }
-    for (int j = 0; j <= n; ++j) {
-      const double y = box[2] + (box[3] - box[2]) * j / n;
-      const double p[2] = {x, y};
-      const double v = pot.energy(p);
-      vmin = std::min(vmin, v);
-      out << x << ' ' << y << ' ' << v << '\n';
-    }
-    out << '\n';
-  }
-  close_checked(out, file);
-  return vmin;
-}
-
 std::string palette() {
   return "set palette defined (0 '#440154', 0.25 '#3b528b', 0.5 '#21908d', 0.75 '#5dc963', 1 "
          "'#fde725')\n";
@@ -262,7 +235,7 @@ std::string free_energy_script(const FreeEnergyPicture& pic, const fs::path& dir
                        " using 1:2 with linespoints pt 7 ps 0.5 lw 2 lc rgb '#21908d' title 'F'";
     // V - V_min beside F only when both are in the potential's units (built-in, no --temperature).
     if (potential && unit == "reduced units") {
-      const double vmin = write_potential(*pic.potential, dir / "potential.dat");
+      const double vmin = write_potential_grid(*pic.potential, dir / "potential.dat");
       plot += fmt::format(
           ", {} using 1:($2-{}) with lines dt 2 lw 1.5 lc rgb '#555555' title "
           "'V - V_{{min}}'",
@@ -278,7 +251,7 @@ std::string free_energy_script(const FreeEnergyPicture& pic, const fs::path& dir
     g += palette() + "set key off\n";
     std::string plot = "plot " + q(dir / "fes.dat") + " using 1:2:3 with image";
     if (potential) {
-      const double vmin = write_potential(*pic.potential, dir / "potential.dat");
+      const double vmin = write_potential_grid(*pic.potential, dir / "potential.dat");
       g += fmt::format(
           "set contour base\nunset surface\nset view map\nset cntrparam levels incremental "
           "{},{},{}\nset table {}\nsplot {} using 1:2:3 with lines\nunset table\nunset "

@@ -35,28 +35,6 @@ constexpr const char* kPictures[] = {"coverage.png", "occupancy.png", "fes.png",
 
 std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
 
-// Energy on a regular grid in gnuplot's blank-line-separated format, for contour tracing.
-// Returns the lowest energy on the grid (the contour levels start there).
-double write_energy_grid(const engines::builtin::Potential& pot, const fs::path& file) {
-  const auto box = pot.plot_box();
-  std::ofstream out(file);
-  double vmin = std::numeric_limits<double>::infinity();
-  const int n = 120;
-  for (int i = 0; i <= n; ++i) {
-    const double x = box[0] + (box[1] - box[0]) * i / n;
-    for (int j = 0; j <= n; ++j) {
-      const double y = box[2] + (box[3] - box[2]) * j / n;
-      const double p[2] = {x, y};
-      const double v = pot.energy(p);
-      vmin = std::min(vmin, v);
-      out << x << ' ' << y << ' ' << v << '\n';
-    }
-    out << '\n';
-  }
-  close_checked(out, file);
-  return vmin;
-}
-
 }  // namespace
 
 std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir,
@@ -144,7 +122,7 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir,
   script += "set title '" + title + "'\n";
   if (over_potential) {
     const auto box = potential->plot_box();
-    const double vmin = write_energy_grid(*potential, tmp.path() / "energy.dat");
+    const double vmin = write_potential_grid(*potential, tmp.path() / "energy.dat");
     // Contour levels over the low-energy region only: the walls would drown the basins.
     const double span = potential_span(store.meta());
     script += fmt::format(
