@@ -29,5 +29,7 @@ Command add_path(CLI::App& app);
 Command add_log(CLI::App& app);
 Command add_reweight(CLI::App& app);
 Command add_report(CLI::App& app);
+// swarm_command.cpp
+Command add_swarm(CLI::App& app);
 
 }  // namespace trails::app

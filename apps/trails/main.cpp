@@ -106,7 +106,8 @@ int main(int argc, char** argv) {
                                               app::add_path(app),
                                               app::add_log(app),
                                               app::add_reweight(app),
-                                              app::add_report(app)};
+                                              app::add_report(app),
+                                              app::add_swarm(app)};
 
   if (unknown_command(app, argc, argv)) return 2;
   try {
@@ -122,6 +123,6 @@ int main(int argc, char** argv) {
     return 2;
   }
   set_log_level(log_level);
-  if (app.got_subcommand("run")) core::install_stop_handlers();  // the others keep the defaults
+  if (app.got_subcommand("run") || app.got_subcommand("swarm")) core::install_stop_handlers();  // the others keep the defaults
   return run_command(commands, argc, argv);
 }

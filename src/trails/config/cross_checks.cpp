@@ -33,6 +33,8 @@ bool is_openmm(const RawConfig& raw) {
   return !md.present || (md.valid && md.value == "openmm");  // Trails-MD's default engine
 }
 
+}  // namespace
+
 void check_engine(const RawConfig& raw, Problems& problems) {
   if (!raw.blocks.count("engine")) return;  // "missing required block" already said it
   const Entry& md = raw.at("engine.md_engine");
@@ -64,6 +66,8 @@ void check_engine(const RawConfig& raw, Problems& problems) {
     }
   }
 }
+
+namespace {
 
 void check_n_bins(const RawConfig& raw, Problems& problems) {
   const Entry& top = raw.at("n_bins");

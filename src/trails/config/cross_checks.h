@@ -27,6 +27,9 @@ std::vector<int> effective_n_bins(const RawConfig& raw, std::string* source = nu
 std::optional<int> builtin_dimension(const RawConfig& raw);
 
 void check_cross_fields(const RawConfig& raw, Problems& problems);
+// engine.md_engine is available and has what it needs; built-in-only keys only with it (part of
+// check_cross_fields, also run by the swarm loader).
+void check_engine(const RawConfig& raw, Problems& problems);
 // The output block against the engine, the spawning window and the space (output_checks.cpp).
 void check_output(const RawConfig& raw, Problems& problems);
 

@@ -41,6 +41,11 @@ class Projection {
   // True when CV rows are the coordinates themselves: restart frames can then be taken from the
   // CV history and no copy of the positions needs to be kept.
   virtual bool is_identity() const { return false; }
+  // Per column: the period of a periodic CV (a raw angle: 2π), 0 for a non-periodic one; for
+  // minimum-image differences in CV space (docs/swarm.md, "Progress").
+  virtual std::vector<double> periods() const {
+    return std::vector<double>(static_cast<std::size_t>(dimension()), 0.0);
+  }
 };
 
 // CV rows = coordinates (n_values per frame), for the built-in analytic engine.

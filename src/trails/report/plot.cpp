@@ -23,6 +23,7 @@
 #include "trails/report/gnuplot.h"
 #include "trails/report/plot_fes.h"
 #include "trails/report/potential_from_meta.h"
+#include "trails/report/swarm_outputs.h"
 #include "trails/store/run_store.h"
 
 namespace trails::report {
@@ -44,6 +45,7 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir,
   if (records.empty()) {
     throw core::InputError(run_dir.string() + " has no committed iteration yet; nothing to plot");
   }
+  if (is_swarm_run(store.meta())) return plot_swarm(run_dir, out_dir);  // docs/swarm.md
   const auto potential = potential_from_meta(store.meta());
   // Every picture this command may write is checked before anything is drawn
   // (docs/reliability.md#inputs-and-outputs); gnuplot draws into a temporary directory and

@@ -13,6 +13,7 @@
 
 #include "trails/binning/uniform_grid.h"
 #include "trails/report/msm_builds.h"
+#include "trails/report/swarm_outputs.h"
 #include "trails/store/run_store.h"
 
 namespace trails::report {
@@ -87,6 +88,10 @@ nlohmann::json run_status(const std::filesystem::path& run_dir) {
   }
   s["config_changes"] = std::move(changes);
   if (summaries.empty()) return s;
+  if (is_swarm_run(meta)) {  // chains and cycles instead of iterations (docs/swarm.md)
+    s["swarm"] = swarm_status(store);
+    return s;
+  }
 
   const auto& last = summaries.back();
   const auto& state = last.state;
@@ -176,6 +181,7 @@ std::string format_status(const nlohmann::json& s) {
       fmt::format("state           {}\n", s.at("running").get<bool>() ? "running" : "not running");
   out +=
       fmt::format("iterations      {} committed", s.at("iterations_committed").get<std::int64_t>());
+  if (s.contains("swarm")) return out + "\n" + format_swarm_status(s.at("swarm"));
   if (!s.contains("last_iteration")) return out + "\n" + format_config_changes(s);
   out += fmt::format(" of {} (last at {})\n", s["target_iterations"].get<std::int64_t>(),
                      s["last_committed_at"].get<std::string>());

@@ -1,0 +1,103 @@
+// `trails swarm CONFIG [--resume]` (commands.h): PathGennie's swarm path generation
+// (docs/swarm.md), then every chain's outputs rebuilt from the run store.
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "commands.h"
+#include "trails/config/swarm_config.h"
+#include "trails/report/swarm_outputs.h"
+#include "trails/swarm/swarm_driver.h"
+
+namespace trails::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string duration(double s) {
+  if (!(s >= 0.0)) return "?";
+  if (s < 90.0) return fmt::format("{:.0f}s", s);
+  if (s < 5400.0) return fmt::format("{:.0f}m{:02.0f}s", std::floor(s / 60.0), std::fmod(s, 60.0));
+  return fmt::format("{:.0f}h{:02.0f}m", std::floor(s / 3600.0), std::fmod(s / 60.0, 60.0));
+}
+
+// On a terminal one live line; otherwise a line per second at most, and one per finished chain.
+class SwarmConsole final : public swarm::SwarmProgress {
+ public:
+  explicit SwarmConsole(std::FILE* out) : out_(out), tty_(::isatty(::fileno(out)) != 0) {}
+  void started(const std::vector<std::string>& banner) override {
+    for (const auto& line : banner) fmt::print(out_, "{}\n", line);
+    std::fflush(out_);
+  }
+  void cycle(const swarm::CycleReport& r) override {
+    done_ = r.cycles_committed;
+    if (first_ < 0) first_ = r.cycles_committed - 1, first_s_ = r.elapsed_s;
+    const double rate =
+        (r.elapsed_s - first_s_) > 0.0
+            ? static_cast<double>(r.cycles_committed - first_) / (r.elapsed_s - first_s_)
+            : 0.0;
+    const double eta =
+        rate > 0.0 ? static_cast<double>(r.cycles_total - r.cycles_committed) / rate : -1.0;
+    const std::string line = fmt::format(
+        "cycle {:>6} of {:>6} | path {} cycle {} progress {:.4g}{} | {} running | {:.1f} cycles/s "
+        "| ETA <= {}",
+        r.cycles_committed, r.cycles_total, r.chain, r.cycle, r.anchor_metric,
+        r.converged ? " converged" : "", r.chains_running, rate, duration(eta));
+    if (tty_) {
+      fmt::print(out_, "\r{}\x1b[K", line);
+      std::fflush(out_);
+    } else if (r.converged || r.elapsed_s - last_print_ >= 1.0) {
+      fmt::print(out_, "{}\n", line);
+      std::fflush(out_);
+      last_print_ = r.elapsed_s;
+    }
+  }
+  void finished(const swarm::SwarmOutcome& o) override {
+    if (tty_ && done_ > 0) fmt::print(out_, "\n");
+    for (const auto& c : o.chains) {
+      fmt::print(out_, "path {}: {} cycle(s), {}, final progress {:.6g}\n", c.chain, c.cycles,
+                 c.converged ? "converged" : "not converged", c.anchor_metric);
+    }
+    fmt::print(out_, "Ran {} cycle(s) in {}\n", o.cycles_run, duration(o.wall_s));
+  }
+
+ private:
+  std::FILE* out_;
+  bool tty_;
+  std::int64_t done_ = 0;
+  std::int64_t first_ = -1;
+  double first_s_ = 0.0;
+  double last_print_ = -1e9;
+};
+
+int cmd_swarm(const fs::path& config_file, bool resume) {
+  const auto config = config::load_swarm_config(config_file);
+  SwarmConsole console(stdout);
+  (void)swarm::run_swarm(config, resume, console);
+  for (const auto& f : report::write_swarm_outputs(config.workdir)) {
+    fmt::print("wrote {}\n", f.string());
+  }
+  return 0;
+}
+
+}  // namespace
+
+Command add_swarm(CLI::App& app) {
+  struct Options {
+    fs::path config;
+    bool resume = false;
+  };
+  auto o = std::make_shared<Options>();
+  auto* sub = app.add_subcommand(
+      "swarm", "Generate reactive paths by swarms of ultrashort trials (PathGennie)");
+  sub->add_option("CONFIG", o->config, "Swarm configuration (YAML, a `pathgennie:` block)")
+      ->required();
+  sub->add_flag("--resume", o->resume, "Continue the run from its last committed cycle");
+  return {sub, [o] { return cmd_swarm(o->config, o->resume); }};
+}
+
+}  // namespace trails::app

@@ -1,0 +1,444 @@
+// load_swarm_config(): the `pathgennie:` and `convergence:` blocks against their own key table;
+// `engine:`, `system:` and `cvs:` through the campaign key table (so they are read exactly as in
+// a campaign, with the same messages), then the swarm's cross-field rules.
+#include "trails/config/swarm_config.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <string>
+
+#include "trails/config/config_text.h"
+#include "trails/config/convert.h"
+#include "trails/config/cross_checks.h"
+#include "trails/config/problems.h"
+#include "trails/config/reader.h"
+#include "trails/config/scalar.h"
+#include "trails/config/schema.h"
+
+namespace trails::config {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+using detail::KeySpec;
+using detail::Position;
+using detail::Problems;
+using T = detail::ValueType;
+
+KeySpec key(std::string_view block, std::string_view name, T type, json def) {
+  KeySpec s;
+  s.block = block;
+  s.name = name;
+  s.type = type;
+  s.default_value = std::move(def);
+  return s;
+}
+KeySpec& null(KeySpec& s) {
+  s.nullable = true;
+  return s;
+}
+KeySpec at_least(KeySpec s, double v, bool open = false) {
+  s.lo = detail::Bound{v, open};
+  return s;
+}
+KeySpec choices(KeySpec s, std::vector<std::string_view> c) {
+  s.choices = std::move(c);
+  return s;
+}
+KeySpec nullable(KeySpec s) { return null(s); }
+
+// The swarm's own keys (docs/swarm.md, "Keys"): PathGennie v0.2's `pathgennie:` table plus
+// Trails' `paths` and the declarative convergence test.
+const std::vector<KeySpec>& swarm_keys() {
+  static const std::vector<KeySpec> table = [] {
+    const json none = nullptr;
+    std::vector<KeySpec> t;
+    const auto pg = [&](std::string_view name, T type, json def) {
+      return key("pathgennie", name, type, std::move(def));
+    };
+    t.push_back(choices(pg("mode", T::String, "escape"), {"escape", "target"}));
+    t.push_back(nullable(at_least(pg("tau1_steps", T::Int, none), 1)));
+    t.push_back(nullable(at_least(pg("tau2_steps", T::Int, none), 1)));
+    t.push_back(nullable(at_least(pg("max_trial", T::Int, none), 1)));
+    t.push_back(nullable(at_least(pg("max_cycle", T::Int, none), 1)));
+    t.push_back(nullable(at_least(pg("sigma", T::Number, none), 0, true)));
+    t.push_back(nullable(at_least(pg("temperature", T::Number, none), 0, true)));
+    t.push_back(at_least(pg("save_freq", T::Int, 10), 1));
+    t.push_back(nullable(pg("target_projection", T::NumberList, none)));
+    t.push_back(choices(pg("escape_metric", T::String, "distance_from_start"),
+                        {"distance_from_start", "cv0"}));
+    t.push_back(pg("reject_worse_tau2", T::Bool, false));
+    t.push_back(pg("reject_worse_anchor", T::Bool, false));
+    KeySpec devices = nullable(at_least(pg("devices", T::IntList, none), 0));
+    devices.non_empty = true;
+    t.push_back(devices);
+    t.push_back(nullable(at_least(pg("workers_per_device", T::Int, none), 1)));
+    t.push_back(nullable(at_least(pg("tau1_workers", T::Int, none), 1)));
+    KeySpec seed = at_least(pg("seed", T::Int, 0), 0);
+    seed.wide = true;
+    t.push_back(seed);
+    t.push_back(nullable(choices(pg("profile", T::String, none), {"discovery", "sampling"})));
+    t.push_back(at_least(pg("paths", T::Int, 1), 1));
+    t.push_back(nullable(at_least(key("convergence", "distance_to_target", T::Number, none), 0)));
+    t.push_back(nullable(key("convergence", "metric_at_least", T::Number, none)));
+    t.push_back(key("", "workdir", T::OutPath, "swarm_run"));
+    return t;
+  }();
+  return table;
+}
+
+// Top-level blocks of PathGennie's input.yaml that Trails reads differently, with what to write.
+const std::map<std::string, std::string, std::less<>>& pathgennie_blocks() {
+  static const std::map<std::string, std::string, std::less<>> blocks = {
+      {"projection",
+       "PathGennie's Python projection functions are not run by Trails; describe the CVs "
+       "declaratively in a `cvs:` list (docs/cvs.md); the built-in engine's CVs are its "
+       "coordinates"},
+      {"openmm",
+       "Trails reads the OpenMM system from `engine: {md_engine: openmm, ...}` and `system: "
+       "{conf_file, top_file | system_file | forcefield}` (docs/swarm.md, \"From a PathGennie "
+       "input.yaml\")"},
+      {"amber", "the Amber engine is not built yet; use `engine: {md_engine: openmm}`"},
+      {"gromacs", "the GROMACS engine is not built yet; use `engine: {md_engine: openmm}`"},
+      {"md", "MD settings live in the `engine:` block (docs/configuration.md)"},
+      {"output", "the run's outputs are fixed (docs/swarm.md, \"Outputs\"); remove the block"},
+  };
+  return blocks;
+}
+
+const KeySpec* find_swarm_key(std::string_view block, std::string_view name) {
+  for (const auto& k : swarm_keys()) {
+    if (k.block == block && k.name == name) return &k;
+  }
+  return nullptr;
+}
+
+struct Value {
+  json value;
+  bool present = false;
+  Position at;
+};
+
+class SwarmReader {
+ public:
+  SwarmReader(fs::path config_dir, Problems& problems)
+      : dir_(std::move(config_dir)), problems_(problems) {
+    for (const auto& k : swarm_keys()) {
+      json def = k.default_value;
+      if (k.type == T::OutPath) def = detail::resolve_path(def.get<std::string>(), dir_).string();
+      values_[k.dotted()] = Value{def, false, {}};
+    }
+  }
+
+  // Reads the swarm's keys; returns the campaign-shaped document of engine/system/cvs.
+  YAML::Node read(const YAML::Node& root) {
+    YAML::Node md(YAML::NodeType::Map);
+    std::set<std::string> seen;
+    for (const auto& kv : root) {
+      const Position at = detail::position_of(kv.first.Mark());
+      if (!kv.first.IsScalar()) {
+        problems_.add(at, "(document)",
+                      "keys must be plain names, got " + detail::describe(kv.first));
+        continue;
+      }
+      const std::string name = kv.first.Scalar();
+      if (!seen.insert(name).second) {
+        problems_.add(at, name, "duplicate key; keep only one");
+        continue;
+      }
+      if (name == "engine" || name == "system" || name == "cvs") {
+        md[name] = kv.second;
+      } else if (name == "pathgennie" || name == "convergence") {
+        read_block(name, at, kv.second);
+      } else if (const KeySpec* spec = find_swarm_key("", name)) {
+        read_key(*spec, kv.first, kv.second);
+      } else if (auto it = pathgennie_blocks().find(name); it != pathgennie_blocks().end()) {
+        problems_.add(at, name, it->second);
+      } else {
+        problems_.add(at, name, unknown_text("", name));
+      }
+    }
+    if (!md["system"]) md["system"] = YAML::Node(YAML::NodeType::Map);
+    md["spawning"] = YAML::Node(YAML::NodeType::Map);  // required by the campaign table; unused
+    return md;
+  }
+
+  const Value& at(const std::string& dotted) const { return values_.at(dotted); }
+
+ private:
+  void read_block(const std::string& block, Position at, const YAML::Node& value) {
+    if (!value.IsMap()) {
+      problems_.add(
+          at, block,
+          "must be a mapping of keys (the " + block + " block), got " + detail::describe(value));
+      return;
+    }
+    std::set<std::string> seen;
+    for (const auto& kv : value) {
+      const std::string name = kv.first.IsScalar() ? kv.first.Scalar() : std::string();
+      const Position key_at = detail::position_of(kv.first.Mark());
+      if (!seen.insert(name).second) {
+        problems_.add(key_at, block + "." + name, "duplicate key; keep only one");
+      } else if (const KeySpec* spec = find_swarm_key(block, name)) {
+        read_key(*spec, kv.first, kv.second);
+      } else {
+        problems_.add(key_at, block + "." + name, unknown_text(block, name));
+      }
+    }
+  }
+
+  void read_key(const KeySpec& spec, const YAML::Node& k, const YAML::Node& v) {
+    Value& out = values_[spec.dotted()];
+    out.present = true;
+    out.at = v.IsNull() ? detail::position_of(k.Mark()) : detail::position_of(v.Mark());
+    json converted;
+    if (detail::convert_value(v, spec, detail::ValueSite{spec.dotted(), out.at, dir_}, problems_,
+                              converted)) {
+      out.value = converted;
+    }
+  }
+
+  static std::string unknown_text(std::string_view block, const std::string& name) {
+    std::string best;
+    for (const auto& k : swarm_keys()) {
+      if (k.block == block && detail::is_close(name, k.name)) best = k.dotted();
+    }
+    if (block.empty()) {
+      for (std::string_view b : {"pathgennie", "convergence", "engine", "system", "cvs"}) {
+        if (detail::is_close(name, b)) best = std::string(b);
+      }
+    }
+    std::string text = "unknown key ";
+    text += block.empty() ? "at the top level" : "in the " + std::string(block) + " block";
+    if (!best.empty()) return text + "; did you mean " + best + "?";
+    return text + "; see docs/swarm.md for the valid keys";
+  }
+
+  fs::path dir_;
+  Problems& problems_;
+  std::map<std::string, Value> values_;
+};
+
+std::optional<int> int_of(const Value& v) {
+  if (v.value.is_number_integer()) return v.value.get<int>();
+  return std::nullopt;
+}
+
+// PathGennie's `discovery` profile (τ1 2, τ2 8, N 15, σ 0.1), applied under explicit keys.
+void apply_profile(const SwarmReader& r, SwarmOptions& o, Problems& problems) {
+  const Value& profile = r.at("pathgennie.profile");
+  if (!profile.value.is_string()) return;
+  o.profile = profile.value.get<std::string>();
+  if (*o.profile == "sampling") {
+    problems.add(profile.at, "pathgennie.profile",
+                 "the values of PathGennie's `sampling` profile are not known to this build; set "
+                 "tau1_steps, tau2_steps, max_trial and sigma explicitly, or use `discovery`");
+    return;
+  }
+  if (!r.at("pathgennie.tau1_steps").present) o.tau1_steps = 2;
+  if (!r.at("pathgennie.tau2_steps").present) o.tau2_steps = 8;
+  if (!r.at("pathgennie.max_trial").present) o.max_trial = 15;
+  if (!r.at("pathgennie.sigma").present) o.sigma = 0.1;
+}
+
+SwarmOptions build_options(const SwarmReader& r, Problems& problems) {
+  SwarmOptions o;
+  const auto& v = [&](const char* k) -> const json& { return r.at(k).value; };
+  o.mode = v("pathgennie.mode") == "target" ? SwarmMode::Target : SwarmMode::Escape;
+  o.tau1_steps = int_of(r.at("pathgennie.tau1_steps")).value_or(0);
+  o.tau2_steps = int_of(r.at("pathgennie.tau2_steps")).value_or(0);
+  o.max_trial = int_of(r.at("pathgennie.max_trial")).value_or(0);
+  o.max_cycle = int_of(r.at("pathgennie.max_cycle")).value_or(0);
+  if (v("pathgennie.sigma").is_number()) o.sigma = v("pathgennie.sigma").get<double>();
+  if (v("pathgennie.temperature").is_number()) {
+    o.temperature = v("pathgennie.temperature").get<double>();
+  }
+  o.save_freq = int_of(r.at("pathgennie.save_freq")).value_or(10);
+  if (v("pathgennie.target_projection").is_array()) {
+    o.target_projection = v("pathgennie.target_projection").get<std::vector<double>>();
+  }
+  o.escape_metric =
+      v("pathgennie.escape_metric") == "cv0" ? EscapeMetric::Cv0 : EscapeMetric::DistanceFromStart;
+  o.reject_worse_tau2 = v("pathgennie.reject_worse_tau2") == true;
+  o.reject_worse_anchor = v("pathgennie.reject_worse_anchor") == true;
+  if (v("pathgennie.devices").is_array()) {
+    o.devices = v("pathgennie.devices").get<std::vector<int>>();
+  }
+  if (v("pathgennie.seed").is_number_integer()) o.seed = v("pathgennie.seed").get<std::uint64_t>();
+  o.paths = int_of(r.at("pathgennie.paths")).value_or(1);
+  if (v("convergence.distance_to_target").is_number()) {
+    o.distance_to_target = v("convergence.distance_to_target").get<double>();
+  }
+  if (v("convergence.metric_at_least").is_number()) {
+    o.metric_at_least = v("convergence.metric_at_least").get<double>();
+  }
+  apply_profile(r, o, problems);
+
+  // workers_per_device, or its legacy alias tau1_workers (not both).
+  const Value& wpd = r.at("pathgennie.workers_per_device");
+  const Value& alias = r.at("pathgennie.tau1_workers");
+  if (wpd.present && alias.present) {
+    problems.add(alias.at, "pathgennie.tau1_workers",
+                 "is PathGennie's old name of pathgennie.workers_per_device, which is also set; "
+                 "keep only workers_per_device");
+  }
+  o.workers_per_device = int_of(wpd).value_or(int_of(alias).value_or(1));
+
+  std::set<int> unique(o.devices.begin(), o.devices.end());
+  if (unique.size() != o.devices.size()) {
+    problems.add(r.at("pathgennie.devices").at, "pathgennie.devices",
+                 "lists a device twice; give each device index once (use workers_per_device "
+                 "for several segments per device)");
+  }
+  for (const char* k : {"tau1_steps", "tau2_steps", "max_trial", "max_cycle"}) {
+    const std::string path = std::string("pathgennie.") + k;
+    const bool set = std::string(k) == "max_cycle" || !o.profile ? r.at(path).present : true;
+    if (!set) {
+      problems.add(Position{}, path,
+                   "required; set pathgennie." + std::string(k) +
+                       (std::string(k) == "max_cycle" ? "" : " (or choose profile: discovery)"));
+    }
+  }
+  const Value& target = r.at("pathgennie.target_projection");
+  if (o.mode == SwarmMode::Target && !target.present) {
+    problems.add(r.at("pathgennie.mode").at, "pathgennie.target_projection",
+                 "target mode needs the target point in CV space: set "
+                 "pathgennie.target_projection: [ξ1, ξ2, ...]");
+  }
+  if (o.mode == SwarmMode::Escape && target.present) {
+    problems.add(target.at, "pathgennie.target_projection",
+                 "is used only in target mode (pathgennie.mode: target); remove it");
+  }
+  if (o.mode == SwarmMode::Escape && r.at("convergence.distance_to_target").present) {
+    problems.add(r.at("convergence.distance_to_target").at, "convergence.distance_to_target",
+                 "applies to target mode; in escape mode use convergence.metric_at_least");
+  }
+  if (o.mode == SwarmMode::Target && r.at("convergence.metric_at_least").present) {
+    problems.add(r.at("convergence.metric_at_least").at, "convergence.metric_at_least",
+                 "applies to escape mode; in target mode use convergence.distance_to_target");
+  }
+  return o;
+}
+
+// Start points against the chains and the built-in potential; the temperature against the engine.
+void check_md(const detail::RawConfig& raw, const SwarmReader& r, SwarmOptions& o,
+              CampaignConfig& md, Problems& problems) {
+  const bool builtin = md.engine.md_engine == "builtin";
+  const Value& temperature = r.at("pathgennie.temperature");
+  if (builtin && temperature.present) {
+    problems.add(temperature.at, "pathgennie.temperature",
+                 "the built-in engine's temperature is engine.kT (reduced units); remove "
+                 "pathgennie.temperature");
+  }
+  if (!builtin && o.temperature) {
+    const detail::Entry& engine_t = raw.at("engine.temperature");
+    if (engine_t.present && engine_t.valid && engine_t.value.get<double>() != *o.temperature) {
+      problems.add(temperature.at, "pathgennie.temperature",
+                   "differs from engine.temperature; Trails draws trial velocities at the "
+                   "thermostat's temperature, so give one of the two");
+    }
+    md.engine.openmm.temperature = *o.temperature;
+  }
+  const detail::Entry& start = raw.at("system.start");
+  if (start.present && start.valid && start.value.is_array() && !start.value.empty()) {
+    const bool many = start.value[0].is_array();
+    const std::size_t points = many ? start.value.size() : 1;
+    if (many && static_cast<int>(points) != o.paths) {
+      problems.add(start.value_at, "system.start",
+                   "gives " + std::to_string(points) + " points but pathgennie.paths is " +
+                       std::to_string(o.paths) +
+                       "; give one point for every chain or exactly one per chain");
+    }
+    const std::optional<int> dim = detail::builtin_dimension(raw);
+    const json first = many ? start.value[0] : start.value;
+    if (dim && static_cast<int>(first.size()) != *dim) {
+      problems.add(start.value_at, "system.start",
+                   "has " + std::to_string(first.size()) +
+                       " coordinates but the built-in potential is " + std::to_string(*dim) +
+                       "-dimensional");
+    }
+  }
+  const std::optional<int> dim = detail::builtin_dimension(raw);
+  const Value& target = r.at("pathgennie.target_projection");
+  if (dim && target.present && static_cast<int>(o.target_projection.size()) != *dim) {
+    problems.add(target.at, "pathgennie.target_projection",
+                 "has " + std::to_string(o.target_projection.size()) +
+                     " values but a built-in run's CVs are its " + std::to_string(*dim) +
+                     " coordinates; give one value per coordinate");
+  }
+}
+
+}  // namespace
+
+SwarmConfig load_swarm_config(const fs::path& file) {
+  Problems problems(file.string());
+  const fs::path absolute = detail::absolute_config_path(file);
+  const std::optional<YAML::Node> root = detail::read_config_document(file, absolute, problems);
+  if (!root) problems.throw_if_any();
+  if (!root->IsMap()) {
+    problems.add(detail::position_of(root->Mark()), "",
+                 "a swarm config file must be a mapping of keys (key: value), got " +
+                     detail::describe(*root));
+    problems.throw_if_any();
+  }
+  SwarmReader reader(absolute.parent_path(), problems);
+  const YAML::Node md_document = reader.read(*root);
+  const detail::RawConfig raw =
+      detail::read_document(md_document, absolute.parent_path(), problems);
+  detail::check_engine(raw, problems);
+
+  SwarmConfig config;
+  config.config_file = absolute;
+  config.workdir = reader.at("workdir").value.get<std::string>();
+  config.md = detail::build_config(raw);
+  config.md.config_file = absolute;
+  config.md.outdir = config.workdir;
+  config.swarm = build_options(reader, problems);
+  config.md.random_seed = config.swarm.seed;
+  check_md(raw, reader, config.swarm, config.md, problems);
+  problems.throw_if_any();
+  return config;
+}
+
+json SwarmConfig::result_relevant_json() const {
+  const SwarmOptions& o = swarm;
+  json p;
+  p["mode"] = o.mode == SwarmMode::Target ? "target" : "escape";
+  p["tau1_steps"] = o.tau1_steps;
+  p["tau2_steps"] = o.tau2_steps;
+  p["max_trial"] = o.max_trial;
+  p["sigma"] = o.sigma;
+  p["save_freq"] = o.save_freq;
+  p["target_projection"] = o.target_projection;
+  p["escape_metric"] = o.escape_metric == EscapeMetric::Cv0 ? "cv0" : "distance_from_start";
+  p["reject_worse_tau2"] = o.reject_worse_tau2;
+  p["reject_worse_anchor"] = o.reject_worse_anchor;
+  p["seed"] = o.seed;
+  p["paths"] = o.paths;
+  json c;
+  c["distance_to_target"] = o.distance_to_target ? json(*o.distance_to_target) : json(nullptr);
+  c["metric_at_least"] = o.metric_at_least ? json(*o.metric_at_least) : json(nullptr);
+  const json base = md.result_relevant_json();
+  json j;
+  j["pathgennie"] = p;
+  j["convergence"] = c;
+  j["engine"] = base.at("engine");
+  j["system"] = base.at("system");
+  if (base.contains("cvs")) j["cvs"] = base.at("cvs");
+  return j;
+}
+
+json SwarmConfig::effective_json() const {
+  json j = result_relevant_json();
+  j["pathgennie"]["max_cycle"] = swarm.max_cycle;
+  j["pathgennie"]["devices"] = swarm.devices;
+  j["pathgennie"]["workers_per_device"] = swarm.workers_per_device;
+  j["pathgennie"]["profile"] = swarm.profile ? json(*swarm.profile) : json(nullptr);
+  j["pathgennie"]["temperature"] = swarm.temperature ? json(*swarm.temperature) : json(nullptr);
+  j["workdir"] = workdir.string();
+  return j;
+}
+
+}  // namespace trails::config

@@ -1,0 +1,68 @@
+// The typed, validated configuration of a swarm path-generation run (`trails swarm`,
+// docs/swarm.md): PathGennie's `pathgennie:` keys plus Trails' own `engine:`, `system:` and
+// `cvs:` blocks, read by the same key table as campaigns. Produced only by load_swarm_config();
+// strict like campaign configs: every problem is reported at once as "FILE:LINE:COL: key: what to
+// do" in one ConfigError, and nothing is created.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "trails/config/campaign_config.h"
+
+namespace trails::config {
+
+enum class SwarmMode { Escape, Target };
+enum class EscapeMetric { DistanceFromStart, Cv0 };
+
+// PathGennie's cycle (docs/swarm.md, "The cycle"), one chain or `paths` independent chains.
+struct SwarmOptions {
+  SwarmMode mode = SwarmMode::Escape;
+  int tau1_steps = 0;  // τ1: steps of each trial (fresh velocities)
+  int tau2_steps = 0;  // τ2: steps of the chosen trial's extension (velocities continued)
+  int max_trial = 0;   // N: trials per cycle
+  int max_cycle = 0;   // cycle cap per chain
+  double sigma = 0.1;  // softmax temperature over min–max normalised progress
+  std::optional<double> temperature;      // K: velocity draws and thermostat (molecular engines)
+  int save_freq = 10;                     // reactive-path frame every save_freq cycles (+ the last)
+  std::vector<double> target_projection;  // ξ*, target mode
+  EscapeMetric escape_metric = EscapeMetric::DistanceFromStart;
+  bool reject_worse_tau2 = false;
+  bool reject_worse_anchor = false;
+  std::vector<int> devices;  // logical device indices; empty: one unbound device
+  int workers_per_device = 1;
+  std::uint64_t seed = 0;  // master seed
+  std::optional<std::string> profile;
+  int paths = 1;  // independent chains on one device pool (multi-path fill)
+  // convergence: stop a chain when its anchor reaches it (none: run to max_cycle).
+  std::optional<double> distance_to_target;  // target mode: ‖ξ − ξ*‖ ≤ this
+  std::optional<double> metric_at_least;     // escape mode: progress metric ≥ this
+};
+
+struct SwarmConfig {
+  std::filesystem::path config_file;  // absolute
+  std::filesystem::path workdir;      // the run directory, absolute
+  SwarmOptions swarm;
+  // The engine, system and cvs blocks, read and checked by the campaign key table (the rest of
+  // it holds defaults and is not used).
+  CampaignConfig md;
+
+  EngineSpec engine_spec() const { return md.engine_spec(); }
+  // One start point per chain (built-in engine); empty: the engine's default start.
+  std::vector<std::vector<double>> start_points() const { return md.system.start; }
+
+  // Canonical JSON of everything that changes results (not workdir, not devices or
+  // workers_per_device, not max_cycle): its digest guards --resume.
+  nlohmann::json result_relevant_json() const;
+  // Every key with its value, for the ledger and the banner.
+  nlohmann::json effective_json() const;
+};
+
+SwarmConfig load_swarm_config(const std::filesystem::path& file);
+
+}  // namespace trails::config

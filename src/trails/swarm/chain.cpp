@@ -1,0 +1,194 @@
+#include "trails/swarm/chain.h"
+
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "trails/core/error.h"
+#include "trails/core/rng.h"
+#include "trails/swarm/selection.h"
+
+namespace trails::swarm {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+CycleSeeds draw_cycle_seeds(std::uint64_t master_seed, int chain, std::int64_t cycle,
+                            int n_trials) {
+  // Chain k runs on master seed seed + k, so it is the same chain as a one-path run with that
+  // seed (docs/swarm.md, "Reproducibility").
+  core::Rng rng = core::Rng::stream(master_seed + static_cast<std::uint64_t>(chain), "swarm-cycle",
+                                    static_cast<std::uint64_t>(cycle));
+  CycleSeeds seeds;
+  seeds.trials.reserve(static_cast<std::size_t>(n_trials));
+  for (int i = 0; i < n_trials; ++i) seeds.trials.push_back(rng.next_u64());
+  seeds.selection_u = rng.uniform();
+  seeds.tau2 = rng.next_u64();
+  return seeds;
+}
+
+Chain::Chain(int index, Anchor start, ProgressMetric metric, std::int64_t first_cycle,
+             std::int64_t path_steps, bool done)
+    : index_(index),
+      anchor_(std::move(start)),
+      metric_(std::move(metric)),
+      cycle_(first_cycle),
+      path_steps_(path_steps),
+      done_(done) {}
+
+std::vector<engines::SegmentTask> Chain::start_cycle(const config::SwarmOptions& o,
+                                                     std::int64_t& next_task_id) {
+  TRAILS_CHECK(!done_ && !running_, "start_cycle on a finished or busy chain");
+  Running r;
+  r.cycle = cycle_;
+  r.seeds = draw_cycle_seeds(o.seed, index_, cycle_, o.max_trial);
+  r.first_task = next_task_id;
+  r.trials.resize(static_cast<std::size_t>(o.max_trial));
+  r.trial_cvs.resize(r.trials.size());
+  r.metrics.assign(r.trials.size(), kNaN);
+  r.trials_left = r.trials.size();
+  r.started = std::chrono::steady_clock::now();
+  std::vector<engines::SegmentTask> tasks;
+  for (int i = 0; i < o.max_trial; ++i) {
+    engines::SegmentTask t;
+    t.task_id = next_task_id++;
+    t.iteration = cycle_;
+    t.walker = i;
+    t.start = anchor_.state;
+    t.start.velocities.clear();  // a trial draws fresh Maxwell–Boltzmann velocities
+    t.steps = o.tau1_steps;
+    t.stride = o.tau1_steps;  // one frame: the trial's end
+    t.seed = r.seeds.trials[static_cast<std::size_t>(i)];
+    tasks.push_back(std::move(t));
+  }
+  running_ = std::move(r);
+  return tasks;
+}
+
+bool Chain::owns_trial(std::int64_t task_id) const {
+  return running_ && task_id >= running_->first_task &&
+         task_id < running_->first_task + static_cast<std::int64_t>(running_->trials.size());
+}
+
+bool Chain::owns_tau2(std::int64_t task_id) const {
+  return running_ && running_->tau2_task == task_id;
+}
+
+std::vector<double> Chain::cvs_of(const engines::SegmentResult& r,
+                                  const features::Projection& projection) const {
+  const std::size_t per_frame = static_cast<std::size_t>(r.n_atoms * r.spatial_dim);
+  const std::span<const double> last(r.frames.data() + r.frames.size() - per_frame, per_frame);
+  std::span<const double> box;
+  if (!r.frame_boxes.empty()) box = std::span<const double>(r.frame_boxes).last(9);
+  std::vector<double> out;
+  projection.project(last, 1, box, out);
+  return out;
+}
+
+bool Chain::passes(const config::SwarmOptions& o, const Anchor& a) const {
+  if (o.distance_to_target) return metric_.distance(a.cvs) <= *o.distance_to_target;
+  if (o.metric_at_least) return a.metric >= *o.metric_at_least;
+  return false;
+}
+
+std::optional<engines::SegmentTask> Chain::take_trial(engines::SegmentResult result,
+                                                      const features::Projection& projection,
+                                                      const config::SwarmOptions& o,
+                                                      std::int64_t& next_task_id) {
+  Running& r = *running_;
+  const auto i = static_cast<std::size_t>(result.task_id - r.first_task);
+  if (result.ok() && result.n_frames > 0) {
+    r.trial_cvs[i] = cvs_of(result, projection);
+    r.metrics[i] = metric_(r.trial_cvs[i]);
+  }
+  r.trials[i] = std::move(result);
+  if (--r.trials_left > 0) return std::nullopt;
+
+  r.probabilities = selection_probabilities(r.metrics, o.sigma);
+  if (r.probabilities.empty()) {
+    const std::string first = r.trials.front() ? r.trials.front()->error : "";
+    throw core::EngineError(fmt::format(
+        "chain {}, cycle {}: all {} trials failed or gave no finite progress (trial 0: {}); the "
+        "anchor may be unstable: check the structure, or lower pathgennie.tau1_steps or the "
+        "time step",
+        index_, r.cycle, r.trials.size(), first.empty() ? "no finite CV" : first));
+  }
+  r.chosen = static_cast<std::int64_t>(draw_index(r.probabilities, r.seeds.selection_u));
+  const engines::SegmentResult& chosen = *r.trials[static_cast<std::size_t>(r.chosen)];
+  engines::SegmentTask t;
+  t.task_id = next_task_id++;
+  t.iteration = r.cycle;
+  t.walker = o.max_trial;        // the extension is the cycle's walker N
+  t.start = chosen.final_state;  // velocities continued
+  t.steps = o.tau2_steps;
+  t.stride = o.tau2_steps;
+  t.seed = r.seeds.tau2;
+  r.tau2_task = t.task_id;
+  return t;
+}
+
+FinishedCycle Chain::take_tau2(engines::SegmentResult result,
+                               const features::Projection& projection,
+                               const config::SwarmOptions& o) {
+  Running& r = *running_;
+  const auto k = static_cast<std::size_t>(r.chosen);
+  const engines::SegmentResult& trial = *r.trials[k];
+  Anchor extended;
+  double tau2_metric = kNaN;
+  if (result.ok() && result.n_frames > 0) {
+    extended = Anchor{result.final_state, cvs_of(result, projection), 0.0};
+    extended.state.velocities.clear();
+    tau2_metric = extended.metric = metric_(extended.cvs);
+  }
+  Anchor candidate{trial.final_state, r.trial_cvs[k], r.metrics[k]};
+  candidate.state.velocities.clear();
+  Outcome outcome = Outcome::Trial;
+  std::int64_t steps = o.tau1_steps;
+  // reject_worse_tau2: the extension may not lose progress over the trial it extends; a failed
+  // extension also falls back to the trial's end.
+  if (std::isfinite(tau2_metric) && !(o.reject_worse_tau2 && tau2_metric < r.metrics[k])) {
+    candidate = std::move(extended);
+    outcome = Outcome::Extended;
+    steps += o.tau2_steps;
+  }
+  if (o.reject_worse_anchor && candidate.metric < anchor_.metric) {
+    outcome = Outcome::KeptAnchor;
+    steps = 0;
+  } else {
+    anchor_ = std::move(candidate);
+  }
+  path_steps_ += steps;
+
+  FinishedCycle f;
+  CycleRecord& rec = f.record;
+  rec.chain = index_;
+  rec.cycle = r.cycle;
+  rec.trial_metrics = r.metrics;
+  rec.probabilities = r.probabilities;
+  rec.chosen = r.chosen;
+  rec.entropy = entropy(r.probabilities);
+  rec.tau2_metric = tau2_metric;
+  rec.outcome = outcome;
+  rec.anchor_metric = anchor_.metric;
+  rec.anchor_cvs = anchor_.cvs;
+  rec.reference = metric_.reference();
+  rec.path_steps = path_steps_;
+  rec.converged = passes(o, anchor_);
+  rec.wall_s = seconds_since(r.started);
+  for (auto& t : r.trials) f.trials.push_back(std::move(*t));
+  f.tau2 = std::move(result);
+
+  running_.reset();
+  ++cycle_;
+  done_ = rec.converged || cycle_ >= o.max_cycle;
+  return f;
+}
+
+}  // namespace trails::swarm

@@ -1,0 +1,94 @@
+// One chain of a swarm run and the cycle it is working on (private to the swarm module): the
+// anchor, the cycle's seeds drawn in PathGennie's order, the trials' results as they arrive,
+// and the selection and guards that turn them into the next anchor (docs/swarm.md, "The cycle").
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "trails/config/swarm_config.h"
+#include "trails/engines/segment.h"
+#include "trails/features/projection.h"
+#include "trails/swarm/cycle_record.h"
+#include "trails/swarm/progress_metric.h"
+
+namespace trails::swarm {
+
+struct Anchor {
+  engines::Configuration state;  // positions and box (velocities are redrawn each trial)
+  std::vector<double> cvs;
+  double metric = 0.0;
+};
+
+// The seeds of chain `chain`'s cycle `cycle`: N trial seeds, the selection draw, the τ2 seed.
+struct CycleSeeds {
+  std::vector<std::uint64_t> trials;
+  double selection_u = 0.0;
+  std::uint64_t tau2 = 0;
+};
+CycleSeeds draw_cycle_seeds(std::uint64_t master_seed, int chain, std::int64_t cycle, int n_trials);
+
+// A finished cycle waiting for its turn to be committed.
+struct FinishedCycle {
+  CycleRecord record;
+  std::vector<engines::SegmentResult> trials;  // by trial index (frames of the anchor only kept)
+  engines::SegmentResult tau2;
+};
+
+class Chain {
+ public:
+  Chain(int index, Anchor start, ProgressMetric metric, std::int64_t first_cycle,
+        std::int64_t path_steps, bool done);
+
+  int index() const { return index_; }
+  bool done() const { return done_; }
+  bool busy() const { return running_.has_value(); }
+  std::int64_t next_cycle() const { return cycle_; }
+
+  // Starts cycle next_cycle(): the trial tasks, ids from `next_task_id` on.
+  std::vector<engines::SegmentTask> start_cycle(const config::SwarmOptions& o,
+                                                std::int64_t& next_task_id);
+  // A trial's result; returns the τ2 task once every trial is in (none before). Throws
+  // EngineError when every trial failed.
+  std::optional<engines::SegmentTask> take_trial(engines::SegmentResult result,
+                                                 const features::Projection& projection,
+                                                 const config::SwarmOptions& o,
+                                                 std::int64_t& next_task_id);
+  // The τ2 result: decides the new anchor and returns the finished cycle (record.anchor, the
+  // stored frame key, is filled in at commit, when the store iteration is known).
+  FinishedCycle take_tau2(engines::SegmentResult result, const features::Projection& projection,
+                          const config::SwarmOptions& o);
+
+  bool owns_trial(std::int64_t task_id) const;
+  bool owns_tau2(std::int64_t task_id) const;
+
+ private:
+  struct Running {
+    std::int64_t cycle = 0;
+    CycleSeeds seeds;
+    std::int64_t first_task = 0;
+    std::vector<std::optional<engines::SegmentResult>> trials;
+    std::vector<std::vector<double>> trial_cvs;
+    std::vector<double> metrics;
+    std::size_t trials_left = 0;
+    std::vector<double> probabilities;
+    std::int64_t chosen = -1;
+    std::int64_t tau2_task = -1;
+    std::chrono::steady_clock::time_point started;
+  };
+  std::vector<double> cvs_of(const engines::SegmentResult& r,
+                             const features::Projection& projection) const;
+  bool passes(const config::SwarmOptions& o, const Anchor& a) const;
+
+  int index_;
+  Anchor anchor_;
+  ProgressMetric metric_;
+  std::int64_t cycle_;
+  std::int64_t path_steps_;
+  bool done_;
+  std::optional<Running> running_;
+};
+
+}  // namespace trails::swarm

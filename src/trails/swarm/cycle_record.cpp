@@ -1,0 +1,101 @@
+#include "trails/swarm/cycle_record.h"
+
+#include <cmath>
+#include <limits>
+
+#include "trails/core/error.h"
+
+namespace trails::swarm {
+namespace {
+
+using json = nlohmann::json;
+
+// JSON has no NaN: a failed trial's progress is stored as null.
+json numbers(const std::vector<double>& v) {
+  json out = json::array();
+  for (double x : v) out.push_back(std::isfinite(x) ? json(x) : json(nullptr));
+  return out;
+}
+json number(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
+
+std::vector<double> numbers_from(const json& j) {
+  std::vector<double> out;
+  for (const auto& x : j) {
+    out.push_back(x.is_null() ? std::numeric_limits<double>::quiet_NaN() : x.get<double>());
+  }
+  return out;
+}
+double number_from(const json& j) {
+  return j.is_null() ? std::numeric_limits<double>::quiet_NaN() : j.get<double>();
+}
+
+Outcome outcome_named(const std::string& name) {
+  for (Outcome o : {Outcome::Extended, Outcome::Trial, Outcome::KeptAnchor}) {
+    if (to_string(o) == name) return o;
+  }
+  throw core::InputError("swarm cycle record: unknown outcome '" + name + "'");
+}
+
+}  // namespace
+
+std::string to_string(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::Extended:
+      return "extended";
+    case Outcome::Trial:
+      return "trial";
+    case Outcome::KeptAnchor:
+      return "kept_anchor";
+  }
+  return "extended";
+}
+
+json to_json(const CycleRecord& r) {
+  json j;
+  j["chain"] = r.chain;
+  j["cycle"] = r.cycle;
+  j["trial_metrics"] = numbers(r.trial_metrics);
+  j["probabilities"] = r.probabilities;
+  j["chosen"] = r.chosen;
+  j["entropy"] = r.entropy;
+  j["tau2_metric"] = number(r.tau2_metric);
+  j["outcome"] = to_string(r.outcome);
+  j["anchor"] = r.anchor ? json(r.anchor->to_string()) : json(nullptr);
+  j["anchor_metric"] = number(r.anchor_metric);
+  j["anchor_cvs"] = numbers(r.anchor_cvs);
+  j["reference"] = numbers(r.reference);
+  j["path_steps"] = r.path_steps;
+  j["converged"] = r.converged;
+  j["wall_s"] = r.wall_s;
+  return j;
+}
+
+CycleRecord cycle_record_from_json(const json& j) {
+  try {
+    CycleRecord r;
+    r.chain = j.at("chain").get<int>();
+    r.cycle = j.at("cycle").get<std::int64_t>();
+    r.trial_metrics = numbers_from(j.at("trial_metrics"));
+    r.probabilities = j.at("probabilities").get<std::vector<double>>();
+    r.chosen = j.at("chosen").get<std::int64_t>();
+    r.entropy = j.at("entropy").get<double>();
+    r.tau2_metric = number_from(j.at("tau2_metric"));
+    r.outcome = outcome_named(j.at("outcome").get<std::string>());
+    if (!j.at("anchor").is_null()) {
+      r.anchor = core::FrameKey::parse(j.at("anchor").get<std::string>());
+      if (!r.anchor) throw core::InputError("swarm cycle record: bad anchor frame key");
+    }
+    r.anchor_metric = number_from(j.at("anchor_metric"));
+    r.anchor_cvs = numbers_from(j.at("anchor_cvs"));
+    r.reference = numbers_from(j.at("reference"));
+    r.path_steps = j.at("path_steps").get<std::int64_t>();
+    r.converged = j.at("converged").get<bool>();
+    r.wall_s = j.at("wall_s").get<double>();
+    return r;
+  } catch (const json::exception& e) {
+    throw core::InputError(std::string("swarm cycle record: ") + e.what() +
+                           "; the run was written by another Trails version");
+  }
+}
+
+}  // namespace trails::swarm

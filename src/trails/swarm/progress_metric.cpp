@@ -1,0 +1,45 @@
+#include "trails/swarm/progress_metric.h"
+
+#include <cmath>
+#include <limits>
+
+#include "trails/core/error.h"
+
+namespace trails::swarm {
+
+double periodic_difference(double a, double b, double period) {
+  const double d = a - b;
+  if (period <= 0.0) return d;
+  return d - period * std::floor(d / period + 0.5);
+}
+
+ProgressMetric::ProgressMetric(config::SwarmMode mode, config::EscapeMetric escape,
+                               std::vector<double> reference, std::vector<double> periods)
+    : mode_(mode), escape_(escape), reference_(std::move(reference)), periods_(std::move(periods)) {
+  TRAILS_CHECK(periods_.size() == reference_.size(),
+               "one period per CV component (0 when not periodic)");
+}
+
+double ProgressMetric::distance(std::span<const double> xi) const {
+  TRAILS_CHECK(xi.size() == reference_.size(), "CV point and reference differ in dimension");
+  double sum = 0.0;
+  bool any = false;
+  for (std::size_t i = 0; i < xi.size(); ++i) {
+    if (!std::isfinite(xi[i]) || !std::isfinite(reference_[i])) continue;
+    const double d = periodic_difference(xi[i], reference_[i], periods_[i]);
+    sum += d * d;
+    any = true;
+  }
+  return any ? std::sqrt(sum) : std::numeric_limits<double>::quiet_NaN();
+}
+
+double ProgressMetric::operator()(std::span<const double> xi) const {
+  if (mode_ == config::SwarmMode::Target) return -distance(xi);
+  if (escape_ == config::EscapeMetric::Cv0) {
+    TRAILS_CHECK(!xi.empty(), "cv0 progress of an empty CV point");
+    return std::isfinite(xi[0]) ? xi[0] : std::numeric_limits<double>::quiet_NaN();
+  }
+  return distance(xi);
+}
+
+}  // namespace trails::swarm

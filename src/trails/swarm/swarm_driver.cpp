@@ -1,0 +1,273 @@
+#include "trails/swarm/swarm_driver.h"
+
+#include <algorithm>
+#include <chrono>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "trails/core/error.h"
+#include "trails/core/signals.h"
+#include "trails/engines/registry.h"
+#include "trails/exec/executor.h"
+#include "trails/features/cv_projection.h"
+#include "trails/store/run_store.h"
+#include "trails/store/schema.h"
+#include "trails/swarm/chain.h"
+#include "trails/swarm/swarm_store.h"
+
+namespace trails::swarm {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+std::unique_ptr<features::Projection> make_projection(const config::SwarmConfig& config,
+                                                      const engines::Engine& engine) {
+  const engines::EngineSystem& system = engine.system();
+  if (!system.molecular) {
+    return features::make_identity_projection(system.n_atoms * system.spatial_dim);
+  }
+  if (!system.topology) {
+    throw core::ConfigError("cvs: the prepared system in " + system.prepared_dir.string() +
+                            " has no topology, so CV selections cannot be resolved");
+  }
+  return features::make_cv_projection(config.md.cvs, *system.topology, system.reference_positions,
+                                      config.md.system.conf_file, config.config_file.parent_path());
+}
+
+// Slots: every device × workers_per_device (one unbound device when none is listed).
+std::vector<engines::Slot> swarm_slots(const config::SwarmOptions& o) {
+  std::vector<engines::Slot> slots;
+  const std::vector<std::optional<int>> devices =
+      o.devices.empty() ? std::vector<std::optional<int>>{std::nullopt}
+                        : std::vector<std::optional<int>>(o.devices.begin(), o.devices.end());
+  for (int w = 0; w < o.workers_per_device; ++w) {
+    for (const auto& d : devices) {
+      slots.push_back(engines::Slot{static_cast<int>(slots.size()), d, w});
+    }
+  }
+  return slots;
+}
+
+// The start configuration of chain k: system.start's point (one for all, or one per chain) on
+// the built-in engine, else the engine's prepared structure.
+engines::Configuration chain_start(const config::SwarmConfig& config, const engines::Engine& engine,
+                                   int chain) {
+  engines::Configuration c = engine.default_start();
+  const auto points = config.start_points();
+  if (!points.empty()) {
+    c.positions = points.size() == 1 ? points.front() : points[static_cast<std::size_t>(chain)];
+  }
+  c.velocities.clear();
+  return c;
+}
+
+class SwarmRun {
+ public:
+  SwarmRun(const config::SwarmConfig& config, bool resume, SwarmProgress& progress)
+      : config_(config), o_(config.swarm), resume_(resume), progress_(progress) {}
+
+  SwarmOutcome run() {
+    const auto t0 = Clock::now();
+    setup();
+    progress_.started(banner());
+    loop(t0);
+    SwarmOutcome outcome;
+    for (std::size_t k = 0; k < chains_.size(); ++k) {
+      outcome.chains.push_back(ChainOutcome{static_cast<int>(k), committed_cycles_[k],
+                                            last_converged_[k], last_metric_[k]});
+    }
+    outcome.cycles_run = cycles_run_;
+    outcome.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
+    progress_.finished(outcome);
+    return outcome;
+  }
+
+ private:
+  void setup() {
+    store_ = std::make_unique<SwarmStore>(config_, resume_);
+    engine_ = engines::make_engine(config_.engine_spec(), config_.workdir);
+    projection_ = make_projection(config_, *engine_);
+    if (o_.mode == config::SwarmMode::Target &&
+        static_cast<int>(o_.target_projection.size()) != projection_->dimension()) {
+      throw core::ConfigError(fmt::format(
+          "{}: pathgennie.target_projection has {} values but the CVs give {} columns; give one "
+          "value per CV",
+          config_.config_file.string(), o_.target_projection.size(), projection_->dimension()));
+    }
+    store_->open(*engine_, projection_->column_names());
+    const std::vector<CycleRecord> history = store_->history();
+    const auto k_chains = static_cast<std::size_t>(o_.paths);
+    committed_cycles_.assign(k_chains, 0);
+    last_converged_.assign(k_chains, false);
+    last_metric_.assign(k_chains, 0.0);
+    anchor_keys_.assign(k_chains, std::nullopt);
+    std::vector<const CycleRecord*> last(k_chains, nullptr);
+    for (const auto& r : history) last[static_cast<std::size_t>(r.chain)] = &r;
+    for (std::size_t k = 0; k < k_chains; ++k) chains_.push_back(make_chain(k, last[k]));
+    pending_.resize(k_chains);
+    committed_total_ = static_cast<std::int64_t>(history.size());
+  }
+
+  Chain make_chain(std::size_t k, const CycleRecord* last) {
+    const int chain = static_cast<int>(k);
+    Anchor start{chain_start(config_, *engine_, chain), {}, 0.0};
+    std::vector<double> xi0;
+    projection_->project(start.state.positions, 1, start.state.box, xi0);
+    std::vector<double> reference =
+        o_.mode == config::SwarmMode::Target ? o_.target_projection : xi0;
+    ProgressMetric metric(o_.mode, o_.escape_metric, reference, projection_->periods());
+    start.cvs = xi0;
+    start.metric = metric(xi0);
+    if (last == nullptr) return Chain(chain, std::move(start), std::move(metric), 0, 0, false);
+    // Resume: the anchor of the last committed cycle, read back from its stored frame.
+    Anchor anchor = start;
+    if (last->anchor) anchor.state = store_->anchor_state(*last->anchor, start.state);
+    anchor.cvs = last->anchor_cvs;
+    anchor.metric = last->anchor_metric;
+    committed_cycles_[k] = last->cycle + 1;
+    last_converged_[k] = last->converged;
+    last_metric_[k] = last->anchor_metric;
+    anchor_keys_[k] = last->anchor;
+    const bool done = last->converged || last->cycle + 1 >= o_.max_cycle;
+    return Chain(chain, std::move(anchor), std::move(metric), last->cycle + 1, last->path_steps,
+                 done);
+  }
+
+  std::vector<std::string> banner() const {
+    std::vector<std::string> lines;
+    lines.push_back(fmt::format("trails swarm {}", config_.config_file.string()));
+    lines.push_back(
+        fmt::format("  run dir     {}{}", config_.workdir.string(), resume_ ? " (resumed)" : ""));
+    lines.push_back(fmt::format("  engine      {}", engine_->describe()));
+    lines.push_back(
+        fmt::format("  swarm       {} mode, {} trial(s) x {} steps, extension {} steps, sigma {}",
+                    o_.mode == config::SwarmMode::Target ? "target" : "escape", o_.max_trial,
+                    o_.tau1_steps, o_.tau2_steps, o_.sigma));
+    lines.push_back(fmt::format("  chains      {} (up to {} cycles each), {} slot(s)", o_.paths,
+                                o_.max_cycle, swarm_slots(o_).size()));
+    return lines;
+  }
+
+  // The chain whose next cycle is next in (cycle, chain) order, among chains with cycles left to
+  // commit; -1 when every chain is finished and committed.
+  int next_to_commit() const {
+    int best = -1;
+    for (std::size_t k = 0; k < chains_.size(); ++k) {
+      const bool left = !pending_[k].empty() || !chains_[k].done();
+      if (!left) continue;
+      if (best < 0 || committed_cycles_[k] < committed_cycles_[static_cast<std::size_t>(best)]) {
+        best = static_cast<int>(k);
+      }
+    }
+    return best;
+  }
+
+  void commit_ready(Clock::time_point t0) {
+    for (int k = next_to_commit(); k >= 0 && !pending_[static_cast<std::size_t>(k)].empty();
+         k = next_to_commit()) {
+      const auto kk = static_cast<std::size_t>(k);
+      FinishedCycle f = std::move(pending_[kk].front());
+      pending_[kk].pop_front();
+      anchor_keys_[kk] = store_->commit(f, anchor_keys_[kk]);
+      ++committed_cycles_[kk];
+      ++committed_total_;
+      ++cycles_run_;
+      last_converged_[kk] = f.record.converged;
+      last_metric_[kk] = f.record.anchor_metric;
+      CycleReport report;
+      report.chain = k;
+      report.cycle = f.record.cycle;
+      report.anchor_metric = f.record.anchor_metric;
+      report.converged = f.record.converged;
+      report.chains_running = static_cast<int>(
+          std::count_if(chains_.begin(), chains_.end(), [](const Chain& c) { return !c.done(); }));
+      report.cycles_committed = committed_total_;
+      report.cycles_total = static_cast<std::int64_t>(o_.paths) * o_.max_cycle;
+      report.elapsed_s = std::chrono::duration<double>(Clock::now() - t0).count();
+      progress_.cycle(report);
+    }
+  }
+
+  // Work order: extensions first (each holds up its chain), then trials in (cycle, chain) order.
+  void queue_new_cycles() {
+    for (auto& chain : chains_) {
+      if (chain.done() || chain.busy()) continue;
+      for (auto& t : chain.start_cycle(o_, next_task_id_)) trials_.push_back(std::move(t));
+    }
+    std::stable_sort(trials_.begin(), trials_.end(),
+                     [](const auto& a, const auto& b) { return a.iteration < b.iteration; });
+  }
+
+  void submit_ready(exec::Executor& executor) {
+    while (executor.in_flight() < executor.slots().size() && (!tau2_.empty() || !trials_.empty())) {
+      std::deque<engines::SegmentTask>& from = tau2_.empty() ? trials_ : tau2_;
+      executor.submit(std::move(from.front()));
+      from.pop_front();
+    }
+  }
+
+  void take(engines::SegmentResult result) {
+    for (auto& chain : chains_) {
+      if (chain.owns_trial(result.task_id)) {
+        if (auto t = chain.take_trial(std::move(result), *projection_, o_, next_task_id_)) {
+          tau2_.push_back(std::move(*t));
+        }
+        return;
+      }
+      if (chain.owns_tau2(result.task_id)) {
+        pending_[static_cast<std::size_t>(chain.index())].push_back(
+            chain.take_tau2(std::move(result), *projection_, o_));
+        return;
+      }
+    }
+    throw core::InternalError("swarm: a result for unknown task " + std::to_string(result.task_id));
+  }
+
+  void loop(Clock::time_point t0) {
+    auto executor = exec::make_thread_pool_executor(*engine_, swarm_slots(o_));
+    while (true) {
+      core::throw_if_stop_requested();
+      queue_new_cycles();
+      submit_ready(*executor);
+      commit_ready(t0);
+      if (next_to_commit() < 0) break;
+      std::optional<engines::SegmentResult> result = executor->next_completed();
+      if (!result) {
+        throw core::InternalError("swarm: nothing in flight while cycles remain");
+      }
+      take(std::move(*result));
+    }
+  }
+
+  const config::SwarmConfig& config_;
+  const config::SwarmOptions& o_;
+  bool resume_;
+  SwarmProgress& progress_;
+  std::unique_ptr<SwarmStore> store_;
+  std::unique_ptr<engines::Engine> engine_;
+  std::unique_ptr<features::Projection> projection_;
+  std::vector<Chain> chains_;
+  std::vector<std::deque<FinishedCycle>> pending_;
+  std::vector<std::int64_t> committed_cycles_;  // per chain: the next cycle to commit
+  std::vector<bool> last_converged_;
+  std::vector<double> last_metric_;
+  std::vector<std::optional<core::FrameKey>> anchor_keys_;  // per chain: the committed anchor
+  std::deque<engines::SegmentTask> tau2_;
+  std::deque<engines::SegmentTask> trials_;
+  std::int64_t next_task_id_ = 0;
+  std::int64_t committed_total_ = 0;
+  std::int64_t cycles_run_ = 0;
+};
+
+}  // namespace
+
+SwarmOutcome run_swarm(const config::SwarmConfig& config, bool resume, SwarmProgress& progress) {
+  return SwarmRun(config, resume, progress).run();
+}
+
+}  // namespace trails::swarm

@@ -1,0 +1,58 @@
+// The swarm driver (`trails swarm`, docs/swarm.md): PathGennie's cycle for `paths` independent
+// chains on one executor. Per chain and cycle: N trials of τ1 steps from the anchor with fresh
+// velocities, softmax selection over their progress, τ2 steps of the chosen trial with its
+// velocities, the reject guards, the convergence test. While one chain's τ2 runs, the slots take
+// other chains' trials (multi-path fill). Every random number of chain k's cycle c comes from
+// the stream (seed + k, "swarm-cycle", c), drawn in PathGennie's order (N trial seeds, the
+// selection draw, the τ2 seed), and results are bound to task ids, so a chain is bitwise the same
+// on any number of devices or workers, alone or beside other chains, interrupted or not.
+// Each chain-cycle is committed to the run store (RUN_DIR) in (cycle, chain) order.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "trails/config/swarm_config.h"
+
+namespace trails::swarm {
+
+struct CycleReport {
+  int chain = 0;
+  std::int64_t cycle = 0;
+  double anchor_metric = 0.0;
+  bool converged = false;
+  int chains_running = 0;
+  std::int64_t cycles_committed = 0;  // all chains, this run and before
+  std::int64_t cycles_total = 0;      // the cap: paths × max_cycle
+  double elapsed_s = 0.0;             // since this invocation started
+};
+
+struct ChainOutcome {
+  int chain = 0;
+  std::int64_t cycles = 0;  // committed cycles
+  bool converged = false;
+  double anchor_metric = 0.0;
+};
+
+struct SwarmOutcome {
+  std::vector<ChainOutcome> chains;
+  std::int64_t cycles_run = 0;  // in this invocation
+  double wall_s = 0.0;
+};
+
+class SwarmProgress {
+ public:
+  virtual ~SwarmProgress() = default;
+  virtual void started(const std::vector<std::string>& banner) = 0;
+  virtual void cycle(const CycleReport& report) = 0;
+  virtual void finished(const SwarmOutcome& outcome) = 0;
+};
+
+// Runs (or, with resume, continues) the swarm of `config` in config.workdir. Throws ConfigError
+// / InputError (exit 2) for bad input with nothing written, EngineError when every trial of a
+// cycle fails, core::Interrupted on a stop signal (committed cycles are kept).
+SwarmOutcome run_swarm(const config::SwarmConfig& config, bool resume, SwarmProgress& progress);
+
+}  // namespace trails::swarm

@@ -1,0 +1,180 @@
+#include "trails/swarm/swarm_store.h"
+
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "trails/core/crash_point.h"
+#include "trails/core/error.h"
+#include "trails/store/schema.h"
+
+namespace trails::swarm {
+namespace {
+
+namespace fs = std::filesystem;
+
+store::WalkerRecord walker_record(std::int64_t walker, std::uint64_t seed,
+                                  const engines::SegmentResult& r, bool has_frame,
+                                  const std::optional<core::FrameKey>& parent, double weight) {
+  store::WalkerRecord w;
+  w.walker = walker;
+  w.seed = seed;
+  w.ok = r.ok();
+  w.error = r.error;
+  w.n_frames = has_frame ? 1 : 0;
+  w.parent = parent;
+  w.startup_s = r.startup_s;
+  w.integrate_s = r.integrate_s;
+  w.platform = r.platform;
+  w.device = r.device;
+  w.visible_devices = r.visible_devices;
+  w.host = r.host;
+  w.weight = weight;
+  return w;
+}
+
+}  // namespace
+
+SwarmStore::SwarmStore(const config::SwarmConfig& config, bool resume)
+    : config_(config), resume_(resume) {
+  const fs::path& dir = config.workdir;
+  std::error_code ec;
+  if (resume) {
+    if (!store::RunStore::exists(dir)) {
+      throw core::InputError(dir.string() +
+                             " holds no swarm run to resume; run `trails swarm` without --resume");
+    }
+    return;
+  }
+  if (store::RunStore::exists(dir)) {
+    throw core::InputError(dir.string() +
+                           " already holds a run; continue it with `trails swarm --resume`, or "
+                           "choose another workdir");
+  }
+  if (fs::exists(dir, ec) && !fs::is_empty(dir, ec)) {
+    throw core::InputError(dir.string() +
+                           " exists and is not empty; choose a new or empty workdir (nothing "
+                           "was written)");
+  }
+  created_dir_ = fs::create_directories(dir, ec);
+  if (ec) throw core::InputError("cannot create " + dir.string() + ": " + ec.message());
+}
+
+SwarmStore::~SwarmStore() {
+  if (committed_ || resume_ || !created_dir_) return;
+  store_.reset();
+  std::error_code ec;
+  fs::remove_all(config_.workdir, ec);  // a run that never committed leaves nothing behind
+}
+
+void SwarmStore::open(const engines::Engine& engine, const std::vector<std::string>& cv_names) {
+  dt_ = engine.system().dt;
+  store::RunMeta meta;
+  meta.trails_version = TRAILS_VERSION;
+  meta.config = config_.result_relevant_json();
+  meta.config_digest = config::digest_of(meta.config);
+  meta.effective_config = config_.effective_json();
+  meta.engine_system = engine.system().to_json();
+  meta.engine_system["engine"] = engine.name();
+  meta.engine_system["cv_names"] = cv_names;
+  meta.created_at = store::detail::utc_now_iso8601();
+  if (!resume_) {
+    store_.emplace(store::RunStore::create(config_.workdir, meta));
+    return;
+  }
+  store_.emplace(store::RunStore::open(config_.workdir, store::RunStore::Mode::ReadWrite));
+  const store::RunMeta& stored = store_->meta();
+  if (!stored.config.contains("pathgennie")) {
+    throw core::InputError(config_.workdir.string() +
+                           " holds a campaign, not a swarm run; continue it with `trails run "
+                           "--resume`");
+  }
+  if (stored.config_digest != meta.config_digest) {
+    std::string keys;
+    for (const auto& k : config::keys_changed(stored.config, meta.config)) {
+      keys += (keys.empty() ? "" : ", ") + k;
+    }
+    throw core::InputError(fmt::format(
+        "{}: the configuration differs from the run in {} ({}); --resume continues the same "
+        "swarm (only max_cycle, devices and workers_per_device may change): restore those keys "
+        "or start a new run in another workdir",
+        config_.config_file.string(), config_.workdir.string(), keys));
+  }
+  const auto last = store_->last_committed();
+  next_iteration_ = last ? *last + 1 : 0;
+}
+
+std::vector<CycleRecord> SwarmStore::history() const {
+  std::vector<CycleRecord> out;
+  if (!resume_) return out;
+  const auto last = store_->last_committed();
+  if (!last) return out;
+  const std::map<std::string, int> versions = {{kCycleRecordKey, kCycleRecordVersion}};
+  for (std::int64_t i = 0; i <= *last; ++i) {
+    out.push_back(cycle_record_from_json(store_->load_state(i, versions).at(kCycleRecordKey)));
+  }
+  return out;
+}
+
+engines::Configuration SwarmStore::anchor_state(const core::FrameKey& key,
+                                                const engines::Configuration& layout) const {
+  const auto frames = store_->load_frames(std::span<const core::FrameKey>(&key, 1));
+  engines::Configuration c = layout;
+  c.positions = frames.front().positions;
+  c.box = frames.front().box;
+  c.velocities.clear();
+  return c;
+}
+
+std::optional<core::FrameKey> SwarmStore::commit(FinishedCycle& f,
+                                                 const std::optional<core::FrameKey>& start_key) {
+  const std::int64_t iteration = next_iteration_;
+  CycleRecord& rec = f.record;
+  const auto n = static_cast<std::int64_t>(f.trials.size());
+  std::optional<std::int64_t> anchor_walker;
+  if (rec.outcome == Outcome::Extended) anchor_walker = n;
+  if (rec.outcome == Outcome::Trial) anchor_walker = rec.chosen;
+  rec.anchor =
+      anchor_walker ? std::optional(core::FrameKey{iteration, *anchor_walker, 0}) : start_key;
+
+  store::IterationRecord r;
+  r.iteration = iteration;
+  r.cv_dim = static_cast<int>(rec.anchor_cvs.size());
+  const engines::SegmentResult& anchor_result =
+      anchor_walker == n ? f.tau2 : f.trials[static_cast<std::size_t>(rec.chosen)];
+  r.n_atoms = anchor_result.n_atoms;
+  r.spatial_dim = anchor_result.spatial_dim;
+  const auto seeds =
+      draw_cycle_seeds(config_.swarm.seed, rec.chain, rec.cycle, static_cast<int>(n));
+  for (std::int64_t i = 0; i < n; ++i) {
+    const auto& t = f.trials[static_cast<std::size_t>(i)];
+    r.walkers.push_back(walker_record(i, seeds.trials[static_cast<std::size_t>(i)], t,
+                                      anchor_walker == i, start_key,
+                                      rec.probabilities[static_cast<std::size_t>(i)]));
+  }
+  r.walkers.push_back(walker_record(n, seeds.tau2, f.tau2, anchor_walker == n, start_key, 1.0));
+  if (anchor_walker) {
+    const std::size_t per_frame =
+        static_cast<std::size_t>(anchor_result.n_atoms * anchor_result.spatial_dim);
+    const auto& frames = anchor_result.frames;
+    r.positions.assign(frames.end() - static_cast<std::ptrdiff_t>(per_frame), frames.end());
+    if (!anchor_result.frame_boxes.empty()) {
+      r.boxes.assign(anchor_result.frame_boxes.end() - 9, anchor_result.frame_boxes.end());
+    }
+    r.cvs = rec.anchor_cvs;
+  }
+  if (rec.anchor) r.spawns.push_back(store::SpawnChoice{0, 0, *rec.anchor});
+  r.stride = 1;
+  r.dt = dt_;
+  r.runner_s = rec.wall_s;
+  r.state = nlohmann::json::object();
+  r.state[kCycleRecordKey] = to_json(rec);
+  r.state_versions[kCycleRecordKey] = kCycleRecordVersion;
+  store_->commit(r);
+  committed_ = true;
+  core::crash_point("after-commit", iteration);  // tests: SIGKILL with other trials in flight
+  ++next_iteration_;
+  return rec.anchor;
+}
+
+}  // namespace trails::swarm
