@@ -83,7 +83,8 @@ bool Chain::owns_tau2(std::int64_t task_id) const {
 
 std::vector<double> Chain::cvs_of(const engines::SegmentResult& r,
                                   const features::Projection& projection) const {
-  const std::size_t per_frame = static_cast<std::size_t>(r.n_atoms * r.spatial_dim);
+  const std::size_t per_frame =
+      static_cast<std::size_t>(r.n_atoms) * static_cast<std::size_t>(r.spatial_dim);
   const std::span<const double> last(r.frames.data() + r.frames.size() - per_frame, per_frame);
   std::span<const double> box;
   if (!r.frame_boxes.empty()) box = std::span<const double>(r.frame_boxes).last(9);

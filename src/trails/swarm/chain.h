@@ -35,6 +35,7 @@ struct FinishedCycle {
   CycleRecord record;
   std::vector<engines::SegmentResult> trials;  // by trial index (frames of the anchor only kept)
   engines::SegmentResult tau2;
+  int chains_running = 0;  // chains with cycles left when this one finished (progress line)
 };
 
 class Chain {

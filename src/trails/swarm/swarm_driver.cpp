@@ -17,6 +17,7 @@
 #include "trails/store/run_store.h"
 #include "trails/store/schema.h"
 #include "trails/swarm/chain.h"
+#include "trails/swarm/cycle_committer.h"
 #include "trails/swarm/swarm_store.h"
 
 namespace trails::swarm {
@@ -75,7 +76,9 @@ class SwarmRun {
     const auto t0 = Clock::now();
     setup();
     progress_.started(banner());
+    const auto loop_start = Clock::now();
     loop(t0);
+    const double loop_s = std::chrono::duration<double>(Clock::now() - loop_start).count();
     SwarmOutcome outcome;
     for (std::size_t k = 0; k < chains_.size(); ++k) {
       outcome.chains.push_back(ChainOutcome{static_cast<int>(k), committed_cycles_[k],
@@ -83,6 +86,7 @@ class SwarmRun {
     }
     outcome.cycles_run = cycles_run_;
     outcome.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
+    outcome.loop_s = loop_s;
     progress_.finished(outcome);
     return outcome;
   }
@@ -167,30 +171,34 @@ class SwarmRun {
     return best;
   }
 
-  void commit_ready(Clock::time_point t0) {
+  // Hands the finished cycles that are next in (cycle, chain) order to the committer.
+  void commit_ready() {
     for (int k = next_to_commit(); k >= 0 && !pending_[static_cast<std::size_t>(k)].empty();
          k = next_to_commit()) {
       const auto kk = static_cast<std::size_t>(k);
       FinishedCycle f = std::move(pending_[kk].front());
       pending_[kk].pop_front();
-      anchor_keys_[kk] = store_->commit(f, anchor_keys_[kk]);
       ++committed_cycles_[kk];
-      ++committed_total_;
       ++cycles_run_;
       last_converged_[kk] = f.record.converged;
       last_metric_[kk] = f.record.anchor_metric;
-      CycleReport report;
-      report.chain = k;
-      report.cycle = f.record.cycle;
-      report.anchor_metric = f.record.anchor_metric;
-      report.converged = f.record.converged;
-      report.chains_running = static_cast<int>(
+      f.chains_running = static_cast<int>(
           std::count_if(chains_.begin(), chains_.end(), [](const Chain& c) { return !c.done(); }));
-      report.cycles_committed = committed_total_;
-      report.cycles_total = static_cast<std::int64_t>(o_.paths) * o_.max_cycle;
-      report.elapsed_s = std::chrono::duration<double>(Clock::now() - t0).count();
-      progress_.cycle(report);
+      committer_->push(std::move(f));
     }
+  }
+
+  void report(const FinishedCycle& f, std::int64_t committed, Clock::time_point t0) {
+    CycleReport r;
+    r.chain = f.record.chain;
+    r.cycle = f.record.cycle;
+    r.anchor_metric = f.record.anchor_metric;
+    r.converged = f.record.converged;
+    r.chains_running = f.chains_running;
+    r.cycles_committed = committed;
+    r.cycles_total = static_cast<std::int64_t>(o_.paths) * o_.max_cycle;
+    r.elapsed_s = std::chrono::duration<double>(Clock::now() - t0).count();
+    progress_.cycle(r);
   }
 
   // Work order: extensions first (each holds up its chain), then trials in (cycle, chain) order.
@@ -230,11 +238,15 @@ class SwarmRun {
 
   void loop(Clock::time_point t0) {
     auto executor = exec::make_thread_pool_executor(*engine_, swarm_slots(o_));
+    committer_ = std::make_unique<CycleCommitter>(
+        *store_, anchor_keys_, committed_total_,
+        [this, t0](const FinishedCycle& f, std::int64_t n) { report(f, n, t0); });
     while (true) {
       core::throw_if_stop_requested();
+      committer_->check();
       queue_new_cycles();
       submit_ready(*executor);
-      commit_ready(t0);
+      commit_ready();
       if (next_to_commit() < 0) break;
       std::optional<engines::SegmentResult> result = executor->next_completed();
       if (!result) {
@@ -242,6 +254,7 @@ class SwarmRun {
       }
       take(std::move(*result));
     }
+    committer_->finish();
   }
 
   const config::SwarmConfig& config_;
@@ -249,6 +262,7 @@ class SwarmRun {
   bool resume_;
   SwarmProgress& progress_;
   std::unique_ptr<SwarmStore> store_;
+  std::unique_ptr<CycleCommitter> committer_;  // declared after store_: destroyed first
   std::unique_ptr<engines::Engine> engine_;
   std::unique_ptr<features::Projection> projection_;
   std::vector<Chain> chains_;

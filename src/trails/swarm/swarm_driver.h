@@ -39,7 +39,8 @@ struct ChainOutcome {
 struct SwarmOutcome {
   std::vector<ChainOutcome> chains;
   std::int64_t cycles_run = 0;  // in this invocation
-  double wall_s = 0.0;
+  double wall_s = 0.0;          // the whole invocation
+  double loop_s = 0.0;          // the cycles alone: first trial submitted -> last commit
 };
 
 class SwarmProgress {

@@ -154,8 +154,8 @@ std::optional<core::FrameKey> SwarmStore::commit(FinishedCycle& f,
   }
   r.walkers.push_back(walker_record(n, seeds.tau2, f.tau2, anchor_walker == n, start_key, 1.0));
   if (anchor_walker) {
-    const std::size_t per_frame =
-        static_cast<std::size_t>(anchor_result.n_atoms * anchor_result.spatial_dim);
+    const std::size_t per_frame = static_cast<std::size_t>(anchor_result.n_atoms) *
+                                  static_cast<std::size_t>(anchor_result.spatial_dim);
     const auto& frames = anchor_result.frames;
     r.positions.assign(frames.end() - static_cast<std::ptrdiff_t>(per_frame), frames.end());
     if (!anchor_result.frame_boxes.empty()) {

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# `trails swarm` on the built-in Müller–Brown potential (docs/swarm.md): the example reaches the
+# product basin; a swarm is bitwise the same on 1 or 8 devices × 2 workers, one chain of a
+# multi-path run is the same chain run alone, SIGKILL then --resume gives the uninterrupted run's
+# outputs; status and plot read the run; bad input exits 2 and writes nothing.
+source "$(dirname "$0")/lib/common.bash"
+
+# swarm_config FILE WORKDIR [extra pathgennie lines...]
+swarm_config() {
+  local file=$1 workdir=$2
+  shift 2
+  sed -e "s#^workdir: .*#workdir: $workdir#" "$ROOT/examples/swarm-muller-brown/input.yaml" > "$file"
+  local line
+  for line in "$@"; do sed -i "s#^  seed: \(.*\)#  seed: \1\n  $line#" "$file"; done
+}
+# The outputs that must match bit for bit: metrics without the wall-time column, the path, the CVs.
+# same_export RUN_A RUN_B: `trails export` CVs and lineage are byte-identical.
+same_export() {
+  export_run "$1" "$1" && export_run "$2" "$2"
+  cmp -s "$1.cvs.csv" "$2.cvs.csv" && cmp -s "$1.lineage.csv" "$2.lineage.csv"
+}
+fingerprint() {
+  local dir=$1 k=${2:-0}
+  cut -d, -f1-10 "$dir/path_$k/metrics.csv"
+  cat "$dir/path_$k/reactive_path.csv"
+}
+
+# The example converges within its cycle cap.
+swarm_config mb.yaml mb
+"$TRAILS" swarm mb.yaml > mb.out 2>&1 || fail "example swarm failed: $(cat mb.out)"
+grep -q "^path 0: .* converged" mb.out || fail "the example did not reach the product basin: $(cat mb.out)"
+tail -n1 mb/path_0/metrics.csv | grep -q ',extended,1,1,\|,trial,1,1,' || fail "last cycle not converged: $(tail -n2 mb/path_0/metrics.csv)"
+/usr/bin/python3 - mb/path_0/reactive_path.csv <<'PY' || fail "the path does not end in the product basin"
+import csv, math, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+x, y = float(rows[-1]["x0"]), float(rows[-1]["x1"])
+assert math.hypot(x - 0.623, y - 0.028) <= 0.1, (x, y)
+steps = [int(r["path_steps"]) for r in rows]
+assert steps == sorted(steps) and steps[0] > 0, steps
+PY
+pass "the Müller–Brown example reaches the product basin"
+
+"$TRAILS" status mb > status.out || fail "status of a swarm run failed"
+grep -q "path 0 .* converged" status.out || fail "status: $(cat status.out)"
+"$TRAILS" plot mb -o pics > plot.out || fail "plot of a swarm run failed: $(cat plot.out)"
+for p in progress.png path.png; do
+  [ -s "pics/$p" ] || fail "plot wrote no $p"
+  head -c 8 "pics/$p" | od -An -tx1 | grep -q "89 50 4e 47" || fail "$p is not a PNG"
+done
+pass "status and plot read a swarm run"
+
+# Bitwise the same on 8 devices × 2 workers as on one slot.
+swarm_config d8.yaml d8 "devices: [0, 1, 2, 3, 4, 5, 6, 7]" "workers_per_device: 2"
+"$TRAILS" swarm d8.yaml > d8.out 2>&1 || fail "8-device swarm failed: $(cat d8.out)"
+grep -q "16 slot(s)" d8.out || fail "no 16 slots: $(cat d8.out)"
+diff <(fingerprint mb) <(fingerprint d8) > /dev/null || fail "8 devices x 2 workers changed the swarm"
+same_export mb d8 || fail "8 devices x 2 workers changed the export"
+pass "1 slot and 16 slots give the same swarm"
+
+# Multi-path fill: chain 2 of a 3-path run with seed s is the one-path run with seed s + 2.
+seed=$(sed -n 's/^  seed: //p' mb.yaml)
+swarm_config k3.yaml k3 "paths: 3" "devices: [0, 1, 2, 3]"
+"$TRAILS" swarm k3.yaml > k3.out 2>&1 || fail "3-path swarm failed: $(cat k3.out)"
+swarm_config alone.yaml alone
+sed -i "s/^  seed: .*/  seed: $((seed + 2))/" alone.yaml
+"$TRAILS" swarm alone.yaml > alone.out 2>&1 || fail "lone chain failed: $(cat alone.out)"
+diff <(fingerprint k3 2) <(fingerprint alone 0) > /dev/null || fail "chain 2 differs from the same chain run alone"
+diff <(fingerprint k3 0) <(fingerprint mb 0) > /dev/null || fail "chain 0 differs from the one-path run"
+[ "$(grep -c '^path [012]: ' k3.out)" -eq 3 ] || fail "not three paths: $(cat k3.out)"
+pass "each chain of a multi-path run is the chain run alone"
+
+# SIGKILL right after a commit (other trials in flight), then --resume: the same outputs.
+swarm_config crash.yaml crash "paths: 3" "devices: [0, 1, 2, 3]"
+set +e
+TRAILS_CRASH_AT=after-commit:10 "$TRAILS" swarm crash.yaml > crash.out 2>&1
+rc=$?
+set -e
+[ $rc -eq 137 ] || fail "expected SIGKILL (137), got $rc: $(cat crash.out)"
+[ "$("$TRAILS" status crash --json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["iterations_committed"])')" -eq 11 ] || fail "not 11 cycles committed at the crash"
+"$TRAILS" swarm crash.yaml --resume > resume.out 2>&1 || fail "resume failed: $(cat resume.out)"
+for k in 0 1 2; do
+  diff <(fingerprint k3 $k) <(fingerprint crash $k) > /dev/null || fail "chain $k after kill -9 and --resume differs"
+done
+same_export k3 crash || fail "export after kill -9 and --resume differs"
+pass "SIGKILL then --resume gives the uninterrupted swarm"
+
+# A raised max_cycle may continue a run; any other change is refused.
+sed -i 's/^  sigma: .*/  sigma: 0.3/' crash.yaml
+expect_exit 2 "changed sigma on resume" "pathgennie.sigma" "$TRAILS" swarm crash.yaml --resume
+expect_exit 2 "fresh run into an existing run" "already holds a run" "$TRAILS" swarm mb.yaml
+sed -i 's#^workdir: .*#workdir: nothing-here#' crash.yaml
+expect_exit 2 "resume without a run" "holds no swarm run" "$TRAILS" swarm crash.yaml --resume
+[ ! -e nothing-here ] || fail "a refused resume created its workdir"
+
+# Bad input: every problem with file:line, exit 2, nothing written.
+cat > bad.yaml <<'YAML'
+workdir: bad-run
+pathgennie:
+  mode: target
+  max_trials: 8
+  tau1_steps: 2
+  tau2_steps: 2
+  max_cycle: 3
+projection:
+  module: mycv
+engine:
+  md_engine: builtin
+  potential: muller_brown
+YAML
+expect_exit 2 "bad swarm config" "bad.yaml:4:3: pathgennie.max_trials: unknown key" "$TRAILS" swarm bad.yaml
+grep -qF "pathgennie.target_projection: target mode needs the target point" err.txt || fail "no target_projection problem: $(cat err.txt)"
+grep -qF "bad.yaml:8:1: projection:" err.txt || fail "no projection problem: $(cat err.txt)"
+[ ! -e bad-run ] || fail "a refused config created its workdir"
+mkdir full && touch full/keep
+swarm_config full.yaml full
+expect_exit 2 "non-empty workdir" "exists and is not empty" "$TRAILS" swarm full.yaml
+[ "$(ls full)" = keep ] || fail "a refused run touched a non-empty workdir"
+pass "bad input exits 2 and writes nothing"

@@ -1,0 +1,173 @@
+// Loading swarm configurations (docs/swarm.md, "Keys"): values, PathGennie's aliases and
+// profile, and every problem reported with its file, line and key.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <unistd.h>
+
+#include "trails/config/swarm_config.h"
+#include "trails/core/error.h"
+#include "trails/swarm/cycle_record.h"
+
+namespace trails::config {
+namespace {
+
+namespace fs = std::filesystem;
+
+class SwarmConfigTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("trails-swarm-config-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path write(const std::string& text) const {
+    const fs::path file = dir_ / "input.yaml";
+    std::ofstream(file) << text;
+    return file;
+  }
+  // The ConfigError text of loading `text` (fails the test when it loads).
+  std::string error_of(const std::string& text) const {
+    try {
+      (void)load_swarm_config(write(text));
+    } catch (const core::ConfigError& e) {
+      return e.what();
+    }
+    ADD_FAILURE() << "loaded:\n" << text;
+    return {};
+  }
+
+  fs::path dir_;
+};
+
+const std::string kEngine =
+    "engine:\n  md_engine: builtin\n  potential: muller_brown\n  kT: 15\n  dt: 0.0005\n";
+
+TEST_F(SwarmConfigTest, ReadsThePathGennieKeys) {
+  const auto c = load_swarm_config(write(
+      "workdir: out\n"
+      "pathgennie:\n  mode: target\n  target_projection: [0.6, 0.0]\n  tau1_steps: 5\n"
+      "  tau2_steps: 10\n  max_trial: 8\n  max_cycle: 50\n  sigma: 0.25\n  seed: 42\n"
+      "  devices: [0, 1]\n  tau1_workers: 3\n  reject_worse_tau2: true\n  paths: 2\n"
+      "convergence:\n  distance_to_target: 0.05\n" +
+      kEngine));
+  EXPECT_EQ(c.workdir, dir_ / "out");
+  EXPECT_EQ(c.swarm.mode, SwarmMode::Target);
+  EXPECT_EQ(c.swarm.target_projection, (std::vector<double>{0.6, 0.0}));
+  EXPECT_EQ(c.swarm.tau1_steps, 5);
+  EXPECT_EQ(c.swarm.tau2_steps, 10);
+  EXPECT_EQ(c.swarm.max_trial, 8);
+  EXPECT_EQ(c.swarm.max_cycle, 50);
+  EXPECT_DOUBLE_EQ(c.swarm.sigma, 0.25);
+  EXPECT_EQ(c.swarm.seed, 42U);
+  EXPECT_EQ(c.swarm.devices, (std::vector<int>{0, 1}));
+  EXPECT_EQ(c.swarm.workers_per_device, 3);  // tau1_workers: PathGennie's old name
+  EXPECT_TRUE(c.swarm.reject_worse_tau2);
+  EXPECT_FALSE(c.swarm.reject_worse_anchor);
+  EXPECT_EQ(c.swarm.paths, 2);
+  EXPECT_EQ(c.swarm.distance_to_target, 0.05);
+  EXPECT_EQ(c.md.engine.md_engine, "builtin");
+  EXPECT_DOUBLE_EQ(c.md.engine.builtin.kT, 15.0);
+}
+
+TEST_F(SwarmConfigTest, DiscoveryProfileAppliesUnderExplicitKeys) {
+  const auto c = load_swarm_config(
+      write("pathgennie:\n  profile: discovery\n  max_cycle: 10\n  tau2_steps: 20\n" + kEngine));
+  EXPECT_EQ(c.swarm.tau1_steps, 2);
+  EXPECT_EQ(c.swarm.tau2_steps, 20);  // explicit wins
+  EXPECT_EQ(c.swarm.max_trial, 15);
+  EXPECT_DOUBLE_EQ(c.swarm.sigma, 0.1);
+}
+
+TEST_F(SwarmConfigTest, ProblemsNameFileLineAndKey) {
+  const std::string text = error_of(
+      "pathgennie:\n  max_trials: 8\n  tau1_steps: 0\n  max_cycle: 5\n  tau2_steps: 2\n"
+      "projection:\n  module: cv\n" +
+      kEngine + "  potentail: x\n");
+  EXPECT_NE(text.find("input.yaml:2:3: pathgennie.max_trials: unknown key in the pathgennie "
+                      "block; did you mean pathgennie.max_trial?"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("input.yaml:3:15: pathgennie.tau1_steps"), std::string::npos) << text;
+  EXPECT_NE(text.find("pathgennie.max_trial: required"), std::string::npos) << text;
+  EXPECT_NE(text.find("input.yaml:6:1: projection: PathGennie's Python projection"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("input.yaml:13:3: engine.potentail: unknown key"), std::string::npos)
+      << text;
+}
+
+TEST_F(SwarmConfigTest, CrossFieldRules) {
+  const std::string base = "  tau1_steps: 2\n  tau2_steps: 2\n  max_trial: 4\n  max_cycle: 5\n";
+  EXPECT_NE(error_of("pathgennie:\n  mode: target\n" + base + kEngine)
+                .find("target mode needs the target point"),
+            std::string::npos);
+  EXPECT_NE(error_of("pathgennie:\n  workers_per_device: 2\n  tau1_workers: 2\n" + base + kEngine)
+                .find("keep only workers_per_device"),
+            std::string::npos);
+  EXPECT_NE(error_of("pathgennie:\n  paths: 2\n" + base + kEngine +
+                     "system:\n  start: [[0, 0], [1, 1], [2, 2]]\n")
+                .find("gives 3 points but pathgennie.paths is 2"),
+            std::string::npos);
+  EXPECT_NE(error_of("pathgennie:\n  mode: target\n  target_projection: [1, 2, 3]\n" + base +
+                     kEngine)
+                .find("has 3 values but a built-in run's CVs are its 2 coordinates"),
+            std::string::npos);
+  EXPECT_NE(error_of("pathgennie:\n  temperature: 300\n" + base + kEngine)
+                .find("the built-in engine's temperature is engine.kT"),
+            std::string::npos);
+  EXPECT_NE(error_of("pathgennie:\n  profile: sampling\n  max_cycle: 5\n" + kEngine)
+                .find("`sampling` profile are not known"),
+            std::string::npos);
+  EXPECT_NE(error_of("pathgennie:\n  devices: [0, 0]\n" + base + kEngine)
+                .find("lists a device twice"),
+            std::string::npos);
+}
+
+TEST_F(SwarmConfigTest, DigestIgnoresWhereAndOnHowManyDevices) {
+  const std::string base = "  tau1_steps: 2\n  tau2_steps: 2\n  max_trial: 4\n";
+  const auto a = load_swarm_config(write("pathgennie:\n" + base + "  max_cycle: 5\n" + kEngine));
+  const auto b = load_swarm_config(write("workdir: elsewhere\npathgennie:\n" + base +
+                                         "  max_cycle: 9\n  devices: [0, 1, 2]\n" + kEngine));
+  EXPECT_EQ(a.result_relevant_json(), b.result_relevant_json());
+  const auto c = load_swarm_config(write("pathgennie:\n" + base + "  max_cycle: 5\n  sigma: 0.3\n" +
+                                         kEngine));
+  EXPECT_NE(a.result_relevant_json(), c.result_relevant_json());
+}
+
+TEST(CycleRecord, RoundTripsThroughJson) {
+  swarm::CycleRecord r;
+  r.chain = 1;
+  r.cycle = 7;
+  r.trial_metrics = {0.5, std::numeric_limits<double>::quiet_NaN()};
+  r.probabilities = {1.0, 0.0};
+  r.chosen = 0;
+  r.entropy = 0.0;
+  r.tau2_metric = 0.75;
+  r.outcome = swarm::Outcome::Trial;
+  r.anchor = core::FrameKey{3, 0, 0};
+  r.anchor_metric = 0.5;
+  r.anchor_cvs = {1.0, 2.0};
+  r.reference = {0.0, 0.0};
+  r.path_steps = 40;
+  r.converged = true;
+  r.wall_s = 0.01;
+  const auto back = swarm::cycle_record_from_json(swarm::to_json(r));
+  EXPECT_EQ(swarm::to_json(back), swarm::to_json(r));
+  EXPECT_TRUE(std::isnan(back.trial_metrics[1]));
+  EXPECT_EQ(back.anchor, r.anchor);
+  EXPECT_EQ(back.outcome, swarm::Outcome::Trial);
+  nlohmann::json broken = swarm::to_json(r);
+  broken.erase("outcome");
+  EXPECT_THROW((void)swarm::cycle_record_from_json(broken), core::InputError);
+}
+
+}  // namespace
+}  // namespace trails::config
