@@ -47,7 +47,10 @@ for p in progress.png path.png; do
   [ -s "pics/$p" ] || fail "plot wrote no $p"
   head -c 8 "pics/$p" | od -An -tx1 | grep -q "89 50 4e 47" || fail "$p is not a PNG"
 done
-pass "status and plot read a swarm run"
+for c in analyze report reweight; do
+  expect_exit 2 "$c of a swarm run" "is a swarm run" "$TRAILS" $c mb
+done
+pass "status and plot read a swarm run; analyze, report and reweight refuse it"
 
 # Bitwise the same on 8 devices × 2 workers as on one slot.
 swarm_config d8.yaml d8 "devices: [0, 1, 2, 3, 4, 5, 6, 7]" "workers_per_device: 2"

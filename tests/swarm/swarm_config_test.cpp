@@ -29,7 +29,7 @@ class SwarmConfigTest : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   fs::path write(const std::string& text) const {
-    const fs::path file = dir_ / "input.yaml";
+    fs::path file = dir_ / "input.yaml";
     std::ofstream(file) << text;
     return file;
   }
@@ -156,6 +156,7 @@ TEST(CycleRecord, RoundTripsThroughJson) {
   r.anchor_metric = 0.5;
   r.anchor_cvs = {1.0, 2.0};
   r.reference = {0.0, 0.0};
+  r.start_cvs = {-1.0, 1.0};
   r.path_steps = 40;
   r.converged = true;
   r.wall_s = 0.01;

@@ -18,6 +18,7 @@
 #include "trails/report/msm_builds.h"
 #include "trails/report/plot_fes.h"
 #include "trails/report/potential_from_meta.h"
+#include "trails/report/swarm_outputs.h"
 #include "trails/store/run_store.h"
 
 namespace trails::report {
@@ -190,6 +191,7 @@ void latest_numbers(ReportData& r) {
 
 ReportData gather(const AnalyzeRequest& request) {
   const auto store = store::RunStore::open(request.run_dir, store::RunStore::Mode::ReadOnly);
+  require_campaign_run(store.meta(), request.run_dir, "trails analyze");
   const auto builds = checked_msm_builds(store);
   const auto& latest = latest_model(builds);
   ReportData r;
@@ -213,6 +215,7 @@ ReportData gather(const AnalyzeRequest& request) {
 // report, written to --outfile or RUN_DIR/analysis/fes.png; nullopt when a build has a model.
 std::optional<AnalyzeResult> analyze_without_model(const AnalyzeRequest& request) {
   const auto store = store::RunStore::open(request.run_dir, store::RunStore::Mode::ReadOnly);
+  require_campaign_run(store.meta(), request.run_dir, "trails analyze");
   const auto builds = checked_msm_builds(store);
   if (std::any_of(builds.begin(), builds.end(),
                   [](const auto& b) { return detail::has_model(b.record); })) {

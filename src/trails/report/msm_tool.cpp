@@ -22,6 +22,7 @@
 #include "trails/report/dtraj_io.h"
 #include "trails/report/gnuplot.h"
 #include "trails/report/its_picture.h"
+#include "trails/report/swarm_outputs.h"
 #include "trails/report/time_axis.h"
 #include "trails/store/run_store.h"
 
@@ -166,6 +167,7 @@ std::vector<std::vector<int>> run_dtrajs(const std::filesystem::path& run_dir, i
                                          std::uint64_t seed, json* info) {
   if (clusters < 1) throw core::UsageError("--clusters must be >= 1");
   const auto store = store::RunStore::open(run_dir, store::RunStore::Mode::ReadOnly);
+  require_campaign_run(store.meta(), run_dir, "trails msm");
   const auto records = store.load_iterations();
   if (records.empty())
     throw core::InputError(run_dir.string() + ": the run has no committed iteration");

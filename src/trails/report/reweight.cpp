@@ -1,6 +1,7 @@
 // `trails reweight` (reweight.h): segments from the committed history, RiteWeight, and the
 // weights file beside the run; its reader checks that a file belongs to the run it is used on.
 #include "trails/report/reweight.h"
+#include "trails/report/swarm_outputs.h"
 
 #include <algorithm>
 #include <charconv>
@@ -108,6 +109,7 @@ ReweightResult reweight_run(const ReweightRequest& request) {
   const fs::path out = request.out.value_or(default_weights_path(request.run_dir));
   const auto target = weights_target(request, out);
   const auto store = store::RunStore::open(request.run_dir, store::RunStore::Mode::ReadOnly);
+  require_campaign_run(store.meta(), request.run_dir, "trails reweight");
   const RunFrames frames = load_run_frames(store, request.run_dir);
   std::vector<std::int64_t> starts, ends;
   for (std::size_t i = 0; i + 1 < frames.size(); ++i) {

@@ -18,6 +18,7 @@
 #include "trails/report/plot.h"
 #include "trails/report/run_report_sections.h"
 #include "trails/report/status.h"
+#include "trails/report/swarm_outputs.h"
 #include "trails/store/run_store.h"
 
 namespace trails::report {
@@ -98,6 +99,7 @@ void read_convergence_file(ReportInputs& in) {
 
 void read_store(ReportInputs& in) {
   const auto store = store::RunStore::open(in.run_dir, store::RunStore::Mode::ReadOnly);
+  require_campaign_run(store.meta(), in.run_dir, "trails report");
   in.config = store.meta().config;
   in.builds = checked_msm_builds(store);
   // Only committed iterations (as the status read them): a campaign may be adding more.

@@ -75,6 +75,13 @@ std::string path_csv(const std::vector<const swarm::CycleRecord*>& saved,
   return out;
 }
 
+// One colour per chain, the same in every picture (Okabe–Ito, colour-blind safe).
+std::string chain_colour(std::size_t k) {
+  static const char* colours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
+                                  "#E69F00", "#56B4E9", "#F0E442", "#000000"};
+  return colours[k % 8];
+}
+
 void write_text(const fs::path& file, const std::string& text) {
   core::write_output(core::check_output("swarm output", file, core::ParentDir::MayBeCreated), text);
 }
@@ -82,6 +89,16 @@ void write_text(const fs::path& file, const std::string& text) {
 }  // namespace
 
 bool is_swarm_run(const store::RunMeta& meta) { return meta.config.contains("pathgennie"); }
+
+void require_campaign_run(const store::RunMeta& meta, const fs::path& run_dir,
+                          std::string_view command) {
+  if (!is_swarm_run(meta)) return;
+  throw core::UsageError(fmt::format(
+      "{} is a swarm run (trails swarm): {} analyses a campaign's sampling, and a swarm stores "
+      "path anchors, not an ensemble; read it with trails status, plot, path or export "
+      "(docs/swarm.md, \"Outputs\")",
+      run_dir.string(), command));
+}
 
 std::vector<std::vector<swarm::CycleRecord>> swarm_chains(const store::RunStore& store) {
   const int paths = store.meta().config.at("pathgennie").at("paths").get<int>();
@@ -184,8 +201,8 @@ std::vector<fs::path> plot_swarm(const fs::path& run_dir, const fs::path& out_di
     std::ofstream out(data);
     for (const auto& r : chains[k]) out << r.cycle << ' ' << num(r.anchor_metric) << '\n';
     close_checked(out, data);
-    plots += fmt::format("{}'{}' using 1:2 with lines lw 2 title 'path {}'",
-                         plots.empty() ? "" : ", ", gp_quote(data.string()), k);
+    plots += fmt::format("{}'{}' using 1:2 with lines lw 2 lc rgb '{}' title 'path {}'",
+                         plots.empty() ? "" : ", ", gp_quote(data.string()), chain_colour(k), k);
   }
   const bool target = meta.config.at("pathgennie").at("mode") == "target";
   const fs::path progress_png = tmp.path() / "progress.png";
@@ -212,13 +229,18 @@ std::vector<fs::path> plot_swarm(const fs::path& run_dir, const fs::path& out_di
     for (std::size_t k = 0; k < chains.size(); ++k) {
       const fs::path data = tmp.path() / fmt::format("path{}.dat", k);
       std::ofstream out(data);
+      if (!chains[k].empty() && chains[k].front().start_cvs.size() == 2) {
+        const auto& start = chains[k].front().start_cvs;
+        out << num(start[0]) << ' ' << num(start[1]) << '\n';
+      }
       for (const auto& r : chains[k]) {
         if (r.anchor_cvs.size() == 2)
           out << num(r.anchor_cvs[0]) << ' ' << num(r.anchor_cvs[1]) << '\n';
       }
       close_checked(out, data);
-      paths += fmt::format(", '{}' using 1:2 with linespoints pt 7 ps 0.4 lw 1.5 title 'path {}'",
-                           gp_quote(data.string()), k);
+      paths += fmt::format(
+          ", '{}' using 1:2 with linespoints pt 7 ps 0.4 lw 1.5 lc rgb '{}' title 'path {}'",
+          gp_quote(data.string()), chain_colour(k), k);
     }
     const fs::path path_png = tmp.path() / "path.png";
     script = fmt::format(

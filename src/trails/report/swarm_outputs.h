@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "trails/store/run_store.h"
@@ -17,6 +18,11 @@ namespace trails::report {
 
 // True when the run in `meta` was made by `trails swarm`.
 bool is_swarm_run(const store::RunMeta& meta);
+
+// UsageError (exit 2) when `meta` is a swarm run: `command` analyses a campaign's sampling, and
+// a swarm's stored frames are path anchors, not samples of an ensemble.
+void require_campaign_run(const store::RunMeta& meta, const std::filesystem::path& run_dir,
+                          std::string_view command);
 
 // Every committed cycle record of a swarm run, by chain (index = chain), in cycle order.
 std::vector<std::vector<swarm::CycleRecord>> swarm_chains(const store::RunStore& store);

@@ -34,10 +34,11 @@ CycleSeeds draw_cycle_seeds(std::uint64_t master_seed, int chain, std::int64_t c
   return seeds;
 }
 
-Chain::Chain(int index, Anchor start, ProgressMetric metric, std::int64_t first_cycle,
-             std::int64_t path_steps, bool done)
+Chain::Chain(int index, Anchor anchor, std::vector<double> start_cvs, ProgressMetric metric,
+             std::int64_t first_cycle, std::int64_t path_steps, bool done)
     : index_(index),
-      anchor_(std::move(start)),
+      anchor_(std::move(anchor)),
+      start_cvs_(std::move(start_cvs)),
       metric_(std::move(metric)),
       cycle_(first_cycle),
       path_steps_(path_steps),
@@ -180,6 +181,7 @@ FinishedCycle Chain::take_tau2(engines::SegmentResult result,
   rec.anchor_metric = anchor_.metric;
   rec.anchor_cvs = anchor_.cvs;
   rec.reference = metric_.reference();
+  rec.start_cvs = start_cvs_;
   rec.path_steps = path_steps_;
   rec.converged = passes(o, anchor_);
   rec.wall_s = seconds_since(r.started);

@@ -40,8 +40,9 @@ struct FinishedCycle {
 
 class Chain {
  public:
-  Chain(int index, Anchor start, ProgressMetric metric, std::int64_t first_cycle,
-        std::int64_t path_steps, bool done);
+  // `start_cvs`: the CVs of the chain's start configuration (recorded with every cycle).
+  Chain(int index, Anchor anchor, std::vector<double> start_cvs, ProgressMetric metric,
+        std::int64_t first_cycle, std::int64_t path_steps, bool done);
 
   int index() const { return index_; }
   bool done() const { return done_; }
@@ -85,6 +86,7 @@ class Chain {
 
   int index_;
   Anchor anchor_;
+  std::vector<double> start_cvs_;
   ProgressMetric metric_;
   std::int64_t cycle_;
   std::int64_t path_steps_;

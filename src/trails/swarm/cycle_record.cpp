@@ -64,6 +64,7 @@ json to_json(const CycleRecord& r) {
   j["anchor_metric"] = number(r.anchor_metric);
   j["anchor_cvs"] = numbers(r.anchor_cvs);
   j["reference"] = numbers(r.reference);
+  j["start_cvs"] = numbers(r.start_cvs);
   j["path_steps"] = r.path_steps;
   j["converged"] = r.converged;
   j["wall_s"] = r.wall_s;
@@ -88,6 +89,7 @@ CycleRecord cycle_record_from_json(const json& j) {
     r.anchor_metric = number_from(j.at("anchor_metric"));
     r.anchor_cvs = numbers_from(j.at("anchor_cvs"));
     r.reference = numbers_from(j.at("reference"));
+    r.start_cvs = numbers_from(j.at("start_cvs"));
     r.path_steps = j.at("path_steps").get<std::int64_t>();
     r.converged = j.at("converged").get<bool>();
     r.wall_s = j.at("wall_s").get<double>();

@@ -40,6 +40,7 @@ struct CycleRecord {
   double anchor_metric = 0.0;
   std::vector<double> anchor_cvs;
   std::vector<double> reference;  // ξ₀ (escape) or ξ* (target) of the chain
+  std::vector<double> start_cvs;  // the CVs of the chain's start configuration
   std::int64_t path_steps = 0;    // MD steps along the reactive path up to the new anchor
   bool converged = false;         // the new anchor passes the convergence test
   double wall_s = 0.0;            // first trial submitted → anchor known

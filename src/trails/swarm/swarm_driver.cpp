@@ -127,7 +127,7 @@ class SwarmRun {
     ProgressMetric metric(o_.mode, o_.escape_metric, reference, projection_->periods());
     start.cvs = xi0;
     start.metric = metric(xi0);
-    if (last == nullptr) return Chain(chain, std::move(start), std::move(metric), 0, 0, false);
+    if (last == nullptr) return Chain(chain, start, xi0, std::move(metric), 0, 0, false);
     // Resume: the anchor of the last committed cycle, read back from its stored frame.
     Anchor anchor = start;
     if (last->anchor) anchor.state = store_->anchor_state(*last->anchor, start.state);
@@ -138,8 +138,8 @@ class SwarmRun {
     last_metric_[k] = last->anchor_metric;
     anchor_keys_[k] = last->anchor;
     const bool done = last->converged || last->cycle + 1 >= o_.max_cycle;
-    return Chain(chain, std::move(anchor), std::move(metric), last->cycle + 1, last->path_steps,
-                 done);
+    return Chain(chain, std::move(anchor), xi0, std::move(metric), last->cycle + 1,
+                 last->path_steps, done);
   }
 
   std::vector<std::string> banner() const {
