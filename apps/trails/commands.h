@@ -29,5 +29,7 @@ Command add_path(CLI::App& app);
 Command add_log(CLI::App& app);
 Command add_reweight(CLI::App& app);
 Command add_report(CLI::App& app);
+// worker_command.cpp
+Command add_worker(CLI::App& app);
 
 }  // namespace trails::app
