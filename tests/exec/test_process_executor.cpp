@@ -245,11 +245,11 @@ TEST(ProcessExecutor, HeartbeatLossKillsAStoppedWorker) {
 // limit is about the worker, not about the walker's length.
 TEST(ProcessExecutor, HeartbeatsKeepALongWalkerAlive) {
   auto c = engine_config();
-  c.synthetic_cost_ms = 1200;
+  c.synthetic_cost_ms = 3000;
   engines::builtin::BuiltinEngine engine(c);
   WorkerOptions options = worker_options(c);
   options.heartbeat_interval = milliseconds(50);
-  options.heartbeat_timeout = milliseconds(400);
+  options.heartbeat_timeout = milliseconds(1000);
   auto executor = make_process_executor(options, 1);
   const auto results = run_ordered(*executor, walkers(engine, 1, 0));
   EXPECT_TRUE(results[0].ok()) << results[0].error;

@@ -19,7 +19,8 @@ MAX_WORKERS=1 write_config serial.yaml serial
 MAX_WORKERS=3 write_config procs.yaml procs
 with_workers procs.yaml
 "$TRAILS" run serial.yaml --iterations 8 > /dev/null
-"$TRAILS" run procs.yaml --iterations 8 > /dev/null
+"$TRAILS" run procs.yaml --iterations 8 > procs.out
+grep -qF "3 worker(s) (persistent processes)" procs.out || fail "banner: $(cat procs.out)"
 export_run serial s
 export_run procs p
 cmp s.cvs.csv p.cvs.csv || fail "CV exports differ between serial and worker processes"

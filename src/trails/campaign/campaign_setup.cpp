@@ -518,8 +518,9 @@ std::vector<std::string> CampaignDriver::banner() const {
   }
   if (!initial_seeding_.empty()) lines.push_back("  seeds       " + initial_seeding_);
   lines.push_back(fmt::format(
-      "  walkers     {} × {} steps, stride {} ({} frames each), {} worker(s)", s.walker, s.step,
-      s.stride, s.frames_per_walker(), executor_ ? executor_->workers() : s.max_workers));
+      "  walkers     {} × {} steps, stride {} ({} frames each), {} worker(s){}", s.walker, s.step,
+      s.stride, s.frames_per_walker(), executor_ ? executor_->workers() : s.max_workers,
+      config_.execution.persistent_workers ? " (persistent processes)" : ""));
   lines.push_back(fmt::format("  spawner     {} ({}), space {}, bins {}", s.spawn_scheme,
                               s.spawn_type == config::SpawnType::Hard ? "hard" : "soft",
                               config_.space_mode, nlohmann::json(resolution_.n_bins()).dump()));
