@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -125,6 +126,31 @@ TEST_P(ProcessConformance, BitwiseEqualToSerial) {
     ASSERT_EQ(actual.size(), expected.size());
     for (std::size_t i = 0; i < actual.size(); ++i) expect_same(actual[i], expected[i]);
   }
+}
+
+// The streaming half of the contract (executor.h) holds across the process boundary: counts,
+// the empty answer when idle, shutdown idempotent, submit after shutdown refused.
+TEST(ProcessExecutor, StreamingContract) {
+  const auto c = engine_config();
+  engines::builtin::BuiltinEngine engine(c);
+  auto executor = make_process_executor(worker_options(c), 2, 8);
+  EXPECT_FALSE(executor->next_completed().has_value());  // nothing in flight: at once
+  const auto tasks = walkers(engine, 5, 0);
+  for (const auto& t : tasks) executor->submit(t);
+  std::vector<std::int64_t> ids;
+  while (auto r = executor->next_completed()) {
+    EXPECT_TRUE(r->ok()) << r->error;
+    ids.push_back(r->task_id);
+  }
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(ids, (std::vector<std::int64_t>{0, 1, 2, 3, 4}));
+  EXPECT_EQ(executor->in_flight(), 0u);
+  EXPECT_EQ(executor->results_waiting(), 0u);
+  ASSERT_EQ(executor->slots().size(), 2u);
+  EXPECT_EQ(executor->slots()[1].index, 1);
+  executor->shutdown();
+  executor->shutdown();
+  EXPECT_THROW(executor->submit(tasks[0]), core::InternalError);
 }
 
 // A walker failure inside the engine stays a walker failure: the worker survives.

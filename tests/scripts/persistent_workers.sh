@@ -53,6 +53,19 @@ awk -F'\t' '!/^#/ && $1 == "2" { if ($5 != 8 || $6 != 0) exit 1 }' crash/output.
 [ "$(committed crash)" -eq 4 ] || fail "the campaign did not go on after the crash"
 pass "a segfaulting worker fails only its walker and the campaign continues"
 
+# execution.walker_timeout kills only the worker of the hung walker 3 of iteration 1.
+MAX_WORKERS=2 write_config hang.yaml hang
+echo "min_success_fraction: 0.5" >> hang.yaml
+with_workers hang.yaml "walker_timeout: 1"
+TRAILS_TEST_FAULT=hang:1:3 "$TRAILS" run hang.yaml --iterations 3 > hang.out 2> hang.err ||
+  fail "a hung walker stopped the campaign: $(cat hang.err)"
+grep -qF "walker 3 of iteration 1: walker exceeded execution.walker_timeout (1 s)" hang.err ||
+  fail "the timeout is not reported: $(cat hang.err)"
+awk -F'\t' '!/^#/ && $1 == "1" { if ($5 != 7 || $6 != 1) exit 1 }' hang/output.log ||
+  fail "iteration 1 should log 7 ok / 1 failed: $(cat hang/output.log)"
+[ "$(committed hang)" -eq 3 ] || fail "the campaign did not go on after the timeout"
+pass "walker_timeout fails only the hung walker and the campaign continues"
+
 # kill -9 of the driver mid-run, then --resume: identical to the serial reference.
 SYNTHETIC_COST_MS=60 MAX_WORKERS=3 write_config killed.yaml killed
 with_workers killed.yaml
