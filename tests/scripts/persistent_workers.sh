@@ -4,7 +4,8 @@
 # byte-identical shards to the same campaign serial; a walker whose worker crashes (injected
 # with TRAILS_TEST_FAULT=segv:ITERATION:WALKER, a test-only hook of the built-in engine) is
 # recorded as failed with the signal in its error and the campaign goes on; kill -9 of the
-# driver, then --resume, gives the same export as the uninterrupted serial run.
+# driver, then --resume, gives the same export as the uninterrupted serial run; walker_timeout
+# fails only the hung walker; an OpenMM campaign through workers equals its serial run.
 source "$(dirname "$0")/lib/common.bash"
 
 with_workers() {  # FILE [extra execution lines]
@@ -84,3 +85,16 @@ export_run killed k
 cmp s.cvs.csv k.cvs.csv || fail "CV export after kill -9 and --resume differs from serial"
 cmp s.lineage.csv k.lineage.csv || fail "lineage export after kill -9 and --resume differs"
 pass "kill -9 of the driver after $before iteration(s), --resume: identical to serial"
+
+# OpenMM through worker processes: the engine spec and the prepared system reach the workers,
+# and the alanine-dipeptide campaign (Reference platform) is identical to serial.
+alad_config omm-serial.yaml omm-serial 1
+alad_config omm-procs.yaml omm-procs 2
+with_workers omm-procs.yaml
+"$TRAILS" run omm-serial.yaml > omm-serial.out 2>&1 || fail "openmm serial: $(cat omm-serial.out)"
+"$TRAILS" run omm-procs.yaml > omm-procs.out 2>&1 || fail "openmm workers: $(cat omm-procs.out)"
+export_run omm-serial os
+export_run omm-procs op
+cmp os.cvs.csv op.cvs.csv || fail "OpenMM CV exports differ between serial and worker processes"
+cmp os.lineage.csv op.lineage.csv || fail "OpenMM lineage exports differ"
+pass "OpenMM: serial and 2 worker processes are identical ($(wc -l < os.cvs.csv) rows)"
