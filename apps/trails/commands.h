@@ -31,5 +31,7 @@ Command add_reweight(CLI::App& app);
 Command add_report(CLI::App& app);
 // swarm_command.cpp
 Command add_swarm(CLI::App& app);
+// worker_command.cpp
+Command add_worker(CLI::App& app);
 
 }  // namespace trails::app

@@ -107,7 +107,8 @@ int main(int argc, char** argv) {
                                               app::add_log(app),
                                               app::add_reweight(app),
                                               app::add_report(app),
-                                              app::add_swarm(app)};
+                                              app::add_swarm(app),
+                                              app::add_worker(app)};
 
   if (unknown_command(app, argc, argv)) return 2;
   try {

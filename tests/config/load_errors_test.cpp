@@ -264,8 +264,10 @@ TEST(LoadErrors, NotBuiltFeaturesAwayFromTheirDefaults) {
       {good_config() + "binning:\n  scheme: mab\n", "binning.scheme: the mab binning scheme"},
       {good_config() + "binning:\n  n_fine: 50\n", "binning.n_fine: adaptive binning"},
       {good_config() + "execution:\n  backend: pbs\n", "the pbs execution backend is not"},
-      {good_config() + "execution:\n  persistent_workers: true\n",
-       "execution.persistent_workers: scheduler and worker-pool execution is not supported"},
+      {good_config() + "execution:\n  walker_timeout: 30\n",
+       "execution.walker_timeout: needs execution.persistent_workers: true"},
+      {good_config() + "execution:\n  persistent_workers: false\n  walker_timeout: 30\n",
+       "set execution.persistent_workers: true or remove execution.walker_timeout"},
       {good_config() +
            "feature_selection:\n  enabled: true\n  candidate_feature_types: [phi_psi]\n",
        "feature_selection.candidate_feature_types: feature-type ranking needs a molecular engine "

@@ -227,6 +227,21 @@ TEST(LoadGood, TrailsMdKeysAtTheirDefaultsAreAccepted) {
   EXPECT_EQ(digest_of(c.result_relevant_json()), digest_of(plain.result_relevant_json()));
 }
 
+// Worker processes and their hang guard: read, and not result-relevant (a run may switch).
+TEST(LoadGood, PersistentWorkersAndWalkerTimeout) {
+  TempDir dir;
+  const CampaignConfig c = load_campaign_config(dir.write(
+      "c.yaml", good_config() + "execution:\n  persistent_workers: true\n  walker_timeout: 2.5\n"));
+  EXPECT_TRUE(c.execution.persistent_workers);
+  ASSERT_TRUE(c.execution.walker_timeout.has_value());
+  EXPECT_EQ(*c.execution.walker_timeout, 2.5);
+  EXPECT_EQ(c.effective_json()["execution"]["walker_timeout"], 2.5);
+  const CampaignConfig plain = load_campaign_config(dir.write("plain.yaml", good_config()));
+  EXPECT_FALSE(plain.execution.persistent_workers);
+  EXPECT_FALSE(plain.execution.walker_timeout.has_value());
+  EXPECT_EQ(digest_of(c.result_relevant_json()), digest_of(plain.result_relevant_json()));
+}
+
 TEST(LoadGood, PyYamlBooleanSpellingsAreBooleans) {
   TempDir dir;
   for (const char* spelling : {"no", "No", "off", "OFF", "false", "False"}) {

@@ -182,6 +182,24 @@ TEST(Wire, ControlMessagesRoundTrip) {
   EXPECT_EQ(kind_of(Message{Shutdown{}}), MessageKind::Shutdown);
   EXPECT_EQ(name(MessageKind::Result), "result");
   EXPECT_EQ(name(MessageKind::Error), "error");
+  EXPECT_EQ(name(MessageKind::Setup), "setup");
+}
+
+// Setup (version 2) carries the slot, the heartbeat interval and the engine setup verbatim,
+// bytes that are not valid UTF-8 or CBOR included.
+TEST(Wire, SetupRoundTripsItsOpaqueEngineSetup) {
+  const wire::Setup s{engines::Slot{2, 0, 1}, 250, {0x00, 0xff, 0xc3, 0x28, 0x7f}};
+  const auto d = std::get<wire::Setup>(decode(encode(s)));
+  EXPECT_EQ(d.slot, s.slot);
+  EXPECT_EQ(d.heartbeat_ms, 250);
+  EXPECT_EQ(d.engine_setup, s.engine_setup);
+  EXPECT_EQ(kind_of(Message{s}), MessageKind::Setup);
+  EXPECT_EQ(kVersion, 2u);
+  json e = json::from_cbor(encode(s));
+  e["body"]["engine_setup"] = "text";
+  EXPECT_THROW(decode(json::to_cbor(e)), core::CorruptionError);
+  e["body"].erase("engine_setup");
+  EXPECT_THROW(decode(json::to_cbor(e)), core::CorruptionError);
 }
 
 std::vector<std::uint8_t> with_envelope(const std::string& key, const json& value) {
@@ -359,6 +377,29 @@ TEST(WireFrame, AForeignStreamIsNamedAtOnce) {
               read_frame(p.in());
             }).find("not a Trails wire frame (first bytes 4c 6f 61 64"),
             std::string::npos);
+}
+
+// take_frame: frames out of bytes that arrive in pieces (a non-blocking pipe).
+TEST(WireFrame, TakeFrameCutsWholeFramesFromABuffer) {
+  const std::vector<std::uint8_t> a = frame_of(encode(full_task()));
+  const std::vector<std::uint8_t> b = frame_of(encode(Heartbeat{9}));
+  std::vector<std::uint8_t> stream = a;
+  stream.insert(stream.end(), b.begin(), b.end());
+  std::vector<std::uint8_t> buffer;
+  std::vector<std::vector<std::uint8_t>> got;
+  for (const std::uint8_t byte : stream) {  // one byte at a time: every split point
+    buffer.push_back(byte);
+    while (auto payload = take_frame(buffer)) got.push_back(std::move(*payload));
+  }
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0], encode(full_task()));
+  EXPECT_EQ(std::get<Heartbeat>(decode(got[1])).sequence, 9);
+  EXPECT_TRUE(buffer.empty());
+  std::vector<std::uint8_t> foreign = {'L', 'o'};
+  EXPECT_NE(corruption_of([&] { take_frame(foreign); }).find("not a Trails wire frame"),
+            std::string::npos);
+  std::vector<std::uint8_t> huge = {'T', 'R', 'W', 'F', 0, 0, 0, 0x80};
+  EXPECT_NE(corruption_of([&] { take_frame(huge); }).find("over the limit"), std::string::npos);
 }
 
 }  // namespace

@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <ctime>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -22,6 +24,7 @@
 #include "trails/core/rng.h"
 #include "trails/core/signals.h"
 #include "trails/engines/registry.h"
+#include "trails/exec/process_executor.h"
 #include "trails/spawners/density_spawner.h"
 #include "trails/spawners/msm_spawner.h"
 #include "trails/trajio/trajectory.h"
@@ -44,6 +47,25 @@ spawners::DensityOptions density_options(const config::CampaignConfig& c) {
   o.recent_window = c.spawning.recent_density_window;
   if (c.spawning.search_mode == config::SearchMode::Target) o.target = c.spawning.target;
   return o;
+}
+
+// The campaign's executor (docs/execution.md), with a whole iteration in flight: a pool of
+// `trails worker` processes (this same program) with execution.persistent_workers, else
+// serial or the thread pool by spawning.max_workers.
+std::unique_ptr<exec::Executor> make_executor(const config::CampaignConfig& c,
+                                              const engines::Engine& engine) {
+  const auto bound = static_cast<std::size_t>(c.spawning.walker);
+  if (!c.execution.persistent_workers) {
+    return exec::make_local_executor(engine, c.spawning.max_workers, bound);
+  }
+  exec::WorkerOptions workers;
+  workers.argv = {std::filesystem::read_symlink("/proc/self/exe").string(), "worker"};
+  workers.engine_setup = engines::worker_engine_setup(c.engine_spec(), c.outdir);
+  if (c.execution.walker_timeout) {
+    workers.walker_timeout = std::chrono::milliseconds(
+        static_cast<std::int64_t>(std::ceil(*c.execution.walker_timeout * 1000.0)));
+  }
+  return exec::make_process_executor(workers, c.spawning.max_workers, bound);
 }
 
 // The one table of spawning schemes (spawning.spawn_scheme, checked by config/).
@@ -241,8 +263,7 @@ CampaignOutcome CampaignDriver::run_locked() {
     start_new();
   }
   // A whole iteration in flight: the driver submits every walker at once (docs/execution.md).
-  executor_ = exec::make_local_executor(*engine_, config_.spawning.max_workers,
-                                        static_cast<std::size_t>(config_.spawning.walker));
+  executor_ = make_executor(config_, *engine_);
   elements_ = compose_iteration();
   progress_.started(banner());
 
@@ -497,8 +518,9 @@ std::vector<std::string> CampaignDriver::banner() const {
   }
   if (!initial_seeding_.empty()) lines.push_back("  seeds       " + initial_seeding_);
   lines.push_back(fmt::format(
-      "  walkers     {} × {} steps, stride {} ({} frames each), {} worker(s)", s.walker, s.step,
-      s.stride, s.frames_per_walker(), executor_ ? executor_->workers() : s.max_workers));
+      "  walkers     {} × {} steps, stride {} ({} frames each), {} worker(s){}", s.walker, s.step,
+      s.stride, s.frames_per_walker(), executor_ ? executor_->workers() : s.max_workers,
+      config_.execution.persistent_workers ? " (persistent processes)" : ""));
   lines.push_back(fmt::format("  spawner     {} ({}), space {}, bins {}", s.spawn_scheme,
                               s.spawn_type == config::SpawnType::Hard ? "hard" : "soft",
                               config_.space_mode, nlohmann::json(resolution_.n_bins()).dump()));

@@ -203,6 +203,12 @@ CampaignConfig build_config(const RawConfig& raw) {
     }
   }
 
+  c.execution.persistent_workers =
+      as_bool(raw, "execution.persistent_workers", c.execution.persistent_workers);
+  if (const json& v = raw.value("execution.walker_timeout"); v.is_number()) {
+    c.execution.walker_timeout = v.get<double>();
+  }
+
   SpawningConfig& s = c.spawning;
   s.walker = as_int(raw, "spawning.walker", s.walker);
   s.step = as_int(raw, "spawning.step", s.step);

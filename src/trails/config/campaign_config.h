@@ -154,6 +154,12 @@ struct OutputConfig {
   bool reduces() const { return record_selection.has_value() || float32; }
 };
 
+// execution: how segments run (docs/execution.md). Neither key changes results.
+struct ExecutionConfig {
+  bool persistent_workers = false;       // one `trails worker` process per slot
+  std::optional<double> walker_timeout;  // seconds; kills the one hung walker's worker
+};
+
 struct CampaignConfig {
   std::filesystem::path config_file;  // absolute path of the YAML file
   std::filesystem::path outdir;       // absolute
@@ -177,6 +183,7 @@ struct CampaignConfig {
   SpawningConfig spawning;
   MsmConfig msm;
   OutputConfig output;
+  ExecutionConfig execution;
 
   std::uint64_t engine_seed_base() const { return engine.seed.value_or(random_seed); }
   // The typed description of the chosen engine (engine.md_engine), all that engines/ sees.

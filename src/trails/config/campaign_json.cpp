@@ -12,22 +12,6 @@ namespace {
 
 using json = nlohmann::json;
 
-const char* name_of(Potential p) {
-  switch (p) {
-    case Potential::DoubleWell:
-      return "double_well";
-    case Potential::MullerBrown:
-      return "muller_brown";
-    case Potential::ThreeWell:
-      return "three_well";
-    case Potential::Harmonic:
-      return "harmonic";
-    case Potential::BiasedWalk:
-      return "biased_walk";
-  }
-  return "muller_brown";
-}
-
 template <class T>
 json optional_json(const std::optional<T>& v) {
   return v ? json(*v) : json(nullptr);
@@ -87,7 +71,7 @@ json built_values(const CampaignConfig& c, bool all) {
   const BuiltinEngineConfig& b = c.engine.builtin;
   e["md_engine"] = c.engine.md_engine;
   e["seed"] = c.engine_seed_base();  // None means random_seed: the value that matters
-  e["potential"] = name_of(b.potential);
+  e["potential"] = potential_name(b.potential);
   e["integrator"] = b.integrator == Integrator::Langevin ? "langevin" : "overdamped";
   e["kT"] = b.kT;
   e["dt"] = b.dt;
@@ -197,6 +181,8 @@ json built_values(const CampaignConfig& c, bool all) {
     j["checkpoint_freq"] = c.checkpoint_freq;
     e["synthetic_cost_ms"] = b.synthetic_cost_ms;
     s["max_workers"] = sp.max_workers;
+    j["execution"]["persistent_workers"] = c.execution.persistent_workers;
+    j["execution"]["walker_timeout"] = optional_json(c.execution.walker_timeout);
   }
   return j;
 }

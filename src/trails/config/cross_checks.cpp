@@ -482,10 +482,26 @@ void check_sizes(const RawConfig& raw, Problems& problems) {
   }
 }
 
+// A thread cannot be killed, so only a worker process can be ended for running too long
+// (docs/execution.md, "Persistent worker processes").
+void check_execution(const RawConfig& raw, Problems& problems) {
+  const Entry& timeout = raw.at("execution.walker_timeout");
+  if (!timeout.present || !timeout.valid || timeout.value.is_null()) return;
+  if (!raw.usable("execution.persistent_workers") ||
+      raw.value("execution.persistent_workers").get<bool>()) {
+    return;
+  }
+  problems.add(timeout.value_at, "execution.walker_timeout",
+               "needs execution.persistent_workers: true (a walker running on a thread of "
+               "the driver cannot be stopped); set execution.persistent_workers: true or remove "
+               "execution.walker_timeout");
+}
+
 }  // namespace
 
 void check_cross_fields(const RawConfig& raw, Problems& problems) {
   check_sizes(raw, problems);
+  check_execution(raw, problems);
   check_learned_space(raw, problems);
   check_project_file(raw, problems);
   check_learned_features(raw, problems);

@@ -70,6 +70,14 @@ using EngineSpec = std::variant<BuiltinSpec, OpenMMSpec>;
 
 // engine.potential by its YAML name (double_well, muller_brown, ...); nullopt for any other.
 std::optional<Potential> potential_named(const std::string& name);
+// The YAML name of a potential (the inverse of potential_named).
+const char* potential_name(Potential potential);
+
+// Every field of a spec as JSON, and back: how a driver ships its engine to a worker process
+// (docs/execution.md, "Persistent worker processes"). Doubles survive exactly (CBOR float64).
+// engine_spec_from_json throws CorruptionError for JSON this build did not write.
+nlohmann::json engine_spec_json(const EngineSpec& spec);
+EngineSpec engine_spec_from_json(const nlohmann::json& j);
 
 // The built-in spec of a run from its stored effective configuration (the ledger's
 // effective_config), for pictures of the potential; nullopt when the run used another engine.

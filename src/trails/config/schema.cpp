@@ -234,8 +234,8 @@ std::vector<KeySpec> make_table() {
       K("execution", "backend", T::String, "local")
           .one_of({"local", "slurm", "pbs"})
           .built_only({"local"}, "the {} execution backend"),
-      K("execution", "walker_timeout", T::Number, null_v).null().gt(0).not_built(kSched),
-      K("execution", "persistent_workers", T::Bool, false).not_built(kSched),
+      K("execution", "walker_timeout", T::Number, null_v).null().gt(0),
+      K("execution", "persistent_workers", T::Bool, false),
       K("execution", "partition", T::String, null_v).null().not_built(kSched),
       K("execution", "account", T::String, null_v).null().not_built(kSched),
       K("execution", "walltime", T::String, "01:00:00").not_built(kSched),

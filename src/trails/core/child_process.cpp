@@ -34,32 +34,69 @@ std::string ChildProcess::stderr_tail() const { return stderr_tail_; }
 
 std::string ChildProcess::take_new_stderr() { return std::exchange(stderr_new_, std::string()); }
 
+// One poll round: stdout into stdout_buffer_, stderr into the tails, and as much of
+// to_write[*written..] as stdin takes. False when poll() failed.
+bool ChildProcess::poll_once(std::string_view to_write, std::size_t* written,
+                             std::optional<Clock::time_point> deadline) {
+  pollfd fds[3];
+  nfds_t n = 0;
+  if (stdout_fd_ >= 0) fds[n++] = {stdout_fd_, POLLIN, 0};
+  if (stderr_fd_ >= 0) fds[n++] = {stderr_fd_, POLLIN, 0};
+  if (stdin_fd_ >= 0 && *written < to_write.size()) fds[n++] = {stdin_fd_, POLLOUT, 0};
+  if (::poll(fds, n, poll_timeout_ms(deadline, 1000)) < 0 && errno != EINTR) return false;
+  for (nfds_t i = 0; i < n; ++i) {
+    if (fds[i].revents == 0) continue;
+    if (fds[i].fd == stdout_fd_) {
+      drain(stdout_fd_, [&](std::string_view d) { stdout_buffer_.append(d); });
+    } else if (fds[i].fd == stderr_fd_) {
+      drain(stderr_fd_, [&](std::string_view d) { on_stderr(d); });
+    } else {
+      const SigpipeGuard guard;
+      const ssize_t w = ::write(stdin_fd_, to_write.data() + *written, to_write.size() - *written);
+      if (w > 0) *written += static_cast<std::size_t>(w);
+      if (w < 0 && errno != EAGAIN && errno != EINTR) close_fd(stdin_fd_);  // the child left
+    }
+  }
+  return true;
+}
+
 bool ChildProcess::pump(std::string_view to_write, std::optional<Clock::time_point> deadline) {
   std::size_t written = 0;
   while (stdout_buffer_.find('\n') == std::string::npos) {
     if (stdout_fd_ < 0) return false;
     if (deadline && Clock::now() >= *deadline) return false;
-    pollfd fds[3];
-    nfds_t n = 0;
-    fds[n++] = {stdout_fd_, POLLIN, 0};
-    if (stderr_fd_ >= 0) fds[n++] = {stderr_fd_, POLLIN, 0};
-    if (stdin_fd_ >= 0 && written < to_write.size()) fds[n++] = {stdin_fd_, POLLOUT, 0};
-    if (::poll(fds, n, poll_timeout_ms(deadline, 1000)) < 0 && errno != EINTR) return false;
-    for (nfds_t i = 0; i < n; ++i) {
-      if (fds[i].revents == 0) continue;
-      if (fds[i].fd == stdout_fd_) {
-        drain(stdout_fd_, [&](std::string_view d) { stdout_buffer_.append(d); });
-      } else if (fds[i].fd == stderr_fd_) {
-        drain(stderr_fd_, [&](std::string_view d) { on_stderr(d); });
-      } else {
-        const SigpipeGuard guard;
-        const ssize_t w = ::write(stdin_fd_, to_write.data() + written, to_write.size() - written);
-        if (w > 0) written += static_cast<std::size_t>(w);
-        if (w < 0 && errno != EAGAIN && errno != EINTR) close_fd(stdin_fd_);  // the child left
-      }
-    }
+    if (!poll_once(to_write, &written, deadline)) return false;
   }
   return true;
+}
+
+bool ChildProcess::write_bytes(std::string_view data, std::optional<Clock::time_point> deadline) {
+  std::size_t written = 0;
+  while (written < data.size()) {
+    if (stdin_fd_ < 0 || reaped_) return false;
+    if (deadline && Clock::now() >= *deadline) return false;
+    if (!poll_once(data, &written, deadline)) return false;
+  }
+  return true;
+}
+
+ChildProcess::Read ChildProcess::read_bytes(std::string& sink,
+                                            std::optional<Clock::time_point> deadline) {
+  std::size_t nothing = 0;
+  while (stdout_buffer_.empty()) {
+    if (stdout_fd_ < 0) return Read::Closed;
+    if (deadline && Clock::now() >= *deadline) return Read::TimedOut;
+    if (!poll_once({}, &nothing, deadline)) return Read::Closed;
+  }
+  sink.append(stdout_buffer_);
+  stdout_buffer_.clear();
+  return Read::Data;
+}
+
+ExitStatus ChildProcess::finish() {
+  reap_blocking();
+  for (int* fd : {&stdin_fd_, &stdout_fd_, &stderr_fd_}) close_fd(*fd);
+  return status_;
 }
 
 std::optional<std::string> ChildProcess::request(std::string_view request,

@@ -70,7 +70,8 @@ std::string describe_failure(const std::vector<std::string>& argv, const Process
 std::string indent_lines(std::string_view text);
 
 // A long-lived child talking over pipes: requests are written to its stdin, each reply is one
-// '\n'-terminated line on its stdout; its stderr is collected (bounded) all the while. The
+// '\n'-terminated line on its stdout (request()), or a binary protocol of the caller's
+// (write_bytes / read_bytes); its stderr is collected (bounded) all the while. The
 // child gets its own process group; the destructor (or terminate()) ends the whole group, so
 // no child outlives its owner, and a killed owner leaves the child reading EOF on stdin.
 class ChildProcess {
@@ -88,6 +89,19 @@ class ChildProcess {
   std::optional<std::string> request(
       std::string_view request, std::optional<std::chrono::milliseconds> timeout = std::nullopt);
 
+  // Binary use: writes all of `data` to the child's stdin; false when the child closed it (or
+  // died) or the deadline passed first.
+  bool write_bytes(std::string_view data,
+                   std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
+  enum class Read { Data, Closed, TimedOut };
+  // Appends what the child wrote to stdout (at least one byte: Data), waiting until the child
+  // closes its stdout (Closed) or the deadline passes (TimedOut).
+  Read read_bytes(std::string& sink,
+                  std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
+  // After the child closed its stdout: collects its last stderr and reaps it (terminating it
+  // when it does not exit within kill_grace); returns how it ended.
+  ExitStatus finish();
+
   // Whether the child has not been reaped yet (reaps it when it has exited).
   bool running();
   // SIGTERM to the group, SIGKILL after kill_grace, reaps; idempotent.
@@ -102,6 +116,8 @@ class ChildProcess {
  private:
   bool pump(std::string_view to_write,
             std::optional<std::chrono::steady_clock::time_point> deadline);
+  bool poll_once(std::string_view to_write, std::size_t* written,
+                 std::optional<std::chrono::steady_clock::time_point> deadline);
   void reap_blocking();
   void on_stderr(std::string_view data);
 

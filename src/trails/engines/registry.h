@@ -3,8 +3,11 @@
 // Trails names a concrete engine (docs/architecture.md, "Engines").
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <span>
+#include <vector>
 
 #include "trails/config/engine_spec.h"
 #include "trails/engines/engine.h"
@@ -16,5 +19,13 @@ namespace trails::engines {
 // Bad inputs throw ConfigError/InputError naming the key or file.
 std::unique_ptr<Engine> make_engine(const config::EngineSpec& spec,
                                     const std::filesystem::path& run_dir);
+
+// The engine setup a driver hands to its worker processes (opaque to exec/, carried by the wire
+// Setup message): the spec and the run directory as CBOR. make_engine_from_setup builds the
+// same engine in the worker (a molecular engine reuses the system the driver prepared).
+// Throws CorruptionError for bytes that are not such a setup.
+std::vector<std::uint8_t> worker_engine_setup(const config::EngineSpec& spec,
+                                              const std::filesystem::path& run_dir);
+std::unique_ptr<Engine> make_engine_from_setup(std::span<const std::uint8_t> setup);
 
 }  // namespace trails::engines

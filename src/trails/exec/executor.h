@@ -58,6 +58,14 @@ std::unique_ptr<Executor> make_thread_pool_executor(const engines::Engine& engin
 std::unique_ptr<Executor> make_thread_pool_executor(const engines::Engine& engine,
                                                     std::vector<engines::Slot> slots,
                                                     std::size_t max_in_flight = 0);
+// Slots 0..workers-1 without devices (worker i on slot i). Throws ConfigError for workers < 1
+// naming spawning.max_workers.
+std::vector<engines::Slot> numbered_slots(int workers);
+// The same pool over instances the caller made, instance i serving slot i (the process
+// executor's remote instances, process_executor.h).
+std::unique_ptr<Executor> make_thread_pool_executor(
+    std::vector<std::unique_ptr<engines::EngineInstance>> instances,
+    std::vector<engines::Slot> slots, std::size_t max_in_flight = 0);
 // max_workers <= 1 -> serial, else a thread pool of max_workers slots with at most max_in_flight
 // tasks in flight (0: twice the slot count). A driver that submits a whole batch passes the
 // batch size: each submit beyond the bound would wait for a slot, a wake-up per task.

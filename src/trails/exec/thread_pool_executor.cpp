@@ -18,11 +18,10 @@ namespace {
 
 class ThreadPoolExecutor final : public Executor {
  public:
-  ThreadPoolExecutor(const engines::Engine& engine, std::vector<engines::Slot> slots,
-                     std::size_t max_in_flight)
-      : slots_(std::move(slots)), max_in_flight_(max_in_flight) {
-    // All instances first: a failing make_instance() then leaves no thread to clean up.
-    for (const engines::Slot& slot : slots_) instances_.push_back(engine.make_instance(slot));
+  // All instances first (the caller's): a failing make_instance() then leaves no thread.
+  ThreadPoolExecutor(std::vector<std::unique_ptr<engines::EngineInstance>> instances,
+                     std::vector<engines::Slot> slots, std::size_t max_in_flight)
+      : slots_(std::move(slots)), max_in_flight_(max_in_flight), instances_(std::move(instances)) {
     try {
       for (auto& instance : instances_) {
         threads_.emplace_back([this, raw = instance.get()] { worker_loop(*raw); });
@@ -130,26 +129,41 @@ void ThreadPoolExecutor::shutdown() {
 
 }  // namespace
 
-std::unique_ptr<Executor> make_thread_pool_executor(const engines::Engine& engine,
-                                                    std::vector<engines::Slot> slots,
-                                                    std::size_t max_in_flight) {
+std::unique_ptr<Executor> make_thread_pool_executor(
+    std::vector<std::unique_ptr<engines::EngineInstance>> instances,
+    std::vector<engines::Slot> slots, std::size_t max_in_flight) {
   if (slots.empty()) throw core::ConfigError("a thread pool executor needs at least one slot");
+  TRAILS_CHECK(instances.size() == slots.size(), "one instance per slot");
   for (std::size_t i = 0; i < slots.size(); ++i) {
     TRAILS_CHECK(slots[i].index == static_cast<int>(i), "slot i must have index i");
   }
   if (max_in_flight == 0) max_in_flight = 2 * slots.size();
-  return std::make_unique<ThreadPoolExecutor>(engine, std::move(slots), max_in_flight);
+  return std::make_unique<ThreadPoolExecutor>(std::move(instances), std::move(slots),
+                                              max_in_flight);
 }
 
-std::unique_ptr<Executor> make_thread_pool_executor(const engines::Engine& engine, int workers,
+std::unique_ptr<Executor> make_thread_pool_executor(const engines::Engine& engine,
+                                                    std::vector<engines::Slot> slots,
                                                     std::size_t max_in_flight) {
+  if (slots.empty()) throw core::ConfigError("a thread pool executor needs at least one slot");
+  std::vector<std::unique_ptr<engines::EngineInstance>> instances;
+  for (const engines::Slot& slot : slots) instances.push_back(engine.make_instance(slot));
+  return make_thread_pool_executor(std::move(instances), std::move(slots), max_in_flight);
+}
+
+std::vector<engines::Slot> numbered_slots(int workers) {
   if (workers < 1) {
     throw core::ConfigError("spawning.max_workers must be >= 1 (got " + std::to_string(workers) +
                             ")");
   }
   std::vector<engines::Slot> slots(static_cast<std::size_t>(workers));
   for (int i = 0; i < workers; ++i) slots[static_cast<std::size_t>(i)] = {i, std::nullopt, i};
-  return make_thread_pool_executor(engine, std::move(slots), max_in_flight);
+  return slots;
+}
+
+std::unique_ptr<Executor> make_thread_pool_executor(const engines::Engine& engine, int workers,
+                                                    std::size_t max_in_flight) {
+  return make_thread_pool_executor(engine, numbered_slots(workers), max_in_flight);
 }
 
 }  // namespace trails::exec

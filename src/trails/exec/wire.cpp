@@ -28,14 +28,15 @@ static_assert(
     "bump kVersion, then update kSegmentResultFields");
 
 // kind_of() maps the variant's alternative index to the enum: keep them in the same order.
-static_assert(std::variant_size_v<Message> == 6);
+static_assert(std::variant_size_v<Message> == 7);
 static_assert(std::is_same_v<std::variant_alternative_t<0, Message>, Hello>);
 static_assert(std::is_same_v<std::variant_alternative_t<1, Message>, engines::SegmentTask>);
 static_assert(std::is_same_v<std::variant_alternative_t<2, Message>, engines::SegmentResult>);
 static_assert(std::is_same_v<std::variant_alternative_t<3, Message>, Heartbeat>);
 static_assert(std::is_same_v<std::variant_alternative_t<4, Message>, Shutdown>);
 static_assert(std::is_same_v<std::variant_alternative_t<5, Message>, ErrorReport>);
-static_assert(static_cast<int>(MessageKind::Error) == 6);
+static_assert(std::is_same_v<std::variant_alternative_t<6, Message>, Setup>);
+static_assert(static_cast<int>(MessageKind::Setup) == 7);
 
 namespace {
 
@@ -227,14 +228,47 @@ engines::SegmentResult decode_result(const json& j) {
   return s;
 }
 
+json encode_slot(const engines::Slot& s) {
+  json slot = {{"index", s.index}, {"worker", s.worker}};
+  slot["device"] = s.device ? json(*s.device) : json(nullptr);
+  return slot;
+}
+
+engines::Slot decode_slot(const json& j, const std::string& path) {
+  FieldReader r(j, path);
+  engines::Slot s;
+  s.index = r.i32("index");
+  s.worker = r.i32("worker");
+  if (!r.at("device").is_null()) s.device = r.i32("device");
+  r.finish();
+  return s;
+}
+
 json encode_body(const Hello& h) {
-  json slot = {{"index", h.slot.index}, {"worker", h.slot.worker}};
-  slot["device"] = h.slot.device ? json(*h.slot.device) : json(nullptr);
   return {{"program", h.program},
           {"engine", h.engine},
           {"host", h.host},
           {"pid", h.pid},
-          {"slot", slot}};
+          {"slot", encode_slot(h.slot)}};
+}
+
+json encode_body(const Setup& s) {
+  return {{"slot", encode_slot(s.slot)},
+          {"heartbeat_ms", s.heartbeat_ms},
+          {"engine_setup", json::binary(s.engine_setup)}};
+}
+
+Setup decode_setup(const json& j) {
+  FieldReader r(j, "setup");
+  Setup s;
+  s.slot = decode_slot(r.at("slot"), r.path("slot"));
+  s.heartbeat_ms = r.i64("heartbeat_ms");
+  const json& blob = r.at("engine_setup");
+  if (!blob.is_binary())
+    corrupt(r.path("engine_setup") + ": expected bytes, got " + blob.type_name());
+  s.engine_setup = blob.get_binary();
+  r.finish();
+  return s;
 }
 
 Hello decode_hello(const json& j) {
@@ -244,11 +278,7 @@ Hello decode_hello(const json& j) {
   h.engine = r.str("engine");
   h.host = r.str("host");
   h.pid = r.i64("pid");
-  FieldReader slot(r.at("slot"), r.path("slot"));
-  h.slot.index = slot.i32("index");
-  h.slot.worker = slot.i32("worker");
-  if (!slot.at("device").is_null()) h.slot.device = slot.i32("device");
-  slot.finish();
+  h.slot = decode_slot(r.at("slot"), r.path("slot"));
   r.finish();
   return h;
 }
@@ -283,6 +313,8 @@ Message decode_body(MessageKind kind, const json& body) {
       r.finish();
       return e;
     }
+    case MessageKind::Setup:
+      return decode_setup(body);
   }
   corrupt("unreachable message kind");
 }
@@ -303,6 +335,8 @@ std::string_view name(MessageKind kind) {
       return "shutdown";
     case MessageKind::Error:
       return "error";
+    case MessageKind::Setup:
+      return "setup";
   }
   return "unknown";
 }

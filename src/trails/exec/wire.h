@@ -23,7 +23,7 @@
 namespace trails::exec::wire {
 
 // Bump on any change of a body's fields or of their encoding.
-inline constexpr std::uint32_t kVersion = 1;
+inline constexpr std::uint32_t kVersion = 2;                         // 2: the Setup message
 inline constexpr std::size_t kMaxFrameBytes = std::size_t{1} << 30;  // 1 GiB per message
 
 enum class MessageKind : std::uint8_t {
@@ -33,6 +33,7 @@ enum class MessageKind : std::uint8_t {
   Heartbeat = 4,  // either side: still alive
   Shutdown = 5,   // driver -> worker: finish and exit
   Error = 6,      // worker -> driver: a failure outside any result (cannot start, bad message)
+  Setup = 7,      // driver -> worker, first: the slot, the heartbeat interval, the engine setup
 };
 std::string_view name(MessageKind kind);
 
@@ -54,14 +55,25 @@ struct ErrorReport {
   std::string message;
 };
 
+// What a worker needs to build its engine. engine_setup is opaque to exec/: the program that
+// launches workers and the worker itself agree on it (Trails: engines/worker_setup.h).
+struct Setup {
+  engines::Slot slot;
+  std::int64_t heartbeat_ms = 0;  // the worker sends a Heartbeat this often while a task runs
+  std::vector<std::uint8_t> engine_setup;
+};
+
 using Message = std::variant<Hello, engines::SegmentTask, engines::SegmentResult, Heartbeat,
-                             Shutdown, ErrorReport>;
+                             Shutdown, ErrorReport, Setup>;
 MessageKind kind_of(const Message& message);
 
 std::vector<std::uint8_t> encode(const Message& message);
 // Throws CorruptionError (not CBOR, not a Trails message, bad field) or InputError (version).
 Message decode(std::span<const std::uint8_t> bytes);
 
+// The frame of a payload: magic, length, payload. Throws CorruptionError over max_bytes.
+std::vector<std::uint8_t> frame_of(std::span<const std::uint8_t> payload,
+                                   std::size_t max_bytes = kMaxFrameBytes);
 // Writes one frame (retrying short writes and EINTR). Throws CorruptionError if the payload is
 // over max_bytes, EngineError if the fd fails (a closed pipe: ignore SIGPIPE to get the error).
 void write_frame(int fd, std::span<const std::uint8_t> payload,
@@ -69,6 +81,11 @@ void write_frame(int fd, std::span<const std::uint8_t> payload,
 // Reads one frame's payload; std::nullopt on end of stream before a frame starts. Throws
 // CorruptionError on bad magic, a length over max_bytes or a stream that ends inside a frame.
 std::optional<std::vector<std::uint8_t>> read_frame(int fd, std::size_t max_bytes = kMaxFrameBytes);
+
+// The first whole frame's payload, removed from the front of `buffer` (bytes read from a
+// non-blocking stream); std::nullopt while the frame is incomplete. Throws like read_frame.
+std::optional<std::vector<std::uint8_t>> take_frame(std::vector<std::uint8_t>& buffer,
+                                                    std::size_t max_bytes = kMaxFrameBytes);
 
 void write_message(int fd, const Message& message, std::size_t max_bytes = kMaxFrameBytes);
 std::optional<Message> read_message(int fd, std::size_t max_bytes = kMaxFrameBytes);

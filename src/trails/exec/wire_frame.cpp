@@ -48,29 +48,29 @@ std::size_t read_up_to(int fd, std::uint8_t* data, std::size_t n) {
 
 }  // namespace
 
-void write_frame(int fd, std::span<const std::uint8_t> payload, std::size_t max_bytes) {
+std::vector<std::uint8_t> frame_of(std::span<const std::uint8_t> payload, std::size_t max_bytes) {
   if (payload.size() > max_bytes || payload.size() > UINT32_MAX) {
     throw core::CorruptionError(
         fmt::format("wire: a {}-byte message is over the frame limit of {} bytes", payload.size(),
                     std::min<std::size_t>(max_bytes, UINT32_MAX)));
   }
-  std::array<std::uint8_t, kHeaderBytes> header{};
-  std::copy(kMagic.begin(), kMagic.end(), header.begin());
+  std::vector<std::uint8_t> frame(kHeaderBytes + payload.size());
+  std::copy(kMagic.begin(), kMagic.end(), frame.begin());
   const auto n = static_cast<std::uint32_t>(payload.size());
-  for (int b = 0; b < 4; ++b) header[4 + b] = static_cast<std::uint8_t>(n >> (8 * b));
-  write_all(fd, header.data(), header.size());
-  write_all(fd, payload.data(), payload.size());
+  for (int b = 0; b < 4; ++b) frame[4 + b] = static_cast<std::uint8_t>(n >> (8 * b));
+  std::copy(payload.begin(), payload.end(), frame.begin() + kHeaderBytes);
+  return frame;
 }
 
-std::optional<std::vector<std::uint8_t>> read_frame(int fd, std::size_t max_bytes) {
-  std::array<std::uint8_t, kHeaderBytes> header{};
-  const std::size_t got = read_up_to(fd, header.data(), header.size());
-  if (got == 0) return std::nullopt;  // the peer closed between frames
-  if (got < header.size()) {
-    throw core::CorruptionError(
-        fmt::format("wire: truncated frame: the stream ended after {} of the {} header bytes", got,
-                    kHeaderBytes));
-  }
+void write_frame(int fd, std::span<const std::uint8_t> payload, std::size_t max_bytes) {
+  const std::vector<std::uint8_t> frame = frame_of(payload, max_bytes);
+  write_all(fd, frame.data(), frame.size());
+}
+
+namespace {
+
+// The payload length a frame header announces, after checking its magic and the limit.
+std::uint32_t checked_length(std::span<const std::uint8_t> header, std::size_t max_bytes) {
   if (!std::equal(kMagic.begin(), kMagic.end(), header.begin())) {
     throw core::CorruptionError(fmt::format(
         "wire: not a Trails wire frame (first bytes {:02x} {:02x} {:02x} {:02x}, expected "
@@ -83,12 +83,48 @@ std::optional<std::vector<std::uint8_t>> read_frame(int fd, std::size_t max_byte
     throw core::CorruptionError(
         fmt::format("wire: frame of {} bytes is over the limit of {} bytes", n, max_bytes));
   }
+  return n;
+}
+
+}  // namespace
+
+std::optional<std::vector<std::uint8_t>> read_frame(int fd, std::size_t max_bytes) {
+  std::array<std::uint8_t, kHeaderBytes> header{};
+  const std::size_t got = read_up_to(fd, header.data(), header.size());
+  if (got == 0) return std::nullopt;  // the peer closed between frames
+  if (got < header.size()) {
+    throw core::CorruptionError(
+        fmt::format("wire: truncated frame: the stream ended after {} of the {} header bytes", got,
+                    kHeaderBytes));
+  }
+  const std::uint32_t n = checked_length(header, max_bytes);
   std::vector<std::uint8_t> payload(n);
   if (const std::size_t body = read_up_to(fd, payload.data(), n); body < n) {
     throw core::CorruptionError(fmt::format(
         "wire: truncated frame: the header announces {} bytes, the stream ended after {}", n,
         body));
   }
+  return payload;
+}
+
+std::optional<std::vector<std::uint8_t>> take_frame(std::vector<std::uint8_t>& buffer,
+                                                    std::size_t max_bytes) {
+  if (buffer.size() < kHeaderBytes) {
+    // A foreign stream fails as soon as its first bytes differ from the magic.
+    if (!std::equal(buffer.begin(), buffer.end(), kMagic.begin())) {
+      std::array<std::uint8_t, kHeaderBytes> header{};
+      std::copy(buffer.begin(), buffer.end(), header.begin());
+      checked_length(header, max_bytes);
+    }
+    return std::nullopt;
+  }
+  const std::uint32_t n =
+      checked_length(std::span<const std::uint8_t>(buffer.data(), kHeaderBytes), max_bytes);
+  if (buffer.size() < kHeaderBytes + n) return std::nullopt;
+  const auto begin = buffer.begin() + static_cast<std::ptrdiff_t>(kHeaderBytes);
+  const auto end = begin + static_cast<std::ptrdiff_t>(n);
+  std::vector<std::uint8_t> payload(begin, end);
+  buffer.erase(buffer.begin(), end);
   return payload;
 }
 

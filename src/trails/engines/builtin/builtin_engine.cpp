@@ -16,6 +16,7 @@
 
 #include "trails/core/error.h"
 #include "trails/core/rng.h"
+#include "trails/engines/builtin/test_fault.h"
 
 namespace trails::engines::builtin {
 namespace {
@@ -176,6 +177,8 @@ SegmentResult BuiltinInstance::run(const SegmentTask& task) {
     result.startup_s = seconds_since(armed_at);
     return result;
   }
+
+  inject_test_fault(task);  // tests only: TRAILS_TEST_FAULT (test_fault.h)
 
   // Re-arm: every piece of state comes from the task; nothing survives from the last segment.
   const auto dim = static_cast<std::size_t>(potential_->dim());

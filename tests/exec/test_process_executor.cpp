@@ -1,0 +1,301 @@
+// The process executor (exec/process_executor.h) over real `trails worker` processes and the
+// built-in engine: the same walkers give the same bytes as the serial reference on any slot
+// count and bound, across batches on warm workers; and each failure of a worker fails only the
+// walker it was running, after which a fresh worker serves the slot. Faults are injected with
+// TRAILS_TEST_FAULT=KIND:ITERATION:WALKER (engines/builtin/test_fault.h, tests only), set in
+// the workers' environment: segv and abort crash the worker, hang makes it run for ever while
+// its heartbeat thread keeps beating, stop freezes the whole process (no heartbeats).
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "trails/core/error.h"
+#include "trails/core/seeds.h"
+#include "trails/engines/builtin/builtin_engine.h"
+#include "trails/engines/registry.h"
+#include "trails/exec/process_executor.h"
+
+namespace trails::exec {
+namespace {
+
+using engines::SegmentResult;
+using engines::SegmentTask;
+using std::chrono::milliseconds;
+
+config::BuiltinEngineConfig engine_config() {
+  config::BuiltinEngineConfig c;
+  c.potential = config::Potential::MullerBrown;
+  c.integrator = config::Integrator::Langevin;
+  c.dt = 1e-4;
+  return c;
+}
+
+WorkerOptions worker_options(const config::BuiltinEngineConfig& c, std::string fault = {}) {
+  WorkerOptions o;
+  o.argv = {TRAILS_BINARY, "worker"};
+  o.engine_setup = engines::worker_engine_setup(c, std::filesystem::temp_directory_path());
+  if (!fault.empty()) o.set_env = {{"TRAILS_TEST_FAULT", std::move(fault)}};
+  return o;
+}
+
+std::vector<SegmentTask> walkers(const engines::Engine& engine, int n, std::int64_t iteration) {
+  std::vector<SegmentTask> tasks;
+  for (int w = 0; w < n; ++w) {
+    SegmentTask t;
+    t.task_id = w;
+    t.iteration = iteration;
+    t.walker = w;
+    t.start = engine.default_start();
+    t.steps = 200 + 10 * w;  // uneven lengths so completion order scrambles
+    t.stride = 10;
+    t.seed =
+        core::walker_seed(42, static_cast<std::uint64_t>(iteration), static_cast<std::uint64_t>(w));
+    tasks.push_back(t);
+  }
+  return tasks;
+}
+
+void expect_same(const SegmentResult& actual, const SegmentResult& expected) {
+  ASSERT_TRUE(actual.ok()) << actual.error;
+  EXPECT_EQ(actual.task_id, expected.task_id);
+  EXPECT_EQ(actual.n_frames, expected.n_frames);
+  EXPECT_EQ(actual.frames, expected.frames) << "task " << actual.task_id;
+  EXPECT_EQ(actual.final_state.positions, expected.final_state.positions);
+  EXPECT_EQ(actual.final_state.velocities, expected.final_state.velocities);
+  EXPECT_EQ(actual.platform, expected.platform);
+}
+
+// Every walker but `bad` equals the serial reference; `bad` failed with an error that has
+// every one of `words`.
+void expect_only_failed(const std::vector<SegmentResult>& actual,
+                        const std::vector<SegmentResult>& expected, std::size_t bad,
+                        const std::vector<std::string>& words) {
+  ASSERT_EQ(actual.size(), expected.size());
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    if (i != bad) {
+      expect_same(actual[i], expected[i]);
+      continue;
+    }
+    EXPECT_FALSE(actual[i].ok());
+    EXPECT_EQ(actual[i].task_id, expected[i].task_id);
+    for (const std::string& word : words) {
+      EXPECT_NE(actual[i].error.find(word), std::string::npos)
+          << "'" << word << "' not in: " << actual[i].error;
+    }
+  }
+}
+
+struct Shape {
+  int slots;
+  std::size_t bound;
+};
+
+class ProcessConformance : public ::testing::TestWithParam<Shape> {};
+
+INSTANTIATE_TEST_SUITE_P(Shapes, ProcessConformance,
+                         ::testing::Values(Shape{1, 1}, Shape{1, 0}, Shape{3, 0}, Shape{3, 2},
+                                           Shape{4, 64}),
+                         [](const auto& info) {
+                           return "slots" + std::to_string(info.param.slots) + "_bound" +
+                                  std::to_string(info.param.bound);
+                         });
+
+// The determinism contract across a process boundary: the same walkers, the same bytes as the
+// serial reference, in task order, on the first batch and on warm workers.
+TEST_P(ProcessConformance, BitwiseEqualToSerial) {
+  const auto c = engine_config();
+  engines::builtin::BuiltinEngine engine(c);
+  auto reference = make_serial_executor(engine);
+  auto executor = make_process_executor(worker_options(c), GetParam().slots, GetParam().bound);
+  ASSERT_EQ(executor->workers(), GetParam().slots);
+  EXPECT_EQ(executor->max_in_flight(),
+            GetParam().bound == 0 ? 2 * std::size_t(GetParam().slots) : GetParam().bound);
+  for (std::int64_t iteration = 0; iteration < 2; ++iteration) {
+    const auto tasks = walkers(engine, 16, iteration);
+    const auto expected = run_ordered(*reference, tasks);
+    const auto actual = run_ordered(*executor, tasks);
+    ASSERT_EQ(actual.size(), expected.size());
+    for (std::size_t i = 0; i < actual.size(); ++i) expect_same(actual[i], expected[i]);
+  }
+}
+
+// The streaming half of the contract (executor.h) holds across the process boundary: counts,
+// the empty answer when idle, shutdown idempotent, submit after shutdown refused.
+TEST(ProcessExecutor, StreamingContract) {
+  const auto c = engine_config();
+  engines::builtin::BuiltinEngine engine(c);
+  auto executor = make_process_executor(worker_options(c), 2, 8);
+  EXPECT_FALSE(executor->next_completed().has_value());  // nothing in flight: at once
+  const auto tasks = walkers(engine, 5, 0);
+  for (const auto& t : tasks) executor->submit(t);
+  std::vector<std::int64_t> ids;
+  while (auto r = executor->next_completed()) {
+    EXPECT_TRUE(r->ok()) << r->error;
+    ids.push_back(r->task_id);
+  }
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(ids, (std::vector<std::int64_t>{0, 1, 2, 3, 4}));
+  EXPECT_EQ(executor->in_flight(), 0u);
+  EXPECT_EQ(executor->results_waiting(), 0u);
+  ASSERT_EQ(executor->slots().size(), 2u);
+  EXPECT_EQ(executor->slots()[1].index, 1);
+  executor->shutdown();
+  executor->shutdown();
+  EXPECT_THROW(executor->submit(tasks[0]), core::InternalError);
+}
+
+// A walker failure inside the engine stays a walker failure: the worker survives.
+TEST(ProcessExecutor, EngineFailuresTravelAsResults) {
+  const auto c = engine_config();
+  engines::builtin::BuiltinEngine engine(c);
+  auto executor = make_process_executor(worker_options(c), 1);
+  auto tasks = walkers(engine, 2, 0);
+  tasks[0].steps = 0;  // refused by the engine
+  const auto results = run_ordered(*executor, tasks);
+  EXPECT_FALSE(results[0].ok());
+  EXPECT_NE(results[0].error.find("steps must be > 0"), std::string::npos) << results[0].error;
+  EXPECT_TRUE(results[1].ok()) << results[1].error;
+}
+
+struct Crash {
+  const char* kind;
+  const char* signal;
+};
+
+class ProcessCrash : public ::testing::TestWithParam<Crash> {};
+
+INSTANTIATE_TEST_SUITE_P(Kinds, ProcessCrash,
+                         ::testing::Values(Crash{"segv", "SIGSEGV"}, Crash{"abort", "SIGABRT"}),
+                         [](const auto& info) { return std::string(info.param.kind); });
+
+// One crashing walker: only it fails, its error names the signal and quotes the worker's
+// stderr; the next iteration runs in full on the restarted worker.
+TEST_P(ProcessCrash, FailsOnlyItsWalkerAndTheWorkerIsRestarted) {
+  const auto c = engine_config();
+  engines::builtin::BuiltinEngine engine(c);
+  auto reference = make_serial_executor(engine);
+  auto executor =
+      make_process_executor(worker_options(c, std::string(GetParam().kind) + ":0:2"), 2);
+  for (std::int64_t iteration = 0; iteration < 2; ++iteration) {
+    const auto tasks = walkers(engine, 6, iteration);
+    const auto expected = run_ordered(*reference, tasks);
+    const auto actual = run_ordered(*executor, tasks);
+    if (iteration == 0) {
+      expect_only_failed(actual, expected, 2,
+                         {"walker 2 of iteration 0", GetParam().signal,
+                          std::string("TRAILS_TEST_FAULT: ") + GetParam().kind,
+                          "a new worker takes the slot's next task"});
+    } else {
+      for (std::size_t i = 0; i < actual.size(); ++i) expect_same(actual[i], expected[i]);
+    }
+  }
+}
+
+// The child processes of this test process (the workers), from /proc.
+std::vector<pid_t> children() {
+  std::vector<pid_t> out;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat(entry.path() / "stat");
+    std::string line;
+    if (!std::getline(stat, line)) continue;
+    std::istringstream rest(line.substr(line.rfind(')') + 2));  // after "pid (comm) "
+    char state = 0;
+    pid_t parent = 0;
+    rest >> state >> parent;
+    if (parent == ::getpid() && state != 'Z') out.push_back(std::stoi(name));
+  }
+  return out;
+}
+
+// kill -9 from outside while the worker runs a walker (walker 0, made to hang so that it is
+// surely still running): that walker fails naming SIGKILL, the others run on a new worker.
+TEST(ProcessExecutor, KillFromOutsideFailsOnlyTheRunningWalker) {
+  const auto c = engine_config();
+  engines::builtin::BuiltinEngine engine(c);
+  auto executor = make_process_executor(worker_options(c, "hang:0:0"), 1, 1);
+  const auto tasks = walkers(engine, 3, 0);
+  auto reference = make_serial_executor(engine);
+  const auto expected = run_ordered(*reference, tasks);
+  const auto pids = children();  // the one worker, started and greeted
+  ASSERT_EQ(pids.size(), 1u);
+  std::thread killer([pid = pids[0]] {
+    std::this_thread::sleep_for(milliseconds(500));
+    ::kill(pid, SIGKILL);
+  });
+  const auto actual = run_ordered(*executor, tasks);
+  killer.join();
+  expect_only_failed(actual, expected, 0,
+                     {"walker 0 of iteration 0", "killed by signal 9 (SIGKILL)"});
+}
+
+// walker_timeout kills only the hung walker's worker; the other slot's walkers are untouched.
+TEST(ProcessExecutor, WalkerTimeoutKillsOnlyTheHungWalker) {
+  const auto c = engine_config();
+  engines::builtin::BuiltinEngine engine(c);
+  WorkerOptions options = worker_options(c, "hang:0:1");
+  options.walker_timeout = milliseconds(1500);
+  auto executor = make_process_executor(options, 2);
+  auto reference = make_serial_executor(engine);
+  const auto tasks = walkers(engine, 5, 0);
+  expect_only_failed(run_ordered(*executor, tasks), run_ordered(*reference, tasks), 1,
+                     {"walker 1 of iteration 0", "walker exceeded execution.walker_timeout (1.5 s)",
+                      "was killed", "TRAILS_TEST_FAULT: hang"});
+}
+
+// A frozen worker (SIGSTOP: no heartbeats) is found without any walker_timeout.
+TEST(ProcessExecutor, HeartbeatLossKillsAStoppedWorker) {
+  const auto c = engine_config();
+  engines::builtin::BuiltinEngine engine(c);
+  WorkerOptions options = worker_options(c, "stop:0:0");
+  options.heartbeat_interval = milliseconds(50);
+  options.heartbeat_timeout = milliseconds(1000);
+  auto executor = make_process_executor(options, 2);
+  auto reference = make_serial_executor(engine);
+  const auto tasks = walkers(engine, 4, 0);
+  expect_only_failed(run_ordered(*executor, tasks), run_ordered(*reference, tasks), 0,
+                     {"walker 0 of iteration 0", "sent no heartbeat for 1 s", "hung or stopped"});
+}
+
+// A walker much longer than heartbeat_timeout is fine while the heartbeats come: the silence
+// limit is about the worker, not about the walker's length.
+TEST(ProcessExecutor, HeartbeatsKeepALongWalkerAlive) {
+  auto c = engine_config();
+  c.synthetic_cost_ms = 3000;
+  engines::builtin::BuiltinEngine engine(c);
+  WorkerOptions options = worker_options(c);
+  options.heartbeat_interval = milliseconds(50);
+  options.heartbeat_timeout = milliseconds(1000);
+  auto executor = make_process_executor(options, 1);
+  const auto results = run_ordered(*executor, walkers(engine, 1, 0));
+  EXPECT_TRUE(results[0].ok()) << results[0].error;
+}
+
+TEST(ProcessExecutor, AWorkerThatCannotStartIsAnError) {
+  const auto c = engine_config();
+  WorkerOptions options = worker_options(c);
+  options.engine_setup = {1, 2, 3};
+  try {
+    make_process_executor(options, 1);
+    FAIL() << "no error";
+  } catch (const core::EngineError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("the worker process of slot 0"), std::string::npos) << what;
+    EXPECT_NE(what.find("worker could not start"), std::string::npos) << what;
+  }
+  options.argv = {"/nonexistent/trails", "worker"};
+  EXPECT_THROW(make_process_executor(options, 1), core::InputError);
+}
+
+}  // namespace
+}  // namespace trails::exec
