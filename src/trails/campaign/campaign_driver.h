@@ -17,7 +17,9 @@
 #include "trails/campaign/run_log.h"
 #include "trails/core/signals.h"
 #include "trails/engines/engine.h"
+#include "trails/exec/device_plan.h"
 #include "trails/exec/executor.h"
+#include "trails/exec/mps_probe.h"
 #include "trails/features/frame_history.h"
 #include "trails/features/projection.h"
 #include "trails/msm/msm_stage.h"
@@ -127,6 +129,17 @@ class CampaignDriver {
   static std::vector<features::FrameHistory::WalkerSpan> ok_spans(
       const store::IterationRecord& rec);
 
+  // campaign_execution.cpp: devices, the executor, progress inside an iteration
+  // Resolves execution.devices through CUDA_VISIBLE_DEVICES and probes for MPS; first thing
+  // in a run, so a device that does not exist fails before anything is written.
+  void plan_devices();
+  void start_executor();  // the executor for the engine, once it exists; logs packing warnings
+  nlohmann::json execution_record() const;  // for the ledger's engine_system
+  std::optional<std::string> devices_banner() const;
+  // Publishes how far this iteration's walkers are (progress sink and progress.json).
+  void report_walkers(std::int64_t iteration, int done, int failed,
+                      IterationState::Clock::time_point t0, bool force);
+
   // campaign_space.cpp (learned CV space only)
   void replay_learned_space();
   void rebuild_learned_space();
@@ -144,6 +157,10 @@ class CampaignDriver {
   std::unique_ptr<features::Projection> projection_;
   store::RecordPolicy record_policy_;  // what the shards record (output block)
   std::unique_ptr<exec::Executor> executor_;
+  exec::ExecutionOptions execution_;
+  exec::DevicePlan device_plan_;
+  exec::MpsStatus mps_;
+  IterationState::Clock::time_point progress_written_{};  // progress.json throttle
   std::optional<store::RunStore> store_;
   std::unique_ptr<RunLog> log_;
   int lock_fd_ = -1;      // flock on the ledger (trails status: is a run active?)

@@ -224,6 +224,7 @@ core::Interrupted CampaignDriver::interrupted(int signal, bool abandoned) const 
 
 CampaignOutcome CampaignDriver::run_locked() {
   // A failure from here to the first commit removes what the run created (run()).
+  plan_devices();  // a device beyond CUDA_VISIBLE_DEVICES fails before anything exists
   engine_ = engines::make_engine(config_.engine_spec(), config_.outdir);
   projection_ = make_projection(config_, *engine_);
   record_policy_ = make_record_policy(config_, *engine_);
@@ -240,9 +241,7 @@ CampaignOutcome CampaignDriver::run_locked() {
   } else {
     start_new();
   }
-  // A whole iteration in flight: the driver submits every walker at once (docs/execution.md).
-  executor_ = exec::make_local_executor(*engine_, config_.spawning.max_workers,
-                                        static_cast<std::size_t>(config_.spawning.walker));
+  start_executor();
   elements_ = compose_iteration();
   progress_.started(banner());
 
@@ -260,6 +259,7 @@ CampaignOutcome CampaignDriver::run_locked() {
   const auto last = store_->last_committed();
   outcome.completed_iterations = last ? *last + 1 : 0;
   write_outcome(outcome);
+  store::remove_progress(config_.outdir);  // the last iteration is committed
   progress_.finished(outcome);
   return outcome;
 }
@@ -283,6 +283,7 @@ store::RunMeta CampaignDriver::run_meta() const {
     names = projection_->column_names();
   }
   meta.engine_system["cv_names"] = names;
+  meta.engine_system["execution"] = execution_record();  // devices, MPS, MIG (docs/execution.md)
   meta.created_at = utc_now();
   return meta;
 }
@@ -499,6 +500,7 @@ std::vector<std::string> CampaignDriver::banner() const {
   lines.push_back(fmt::format(
       "  walkers     {} × {} steps, stride {} ({} frames each), {} worker(s)", s.walker, s.step,
       s.stride, s.frames_per_walker(), executor_ ? executor_->workers() : s.max_workers));
+  if (const auto devices = devices_banner()) lines.push_back("  devices     " + *devices);
   lines.push_back(fmt::format("  spawner     {} ({}), space {}, bins {}", s.spawn_scheme,
                               s.spawn_type == config::SpawnType::Hard ? "hard" : "soft",
                               config_.space_mode, nlohmann::json(resolution_.n_bins()).dump()));

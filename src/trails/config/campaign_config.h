@@ -154,6 +154,15 @@ struct OutputConfig {
   bool reduces() const { return record_selection.has_value() || float32; }
 };
 
+// Where segments run (execution.*, docs/execution.md, "Devices and packing"). Not result
+// relevant: the same run gives the same bytes on any devices and worker count.
+struct ExecutionConfig {
+  std::vector<int> devices;  // execution.devices or engine.gpu_ids; empty: spawning.max_workers
+  std::string devices_key = "execution.devices";  // the key that set them, for messages
+  int workers_per_device = 1;
+  std::string binding_check = "warn";  // warn | fail | off
+};
+
 struct CampaignConfig {
   std::filesystem::path config_file;  // absolute path of the YAML file
   std::filesystem::path outdir;       // absolute
@@ -177,6 +186,7 @@ struct CampaignConfig {
   SpawningConfig spawning;
   MsmConfig msm;
   OutputConfig output;
+  ExecutionConfig execution;
 
   std::uint64_t engine_seed_base() const { return engine.seed.value_or(random_seed); }
   // The typed description of the chosen engine (engine.md_engine), all that engines/ sees.

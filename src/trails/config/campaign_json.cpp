@@ -197,6 +197,12 @@ json built_values(const CampaignConfig& c, bool all) {
     j["checkpoint_freq"] = c.checkpoint_freq;
     e["synthetic_cost_ms"] = b.synthetic_cost_ms;
     s["max_workers"] = sp.max_workers;
+    const ExecutionConfig& x = c.execution;
+    const json devices = x.devices.empty() ? json(nullptr) : json(x.devices);
+    j["execution"]["devices"] = devices;
+    if (x.devices_key == "engine.gpu_ids") e["gpu_ids"] = devices;
+    j["execution"]["workers_per_device"] = x.workers_per_device;
+    j["execution"]["binding_check"] = x.binding_check;
   }
   return j;
 }
