@@ -38,6 +38,9 @@ CUDA_VISIBLE_DEVICES=3,5 expect_exit 2 "device beyond CUDA_VISIBLE_DEVICES" \
   'execution.devices[1] = 2: logical device 2 is beyond CUDA_VISIBLE_DEVICES="3,5"' \
   "$TRAILS" run beyond.yaml --iterations 1
 [ ! -e beyond ] || fail "a refused device plan wrote its outdir"
+CUDA_VISIBLE_DEVICES=3,5 expect_exit 2 "check: device beyond CUDA_VISIBLE_DEVICES" \
+  'execution.devices[1] = 2: logical device 2 is beyond' "$TRAILS" check beyond.yaml
+CUDA_VISIBLE_DEVICES=3,5,9 "$TRAILS" check beyond.yaml > /dev/null || fail "3 visible devices: check"
 write_config twice.yaml twice
 printf 'execution:\n  devices: [1, 1]\n' >> twice.yaml
 expect_exit 2 "a device listed twice" "device 1 is listed twice" "$TRAILS" check twice.yaml

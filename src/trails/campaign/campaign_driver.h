@@ -14,6 +14,7 @@
 #include "trails/binning/resolution.h"
 #include "trails/campaign/campaign.h"
 #include "trails/campaign/coverage_tracker.h"
+#include "trails/campaign/preflight.h"
 #include "trails/campaign/run_log.h"
 #include "trails/core/signals.h"
 #include "trails/engines/engine.h"
@@ -138,7 +139,7 @@ class CampaignDriver {
   std::optional<std::string> devices_banner() const;
   // Publishes how far this iteration's walkers are (progress sink and progress.json).
   void report_walkers(std::int64_t iteration, int done, int failed,
-                      IterationState::Clock::time_point t0, bool force);
+                      IterationState::Clock::time_point t0);
 
   // campaign_space.cpp (learned CV space only)
   void replay_learned_space();
@@ -161,6 +162,7 @@ class CampaignDriver {
   exec::DevicePlan device_plan_;
   exec::MpsStatus mps_;
   IterationState::Clock::time_point progress_written_{};  // progress.json throttle
+  bool progress_write_failed_ = false;                    // warned once
   std::optional<store::RunStore> store_;
   std::unique_ptr<RunLog> log_;
   int lock_fd_ = -1;      // flock on the ledger (trails status: is a run active?)

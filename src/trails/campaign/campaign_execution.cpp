@@ -17,20 +17,25 @@ exec::BindingCheck binding_check_of(const std::string& mode) {
   return exec::BindingCheck::Warn;  // the schema admits no other
 }
 
-// progress.json is rewritten at most this often (and at an iteration's first and last result).
+// progress.json is rewritten at most this often.
 constexpr std::chrono::milliseconds kProgressInterval{250};
 
 }  // namespace
 
-void CampaignDriver::plan_devices() {
-  const auto& x = config_.execution;
-  execution_.devices = x.devices;
-  execution_.workers_per_device = x.workers_per_device;
-  execution_.max_workers = config_.spawning.max_workers;
+exec::ExecutionOptions execution_options(const config::CampaignConfig& config) {
+  exec::ExecutionOptions o;
+  o.devices = config.execution.devices;
+  o.workers_per_device = config.execution.workers_per_device;
+  o.max_workers = config.spawning.max_workers;
   // A whole iteration in flight: the driver submits every walker at once (docs/execution.md).
-  execution_.max_in_flight = static_cast<std::size_t>(config_.spawning.walker);
-  execution_.binding_check = binding_check_of(x.binding_check);
-  execution_.devices_key = x.devices_key;
+  o.max_in_flight = static_cast<std::size_t>(config.spawning.walker);
+  o.binding_check = binding_check_of(config.execution.binding_check);
+  o.devices_key = config.execution.devices_key;
+  return o;
+}
+
+void CampaignDriver::plan_devices() {
+  execution_ = execution_options(config_);
   device_plan_ = exec::resolve_devices(execution_, exec::inherited_visible_devices());
   if (!device_plan_.devices.empty()) mps_ = exec::probe_mps(exec::mps_inputs_from_environment());
 }
@@ -64,7 +69,7 @@ std::optional<std::string> CampaignDriver::devices_banner() const {
 }
 
 void CampaignDriver::report_walkers(std::int64_t iteration, int done, int failed,
-                                    IterationState::Clock::time_point t0, bool force) {
+                                    IterationState::Clock::time_point t0) {
   const auto now = IterationState::Clock::now();
   store::WalkerProgress p;
   p.iteration = iteration;
@@ -77,9 +82,16 @@ void CampaignDriver::report_walkers(std::int64_t iteration, int done, int failed
   p.elapsed_s = std::chrono::duration<double>(now - t0).count();
   p.eta_s = store::iteration_eta(p.elapsed_s, done, p.walkers);
   progress_.walkers(p);
-  if (!force && now - progress_written_ < kProgressInterval) return;
+  // The first write comes kProgressInterval into the iteration: short iterations never pay
+  // for the file (a rename over it costs milliseconds on ext4), long ones show up in status.
+  if (done == 0) progress_written_ = now;
+  if (now - progress_written_ < kProgressInterval) return;
   progress_written_ = now;
-  store::write_progress(config_.outdir, p);
+  if (!store::write_progress(config_.outdir, p) && !progress_write_failed_) {
+    progress_write_failed_ = true;
+    spdlog::warn("cannot write {}; trails status will not show progress inside iterations",
+                 store::progress_path(config_.outdir).string());
+  }
 }
 
 }  // namespace trails::campaign

@@ -75,8 +75,7 @@ void CampaignDriver::run_segments(IterationState& it) {
   it.shard.emplace(store_->begin_shard(it.iteration, layout));
   // Progress counts results as they arrive (completion order), not in walker order.
   int done = 0, failed = 0;
-  const int walkers = static_cast<int>(it.tasks.size());
-  report_walkers(it.iteration, 0, 0, it.t_start, true);
+  report_walkers(it.iteration, 0, 0, it.t_start);
   it.results = exec::run_in_order(
       *executor_, it.tasks,
       [&](const engines::SegmentResult& r) {
@@ -86,7 +85,7 @@ void CampaignDriver::run_segments(IterationState& it) {
       [&](const engines::SegmentResult& r) {
         ++done;
         failed += r.ok() ? 0 : 1;
-        report_walkers(it.iteration, done, failed, it.t_start, done == walkers);
+        report_walkers(it.iteration, done, failed, it.t_start);
       });
   it.runner_s = seconds_since(it.t_start);
   it.t_analysis = IterationState::Clock::now();

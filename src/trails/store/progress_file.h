@@ -25,7 +25,8 @@ struct WalkerProgress {
 };
 
 std::filesystem::path progress_path(const std::filesystem::path& run_dir);
-void write_progress(const std::filesystem::path& run_dir, const WalkerProgress& progress);
+// False when it cannot be written (a full disk): progress is advisory and never stops a run.
+bool write_progress(const std::filesystem::path& run_dir, const WalkerProgress& progress);
 // None when the file is absent or unreadable (it may be replaced while read: never an error).
 std::optional<WalkerProgress> read_progress(const std::filesystem::path& run_dir);
 void remove_progress(const std::filesystem::path& run_dir);
