@@ -55,12 +55,12 @@ void ConsoleProgress::iteration(const campaign::IterationReport& report) {
 }
 
 void ConsoleProgress::walkers(const store::WalkerProgress& p) {
-  constexpr std::chrono::seconds kPlainInterval{30};
+  // A terminal at most 10 times a second; a log only 30 s into an iteration, then every 30 s.
+  const auto interval = tty_ ? std::chrono::milliseconds(100) : std::chrono::milliseconds(30000);
   const auto now = std::chrono::steady_clock::now();
-  if (!tty_ && (p.done == 0 || p.done == p.walkers || now - plain_written_ < kPlainInterval)) {
-    return;
-  }
-  plain_written_ = now;
+  if (p.done == 0 && !tty_) written_ = now;
+  if (p.done != 0 && (p.done == p.walkers || now - written_ < interval)) return;
+  written_ = now;
   const std::string line = fmt::format(
       "iteration {}  walkers {}/{} done ({} failed), {} running, {} queued  {:.0f} s  ETA {}",
       p.iteration, p.done, p.walkers, p.failed, p.running, p.queued, p.elapsed_s,

@@ -14,8 +14,8 @@ class ConsoleProgress final : public campaign::ProgressSink {
   explicit ConsoleProgress(std::FILE* out);
   void started(const std::vector<std::string>& banner) override;
   void iteration(const campaign::IterationReport& report) override;
-  // Inside an iteration: rewritten in place on a terminal; elsewhere at most one line per
-  // kPlainInterval, so a batch log shows a long iteration advancing without a line per walker.
+  // Inside an iteration: rewritten in place on a terminal; in a log one line every 30 s, so a
+  // long iteration shows it advances without a line per walker.
   void walkers(const store::WalkerProgress& progress) override;
   void finished(const campaign::CampaignOutcome& outcome) override;
 
@@ -25,7 +25,7 @@ class ConsoleProgress final : public campaign::ProgressSink {
   std::FILE* out_;
   bool tty_;
   bool line_open_ = false;
-  std::chrono::steady_clock::time_point plain_written_{};
+  std::chrono::steady_clock::time_point written_{};  // the last walkers line
 };
 
 }  // namespace trails::app

@@ -12,7 +12,6 @@ namespace trails::config {
 namespace {
 
 using testing::good_config;
-using testing::load_error;
 using testing::TempDir;
 
 TEST(LoadGood, ValuesAndDefaults) {

@@ -10,7 +10,7 @@ write_config pool.yaml pool
 printf 'execution:\n  devices: [0, 1, 2, 3]\n  workers_per_device: 2\n' >> pool.yaml
 "$TRAILS" run serial.yaml --iterations 6 > /dev/null
 CUDA_VISIBLE_DEVICES=4,5,6,7 "$TRAILS" run pool.yaml --iterations 6 > pool.out
-grep -qF "devices     devices 0,1,2,3 (CUDA_VISIBLE_DEVICES=4,5,6,7 -> 4,5,6,7) x 2 worker(s) per device = 8 slots" pool.out ||
+grep -qF "placement   devices 0,1,2,3 (CUDA_VISIBLE_DEVICES=4,5,6,7 -> 4,5,6,7) x 2 worker(s) per device = 8 slots; MPS control daemon: no" pool.out ||
   fail "the banner lacks the device plan: $(cat pool.out)"
 grep -qF "8 worker(s)" pool.out || fail "the banner lacks the slot count: $(cat pool.out)"
 export_run serial s
@@ -24,7 +24,7 @@ pass "serial and 4 devices x 2 workers export identical bytes ($(wc -l < s.cvs.c
 write_config gpu_ids.yaml gpu_ids
 sed -i 's/^engine:$/engine:\n  gpu_ids: [0, 1]/' gpu_ids.yaml
 "$TRAILS" run gpu_ids.yaml --iterations 2 > gpu_ids.out
-grep -qF "devices     devices 0,1" gpu_ids.out || fail "engine.gpu_ids not used: $(cat gpu_ids.out)"
+grep -qF "placement   devices 0,1" gpu_ids.out || fail "engine.gpu_ids not used: $(cat gpu_ids.out)"
 printf 'execution:\n  devices: [0, 1]\n' >> gpu_ids.yaml
 sed -i 's#^outdir: gpu_ids$#outdir: both#' gpu_ids.yaml
 expect_exit 2 "gpu_ids and devices" "engine.gpu_ids and execution.devices" \

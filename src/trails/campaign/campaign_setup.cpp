@@ -500,7 +500,7 @@ std::vector<std::string> CampaignDriver::banner() const {
   lines.push_back(fmt::format(
       "  walkers     {} × {} steps, stride {} ({} frames each), {} worker(s)", s.walker, s.step,
       s.stride, s.frames_per_walker(), executor_ ? executor_->workers() : s.max_workers));
-  if (const auto devices = devices_banner()) lines.push_back("  devices     " + *devices);
+  if (const auto devices = devices_banner()) lines.push_back("  placement   " + *devices);
   lines.push_back(fmt::format("  spawner     {} ({}), space {}, bins {}", s.spawn_scheme,
                               s.spawn_type == config::SpawnType::Hard ? "hard" : "soft",
                               config_.space_mode, nlohmann::json(resolution_.n_bins()).dump()));
