@@ -7,9 +7,11 @@
 #include <unistd.h>
 #include <array>
 #include <atomic>
+#include <cstdlib>
 #include <fstream>
 #include <latch>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "executor_kinds.h"
@@ -185,6 +187,25 @@ TEST(MakeExecutor, WithoutDevicesPicksSerialOrAThreadPool) {
   EXPECT_EQ(pool->workers(), 3);
   EXPECT_EQ(pool->max_in_flight(), 10u);
   EXPECT_FALSE(pool->slots()[2].device.has_value());
+}
+
+// The two-argument factory resolves through this process's CUDA_VISIBLE_DEVICES.
+TEST(MakeExecutor, ResolvesThroughTheInheritedVariable) {
+  testing::ScriptedEngine engine(testing::ok_result);
+  const char* before = std::getenv("CUDA_VISIBLE_DEVICES");
+  const std::optional<std::string> saved =
+      before ? std::optional<std::string>(before) : std::nullopt;
+  ::setenv("CUDA_VISIBLE_DEVICES", "7,3", 1);
+  ExecutionOptions o = with_devices({0, 1}, 2);
+  const auto packed = make_executor(engine, o);
+  EXPECT_EQ(packed->slots(), (std::vector<Slot>{{0, 0, 0}, {1, 0, 1}, {2, 1, 0}, {3, 1, 1}}));
+  o.devices = {0, 2};
+  EXPECT_THROW(make_executor(engine, o), core::ConfigError);
+  if (saved) {
+    ::setenv("CUDA_VISIBLE_DEVICES", saved->c_str(), 1);
+  } else {
+    ::unsetenv("CUDA_VISIBLE_DEVICES");
+  }
 }
 
 // ---- MPS probe ----

@@ -127,4 +127,9 @@ std::unique_ptr<Executor> make_executor(const engines::Engine& engine, const Dev
   return make_thread_pool_executor(engine, slots_for(plan), options.max_in_flight);
 }
 
+std::unique_ptr<Executor> make_executor(const engines::Engine& engine,
+                                        const ExecutionOptions& options) {
+  return make_executor(engine, resolve_devices(options, inherited_visible_devices()), options);
+}
+
 }  // namespace trails::exec

@@ -73,5 +73,9 @@ std::vector<engines::Slot> slots_for(const DevicePlan& plan);
 // max_workers <= 1, else a thread pool of max_workers unbound slots.
 std::unique_ptr<Executor> make_executor(const engines::Engine& engine, const DevicePlan& plan,
                                         const ExecutionOptions& options);
+// The same with the plan resolved through this process's CUDA_VISIBLE_DEVICES (ConfigError as
+// resolve_devices); for drivers that need no plan of their own (banner, records).
+std::unique_ptr<Executor> make_executor(const engines::Engine& engine,
+                                        const ExecutionOptions& options);
 
 }  // namespace trails::exec
