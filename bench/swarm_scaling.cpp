@@ -67,8 +67,8 @@ int main(int argc, char** argv) {
     const auto [s, n] = time_swarm(dir, cost_ms, cycles, trials, g, 1);
     const double rate = static_cast<double>(n) / s;
     if (g == 1) base = rate;
-    const double ideal =
-        static_cast<double>(trials + 1) / static_cast<double>((trials + g - 1) / g + 1);
+    const int waves = (trials + g - 1) / g;  // ⌈N/G⌉ rounds of trials, then the extension
+    const double ideal = static_cast<double>(trials + 1) / static_cast<double>(waves + 1);
     fmt::print("{:>8} {:>10.3f} {:>10.2f} {:>8.2f}x {:>8.2f}x {:>10.3f}\n", g, s, rate, rate / base,
                ideal, rate / base / ideal);
   }

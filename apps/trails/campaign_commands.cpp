@@ -39,6 +39,7 @@ class NotedProgress final : public campaign::ProgressSink {
     inner_.started(lines);
   }
   void iteration(const campaign::IterationReport& report) override { inner_.iteration(report); }
+  void walkers(const store::WalkerProgress& progress) override { inner_.walkers(progress); }
   void finished(const campaign::CampaignOutcome& outcome) override { inner_.finished(outcome); }
 
  private:

@@ -51,6 +51,24 @@ void ConsoleProgress::iteration(const campaign::IterationReport& report) {
       r.iteration, r.iteration + 1, report.target_iterations, r.successful_walkers, report.walkers,
       r.cumulative_frames, r.occupied_bins, r.total_bins, pct, r.runner_s, r.analysis_s,
       duration(report.eta_s));
+  show(line);
+}
+
+void ConsoleProgress::walkers(const store::WalkerProgress& p) {
+  // A terminal at most 10 times a second; a log only 30 s into an iteration, then every 30 s.
+  const auto interval = tty_ ? std::chrono::milliseconds(100) : std::chrono::milliseconds(30000);
+  const auto now = std::chrono::steady_clock::now();
+  if (p.done == 0 && !tty_) written_ = now;
+  if (p.done != 0 && (p.done == p.walkers || now - written_ < interval)) return;
+  written_ = now;
+  const std::string line = fmt::format(
+      "iteration {}  walkers {}/{} done ({} failed), {} running, {} queued  {:.0f} s  ETA {}",
+      p.iteration, p.done, p.walkers, p.failed, p.running, p.queued, p.elapsed_s,
+      p.eta_s ? duration(*p.eta_s) : std::string("-"));
+  show(line);
+}
+
+void ConsoleProgress::show(const std::string& line) {
   emit(out_, [&] {
     if (tty_) {
       fmt::print(out_, "\r\033[K{}", line);

@@ -124,6 +124,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   set_log_level(log_level);
-  if (app.got_subcommand("run") || app.got_subcommand("swarm")) core::install_stop_handlers();  // the others keep the defaults
+  if (app.got_subcommand("run") || app.got_subcommand("swarm"))
+    core::install_stop_handlers();  // the others keep the defaults
   return run_command(commands, argc, argv);
 }

@@ -230,9 +230,19 @@ TEST(LoadErrors, NotBuiltFeaturesAwayFromTheirDefaults) {
        "adaptive_feature_type: only applies to molecular engines (engine.md_engine: openmm); "
        "the built-in engine's learned-space features are its particle coordinates; remove the "
        "key or set it to its default (distances)"},
-      {with("  dt: 0.0001", "  dt: 0.0001\n  gpu_ids: [0]"),
-       "engine.gpu_ids: running the OpenMM, GROMACS or Amber engine is not supported by this "
-       "build of Trails yet; remove the key or set it to its default (null)"},
+      {with("  dt: 0.0001", "  dt: 0.0001\n  gpu_ids: [0]") + "execution:\n  devices: [0]\n",
+       "engine.gpu_ids: engine.gpu_ids and execution.devices are the same setting (Trails-MD's "
+       "name and Trails'); give only one of them"},
+      {with("  dt: 0.0001", "  dt: 0.0001\n  gpu_ids: [2, 0, 2]"),
+       "engine.gpu_ids[2]: device 2 is listed twice; list each device once and raise "
+       "execution.workers_per_device to run more walkers on it"},
+      {good_config() + "execution:\n  workers_per_device: 2\n",
+       "execution.workers_per_device: packs workers onto the devices of execution.devices, which "
+       "is not set"},
+      {good_config() + "execution:\n  devices: [0]\n  workers_per_device: 0\n",
+       "execution.workers_per_device: must be"},
+      {good_config() + "execution:\n  devices: [-1]\n", "execution.devices"},
+      {good_config() + "execution:\n  binding_check: strict\n", "execution.binding_check"},
       {with("  dt: 0.0001", "  dt: 0.0001\n  gromacs_executable: gmx_mpi"),
        "engine.gromacs_executable: the GROMACS engine is not supported by this build of Trails "
        "yet; remove the key or set it to its default (gmx)"},

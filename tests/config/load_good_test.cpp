@@ -12,7 +12,6 @@ namespace trails::config {
 namespace {
 
 using testing::good_config;
-using testing::load_error;
 using testing::TempDir;
 
 TEST(LoadGood, ValuesAndDefaults) {
@@ -335,6 +334,32 @@ TEST(LoadGood, MsmBlockIsTyped) {
   EXPECT_EQ(c.msm.convergence_mode, ConvergenceMode::Any);
   EXPECT_EQ(c.msm.convergence_patience, 3);
   EXPECT_EQ(c.result_relevant_json()["msm"]["lagtime"], 3);
+}
+
+TEST(LoadGood, ExecutionDevicesAndTheirTrailsMdName) {
+  TempDir dir;
+  const CampaignConfig plain = load_campaign_config(dir.write("a.yaml", good_config()));
+  EXPECT_TRUE(plain.execution.devices.empty());
+  EXPECT_EQ(plain.execution.workers_per_device, 1);
+  EXPECT_EQ(plain.execution.binding_check, "warn");
+  const CampaignConfig c = load_campaign_config(dir.write(
+      "b.yaml", good_config() +
+                    "execution:\n  devices: [3, 1]\n  workers_per_device: 4\n  binding_check: "
+                    "fail\n"));
+  EXPECT_EQ(c.execution.devices, (std::vector<int>{3, 1}));
+  EXPECT_EQ(c.execution.devices_key, "execution.devices");
+  EXPECT_EQ(c.execution.workers_per_device, 4);
+  EXPECT_EQ(c.execution.binding_check, "fail");
+  EXPECT_EQ(c.effective_json()["execution"]["devices"], nlohmann::json({3, 1}));
+  // Placement never changes results: the result digest is the plain run's.
+  EXPECT_EQ(c.result_relevant_json(), plain.result_relevant_json());
+  std::string text = good_config();
+  const std::string dt = "  dt: 0.0001";
+  text.replace(text.find(dt), dt.size(), dt + "\n  gpu_ids: [0, 2]");
+  const CampaignConfig g = load_campaign_config(dir.write("c.yaml", text));
+  EXPECT_EQ(g.execution.devices, (std::vector<int>{0, 2}));
+  EXPECT_EQ(g.execution.devices_key, "engine.gpu_ids");
+  EXPECT_EQ(g.effective_json()["engine"]["gpu_ids"], nlohmann::json({0, 2}));
 }
 
 }  // namespace

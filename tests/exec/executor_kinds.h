@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "trails/engines/engine.h"
+#include "trails/exec/device_plan.h"
 #include "trails/exec/executor.h"
 
 namespace trails::exec::testing {
@@ -89,7 +90,23 @@ inline std::vector<ExecutorKind> all_executor_kinds() {
   const auto pool = [](int slots, std::size_t bound) {
     return [=](const engines::Engine& e) { return make_thread_pool_executor(e, slots, bound); };
   };
+  // Device pools through the one factory (devices x workers per device; CUDA_VISIBLE_DEVICES
+  // unset, so logical = in-process index). The scripted engine does not use devices.
+  const auto devices = [](std::vector<int> ids, int per_device, std::size_t bound) {
+    return [=](const engines::Engine& e) {
+      ExecutionOptions options;
+      options.devices = ids;
+      options.workers_per_device = per_device;
+      options.max_in_flight = bound;
+      return make_executor(e, resolve_devices(options, VisibleDevices{}), options);
+    };
+  };
   return {
+      {"devices1x1", devices({0}, 1, 0), 1, 2},
+      {"devices4x2", devices({0, 1, 2, 3}, 2, 0), 8, 16},
+      {"devices4x2_bound64", devices({0, 1, 2, 3}, 2, 64), 8, 64},
+      {"devices2x4_bound3", devices({3, 5}, 4, 3), 8, 3},
+      {"devices8x1", devices({0, 1, 2, 3, 4, 5, 6, 7}, 1, 0), 8, 16},
       {"serial", [](const engines::Engine& e) { return make_serial_executor(e); }, 1, 1},
       {"pool1_bound1", pool(1, 1), 1, 1},
       {"pool1_bound8", pool(1, 8), 1, 8},

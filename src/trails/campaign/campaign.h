@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "trails/config/campaign_config.h"
+#include "trails/store/progress_file.h"
 #include "trails/store/run_store.h"
 
 namespace trails::campaign {
@@ -45,6 +46,8 @@ class ProgressSink {
   virtual ~ProgressSink() = default;
   virtual void started(const std::vector<std::string>& banner) = 0;
   virtual void iteration(const IterationReport& report) = 0;
+  // Inside an iteration, as walker results stream in (first with none done); optional.
+  virtual void walkers(const store::WalkerProgress& /*progress*/) {}
   virtual void finished(const CampaignOutcome& outcome) = 0;
 };
 

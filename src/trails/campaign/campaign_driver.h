@@ -14,10 +14,13 @@
 #include "trails/binning/resolution.h"
 #include "trails/campaign/campaign.h"
 #include "trails/campaign/coverage_tracker.h"
+#include "trails/campaign/preflight.h"
 #include "trails/campaign/run_log.h"
 #include "trails/core/signals.h"
 #include "trails/engines/engine.h"
+#include "trails/exec/device_plan.h"
 #include "trails/exec/executor.h"
+#include "trails/exec/mps_probe.h"
 #include "trails/features/frame_history.h"
 #include "trails/features/projection.h"
 #include "trails/msm/msm_stage.h"
@@ -27,6 +30,11 @@
 #include "trails/trajio/trajectory.h"
 
 namespace trails::campaign {
+
+// execution.persistent_workers: a pool of `trails worker` processes over the plan's slots
+// (campaign_setup.cpp).
+std::unique_ptr<exec::Executor> make_worker_executor(const config::CampaignConfig& c,
+                                                     const exec::DevicePlan& plan);
 
 // What one iteration's elements hand on to each other, in the order they run
 // (CampaignDriver::compose_iteration).
@@ -127,6 +135,17 @@ class CampaignDriver {
   static std::vector<features::FrameHistory::WalkerSpan> ok_spans(
       const store::IterationRecord& rec);
 
+  // campaign_execution.cpp: devices, the executor, progress inside an iteration
+  // Resolves execution.devices through CUDA_VISIBLE_DEVICES and probes for MPS; first thing
+  // in a run, so a device that does not exist fails before anything is written.
+  void plan_devices();
+  void start_executor();  // the executor for the engine, once it exists; logs packing warnings
+  nlohmann::json execution_record() const;  // for the ledger's engine_system
+  std::optional<std::string> devices_banner() const;
+  // Publishes how far this iteration's walkers are (progress sink and progress.json).
+  void report_walkers(std::int64_t iteration, int done, int failed,
+                      IterationState::Clock::time_point t0);
+
   // campaign_space.cpp (learned CV space only)
   void replay_learned_space();
   void rebuild_learned_space();
@@ -144,6 +163,11 @@ class CampaignDriver {
   std::unique_ptr<features::Projection> projection_;
   store::RecordPolicy record_policy_;  // what the shards record (output block)
   std::unique_ptr<exec::Executor> executor_;
+  exec::ExecutionOptions execution_;
+  exec::DevicePlan device_plan_;
+  exec::MpsStatus mps_;
+  IterationState::Clock::time_point progress_written_{};  // progress.json throttle
+  bool progress_write_failed_ = false;                    // warned once
   std::optional<store::RunStore> store_;
   std::unique_ptr<RunLog> log_;
   int lock_fd_ = -1;      // flock on the ledger (trails status: is a run active?)

@@ -73,10 +73,20 @@ void CampaignDriver::run_segments(IterationState& it) {
       layout.expected_states * (config_.spawning.step / config_.spawning.stride);
   layout.cv_dim = history_.cv_dim();
   it.shard.emplace(store_->begin_shard(it.iteration, layout));
-  it.results = exec::run_in_order(*executor_, it.tasks, [&](const engines::SegmentResult& r) {
-    core::crash_point("md", it.iteration);  // tests: SIGKILL while walkers are still running
-    if (r.ok()) it.shard->append(r.frames);
-  });
+  // Progress counts results as they arrive (completion order), not in walker order.
+  int done = 0, failed = 0;
+  report_walkers(it.iteration, 0, 0, it.t_start);
+  it.results = exec::run_in_order(
+      *executor_, it.tasks,
+      [&](const engines::SegmentResult& r) {
+        core::crash_point("md", it.iteration);  // tests: SIGKILL while walkers are still running
+        if (r.ok()) it.shard->append(r.frames);
+      },
+      [&](const engines::SegmentResult& r) {
+        ++done;
+        failed += r.ok() ? 0 : 1;
+        report_walkers(it.iteration, done, failed, it.t_start);
+      });
   it.runner_s = seconds_since(it.t_start);
   it.t_analysis = IterationState::Clock::now();
 }

@@ -52,12 +52,13 @@ spawners::DensityOptions density_options(const config::CampaignConfig& c) {
 // The campaign's executor (docs/execution.md), with a whole iteration in flight: a pool of
 // `trails worker` processes (this same program) with execution.persistent_workers, else
 // serial or the thread pool by spawning.max_workers.
-std::unique_ptr<exec::Executor> make_executor(const config::CampaignConfig& c,
-                                              const engines::Engine& engine) {
+}  // namespace
+
+// execution.persistent_workers: one `trails worker` process per slot (the device plan's slots,
+// or spawning.max_workers unbound ones), a whole iteration in flight.
+std::unique_ptr<exec::Executor> make_worker_executor(const config::CampaignConfig& c,
+                                                     const exec::DevicePlan& plan) {
   const auto bound = static_cast<std::size_t>(c.spawning.walker);
-  if (!c.execution.persistent_workers) {
-    return exec::make_local_executor(engine, c.spawning.max_workers, bound);
-  }
   exec::WorkerOptions workers;
   workers.argv = {std::filesystem::read_symlink("/proc/self/exe").string(), "worker"};
   workers.engine_setup = engines::worker_engine_setup(c.engine_spec(), c.outdir);
@@ -65,8 +66,12 @@ std::unique_ptr<exec::Executor> make_executor(const config::CampaignConfig& c,
     workers.walker_timeout = std::chrono::milliseconds(
         static_cast<std::int64_t>(std::ceil(*c.execution.walker_timeout * 1000.0)));
   }
+  if (!plan.devices.empty())
+    return exec::make_process_executor(workers, exec::slots_for(plan), bound);
   return exec::make_process_executor(workers, c.spawning.max_workers, bound);
 }
+
+namespace {
 
 // The one table of spawning schemes (spawning.spawn_scheme, checked by config/).
 std::unique_ptr<spawners::Spawner> make_spawner(const config::CampaignConfig& c) {
@@ -246,6 +251,7 @@ core::Interrupted CampaignDriver::interrupted(int signal, bool abandoned) const 
 
 CampaignOutcome CampaignDriver::run_locked() {
   // A failure from here to the first commit removes what the run created (run()).
+  plan_devices();  // a device beyond CUDA_VISIBLE_DEVICES fails before anything exists
   engine_ = engines::make_engine(config_.engine_spec(), config_.outdir);
   projection_ = make_projection(config_, *engine_);
   record_policy_ = make_record_policy(config_, *engine_);
@@ -262,8 +268,7 @@ CampaignOutcome CampaignDriver::run_locked() {
   } else {
     start_new();
   }
-  // A whole iteration in flight: the driver submits every walker at once (docs/execution.md).
-  executor_ = make_executor(config_, *engine_);
+  start_executor();
   elements_ = compose_iteration();
   progress_.started(banner());
 
@@ -281,6 +286,7 @@ CampaignOutcome CampaignDriver::run_locked() {
   const auto last = store_->last_committed();
   outcome.completed_iterations = last ? *last + 1 : 0;
   write_outcome(outcome);
+  store::remove_progress(config_.outdir);  // the last iteration is committed
   progress_.finished(outcome);
   return outcome;
 }
@@ -304,6 +310,7 @@ store::RunMeta CampaignDriver::run_meta() const {
     names = projection_->column_names();
   }
   meta.engine_system["cv_names"] = names;
+  meta.engine_system["execution"] = execution_record();  // devices, MPS, MIG (docs/execution.md)
   meta.created_at = utc_now();
   return meta;
 }
@@ -521,6 +528,7 @@ std::vector<std::string> CampaignDriver::banner() const {
       "  walkers     {} × {} steps, stride {} ({} frames each), {} worker(s){}", s.walker, s.step,
       s.stride, s.frames_per_walker(), executor_ ? executor_->workers() : s.max_workers,
       config_.execution.persistent_workers ? " (persistent processes)" : ""));
+  if (const auto devices = devices_banner()) lines.push_back("  placement   " + *devices);
   lines.push_back(fmt::format("  spawner     {} ({}), space {}, bins {}", s.spawn_scheme,
                               s.spawn_type == config::SpawnType::Hard ? "hard" : "soft",
                               config_.space_mode, nlohmann::json(resolution_.n_bins()).dump()));

@@ -183,6 +183,8 @@ void preflight(const config::CampaignConfig& config, bool resume) {
     (void)check_resume_config(
         config, store::RunStore::open(config.outdir, store::RunStore::Mode::ReadOnly));
   }
+  // Logical devices must exist in the inherited CUDA_VISIBLE_DEVICES (ConfigError naming both).
+  (void)exec::resolve_devices(execution_options(config), exec::inherited_visible_devices());
   // The project file must be importable, with a callable extract_cvs
   // (compat:preflight-project-file).
   check_project_file(config);

@@ -235,6 +235,16 @@ CampaignConfig build_config(const RawConfig& raw) {
   s.voronoi_max_clusters = as_int(raw, "spawning.voronoi_max_clusters", s.voronoi_max_clusters);
   s.voronoi_clusters = as_int(raw, "spawning.voronoi_clusters", s.voronoi_clusters);
   build_msm(raw, c.msm);
+  // engine.gpu_ids is Trails-MD's name for the same setting (both set: check_execution).
+  for (const char* key : {"execution.devices", "engine.gpu_ids"}) {
+    if (const json& v = raw.value(key); v.is_array()) {
+      c.execution.devices = v.get<std::vector<int>>();
+      c.execution.devices_key = key;
+    }
+  }
+  c.execution.workers_per_device =
+      as_int(raw, "execution.workers_per_device", c.execution.workers_per_device);
+  c.execution.binding_check = as_string(raw, "execution.binding_check");
   if (const json& v = raw.value("output.record_selection"); v.is_string()) {
     c.output.record_selection = v.get<std::string>();
   }

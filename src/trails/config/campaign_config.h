@@ -154,10 +154,15 @@ struct OutputConfig {
   bool reduces() const { return record_selection.has_value() || float32; }
 };
 
-// execution: how segments run (docs/execution.md). Neither key changes results.
+// execution: how and where segments run (docs/execution.md). None of these keys changes results:
+// the same run gives the same bytes on any devices, worker count or executor.
 struct ExecutionConfig {
   bool persistent_workers = false;       // one `trails worker` process per slot
   std::optional<double> walker_timeout;  // seconds; kills the one hung walker's worker
+  std::vector<int> devices;  // execution.devices or engine.gpu_ids; empty: spawning.max_workers
+  std::string devices_key = "execution.devices";  // the key that set them, for messages
+  int workers_per_device = 1;
+  std::string binding_check = "warn";  // warn | fail | off
 };
 
 struct CampaignConfig {

@@ -183,6 +183,12 @@ json built_values(const CampaignConfig& c, bool all) {
     s["max_workers"] = sp.max_workers;
     j["execution"]["persistent_workers"] = c.execution.persistent_workers;
     j["execution"]["walker_timeout"] = optional_json(c.execution.walker_timeout);
+    const ExecutionConfig& x = c.execution;
+    const json devices = x.devices.empty() ? json(nullptr) : json(x.devices);
+    j["execution"]["devices"] = devices;
+    if (x.devices_key == "engine.gpu_ids") e["gpu_ids"] = devices;
+    j["execution"]["workers_per_device"] = x.workers_per_device;
+    j["execution"]["binding_check"] = x.binding_check;
   }
   return j;
 }

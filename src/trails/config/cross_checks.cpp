@@ -512,6 +512,7 @@ void check_cross_fields(const RawConfig& raw, Problems& problems) {
   check_spawning(raw, problems);
   check_msm(raw, problems);
   check_output(raw, problems);
+  check_execution(raw, problems);
 }
 
 }  // namespace trails::config::detail

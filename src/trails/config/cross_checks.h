@@ -33,6 +33,9 @@ void check_engine(const RawConfig& raw, Problems& problems);
 // The output block against the engine, the spawning window and the space (output_checks.cpp).
 void check_output(const RawConfig& raw, Problems& problems);
 
+// execution.devices / engine.gpu_ids / workers_per_device (execution_checks.cpp).
+void check_execution(const RawConfig& raw, Problems& problems);
+
 // Typed view of the first pass (meaningful only when no problem was reported).
 CampaignConfig build_config(const RawConfig& raw);
 

@@ -141,7 +141,7 @@ std::vector<KeySpec> make_table() {
       K("engine", "platform_name", T::String, "CUDA")
           .one_of({"Reference", "CPU", "CUDA", "OpenCL", "HIP"}),
       K("engine", "precision", T::String, "mixed").one_of({"single", "mixed", "double"}),
-      K("engine", "gpu_ids", T::IntList, null_v).null().non_empty().ge(0).not_built(kMdEngines),
+      K("engine", "gpu_ids", T::IntList, null_v).null().non_empty().ge(0),
       K("engine", "equilibrate", T::Bool, false),
       K("engine", "gromacs_executable", T::String, "gmx").not_built(kGromacs),
       K("engine", "gromacs_include_dir", T::DirPath, null_v).null(),
@@ -234,6 +234,9 @@ std::vector<KeySpec> make_table() {
       K("execution", "backend", T::String, "local")
           .one_of({"local", "slurm", "pbs"})
           .built_only({"local"}, "the {} execution backend"),
+      K("execution", "devices", T::IntList, null_v).null().non_empty().ge(0),
+      K("execution", "workers_per_device", T::Int, 1).ge(1),
+      K("execution", "binding_check", T::String, "warn").one_of({"warn", "fail", "off"}),
       K("execution", "walker_timeout", T::Number, null_v).null().gt(0),
       K("execution", "persistent_workers", T::Bool, false),
       K("execution", "partition", T::String, null_v).null().not_built(kSched),

@@ -82,7 +82,8 @@ std::vector<engines::SegmentResult> run_ordered(Executor& executor,
 
 std::vector<engines::SegmentResult> run_in_order(Executor& executor,
                                                  const std::vector<engines::SegmentTask>& tasks,
-                                                 const InOrderCallback& in_order) {
+                                                 const InOrderCallback& in_order,
+                                                 const InOrderCallback& arrived) {
   std::vector<std::int64_t> ids;
   ids.reserve(tasks.size());
   for (const auto& t : tasks) ids.push_back(t.task_id);
@@ -94,6 +95,7 @@ std::vector<engines::SegmentResult> run_in_order(Executor& executor,
   run_batch(executor, tasks, [&](engines::SegmentResult&& r) {
     const auto at = std::lower_bound(ids.begin(), ids.end(), r.task_id);
     TRAILS_CHECK(at != ids.end() && *at == r.task_id, "a result of a task of this batch");
+    if (arrived) arrived(r);
     const auto k = static_cast<std::size_t>(at - ids.begin());
     TRAILS_CHECK(done[k] == 0, "one result per task");
     results[k] = std::move(r);

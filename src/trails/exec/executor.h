@@ -93,9 +93,11 @@ std::vector<engines::SegmentResult> run_ordered(Executor& executor,
 // thread) as soon as it and every task with a smaller task_id have completed, so a consumer
 // sees task order whatever the completion order while later tasks still run (the campaign's
 // pending shard, docs/file-formats.md). Task ids must be distinct. Exceptions as in run_batch.
+// `arrived`, when given, is called first with every result in completion order (progress).
 using InOrderCallback = std::function<void(const engines::SegmentResult&)>;
 std::vector<engines::SegmentResult> run_in_order(Executor& executor,
                                                  const std::vector<engines::SegmentTask>& tasks,
-                                                 const InOrderCallback& in_order);
+                                                 const InOrderCallback& in_order,
+                                                 const InOrderCallback& arrived = {});
 
 }  // namespace trails::exec

@@ -14,6 +14,7 @@
 #include "trails/binning/uniform_grid.h"
 #include "trails/report/msm_builds.h"
 #include "trails/report/swarm_outputs.h"
+#include "trails/store/progress_file.h"
 #include "trails/store/run_store.h"
 
 namespace trails::report {
@@ -87,6 +88,20 @@ nlohmann::json run_status(const std::filesystem::path& run_dir) {
                        {"changed_at", c.changed_at}});
   }
   s["config_changes"] = std::move(changes);
+  // The running iteration's walkers (progress.json), only while a campaign runs and only for the
+  // iteration after the last committed one: an older file is stale.
+  const std::int64_t next = summaries.empty() ? 0 : summaries.back().iteration + 1;
+  if (const auto p = store::read_progress(run_dir); p && s["running"] && p->iteration == next) {
+    s["in_progress"] = {{"iteration", p->iteration},
+                        {"walkers", p->walkers},
+                        {"done", p->done},
+                        {"failed", p->failed},
+                        {"running", p->running},
+                        {"queued", p->queued},
+                        {"elapsed_s", p->elapsed_s},
+                        {"eta_s", p->eta_s ? nlohmann::json(*p->eta_s) : nlohmann::json()},
+                        {"updated_at", p->updated_at}};
+  }
   if (summaries.empty()) return s;
   if (is_swarm_run(meta)) {  // chains and cycles instead of iterations (docs/swarm.md)
     s["swarm"] = swarm_status(store);
@@ -162,6 +177,19 @@ nlohmann::json run_status(const std::filesystem::path& run_dir) {
 
 namespace {
 
+std::string format_in_progress(const nlohmann::json& s) {
+  if (!s.contains("in_progress")) return "";
+  const auto& p = s["in_progress"];
+  return fmt::format(
+      "in progress     iteration {}: walkers {}/{} done ({} failed), {} running, {} queued, "
+      "{:.1f} s elapsed, ETA {} (at {})\n",
+      p["iteration"].get<std::int64_t>(), p["done"].get<int>(), p["walkers"].get<int>(),
+      p["failed"].get<int>(), p["running"].get<int>(), p["queued"].get<int>(),
+      p["elapsed_s"].get<double>(),
+      p["eta_s"].is_number() ? fmt::format("{:.1f} s", p["eta_s"].get<double>()) : "-",
+      p["updated_at"].get<std::string>());
+}
+
 std::string format_config_changes(const nlohmann::json& s) {
   std::string out;
   for (const auto& c : s.value("config_changes", nlohmann::json::array())) {
@@ -182,9 +210,12 @@ std::string format_status(const nlohmann::json& s) {
   out +=
       fmt::format("iterations      {} committed", s.at("iterations_committed").get<std::int64_t>());
   if (s.contains("swarm")) return out + "\n" + format_swarm_status(s.at("swarm"));
-  if (!s.contains("last_iteration")) return out + "\n" + format_config_changes(s);
+  if (!s.contains("last_iteration")) {
+    return out + "\n" + format_in_progress(s) + format_config_changes(s);
+  }
   out += fmt::format(" of {} (last at {})\n", s["target_iterations"].get<std::int64_t>(),
                      s["last_committed_at"].get<std::string>());
+  out += format_in_progress(s);
   out += format_config_changes(s);
   out += fmt::format("walkers         {} in the last iteration ({} failed)\n",
                      s["walkers"]["last_iteration"].get<std::int64_t>(),

@@ -12,6 +12,7 @@
 #include "trails/core/error.h"
 #include "trails/core/signals.h"
 #include "trails/engines/registry.h"
+#include "trails/exec/device_plan.h"
 #include "trails/exec/executor.h"
 #include "trails/features/cv_projection.h"
 #include "trails/store/run_store.h"
@@ -40,18 +41,16 @@ std::unique_ptr<features::Projection> make_projection(const config::SwarmConfig&
                                       config.md.system.conf_file, config.config_file.parent_path());
 }
 
-// Slots: every device × workers_per_device (one unbound device when none is listed).
-std::vector<engines::Slot> swarm_slots(const config::SwarmOptions& o) {
-  std::vector<engines::Slot> slots;
-  const std::vector<std::optional<int>> devices =
-      o.devices.empty() ? std::vector<std::optional<int>>{std::nullopt}
-                        : std::vector<std::optional<int>>(o.devices.begin(), o.devices.end());
-  for (int w = 0; w < o.workers_per_device; ++w) {
-    for (const auto& d : devices) {
-      slots.push_back(engines::Slot{static_cast<int>(slots.size()), d, w});
-    }
-  }
-  return slots;
+// The executor options of the swarm's own keys: one slot per device and worker (one unbound
+// slot without devices), tasks handed over one per free slot.
+exec::ExecutionOptions execution_options(const config::SwarmOptions& o) {
+  exec::ExecutionOptions x;
+  x.devices = o.devices;
+  x.workers_per_device = o.workers_per_device;
+  x.max_workers = 1;
+  x.devices_key = "pathgennie.devices";
+  x.workers_key = "pathgennie.workers_per_device";
+  return x;
 }
 
 // The start configuration of chain k: system.start's point (one for all, or one per chain) on
@@ -103,6 +102,9 @@ class SwarmRun {
           "value per CV",
           config_.config_file.string(), o_.target_projection.size(), projection_->dimension()));
     }
+    // Devices are checked (CUDA_VISIBLE_DEVICES) before anything is stored.
+    executor_ = exec::make_executor(*engine_, execution_options(o_));
+    n_slots_ = executor_->slots().size();
     store_->open(*engine_, projection_->column_names());
     const std::vector<CycleRecord> history = store_->history();
     const auto k_chains = static_cast<std::size_t>(o_.paths);
@@ -153,7 +155,7 @@ class SwarmRun {
                     o_.mode == config::SwarmMode::Target ? "target" : "escape", o_.max_trial,
                     o_.tau1_steps, o_.tau2_steps, o_.sigma));
     lines.push_back(fmt::format("  chains      {} (up to {} cycles each), {} slot(s)", o_.paths,
-                                o_.max_cycle, swarm_slots(o_).size()));
+                                o_.max_cycle, n_slots_));
     return lines;
   }
 
@@ -237,7 +239,7 @@ class SwarmRun {
   }
 
   void loop(Clock::time_point t0) {
-    auto executor = exec::make_thread_pool_executor(*engine_, swarm_slots(o_));
+    auto executor = std::move(executor_);
     committer_ = std::make_unique<CycleCommitter>(
         *store_, anchor_keys_, committed_total_,
         [this, t0](const FinishedCycle& f, std::int64_t n) { report(f, n, t0); });
@@ -265,6 +267,8 @@ class SwarmRun {
   std::unique_ptr<CycleCommitter> committer_;  // declared after store_: destroyed first
   std::unique_ptr<engines::Engine> engine_;
   std::unique_ptr<features::Projection> projection_;
+  std::unique_ptr<exec::Executor> executor_;  // handed to loop()
+  std::size_t n_slots_ = 1;
   std::vector<Chain> chains_;
   std::vector<std::deque<FinishedCycle>> pending_;
   std::vector<std::int64_t> committed_cycles_;  // per chain: the next cycle to commit

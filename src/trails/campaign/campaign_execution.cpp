@@ -1,0 +1,99 @@
+// Where the campaign's segments run (docs/execution.md, "Devices and packing"): the device
+// plan from execution.devices / engine.gpu_ids, the one executor factory, the MPS/MIG record,
+// and progress inside an iteration (the progress sink and progress.json).
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "trails/campaign/campaign_driver.h"
+
+namespace trails::campaign {
+namespace {
+
+exec::BindingCheck binding_check_of(const std::string& mode) {
+  if (mode == "fail") return exec::BindingCheck::Fail;
+  if (mode == "off") return exec::BindingCheck::Off;
+  return exec::BindingCheck::Warn;  // the schema admits no other
+}
+
+// progress.json is rewritten at most this often.
+constexpr std::chrono::milliseconds kProgressInterval{250};
+
+}  // namespace
+
+exec::ExecutionOptions execution_options(const config::CampaignConfig& config) {
+  exec::ExecutionOptions o;
+  o.devices = config.execution.devices;
+  o.workers_per_device = config.execution.workers_per_device;
+  o.max_workers = config.spawning.max_workers;
+  // A whole iteration in flight: the driver submits every walker at once (docs/execution.md).
+  o.max_in_flight = static_cast<std::size_t>(config.spawning.walker);
+  o.binding_check = binding_check_of(config.execution.binding_check);
+  o.devices_key = config.execution.devices_key;
+  return o;
+}
+
+void CampaignDriver::plan_devices() {
+  execution_ = execution_options(config_);
+  device_plan_ = exec::resolve_devices(execution_, exec::inherited_visible_devices());
+  if (!device_plan_.devices.empty()) mps_ = exec::probe_mps(exec::mps_inputs_from_environment());
+}
+
+void CampaignDriver::start_executor() {
+  executor_ = config_.execution.persistent_workers
+                  ? make_worker_executor(config_, device_plan_)
+                  : exec::make_executor(*engine_, device_plan_, execution_);
+  for (const auto& warning : exec::packing_warnings(
+           device_plan_, engine_->capabilities().uses_devices, mps_, execution_.workers_key)) {
+    spdlog::warn("{}", warning);
+  }
+  if (const auto line = devices_banner()) spdlog::info("placement: {}", *line);
+}
+
+nlohmann::json CampaignDriver::execution_record() const {
+  nlohmann::json devices = nlohmann::json::array();
+  for (const auto& d : device_plan_.devices) {
+    devices.push_back({{"logical", d.logical}, {"physical", d.physical}, {"mig", d.mig}});
+  }
+  return {
+      {"devices", devices},
+      {"workers_per_device", device_plan_.workers_per_device},
+      {"cuda_visible_devices",
+       device_plan_.visible.set ? nlohmann::json(device_plan_.visible.tokens) : nlohmann::json()},
+      {"mps_daemon", mps_.daemon},
+      {"mps_evidence", mps_.evidence}};
+}
+
+std::optional<std::string> CampaignDriver::devices_banner() const {
+  if (device_plan_.devices.empty()) return std::nullopt;
+  return fmt::format("{}; {}", device_plan_.describe(), exec::describe_mps_mig(mps_, device_plan_));
+}
+
+void CampaignDriver::report_walkers(std::int64_t iteration, int done, int failed,
+                                    IterationState::Clock::time_point t0) {
+  const auto now = IterationState::Clock::now();
+  store::WalkerProgress p;
+  p.iteration = iteration;
+  p.walkers = config_.spawning.walker;
+  p.done = done;
+  p.failed = failed;
+  // Every slot takes the next queued walker as soon as it frees, so min(unfinished, slots) run.
+  p.running = std::min(p.walkers - done, executor_->workers());
+  p.queued = p.walkers - done - p.running;
+  p.elapsed_s = std::chrono::duration<double>(now - t0).count();
+  p.eta_s = store::iteration_eta(p.elapsed_s, done, p.walkers);
+  progress_.walkers(p);
+  // The first write comes kProgressInterval into the iteration: short iterations never pay
+  // for the file (a rename over it costs milliseconds on ext4), long ones show up in status.
+  if (done == 0) progress_written_ = now;
+  if (now - progress_written_ < kProgressInterval) return;
+  progress_written_ = now;
+  if (!store::write_progress(config_.outdir, p) && !progress_write_failed_) {
+    progress_write_failed_ = true;
+    spdlog::warn("cannot write {}; trails status will not show progress inside iterations",
+                 store::progress_path(config_.outdir).string());
+  }
+}
+
+}  // namespace trails::campaign

@@ -1,0 +1,53 @@
+// Cross-field rules of device placement (docs/execution.md, "Devices and packing"):
+// execution.devices and Trails-MD's engine.gpu_ids are one setting, so only one may be given;
+// a device is listed once (more walkers per device: execution.workers_per_device, which needs
+// devices). Whether a logical index exists depends on CUDA_VISIBLE_DEVICES at run time and is
+// checked when the campaign starts (exec::resolve_devices).
+#include <algorithm>
+#include <string>
+
+#include "trails/config/cross_checks.h"
+
+namespace trails::config::detail {
+namespace {
+
+bool given(const Entry& e) { return e.present && e.valid && e.value.is_array(); }
+
+void check_distinct(const Entry& e, const std::string& key, Problems& problems) {
+  const auto values = e.value.get<std::vector<int>>();
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (std::find(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(i), values[i]) !=
+        values.begin() + static_cast<std::ptrdiff_t>(i)) {
+      problems.add(i < e.element_at.size() ? e.element_at[i] : e.value_at,
+                   key + "[" + std::to_string(i) + "]",
+                   "device " + std::to_string(values[i]) +
+                       " is listed twice; list each device once and raise "
+                       "execution.workers_per_device to run more walkers on it");
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+void check_execution(const RawConfig& raw, Problems& problems) {
+  const Entry& devices = raw.at("execution.devices");
+  const Entry& gpu_ids = raw.at("engine.gpu_ids");
+  if (given(devices) && given(gpu_ids)) {
+    problems.add(gpu_ids.key_at, "engine.gpu_ids",
+                 "engine.gpu_ids and execution.devices are the same setting (Trails-MD's name and "
+                 "Trails'); give only one of them");
+    return;
+  }
+  if (given(devices)) check_distinct(devices, "execution.devices", problems);
+  if (given(gpu_ids)) check_distinct(gpu_ids, "engine.gpu_ids", problems);
+  const Entry& workers = raw.at("execution.workers_per_device");
+  if (workers.present && workers.valid && workers.value.get<int>() > 1 && !given(devices) &&
+      !given(gpu_ids)) {
+    problems.add(workers.value_at, "execution.workers_per_device",
+                 "packs workers onto the devices of execution.devices, which is not set; set "
+                 "execution.devices (e.g. [0]) or use spawning.max_workers for unbound threads");
+  }
+}
+
+}  // namespace trails::config::detail
