@@ -484,7 +484,7 @@ void check_sizes(const RawConfig& raw, Problems& problems) {
 
 // A thread cannot be killed, so only a worker process can be ended for running too long
 // (docs/execution.md, "Persistent worker processes").
-void check_execution(const RawConfig& raw, Problems& problems) {
+void check_walker_timeout(const RawConfig& raw, Problems& problems) {
   const Entry& timeout = raw.at("execution.walker_timeout");
   if (!timeout.present || !timeout.valid || timeout.value.is_null()) return;
   if (!raw.usable("execution.persistent_workers") ||
@@ -501,7 +501,7 @@ void check_execution(const RawConfig& raw, Problems& problems) {
 
 void check_cross_fields(const RawConfig& raw, Problems& problems) {
   check_sizes(raw, problems);
-  check_execution(raw, problems);
+  check_walker_timeout(raw, problems);
   check_learned_space(raw, problems);
   check_project_file(raw, problems);
   check_learned_features(raw, problems);
