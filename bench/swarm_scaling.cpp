@@ -29,7 +29,8 @@ class Quiet final : public swarm::SwarmProgress {
   void finished(const swarm::SwarmOutcome&) override {}
 };
 
-// Seconds of the swarm loop (engine and store set-up not included, as PathGennie times run()) and the cycles it committed.
+// Seconds of the swarm loop (engine and store set-up not included, as PathGennie times run()) and
+// the cycles it committed.
 std::pair<double, std::int64_t> time_swarm(const fs::path& dir, double cost_ms, int cycles,
                                            int trials, int devices, int paths) {
   const fs::path run = dir / fmt::format("g{}-k{}", devices, paths);

@@ -51,13 +51,13 @@ const std::string kEngine =
     "engine:\n  md_engine: builtin\n  potential: muller_brown\n  kT: 15\n  dt: 0.0005\n";
 
 TEST_F(SwarmConfigTest, ReadsThePathGennieKeys) {
-  const auto c = load_swarm_config(write(
-      "workdir: out\n"
-      "pathgennie:\n  mode: target\n  target_projection: [0.6, 0.0]\n  tau1_steps: 5\n"
-      "  tau2_steps: 10\n  max_trial: 8\n  max_cycle: 50\n  sigma: 0.25\n  seed: 42\n"
-      "  devices: [0, 1]\n  tau1_workers: 3\n  reject_worse_tau2: true\n  paths: 2\n"
-      "convergence:\n  distance_to_target: 0.05\n" +
-      kEngine));
+  const auto c = load_swarm_config(
+      write("workdir: out\n"
+            "pathgennie:\n  mode: target\n  target_projection: [0.6, 0.0]\n  tau1_steps: 5\n"
+            "  tau2_steps: 10\n  max_trial: 8\n  max_cycle: 50\n  sigma: 0.25\n  seed: 42\n"
+            "  devices: [0, 1]\n  tau1_workers: 3\n  reject_worse_tau2: true\n  paths: 2\n"
+            "convergence:\n  distance_to_target: 0.05\n" +
+            kEngine));
   EXPECT_EQ(c.workdir, dir_ / "out");
   EXPECT_EQ(c.swarm.mode, SwarmMode::Target);
   EXPECT_EQ(c.swarm.target_projection, (std::vector<double>{0.6, 0.0}));
@@ -100,8 +100,7 @@ TEST_F(SwarmConfigTest, ProblemsNameFileLineAndKey) {
   EXPECT_NE(text.find("input.yaml:6:1: projection: PathGennie's Python projection"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("input.yaml:13:3: engine.potentail: unknown key"), std::string::npos)
-      << text;
+  EXPECT_NE(text.find("input.yaml:13:3: engine.potentail: unknown key"), std::string::npos) << text;
 }
 
 TEST_F(SwarmConfigTest, CrossFieldRules) {
@@ -116,19 +115,19 @@ TEST_F(SwarmConfigTest, CrossFieldRules) {
                      "system:\n  start: [[0, 0], [1, 1], [2, 2]]\n")
                 .find("gives 3 points but pathgennie.paths is 2"),
             std::string::npos);
-  EXPECT_NE(error_of("pathgennie:\n  mode: target\n  target_projection: [1, 2, 3]\n" + base +
-                     kEngine)
-                .find("has 3 values but a built-in run's CVs are its 2 coordinates"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of("pathgennie:\n  mode: target\n  target_projection: [1, 2, 3]\n" + base + kEngine)
+          .find("has 3 values but a built-in run's CVs are its 2 coordinates"),
+      std::string::npos);
   EXPECT_NE(error_of("pathgennie:\n  temperature: 300\n" + base + kEngine)
                 .find("the built-in engine's temperature is engine.kT"),
             std::string::npos);
   EXPECT_NE(error_of("pathgennie:\n  profile: sampling\n  max_cycle: 5\n" + kEngine)
                 .find("`sampling` profile are not known"),
             std::string::npos);
-  EXPECT_NE(error_of("pathgennie:\n  devices: [0, 0]\n" + base + kEngine)
-                .find("lists a device twice"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of("pathgennie:\n  devices: [0, 0]\n" + base + kEngine).find("lists a device twice"),
+      std::string::npos);
 }
 
 TEST_F(SwarmConfigTest, DigestIgnoresWhereAndOnHowManyDevices) {
@@ -137,8 +136,8 @@ TEST_F(SwarmConfigTest, DigestIgnoresWhereAndOnHowManyDevices) {
   const auto b = load_swarm_config(write("workdir: elsewhere\npathgennie:\n" + base +
                                          "  max_cycle: 9\n  devices: [0, 1, 2]\n" + kEngine));
   EXPECT_EQ(a.result_relevant_json(), b.result_relevant_json());
-  const auto c = load_swarm_config(write("pathgennie:\n" + base + "  max_cycle: 5\n  sigma: 0.3\n" +
-                                         kEngine));
+  const auto c =
+      load_swarm_config(write("pathgennie:\n" + base + "  max_cycle: 5\n  sigma: 0.3\n" + kEngine));
   EXPECT_NE(a.result_relevant_json(), c.result_relevant_json());
 }
 
