@@ -72,6 +72,25 @@ diff <(fingerprint k3 0) <(fingerprint mb 0) > /dev/null || fail "chain 0 differ
 [ "$(grep -c '^path [012]: ' k3.out)" -eq 3 ] || fail "not three paths: $(cat k3.out)"
 pass "each chain of a multi-path run is the chain run alone"
 
+# Legacy unbind mode: first-improvement probing gives the same path whatever the probe batch.
+for b in 1 5 16; do
+  swarm_config "unbind$b.yaml" "unbind$b" "probe_batch: $b"
+  sed -i 's/^  mode: target/  mode: unbind/; /target_projection/d; s/distance_to_target: .*/metric_at_least: 1.9/' "unbind$b.yaml"
+  "$TRAILS" swarm "unbind$b.yaml" > "unbind$b.out" 2>&1 || fail "unbind (batch $b) failed: $(cat "unbind$b.out")"
+done
+grep -q "unbind mode, .* first improvement, probes in batches of 5" unbind5.out || fail "banner: $(cat unbind5.out)"
+grep -q "^path 0: .* converged" unbind1.out || fail "unbind did not escape: $(cat unbind1.out)"
+for b in 5 16; do
+  diff <(fingerprint unbind1) <(fingerprint "unbind$b") > /dev/null || fail "probe_batch $b changed the unbind path"
+done
+/usr/bin/python3 - unbind1/path_0/metrics.csv <<'PY' || fail "unbind's anchors lost ground against the ratchet"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert all(r["selection_entropy"] == "0" for r in rows), "first improvement is a certain choice"
+assert rows and float(rows[-1]["anchor_metric"]) >= 1.9, rows[-1]
+PY
+pass "unbind's first-improvement path is the same for probe batches of 1, 5 and 16"
+
 # SIGKILL right after a commit (other trials in flight), then --resume: the same outputs.
 swarm_config crash.yaml crash "paths: 3" "devices: [0, 1, 2, 3]"
 set +e
@@ -111,7 +130,7 @@ engine:
   potential: muller_brown
 YAML
 expect_exit 2 "bad swarm config" "bad.yaml:4:3: pathgennie.max_trials: unknown key" "$TRAILS" swarm bad.yaml
-grep -qF "pathgennie.target_projection: target mode needs the target point" err.txt || fail "no target_projection problem: $(cat err.txt)"
+grep -qF "pathgennie.target_projection: target and fold modes need the target point" err.txt || fail "no target_projection problem: $(cat err.txt)"
 grep -qF "bad.yaml:8:1: projection:" err.txt || fail "no projection problem: $(cat err.txt)"
 [ ! -e bad-run ] || fail "a refused config created its workdir"
 mkdir full && touch full/keep

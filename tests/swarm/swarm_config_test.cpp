@@ -106,7 +106,7 @@ TEST_F(SwarmConfigTest, ProblemsNameFileLineAndKey) {
 TEST_F(SwarmConfigTest, CrossFieldRules) {
   const std::string base = "  tau1_steps: 2\n  tau2_steps: 2\n  max_trial: 4\n  max_cycle: 5\n";
   EXPECT_NE(error_of("pathgennie:\n  mode: target\n" + base + kEngine)
-                .find("target mode needs the target point"),
+                .find("target and fold modes need the target point"),
             std::string::npos);
   EXPECT_NE(error_of("pathgennie:\n  workers_per_device: 2\n  tau1_workers: 2\n" + base + kEngine)
                 .find("keep only workers_per_device"),

@@ -58,7 +58,8 @@ const std::vector<KeySpec>& swarm_keys() {
     const auto pg = [&](std::string_view name, T type, json def) {
       return key("pathgennie", name, type, std::move(def));
     };
-    t.push_back(choices(pg("mode", T::String, "escape"), {"escape", "target"}));
+    t.push_back(choices(pg("mode", T::String, "escape"), {"escape", "target", "unbind", "fold"}));
+    t.push_back(nullable(at_least(pg("probe_batch", T::Int, none), 1)));
     t.push_back(nullable(at_least(pg("tau1_steps", T::Int, none), 1)));
     t.push_back(nullable(at_least(pg("tau2_steps", T::Int, none), 1)));
     t.push_back(nullable(at_least(pg("max_trial", T::Int, none), 1)));
@@ -246,7 +247,15 @@ void apply_profile(const SwarmReader& r, SwarmOptions& o, Problems& problems) {
 SwarmOptions build_options(const SwarmReader& r, Problems& problems) {
   SwarmOptions o;
   const auto& v = [&](const char* k) -> const json& { return r.at(k).value; };
-  o.mode = v("pathgennie.mode") == "target" ? SwarmMode::Target : SwarmMode::Escape;
+  const std::string mode =
+      v("pathgennie.mode").is_string() ? v("pathgennie.mode").get<std::string>() : "escape";
+  o.mode = mode == "target" || mode == "fold" ? SwarmMode::Target : SwarmMode::Escape;
+  o.probing = mode == "unbind" ? Probing::Unbind : mode == "fold" ? Probing::Fold : Probing::None;
+  o.probe_batch = int_of(r.at("pathgennie.probe_batch")).value_or(0);
+  if (o.probing == Probing::None && r.at("pathgennie.probe_batch").present) {
+    problems.add(r.at("pathgennie.probe_batch").at, "pathgennie.probe_batch",
+                 "applies to the legacy modes (mode: unbind or fold); remove it");
+  }
   o.tau1_steps = int_of(r.at("pathgennie.tau1_steps")).value_or(0);
   o.tau2_steps = int_of(r.at("pathgennie.tau2_steps")).value_or(0);
   o.max_trial = int_of(r.at("pathgennie.max_trial")).value_or(0);
@@ -304,12 +313,12 @@ SwarmOptions build_options(const SwarmReader& r, Problems& problems) {
   const Value& target = r.at("pathgennie.target_projection");
   if (o.mode == SwarmMode::Target && !target.present) {
     problems.add(r.at("pathgennie.mode").at, "pathgennie.target_projection",
-                 "target mode needs the target point in CV space: set "
+                 "target and fold modes need the target point in CV space: set "
                  "pathgennie.target_projection: [ξ1, ξ2, ...]");
   }
   if (o.mode == SwarmMode::Escape && target.present) {
     problems.add(target.at, "pathgennie.target_projection",
-                 "is used only in target mode (pathgennie.mode: target); remove it");
+                 "is used only in target and fold modes; remove it");
   }
   if (o.mode == SwarmMode::Escape && r.at("convergence.distance_to_target").present) {
     problems.add(r.at("convergence.distance_to_target").at, "convergence.distance_to_target",
@@ -402,10 +411,16 @@ SwarmConfig load_swarm_config(const fs::path& file) {
   return config;
 }
 
+std::string mode_name(const SwarmOptions& o) {
+  if (o.probing == Probing::Unbind) return "unbind";
+  if (o.probing == Probing::Fold) return "fold";
+  return o.mode == SwarmMode::Target ? "target" : "escape";
+}
+
 json SwarmConfig::result_relevant_json() const {
   const SwarmOptions& o = swarm;
   json p;
-  p["mode"] = o.mode == SwarmMode::Target ? "target" : "escape";
+  p["mode"] = mode_name(o);
   p["tau1_steps"] = o.tau1_steps;
   p["tau2_steps"] = o.tau2_steps;
   p["max_trial"] = o.max_trial;
@@ -435,6 +450,7 @@ json SwarmConfig::effective_json() const {
   j["pathgennie"]["max_cycle"] = swarm.max_cycle;
   j["pathgennie"]["devices"] = swarm.devices;
   j["pathgennie"]["workers_per_device"] = swarm.workers_per_device;
+  j["pathgennie"]["probe_batch"] = swarm.probe_batch == 0 ? json(nullptr) : json(swarm.probe_batch);
   j["pathgennie"]["profile"] = swarm.profile ? json(*swarm.profile) : json(nullptr);
   j["pathgennie"]["temperature"] = swarm.temperature ? json(*swarm.temperature) : json(nullptr);
   j["workdir"] = workdir.string();

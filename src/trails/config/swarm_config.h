@@ -17,17 +17,23 @@
 
 namespace trails::config {
 
-enum class SwarmMode { Escape, Target };
+enum class SwarmMode { Escape, Target };  // the progress metric (docs/swarm.md, "Progress")
+// PathGennie's legacy drivers (docs/swarm.md, "Legacy modes"): first-improvement probing in
+// batches instead of softmax selection. unbind: escape metric against a ratchet; fold: target
+// metric against the current anchor.
+enum class Probing { None, Unbind, Fold };
 enum class EscapeMetric { DistanceFromStart, Cv0 };
 
 // PathGennie's cycle (docs/swarm.md, "The cycle"), one chain or `paths` independent chains.
 struct SwarmOptions {
-  SwarmMode mode = SwarmMode::Escape;
-  int tau1_steps = 0;  // τ1: steps of each trial (fresh velocities)
-  int tau2_steps = 0;  // τ2: steps of the chosen trial's extension (velocities continued)
-  int max_trial = 0;   // N: trials per cycle
-  int max_cycle = 0;   // cycle cap per chain
-  double sigma = 0.1;  // softmax temperature over min–max normalised progress
+  SwarmMode mode = SwarmMode::Escape;  // escape and unbind: Escape; target and fold: Target
+  Probing probing = Probing::None;
+  int probe_batch = 0;  // probes run at once in the legacy modes; 0: one per slot
+  int tau1_steps = 0;   // τ1: steps of each trial (fresh velocities)
+  int tau2_steps = 0;   // τ2: steps of the chosen trial's extension (velocities continued)
+  int max_trial = 0;    // N: trials per cycle
+  int max_cycle = 0;    // cycle cap per chain
+  double sigma = 0.1;   // softmax temperature over min–max normalised progress
   std::optional<double> temperature;      // K: velocity draws and thermostat (molecular engines)
   int save_freq = 10;                     // reactive-path frame every save_freq cycles (+ the last)
   std::vector<double> target_projection;  // ξ*, target mode
@@ -43,6 +49,9 @@ struct SwarmOptions {
   std::optional<double> distance_to_target;  // target mode: ‖ξ − ξ*‖ ≤ this
   std::optional<double> metric_at_least;     // escape mode: progress metric ≥ this
 };
+
+// "escape", "target", "unbind" or "fold": pathgennie.mode as written.
+std::string mode_name(const SwarmOptions& o);
 
 struct SwarmConfig {
   std::filesystem::path config_file;  // absolute

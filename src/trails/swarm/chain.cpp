@@ -35,16 +35,40 @@ CycleSeeds draw_cycle_seeds(std::uint64_t master_seed, int chain, std::int64_t c
 }
 
 Chain::Chain(int index, Anchor anchor, std::vector<double> start_cvs, ProgressMetric metric,
-             std::int64_t first_cycle, std::int64_t path_steps, bool done)
+             std::int64_t first_cycle, std::int64_t path_steps, double ratchet, bool done)
     : index_(index),
       anchor_(std::move(anchor)),
       start_cvs_(std::move(start_cvs)),
       metric_(std::move(metric)),
       cycle_(first_cycle),
       path_steps_(path_steps),
+      ratchet_(ratchet),
       done_(done) {}
 
-std::vector<engines::SegmentTask> Chain::start_cycle(const config::SwarmOptions& o,
+engines::SegmentTask Chain::trial_task(const config::SwarmOptions& o, std::size_t i) const {
+  engines::SegmentTask t;
+  t.task_id = running_->first_task + static_cast<std::int64_t>(i);
+  t.iteration = cycle_;
+  t.walker = static_cast<std::int64_t>(i);
+  t.start = anchor_.state;
+  t.start.velocities.clear();  // a trial draws fresh Maxwell–Boltzmann velocities
+  t.steps = o.tau1_steps;
+  t.stride = o.tau1_steps;  // one frame: the trial's end
+  t.seed = running_->seeds.trials[i];
+  return t;
+}
+
+std::vector<engines::SegmentTask> Chain::next_batch(const config::SwarmOptions& o) {
+  Running& r = *running_;
+  const std::size_t end = std::min(r.trials.size(), r.submitted + static_cast<std::size_t>(batch_));
+  std::vector<engines::SegmentTask> tasks;
+  for (std::size_t i = r.submitted; i < end; ++i) tasks.push_back(trial_task(o, i));
+  r.batch_left = end - r.submitted;
+  r.submitted = end;
+  return tasks;
+}
+
+std::vector<engines::SegmentTask> Chain::start_cycle(const config::SwarmOptions& o, int batch,
                                                      std::int64_t& next_task_id) {
   TRAILS_CHECK(!done_ && !running_, "start_cycle on a finished or busy chain");
   Running r;
@@ -54,23 +78,12 @@ std::vector<engines::SegmentTask> Chain::start_cycle(const config::SwarmOptions&
   r.trials.resize(static_cast<std::size_t>(o.max_trial));
   r.trial_cvs.resize(r.trials.size());
   r.metrics.assign(r.trials.size(), kNaN);
-  r.trials_left = r.trials.size();
   r.started = std::chrono::steady_clock::now();
-  std::vector<engines::SegmentTask> tasks;
-  for (int i = 0; i < o.max_trial; ++i) {
-    engines::SegmentTask t;
-    t.task_id = next_task_id++;
-    t.iteration = cycle_;
-    t.walker = i;
-    t.start = anchor_.state;
-    t.start.velocities.clear();  // a trial draws fresh Maxwell–Boltzmann velocities
-    t.steps = o.tau1_steps;
-    t.stride = o.tau1_steps;  // one frame: the trial's end
-    t.seed = r.seeds.trials[static_cast<std::size_t>(i)];
-    tasks.push_back(std::move(t));
-  }
   running_ = std::move(r);
-  return tasks;
+  // Trial i's task id is first_task + i (owns_trial): the cycle reserves N ids now.
+  batch_ = o.probing == config::Probing::None ? o.max_trial : std::max(1, batch);
+  next_task_id += o.max_trial;
+  return next_batch(o);
 }
 
 bool Chain::owns_trial(std::int64_t task_id) const {
@@ -100,10 +113,23 @@ bool Chain::passes(const config::SwarmOptions& o, const Anchor& a) const {
   return false;
 }
 
-std::optional<engines::SegmentTask> Chain::take_trial(engines::SegmentResult result,
-                                                      const features::Projection& projection,
-                                                      const config::SwarmOptions& o,
-                                                      std::int64_t& next_task_id) {
+engines::SegmentTask Chain::tau2_task(const config::SwarmOptions& o, std::int64_t& next_task_id) {
+  Running& r = *running_;
+  const engines::SegmentResult& chosen = *r.trials[static_cast<std::size_t>(r.chosen)];
+  engines::SegmentTask t;
+  t.task_id = next_task_id++;
+  t.iteration = r.cycle;
+  t.walker = static_cast<std::int64_t>(r.submitted);  // the extension follows the trials run
+  t.start = chosen.final_state;                       // velocities continued
+  t.steps = o.tau2_steps;
+  t.stride = o.tau2_steps;
+  t.seed = r.seeds.tau2;
+  r.tau2_task = t.task_id;
+  return t;
+}
+
+Step Chain::take_trial(engines::SegmentResult result, const features::Projection& projection,
+                       const config::SwarmOptions& o, std::int64_t& next_task_id) {
   Running& r = *running_;
   const auto i = static_cast<std::size_t>(result.task_id - r.first_task);
   if (result.ok() && result.n_frames > 0) {
@@ -111,29 +137,60 @@ std::optional<engines::SegmentTask> Chain::take_trial(engines::SegmentResult res
     r.metrics[i] = metric_(r.trial_cvs[i]);
   }
   r.trials[i] = std::move(result);
-  if (--r.trials_left > 0) return std::nullopt;
+  if (--r.batch_left > 0) return {};
+  return after_batch(o, next_task_id);
+}
 
-  r.probabilities = selection_probabilities(r.metrics, o.sigma);
-  if (r.probabilities.empty()) {
-    const std::string first = r.trials.front() ? r.trials.front()->error : "";
-    throw core::EngineError(fmt::format(
-        "chain {}, cycle {}: all {} trials failed or gave no finite progress (trial 0: {}); the "
-        "anchor may be unstable: check the structure, or lower pathgennie.tau1_steps or the "
-        "time step",
-        index_, r.cycle, r.trials.size(), first.empty() ? "no finite CV" : first));
+// A batch is in: softmax over every trial, or the legacy modes' lowest-index improver (the
+// answer of sequential first-improvement probing, whatever the batch size).
+Step Chain::after_batch(const config::SwarmOptions& o, std::int64_t& next_task_id) {
+  Running& r = *running_;
+  const std::span<const double> ran(r.metrics.data(), r.submitted);
+  Step step;
+  if (o.probing == config::Probing::None) {
+    r.probabilities = selection_probabilities(r.metrics, o.sigma);
+    if (!r.probabilities.empty()) {
+      r.chosen = static_cast<std::int64_t>(draw_index(r.probabilities, r.seeds.selection_u));
+      step.tasks.push_back(tau2_task(o, next_task_id));
+      return step;
+    }
+  } else {
+    // unbind beats its ratchet; fold improves on the current anchor's distance to the target.
+    const double bar = o.probing == config::Probing::Unbind ? ratchet_ : anchor_.metric;
+    std::optional<std::size_t> improver;
+    for (std::size_t k = 0; k < r.submitted && !improver; ++k) {
+      if (std::isfinite(ran[k]) && ran[k] > bar) improver = k;
+    }
+    if (!improver && r.submitted < r.trials.size()) {
+      step.tasks = next_batch(o);
+      return step;
+    }
+    std::optional<std::size_t> best = improver;
+    for (std::size_t k = 0; k < r.submitted && !improver; ++k) {
+      if (std::isfinite(ran[k]) && (!best || ran[k] > ran[*best])) best = k;
+    }
+    if (best) {
+      r.chosen = static_cast<std::int64_t>(*best);
+      r.probabilities.assign(r.submitted, 0.0);
+      r.probabilities[*best] = 1.0;
+      // unbind without an improver keeps the best probe's end and skips τ2; fold always extends
+      // (from the best probe; PathGennie's folder extended the last one).
+      if (!improver && o.probing == config::Probing::Unbind) {
+        Anchor best_end{r.trials[*best]->final_state, r.trial_cvs[*best], ran[*best]};
+        best_end.state.velocities.clear();
+        step.finished = finish(o, std::move(best_end), Outcome::Trial, o.tau1_steps, kNaN, {});
+        return step;
+      }
+      step.tasks.push_back(tau2_task(o, next_task_id));
+      return step;
+    }
   }
-  r.chosen = static_cast<std::int64_t>(draw_index(r.probabilities, r.seeds.selection_u));
-  const engines::SegmentResult& chosen = *r.trials[static_cast<std::size_t>(r.chosen)];
-  engines::SegmentTask t;
-  t.task_id = next_task_id++;
-  t.iteration = r.cycle;
-  t.walker = o.max_trial;        // the extension is the cycle's walker N
-  t.start = chosen.final_state;  // velocities continued
-  t.steps = o.tau2_steps;
-  t.stride = o.tau2_steps;
-  t.seed = r.seeds.tau2;
-  r.tau2_task = t.task_id;
-  return t;
+  const std::string first = r.trials.front() ? r.trials.front()->error : "";
+  throw core::EngineError(fmt::format(
+      "chain {}, cycle {}: all {} trials failed or gave no finite progress (trial 0: {}); the "
+      "anchor may be unstable: check the structure, or lower pathgennie.tau1_steps or the "
+      "time step",
+      index_, r.cycle, r.submitted, first.empty() ? "no finite CV" : first));
 }
 
 FinishedCycle Chain::take_tau2(engines::SegmentResult result,
@@ -160,6 +217,13 @@ FinishedCycle Chain::take_tau2(engines::SegmentResult result,
     outcome = Outcome::Extended;
     steps += o.tau2_steps;
   }
+  return finish(o, std::move(candidate), outcome, steps, tau2_metric, std::move(result));
+}
+
+FinishedCycle Chain::finish(const config::SwarmOptions& o, Anchor candidate, Outcome outcome,
+                            std::int64_t steps, double tau2_metric,
+                            std::optional<engines::SegmentResult> tau2) {
+  Running& r = *running_;
   if (o.reject_worse_anchor && candidate.metric < anchor_.metric) {
     outcome = Outcome::KeptAnchor;
     steps = 0;
@@ -167,12 +231,14 @@ FinishedCycle Chain::take_tau2(engines::SegmentResult result,
     anchor_ = std::move(candidate);
   }
   path_steps_ += steps;
+  if (o.probing == config::Probing::Unbind) ratchet_ = std::max(ratchet_, anchor_.metric);
 
   FinishedCycle f;
   CycleRecord& rec = f.record;
   rec.chain = index_;
   rec.cycle = r.cycle;
-  rec.trial_metrics = r.metrics;
+  rec.trial_metrics.assign(r.metrics.begin(),
+                           r.metrics.begin() + static_cast<std::ptrdiff_t>(r.submitted));
   rec.probabilities = r.probabilities;
   rec.chosen = r.chosen;
   rec.entropy = entropy(r.probabilities);
@@ -183,10 +249,15 @@ FinishedCycle Chain::take_tau2(engines::SegmentResult result,
   rec.reference = metric_.reference();
   rec.start_cvs = start_cvs_;
   rec.path_steps = path_steps_;
+  rec.ratchet = o.probing == config::Probing::Unbind ? ratchet_ : kNaN;
   rec.converged = passes(o, anchor_);
   rec.wall_s = seconds_since(r.started);
-  for (auto& t : r.trials) f.trials.push_back(std::move(*t));
-  f.tau2 = std::move(result);
+  for (std::size_t i = 0; i < r.submitted; ++i) {
+    f.trials.push_back(std::move(*r.trials[i]));
+    f.trial_seeds.push_back(r.seeds.trials[i]);
+  }
+  f.tau2 = std::move(tau2);
+  f.tau2_seed = r.seeds.tau2;
 
   running_.reset();
   ++cycle_;

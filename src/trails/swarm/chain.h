@@ -22,7 +22,8 @@ struct Anchor {
   double metric = 0.0;
 };
 
-// The seeds of chain `chain`'s cycle `cycle`: N trial seeds, the selection draw, the τ2 seed.
+// The seeds of chain `chain`'s cycle `cycle`: N trial seeds, the selection draw, the τ2 seed
+// (the legacy modes use the trial seeds by probe index and the τ2 seed, not the draw).
 struct CycleSeeds {
   std::vector<std::uint64_t> trials;
   double selection_u = 0.0;
@@ -33,31 +34,39 @@ CycleSeeds draw_cycle_seeds(std::uint64_t master_seed, int chain, std::int64_t c
 // A finished cycle waiting for its turn to be committed.
 struct FinishedCycle {
   CycleRecord record;
-  std::vector<engines::SegmentResult> trials;  // by trial index (frames of the anchor only kept)
-  engines::SegmentResult tau2;
+  std::vector<engines::SegmentResult> trials;  // the trials that ran, by index (0, 1, ...)
+  std::vector<std::uint64_t> trial_seeds;      // their seeds
+  std::optional<engines::SegmentResult> tau2;  // none: no extension ran (unbind's fallback)
+  std::uint64_t tau2_seed = 0;
   int chains_running = 0;  // chains with cycles left when this one finished (progress line)
+};
+
+// What a trial's result leads to: more tasks (the next batch of probes, or the extension), or
+// the end of the cycle without an extension.
+struct Step {
+  std::vector<engines::SegmentTask> tasks;
+  std::optional<FinishedCycle> finished;
 };
 
 class Chain {
  public:
   // `start_cvs`: the CVs of the chain's start configuration (recorded with every cycle).
+  // `ratchet`: unbind's record to beat (the start's progress on a fresh chain).
   Chain(int index, Anchor anchor, std::vector<double> start_cvs, ProgressMetric metric,
-        std::int64_t first_cycle, std::int64_t path_steps, bool done);
+        std::int64_t first_cycle, std::int64_t path_steps, double ratchet, bool done);
 
   int index() const { return index_; }
   bool done() const { return done_; }
   bool busy() const { return running_.has_value(); }
   std::int64_t next_cycle() const { return cycle_; }
 
-  // Starts cycle next_cycle(): the trial tasks, ids from `next_task_id` on.
-  std::vector<engines::SegmentTask> start_cycle(const config::SwarmOptions& o,
+  // Starts cycle next_cycle(): the trial tasks (every trial; the first batch of probes in the
+  // legacy modes, `batch` of them), ids from `next_task_id` on.
+  std::vector<engines::SegmentTask> start_cycle(const config::SwarmOptions& o, int batch,
                                                 std::int64_t& next_task_id);
-  // A trial's result; returns the τ2 task once every trial is in (none before). Throws
-  // EngineError when every trial failed.
-  std::optional<engines::SegmentTask> take_trial(engines::SegmentResult result,
-                                                 const features::Projection& projection,
-                                                 const config::SwarmOptions& o,
-                                                 std::int64_t& next_task_id);
+  // A trial's result. Throws EngineError when every trial failed.
+  Step take_trial(engines::SegmentResult result, const features::Projection& projection,
+                  const config::SwarmOptions& o, std::int64_t& next_task_id);
   // The τ2 result: decides the new anchor and returns the finished cycle (record.anchor, the
   // stored frame key, is filled in at commit, when the store iteration is known).
   FinishedCycle take_tau2(engines::SegmentResult result, const features::Projection& projection,
@@ -72,6 +81,8 @@ class Chain {
     CycleSeeds seeds;
     std::int64_t first_task = 0;
     std::vector<std::optional<engines::SegmentResult>> trials;
+    std::size_t submitted = 0;   // trials handed out (all of them, or the probes so far)
+    std::size_t batch_left = 0;  // results of the current batch still to come
     std::vector<std::vector<double>> trial_cvs;
     std::vector<double> metrics;
     std::size_t trials_left = 0;
@@ -82,6 +93,13 @@ class Chain {
   };
   std::vector<double> cvs_of(const engines::SegmentResult& r,
                              const features::Projection& projection) const;
+  engines::SegmentTask trial_task(const config::SwarmOptions& o, std::size_t i) const;
+  std::vector<engines::SegmentTask> next_batch(const config::SwarmOptions& o);
+  engines::SegmentTask tau2_task(const config::SwarmOptions& o, std::int64_t& next_task_id);
+  Step after_batch(const config::SwarmOptions& o, std::int64_t& next_task_id);
+  FinishedCycle finish(const config::SwarmOptions& o, Anchor candidate, Outcome outcome,
+                       std::int64_t steps, double tau2_metric,
+                       std::optional<engines::SegmentResult> tau2);
   bool passes(const config::SwarmOptions& o, const Anchor& a) const;
 
   int index_;
@@ -90,6 +108,8 @@ class Chain {
   ProgressMetric metric_;
   std::int64_t cycle_;
   std::int64_t path_steps_;
+  double ratchet_;
+  int batch_ = 1;
   bool done_;
   std::optional<Running> running_;
 };

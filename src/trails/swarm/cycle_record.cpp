@@ -66,6 +66,7 @@ json to_json(const CycleRecord& r) {
   j["reference"] = numbers(r.reference);
   j["start_cvs"] = numbers(r.start_cvs);
   j["path_steps"] = r.path_steps;
+  j["ratchet"] = number(r.ratchet);
   j["converged"] = r.converged;
   j["wall_s"] = r.wall_s;
   return j;
@@ -91,6 +92,7 @@ CycleRecord cycle_record_from_json(const json& j) {
     r.reference = numbers_from(j.at("reference"));
     r.start_cvs = numbers_from(j.at("start_cvs"));
     r.path_steps = j.at("path_steps").get<std::int64_t>();
+    r.ratchet = number_from(j.at("ratchet"));
     r.converged = j.at("converged").get<bool>();
     r.wall_s = j.at("wall_s").get<double>();
     return r;

@@ -42,6 +42,7 @@ struct CycleRecord {
   std::vector<double> reference;  // ξ₀ (escape) or ξ* (target) of the chain
   std::vector<double> start_cvs;  // the CVs of the chain's start configuration
   std::int64_t path_steps = 0;    // MD steps along the reactive path up to the new anchor
+  double ratchet = 0.0;           // unbind: the record after this cycle (NaN in other modes)
   bool converged = false;         // the new anchor passes the convergence test
   double wall_s = 0.0;            // first trial submitted → anchor known
 };

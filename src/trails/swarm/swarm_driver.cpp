@@ -129,7 +129,10 @@ class SwarmRun {
     ProgressMetric metric(o_.mode, o_.escape_metric, reference, projection_->periods());
     start.cvs = xi0;
     start.metric = metric(xi0);
-    if (last == nullptr) return Chain(chain, start, xi0, std::move(metric), 0, 0, false);
+    if (last == nullptr) {
+      const double ratchet = start.metric;  // unbind: the first record to beat is the start
+      return Chain(chain, start, xi0, std::move(metric), 0, 0, ratchet, false);
+    }
     // Resume: the anchor of the last committed cycle, read back from its stored frame.
     Anchor anchor = start;
     if (last->anchor) anchor.state = store_->anchor_state(*last->anchor, start.state);
@@ -141,7 +144,7 @@ class SwarmRun {
     anchor_keys_[k] = last->anchor;
     const bool done = last->converged || last->cycle + 1 >= o_.max_cycle;
     return Chain(chain, std::move(anchor), xi0, std::move(metric), last->cycle + 1,
-                 last->path_steps, done);
+                 last->path_steps, last->ratchet, done);
   }
 
   std::vector<std::string> banner() const {
@@ -150,10 +153,14 @@ class SwarmRun {
     lines.push_back(
         fmt::format("  run dir     {}{}", config_.workdir.string(), resume_ ? " (resumed)" : ""));
     lines.push_back(fmt::format("  engine      {}", engine_->describe()));
+    const std::string selection =
+        o_.probing == config::Probing::None
+            ? fmt::format("softmax sigma {}", o_.sigma)
+            : fmt::format("first improvement, probes in batches of {}",
+                          o_.probe_batch > 0 ? o_.probe_batch : static_cast<int>(n_slots_));
     lines.push_back(
-        fmt::format("  swarm       {} mode, {} trial(s) x {} steps, extension {} steps, sigma {}",
-                    o_.mode == config::SwarmMode::Target ? "target" : "escape", o_.max_trial,
-                    o_.tau1_steps, o_.tau2_steps, o_.sigma));
+        fmt::format("  swarm       {} mode, {} trial(s) x {} steps, extension {} steps, {}",
+                    config::mode_name(o_), o_.max_trial, o_.tau1_steps, o_.tau2_steps, selection));
     lines.push_back(fmt::format("  chains      {} (up to {} cycles each), {} slot(s)", o_.paths,
                                 o_.max_cycle, n_slots_));
     return lines;
@@ -207,7 +214,8 @@ class SwarmRun {
   void queue_new_cycles() {
     for (auto& chain : chains_) {
       if (chain.done() || chain.busy()) continue;
-      for (auto& t : chain.start_cycle(o_, next_task_id_)) trials_.push_back(std::move(t));
+      const int batch = o_.probe_batch > 0 ? o_.probe_batch : static_cast<int>(n_slots_);
+      for (auto& t : chain.start_cycle(o_, batch, next_task_id_)) trials_.push_back(std::move(t));
     }
     std::stable_sort(trials_.begin(), trials_.end(),
                      [](const auto& a, const auto& b) { return a.iteration < b.iteration; });
@@ -224,9 +232,12 @@ class SwarmRun {
   void take(engines::SegmentResult result) {
     for (auto& chain : chains_) {
       if (chain.owns_trial(result.task_id)) {
-        if (auto t = chain.take_trial(std::move(result), *projection_, o_, next_task_id_)) {
-          tau2_.push_back(std::move(*t));
-        }
+        Step step = chain.take_trial(std::move(result), *projection_, o_, next_task_id_);
+        // An extension jumps the queue; a further batch of probes joins the trials.
+        for (auto& t : step.tasks)
+          (chain.owns_tau2(t.task_id) ? tau2_ : trials_).push_back(std::move(t));
+        if (step.finished)
+          pending_[static_cast<std::size_t>(chain.index())].push_back(std::move(*step.finished));
         return;
       }
       if (chain.owns_tau2(result.task_id)) {

@@ -141,18 +141,17 @@ std::optional<core::FrameKey> SwarmStore::commit(FinishedCycle& f,
   r.iteration = iteration;
   r.cv_dim = static_cast<int>(rec.anchor_cvs.size());
   const engines::SegmentResult& anchor_result =
-      anchor_walker == n ? f.tau2 : f.trials[static_cast<std::size_t>(rec.chosen)];
+      anchor_walker == n ? *f.tau2 : f.trials[static_cast<std::size_t>(rec.chosen)];
   r.n_atoms = anchor_result.n_atoms;
   r.spatial_dim = anchor_result.spatial_dim;
-  const auto seeds =
-      draw_cycle_seeds(config_.swarm.seed, rec.chain, rec.cycle, static_cast<int>(n));
   for (std::int64_t i = 0; i < n; ++i) {
-    const auto& t = f.trials[static_cast<std::size_t>(i)];
-    r.walkers.push_back(walker_record(i, seeds.trials[static_cast<std::size_t>(i)], t,
-                                      anchor_walker == i, start_key,
-                                      rec.probabilities[static_cast<std::size_t>(i)]));
+    const auto k = static_cast<std::size_t>(i);
+    r.walkers.push_back(walker_record(i, f.trial_seeds[k], f.trials[k], anchor_walker == i,
+                                      start_key, rec.probabilities[k]));
   }
-  r.walkers.push_back(walker_record(n, seeds.tau2, f.tau2, anchor_walker == n, start_key, 1.0));
+  if (f.tau2) {
+    r.walkers.push_back(walker_record(n, f.tau2_seed, *f.tau2, anchor_walker == n, start_key, 1.0));
+  }
   if (anchor_walker) {
     const std::size_t per_frame = static_cast<std::size_t>(anchor_result.n_atoms) *
                                   static_cast<std::size_t>(anchor_result.spatial_dim);
