@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # `trails swarm` on OpenMM (docs/swarm-examples.md), short versions of the two examples: the
-# solvated Na+-Cl- pair (CPU platform, PME box) is byte-identical on one slot and on 2 devices x
-# 2 workers (metrics without wall time, reactive_path.csv, reactive_path.xtc); its reactive
-# path opens in mdtraj and MDAnalysis with one frame per CSV row and the CSV's distance equal to
-# mdtraj's minimum-image distance on the XTC; the Ala10 unfolding run gives a finite Q <= 1 that
-# drops along the path and agrees with the Best-Hummer-Eaton formula on mdtraj's distances.
+# solvated Na+-Cl- pair (PME box) is byte-identical on one slot and on 2 devices x 2 workers (CPU
+# platform) or 8 devices (Reference) -- metrics without wall time, reactive_path.csv and
+# reactive_path.xtc; its reactive path opens in mdtraj and MDAnalysis with one frame per CSV row
+# and the CSV's distance equal to mdtraj's minimum-image distance on the XTC; the Ala10 unfolding
+# run gives a finite Q <= 1 that drops along the path and agrees with the Best-Hummer-Eaton
+# formula on mdtraj's distances.
 source "$(dirname "$0")/lib/common.bash"
 # A fixed CPU thread count: the CPU platform's bits depend on it (docs/engines.md).
 export OPENMM_CPU_THREADS=1
@@ -36,6 +37,19 @@ grep -q "4 slot(s)" four.out || fail "no 4 slots: $(cat four.out)"
 diff <(fingerprint one) <(fingerprint four) > /dev/null || fail "2 devices x 2 workers changed the OpenMM swarm"
 cmp one/path_0/reactive_path.xtc four/path_0/reactive_path.xtc || fail "the reactive-path XTC differs between 1 and 4 slots"
 pass "an OpenMM CPU swarm is byte-identical on 1 slot and on 2 devices x 2 workers"
+
+# The Reference platform (one process-wide noise generator, docs/engines.md): 3 cycles on one
+# device and on 8.
+short_config swarm-ion-pair ref1.yaml ref1 "devices: [0]"
+short_config swarm-ion-pair ref8.yaml ref8 "devices: [0, 1, 2, 3, 4, 5, 6, 7]"
+sed -i -e "s#platform_name: CPU#platform_name: Reference#" -e "s#^  max_cycle: .*#  max_cycle: 3#" ref1.yaml ref8.yaml
+"$TRAILS" swarm ref1.yaml > ref1.out 2>&1 || fail "Reference swarm on one device: $(cat ref1.out)"
+"$TRAILS" swarm ref8.yaml > ref8.out 2>&1 || fail "Reference swarm on 8 devices: $(cat ref8.out)"
+grep -q "Reference platform" ref8.out || fail "not on the Reference platform: $(cat ref8.out)"
+grep -q "8 slot(s)" ref8.out || fail "no 8 slots: $(cat ref8.out)"
+diff <(fingerprint ref1) <(fingerprint ref8) > /dev/null || fail "8 devices changed the Reference swarm"
+cmp ref1/path_0/reactive_path.xtc ref8/path_0/reactive_path.xtc || fail "the Reference XTC differs between 1 and 8 devices"
+pass "an OpenMM Reference swarm is byte-identical on 1 and 8 devices"
 
 /usr/bin/python3 - one/path_0 <<'PY' || fail "the reactive path does not match its CSV in mdtraj/MDAnalysis"
 import csv, sys, warnings
