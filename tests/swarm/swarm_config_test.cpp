@@ -130,6 +130,23 @@ TEST_F(SwarmConfigTest, CrossFieldRules) {
       std::string::npos);
 }
 
+TEST_F(SwarmConfigTest, MolecularTargetsAreCheckedAgainstTheCvsNotAPotential) {
+  // An OpenMM run's CV count is known only once its topology is read (swarm_driver.cpp); the
+  // built-in potential's dimension (a default here) must not be applied to it.
+  const std::string pdb =
+      std::string(TRAILS_SOURCE_DIR) + "/examples/alanine-dipeptide/alanine-dipeptide.pdb";
+  const auto c = load_swarm_config(
+      write("pathgennie:\n  mode: target\n  target_projection: [1.0]\n  tau1_steps: 2\n"
+            "  tau2_steps: 2\n  max_trial: 2\n  max_cycle: 2\ncvs:\n  - {name: phi, kind: phi, "
+            "resid: 2}\n"
+            "system:\n  conf_file: " +
+            pdb +
+            "\n  forcefield: [amber14-all.xml]\n"
+            "engine:\n  md_engine: openmm\n  platform_name: Reference\n"));
+  EXPECT_EQ(c.swarm.target_projection, (std::vector<double>{1.0}));
+  EXPECT_EQ(c.md.engine.md_engine, "openmm");
+}
+
 TEST_F(SwarmConfigTest, DigestIgnoresWhereAndOnHowManyDevices) {
   const std::string base = "  tau1_steps: 2\n  tau2_steps: 2\n  max_trial: 4\n";
   const auto a = load_swarm_config(write("pathgennie:\n" + base + "  max_cycle: 5\n" + kEngine));

@@ -330,7 +330,7 @@ std::vector<int> effective_n_bins(const RawConfig& raw, std::string* source) {
 }
 
 std::optional<int> builtin_dimension(const RawConfig& raw) {
-  if (!raw.usable("engine.potential")) return std::nullopt;
+  if (!is_builtin(raw) || !raw.usable("engine.potential")) return std::nullopt;
   const std::string potential = raw.value("engine.potential").get<std::string>();
   if (potential == "double_well" || potential == "biased_walk") return 1;
   if (potential == "muller_brown" || potential == "three_well") return 2;

@@ -204,15 +204,19 @@ std::vector<fs::path> plot_swarm(const fs::path& run_dir, const fs::path& out_di
     plots += fmt::format("{}'{}' using 1:2 with lines lw 2 lc rgb '{}' title 'path {}'",
                          plots.empty() ? "" : ", ", gp_quote(data.string()), chain_colour(k), k);
   }
-  const bool target = meta.config.at("pathgennie").at("mode") == "target";
+  const json& pg = meta.config.at("pathgennie");
+  const std::string mode = pg.at("mode").get<std::string>();
+  const std::string ylabel =
+      mode == "target" || mode == "fold" ? "progress  -|ξ - ξ*|  (higher is closer)"
+      : pg.at("escape_metric") == "cv0"
+          ? fmt::format("progress  = {}  (the first CV)", cv_names(meta, 1).front())
+          : std::string("progress  |ξ - ξ0|  (distance from the start)");
   const fs::path progress_png = tmp.path() / "progress.png";
   std::string script = fmt::format(
       "set terminal pngcairo size 900,600 font 'DejaVu Sans,11'\nset output '{}'\n"
-      "set xlabel 'cycle'\nset ylabel '{}'\nset key outside right top\nset grid\n"
+      "set xlabel 'cycle'\nset ylabel '{}' noenhanced\nset key outside right top\nset grid\n"
       "plot {}\n",
-      gp_quote(progress_png.string()),
-      target ? "progress  -|ξ - ξ*|  (higher is closer)" : "progress  (distance from start)",
-      plots.empty() ? "NaN notitle" : plots);
+      gp_quote(progress_png.string()), gp_quote(ylabel), plots.empty() ? "NaN notitle" : plots);
   run_gnuplot(script, "the swarm's progress");
   std::vector<std::unique_ptr<core::PendingOutput>> staged;
   staged.push_back(stage_picture(
