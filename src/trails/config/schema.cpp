@@ -70,7 +70,6 @@ struct K {
 };
 
 constexpr std::string_view kMdFiles = "running MD from structure files (OpenMM/GROMACS/Amber)";
-constexpr std::string_view kMdEngines = "running the OpenMM, GROMACS or Amber engine";
 constexpr std::string_view kGromacs = "the GROMACS engine";
 constexpr std::string_view kAmber = "the Amber engine";
 constexpr std::string_view kVoronoi = "Voronoi spawning (spawn_scheme: voronoi)";
