@@ -9,6 +9,7 @@
 #include "trails/core/error.h"
 #include "trails/cvs/cv_set.h"
 #include "trails/cvs/cv_spec.h"
+#include "trails/features/cv_projection.h"
 #include "trails/structure/selection.h"
 #include "trails/structure/structure_file.h"
 
@@ -27,15 +28,7 @@ class MolecularFeatures final : public features::FeatureSource {
   std::vector<double> compute(const std::string& type, std::span<const double> frames,
                               std::int64_t n_frames, std::span<const double> boxes) const override {
     const cvs::CvSet& s = set(type);
-    std::vector<std::optional<structure::Box>> per_frame;
-    if (!boxes.empty()) {
-      per_frame.resize(static_cast<std::size_t>(n_frames));
-      for (std::size_t f = 0; f < per_frame.size(); ++f) {
-        structure::Box b;
-        std::copy_n(boxes.begin() + static_cast<std::ptrdiff_t>(f * 9), 9, b.begin());
-        per_frame[f] = b;
-      }
-    }
+    const auto per_frame = features::frame_boxes(boxes, n_frames);
     std::vector<double> out(static_cast<std::size_t>(n_frames) *
                             static_cast<std::size_t>(s.dimension()));
     s.compute(frames, static_cast<int>(n_frames), per_frame, out);

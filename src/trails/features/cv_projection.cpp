@@ -21,15 +21,7 @@ class CvSetProjection final : public Projection {
   std::vector<std::string> column_names() const override { return set_.column_names(); }
   void project(std::span<const double> frames, std::int64_t n_frames, std::span<const double> boxes,
                std::vector<double>& out) const override {
-    std::vector<std::optional<structure::Box>> per_frame;
-    if (!boxes.empty()) {
-      per_frame.resize(static_cast<std::size_t>(n_frames));
-      for (std::size_t f = 0; f < per_frame.size(); ++f) {
-        structure::Box b;
-        std::copy_n(boxes.begin() + static_cast<std::ptrdiff_t>(f * 9), 9, b.begin());
-        per_frame[f] = b;
-      }
-    }
+    const auto per_frame = frame_boxes(boxes, n_frames);
     const std::size_t start = out.size();
     out.resize(start + static_cast<std::size_t>(n_frames * set_.dimension()));
     set_.compute(frames, static_cast<int>(n_frames), per_frame,
@@ -62,6 +54,19 @@ bool is_structure_file(const std::filesystem::path& p) {
 }
 
 }  // namespace
+
+std::vector<std::optional<structure::Box>> frame_boxes(std::span<const double> boxes,
+                                                       std::int64_t n_frames) {
+  std::vector<std::optional<structure::Box>> per_frame;
+  if (boxes.empty()) return per_frame;
+  per_frame.resize(static_cast<std::size_t>(n_frames));
+  for (std::size_t f = 0; f < per_frame.size(); ++f) {
+    structure::Box b;
+    std::copy_n(boxes.begin() + static_cast<std::ptrdiff_t>(f * 9), 9, b.begin());
+    per_frame[f] = b;
+  }
+  return per_frame;
+}
 
 std::unique_ptr<Projection> make_cv_projection(
     const nlohmann::json& cvs, const structure::Topology& topology,

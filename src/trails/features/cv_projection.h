@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -15,6 +16,11 @@
 #include "trails/structure/topology.h"
 
 namespace trails::features {
+
+// A run's per-frame boxes (n_frames × 9, vectors as rows; empty: no box) as CvSet::compute takes
+// them: empty when the system has none, else one box per frame.
+std::vector<std::optional<structure::Box>> frame_boxes(std::span<const double> boxes,
+                                                       std::int64_t n_frames);
 
 // `cvs`: the `cvs:` list, or null for Trails-MD's fallback [Rg, RMSD] of the protein.
 // `reference_positions`: the default reference of rmsd, fitted_coords and q (n_atoms × 3, nm);
