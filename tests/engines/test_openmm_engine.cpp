@@ -235,6 +235,42 @@ TEST(OpenMMEngine, LargeTimeStepNeverYieldsASuccessfulWalkerWithExplodedFrames) 
   EXPECT_GT(ok, 0);
 }
 
+// A potential energy that is not finite while every coordinate and bond stays sane (a force
+// whose energy is 1/c with c = 0 and no dependence on positions, so forces stay zero) fails the
+// walker: its end state is not a physical state to restart from (docs/reliability.md).
+TEST(OpenMMEngine, NonFiniteEnergyWithSaneCoordinatesFailsTheWalker) {
+  PreparedSystem prepared = alad();
+  std::unique_ptr<OpenMM::System> system;
+  {
+    std::ifstream in(prepared.system_xml);
+    system.reset(OpenMM::XmlSerializer::deserialize<OpenMM::System>(in));
+  }
+  auto* infinite = new OpenMM::CustomExternalForce("1/c");
+  infinite->addGlobalParameter("c", 0.0);
+  infinite->addParticle(0, {});
+  system->addForce(infinite);
+  const fs::path dir =
+      fs::temp_directory_path() / ("trails-openmm-inf-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  prepared.system_xml = dir / "system.xml";
+  {
+    std::ofstream out(prepared.system_xml);
+    OpenMM::XmlSerializer::serialize<OpenMM::System>(system.get(), "System", out);
+  }
+  const OpenMMEngine engine(settings("Reference"), prepared);
+  SegmentTask t = task_for(engine, 5);
+  for (const bool inherited : {true, false}) {  // kinetics walker, then one that is recovered
+    t.start.velocities.assign(inherited ? 66 : 0, 0.0);
+    const SegmentResult r = engine.make_instance()->run(t);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error.find("potential energy is not finite at step 200"), std::string::npos)
+        << r.error;
+    EXPECT_TRUE(r.frames.empty());
+    EXPECT_EQ(r.n_frames, 0);
+  }
+  fs::remove_all(dir);
+}
+
 TEST(OpenMMEngine, BadTaskIsAFailedResultNotAnException) {
   const OpenMMEngine engine(settings("Reference"), alad());
   SegmentTask t = task_for(engine, 1);
