@@ -57,21 +57,15 @@ void BinTable::drop_oldest_block() {
     auto it = bins_.find(b);
     TRAILS_CHECK(it != bins_.end(), "BinTable: dropped frame's bin is missing");
     Members& m = it->second;
-    TRAILS_CHECK(m.frames[m.head] == frame, "BinTable: dropped frame is not its bin's oldest");
+    TRAILS_CHECK(!m.frames.empty() && m.frames.front() == frame,
+                 "BinTable: dropped frame is not its bin's oldest");
     if (m.touched != call_) {
       m.touched = call_;
       m.population_before = m.size();
       touched.push_back(b);
     }
-    ++m.head;
+    m.frames.pop_front();  // an emptied entry stays until retier() moves it out of its tier
     ++frame;
-    if (m.size() == 0) {
-      // Keep the emptied entry until retier() has moved it out of its tier.
-      continue;
-    } else if (2 * m.head >= m.frames.size()) {
-      m.frames.erase(m.frames.begin(), m.frames.begin() + static_cast<std::ptrdiff_t>(m.head));
-      m.head = 0;
-    }
   }
   n_frames_ -= static_cast<std::int64_t>(block.bins.size());
   blocks_.pop_front();
@@ -131,7 +125,7 @@ std::int64_t BinTable::member(std::int64_t bin, std::int64_t k) const {
   const Members* m = find(bin);
   TRAILS_CHECK(m != nullptr, "BinTable::member: bin " + std::to_string(bin) + " is empty");
   TRAILS_CHECK(k >= 0 && k < m->size(), "BinTable::member: member index out of range");
-  return m->frames[m->head + static_cast<std::size_t>(k)];
+  return m->frames[static_cast<std::size_t>(k)];
 }
 
 void BinTable::for_each_occupied(

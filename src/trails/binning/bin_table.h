@@ -44,14 +44,14 @@ class BinTable {
 
  private:
   // A bin's members in chronological order. Dropping the oldest block removes a prefix of every
-  // touched bin, so a head offset into a flat vector replaces std::deque (no per-frame nodes);
-  // the dead prefix is compacted once it is at least half the vector (amortised O(1)).
+  // touched bin. A deque grows in fixed chunks: appending never copies the members already
+  // there, so the cost of adding a block stays flat as a bin fills up over a long campaign (a
+  // flat vector re-copied and re-faulted its whole history on every growth: docs/performance.md).
   struct Members {
-    std::vector<std::int64_t> frames;
-    std::size_t head = 0;
+    std::deque<std::int64_t> frames;
     std::uint64_t touched = 0;           // last add/drop call that changed this bin
     std::int64_t population_before = 0;  // its population before that call
-    std::int64_t size() const { return static_cast<std::int64_t>(frames.size() - head); }
+    std::int64_t size() const { return static_cast<std::int64_t>(frames.size()); }
   };
   struct Block {
     std::int64_t first_frame;
