@@ -1,5 +1,6 @@
 // `trails status`, `export`, `plot`, `msm`, `analyze`, `path`, `log`, `reweight` and `report`
 // (commands.h): thin wrappers over trails::report.
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <filesystem>
@@ -135,6 +136,7 @@ struct MsmOptions {
   std::string its;
   std::optional<fs::path> json;
   std::optional<fs::path> plot;
+  std::optional<fs::path> network;
   std::optional<fs::path> run;
   bool nonreversible = false;
   std::optional<int> pcca;
@@ -184,17 +186,30 @@ int cmd_msm(MsmOptions& o) {
   std::vector<std::pair<std::string, fs::path>> named;
   if (o.json) named.emplace_back("--json", *o.json);
   if (o.plot) named.emplace_back("--plot", *o.plot);
+  if (o.network) named.emplace_back("--network", *o.network);
+  if (o.network && !o.pcca) {
+    throw core::UsageError("--network draws the PCCA+ sets: give --pcca K as well");
+  }
   const auto targets = core::check_outputs(named);
   const auto j = report::msm_report(o.request);
+  const auto target_of = [&](const std::string& option) {
+    const auto at =
+        std::find_if(named.begin(), named.end(), [&](const auto& n) { return n.first == option; });
+    return targets.at(static_cast<std::size_t>(at - named.begin()));
+  };
   if (o.plot) {
-    report::plot_msm_its(j, targets.back());
+    report::plot_msm_its(j, target_of("--plot"));
     fmt::print(o.json ? stdout : stderr, "wrote {}\n", o.plot->string());
+  }
+  if (o.network) {
+    report::plot_msm_network(j, target_of("--network"));
+    fmt::print(o.json ? stdout : stderr, "wrote {}\n", o.network->string());
   }
   if (!o.json) {
     std::cout << j.dump(2) << "\n";
     return 0;
   }
-  core::write_output(targets.front(), j.dump(2) + "\n");
+  core::write_output(target_of("--json"), j.dump(2) + "\n");
   fmt::print("{}", msm_summary(j, *o.json));
   return 0;
 }
@@ -224,6 +239,9 @@ Command add_msm(CLI::App& app) {
   msm->add_option("--plot", o->plot,
                   "Draw the implied timescales (--its lags) as a PNG to this file (physical time "
                   "with --run where engine.dt gives it)");
+  msm->add_option("--network", o->network,
+                  "With --pcca: draw the metastable sets (population, MFPTs, coarse transition "
+                  "probabilities) as a PNG to this file");
   return {msm, [o] { return cmd_msm(*o); }};
 }
 

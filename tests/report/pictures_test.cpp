@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "trails/core/error.h"
 #include "trails/report/cv_axes.h"
 #include "trails/report/msm_network.h"
 #include "trails/report/time_axis.h"
@@ -181,6 +182,33 @@ TEST(MsmNetwork, CoarseMatrixAndMfptsOfAThreeStateChain) {
   EXPECT_NE(table.find(fmt::format("{:<5}{:>10.2f} %", "S1", 100 * pi[0])), std::string::npos)
       << table;
   EXPECT_NE(table.find("mean first passage time (ps;"), std::string::npos) << table;
+}
+
+// `trails msm --pcca K --network`: the network comes from the model's own pcca block, numbers
+// for numbers (a null MFPT reads back as NaN), with no build iteration in its table or JSON.
+TEST(MsmNetwork, OfATrailsMsmModelIsItsPccaBlock) {
+  const json model = {{"lag", 3},
+                      {"pcca",
+                       {{"populations", {0.25, 0.75}},
+                        {"sets", {{0}, {1, 2}}},
+                        {"coarse_transition_matrix", {{0.9, 0.1}, {0.03, 0.97}}},
+                        {"mfpt", {{0.0, 30.0}, {nullptr, 0.0}}}}}};
+  const auto net = report::coarse_network_of_model(model);
+  EXPECT_FALSE(net.iteration);
+  EXPECT_EQ(net.lag, 3);
+  EXPECT_EQ(net.populations, (std::vector<double>{0.25, 0.75}));
+  EXPECT_EQ(net.microstates, (std::vector<int>{1, 2}));
+  EXPECT_EQ(net.transition(1, 0), 0.03);
+  EXPECT_EQ(net.mfpt(0, 1), 30.0);
+  EXPECT_TRUE(std::isnan(net.mfpt(1, 0)));
+  const report::TimeAxis frames;
+  EXPECT_TRUE(report::network_json(net, frames)["iteration"].is_null());
+  const std::string table = report::network_table(net, frames);
+  EXPECT_EQ(table.rfind("PCCA+ network of the MSM of the trajectories (lag 3 frames)", 0), 0u)
+      << table;
+  json ragged = model;
+  ragged["pcca"]["mfpt"][1] = {0.0};
+  EXPECT_THROW(report::coarse_network_of_model(ragged), core::InputError);
 }
 
 TEST(MsmNetwork, NoneWithoutPcca) {

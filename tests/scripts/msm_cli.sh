@@ -173,6 +173,27 @@ expect_bad "--pcca 2: the model has 2 active states; PCCA+ needs at least 3" two
 expect_bad "--pcca needs a reversible model" wells.txt --lag 1 --pcca 3 --nonreversible
 pass "--pcca: K < 2, K >= active states and --nonreversible exit 2 naming --pcca"
 
+# --network: the PCCA+ sets as a picture (three coloured nodes with labelled arrows); the JSON is
+# the same as without it, and without --pcca it is a usage error that writes nothing.
+"$TRAILS" msm wells.txt --lag 2 --its 1,2 --pcca 3 --network wells_net.png --json wells_n.json \
+  > wells_n.out || fail "msm --network: $(cat wells_n.out)"
+cmp wells.json wells_n.json || fail "--network changed the model JSON"
+grep -q "^wrote wells_net.png$" wells_n.out || fail "no wrote line: $(cat wells_n.out)"
+/usr/bin/python3 - wells_net.png <<'PY' || fail "wells_net.png is not a complete network picture"
+import sys
+from PIL import Image
+im = Image.open(sys.argv[1]).convert("RGB")
+assert im.size[0] == 900, im.size
+colours = im.getcolors(maxcolors=1 << 20)
+# Background, text, arrows and the antialiased edges of three filled nodes: many colours, and
+# a sizeable share of the picture that is neither white nor black (the nodes).
+filled = sum(n for n, c in colours if c != (255, 255, 255) and max(c) - min(c) > 40)
+assert len(colours) > 50 and filled > 0.02 * im.size[0] * im.size[1], (len(colours), filled)
+PY
+expect_bad "--network draws the PCCA+ sets: give --pcca K as well" wells.txt --lag 1 --network n.png
+[ ! -e n.png ] || fail "--network without --pcca wrote n.png"
+pass "--network: PCCA+ network picture, model JSON unchanged, needs --pcca"
+
 # --run: cluster a built-in campaign's CVs first.
 write_config mb.yaml mb
 "$TRAILS" run mb.yaml --iterations 3 > /dev/null

@@ -9,6 +9,7 @@
 #include "trails/analysis/msm_model.h"
 #include "trails/analysis/pcca.h"
 #include "trails/analysis/tpt.h"
+#include "trails/core/error.h"
 #include "trails/report/gnuplot.h"
 
 namespace trails::report {
@@ -40,6 +41,29 @@ TimeScale mfpt_scale(const CoarseNetwork& net, const TimeAxis& time) {
 }
 
 std::string set_name(std::size_t a) { return fmt::format("S{}", a + 1); }
+
+// Where the model came from, for the table's first line.
+std::string source(const CoarseNetwork& net) {
+  return net.iteration ? fmt::format("built at iteration {}", *net.iteration)
+                       : std::string("of the trajectories");
+}
+
+// A JSON matrix whose nulls (non-finite values) read back as NaN.
+Eigen::MatrixXd matrix_of(const json& rows) {
+  const auto n = static_cast<Eigen::Index>(rows.size());
+  Eigen::MatrixXd m(n, n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const json& row = rows.at(static_cast<std::size_t>(i));
+    if (static_cast<Eigen::Index>(row.size()) != n) {
+      throw core::InputError("the model's pcca block has a matrix that is not square");
+    }
+    for (Eigen::Index j = 0; j < n; ++j) {
+      const json& v = row.at(static_cast<std::size_t>(j));
+      m(i, j) = v.is_number() ? v.get<double>() : NAN;
+    }
+  }
+  return m;
+}
 
 std::string time_text(double frames, const TimeScale& u) {
   if (!std::isfinite(frames)) return "-";
@@ -78,6 +102,17 @@ std::optional<CoarseNetwork> coarse_network(const msm::MsmBuildRecord& b) {
   return net;
 }
 
+CoarseNetwork coarse_network_of_model(const json& model) {
+  const json& p = model.at("pcca");
+  CoarseNetwork net;
+  net.lag = model.at("lag").get<int>();
+  for (const auto& v : p.at("populations")) net.populations.push_back(v.get<double>());
+  for (const auto& set : p.at("sets")) net.microstates.push_back(static_cast<int>(set.size()));
+  net.transition = matrix_of(p.at("coarse_transition_matrix"));
+  net.mfpt = matrix_of(p.at("mfpt"));
+  return net;
+}
+
 json network_json(const CoarseNetwork& net, const TimeAxis& time) {
   const TimeScale u = mfpt_scale(net, time);
   json sets = json::array();
@@ -86,7 +121,7 @@ json network_json(const CoarseNetwork& net, const TimeAxis& time) {
                     {"population", number(net.populations[a])},
                     {"microstates", net.microstates[a]}});
   }
-  return {{"iteration", net.iteration},
+  return {{"iteration", net.iteration ? json(*net.iteration) : json(nullptr)},
           {"lag_frames", net.lag},
           {"frame_ps", time.frame_ps ? json(*time.frame_ps) : json(nullptr)},
           {"sets", sets},
@@ -101,9 +136,8 @@ std::string network_table(const CoarseNetwork& net, const TimeAxis& time) {
   const std::size_t m = net.populations.size();
   std::string lag = fmt::format("{} frames", net.lag);
   if (time.frame_ps) lag += fmt::format(" = {:.4g} ps", net.lag * *time.frame_ps);
-  std::string t =
-      fmt::format("PCCA+ network of the MSM built at iteration {} (lag {}), {} metastable sets\n\n",
-                  net.iteration, lag, m);
+  std::string t = fmt::format("PCCA+ network of the MSM {} (lag {}), {} metastable sets\n\n",
+                              source(net), lag, m);
   t += fmt::format("{:<5}{:>12}{:>13}\n", "set", "population", "microstates");
   for (std::size_t a = 0; a < m; ++a) {
     t += fmt::format("{:<5}{:>10.2f} %{:>13}\n", set_name(a), 100.0 * net.populations[a],
@@ -169,10 +203,11 @@ std::string network_plot(const CoarseNetwork& net, const TimeAxis& time, const f
     }
   }
   std::string g = fmt::format(
-      "set title \"PCCA+ metastable sets of the MSM at iteration {} (lag {} frames)\\nnode area ~ "
+      "set title \"PCCA+ metastable sets of the MSM {} (lag {} frames)\\nnode area ~ "
       "population; arrow a → b: MFPT ({}), p = coarse transition probability per lag\" "
       "noenhanced\n",
-      net.iteration, net.lag, u.unit);
+      net.iteration ? fmt::format("at iteration {}", *net.iteration) : "of the trajectories",
+      net.lag, u.unit);
   g += "set size ratio -1\nunset border\nunset tics\nunset key\n";
   g += m == 2 ? "set xrange [-1.6:1.6]\nset yrange [-0.75:0.75]\n"
               : "set xrange [-1.75:1.75]\nset yrange [-1.55:1.55]\n";

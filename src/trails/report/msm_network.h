@@ -19,18 +19,22 @@
 namespace trails::report {
 
 struct CoarseNetwork {
-  std::int64_t iteration = 0;       // of the build
-  int lag = 0;                      // frames
-  std::vector<double> populations;  // sum of pi over each crisp set
-  std::vector<int> microstates;     // active microstates per crisp set
-  Eigen::MatrixXd transition;       // m x m coarse transition matrix, per lag
-  Eigen::MatrixXd mfpt;             // m x m, frames; 0 on the diagonal, NaN where unknown
+  std::optional<std::int64_t> iteration;  // of the in-loop build; none for `trails msm`
+  int lag = 0;                            // frames
+  std::vector<double> populations;        // sum of pi over each crisp set
+  std::vector<int> microstates;           // active microstates per crisp set
+  Eigen::MatrixXd transition;             // m x m coarse transition matrix, per lag
+  Eigen::MatrixXd mfpt;                   // m x m, frames; 0 on the diagonal, NaN where unknown
 };
 
 // From a build with PCCA+ memberships; nullopt when the build has none (or no model).
 // Coarse matrix: analysis::coarse_transition_matrix of the stored memberships; MFPTs: between
 // the crisp sets (the stored assignments) on the build's transition matrix.
 std::optional<CoarseNetwork> coarse_network(const msm::MsmBuildRecord& build);
+
+// From the "pcca" block of a `trails msm --pcca` model (msm_report): the same sets, coarse
+// matrix and MFPTs as that JSON, without a build iteration.
+CoarseNetwork coarse_network_of_model(const nlohmann::json& model);
 
 // The JSON document (network.json) and the text table (network.txt); times in frames and in
 // the readable unit of `time`.

@@ -22,6 +22,7 @@
 #include "trails/report/dtraj_io.h"
 #include "trails/report/gnuplot.h"
 #include "trails/report/its_picture.h"
+#include "trails/report/msm_network.h"
 #include "trails/report/swarm_outputs.h"
 #include "trails/report/time_axis.h"
 #include "trails/store/run_store.h"
@@ -229,6 +230,19 @@ json msm_report(const MsmRequest& r) {
   return j;
 }
 
+namespace {
+
+// Physical time when the model is of a run whose frames have one, else frames.
+TimeAxis model_time_axis(const json& model) {
+  TimeAxis time;
+  if (model.contains("clustering") && model["clustering"].value("frame_ps", json()).is_number()) {
+    time.frame_ps = model["clustering"]["frame_ps"].get<double>();
+  }
+  return time;
+}
+
+}  // namespace
+
 void plot_msm_its(const json& model, const core::OutputTarget& png) {
   ItsLadder ladder;
   for (const auto& [lag, ts] : model.at("its").items()) {
@@ -239,10 +253,7 @@ void plot_msm_its(const json& model, const core::OutputTarget& png) {
     ladder.its[std::stoi(lag)] = values;
   }
   ladder.model_lag = model.at("lag").get<int>();
-  TimeAxis time;
-  if (model.contains("clustering") && model["clustering"].value("frame_ps", json()).is_number()) {
-    time.frame_ps = model["clustering"]["frame_ps"].get<double>();
-  }
+  const TimeAxis time = model_time_axis(model);
   const core::TempDir scratch("trails-msm");
   const std::filesystem::path& dir = scratch.path();
   const auto drawn = dir / "its.png";
@@ -256,6 +267,21 @@ void plot_msm_its(const json& model, const core::OutputTarget& png) {
                            model.at("n_trajectories").get<std::size_t>()));
   run_gnuplot(script, "the implied timescales (--plot)");
   stage_picture(drawn, png, "the implied timescales (--plot)")->commit();
+}
+
+void plot_msm_network(const json& model, const core::OutputTarget& png) {
+  if (!model.contains("pcca")) {
+    throw core::UsageError("--network draws the PCCA+ sets: give --pcca K as well");
+  }
+  const CoarseNetwork net = coarse_network_of_model(model);
+  const core::TempDir scratch("trails-msm");
+  const auto drawn = scratch.path() / "network.png";
+  std::string script =
+      fmt::format("set terminal pngcairo size 900,{} enhanced font 'Sans,11'\nset output '{}'\n",
+                  network_picture_height(net), drawn.string());
+  script += network_plot(net, model_time_axis(model), scratch.path());
+  run_gnuplot(script, "the PCCA+ network (--network)");
+  stage_picture(drawn, png, "the PCCA+ network (--network)")->commit();
 }
 
 }  // namespace trails::report
