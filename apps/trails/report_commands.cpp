@@ -393,6 +393,11 @@ Command add_report(CLI::App& app) {
       "report", "One self-contained HTML page of a run: summary, pictures, MSM, failures");
   cmd->add_option("RUN_DIR", o->run_dir, "Run directory")->required();
   cmd->add_option("-o,--output", o->out_dir, "Directory for index.html (default RUN_DIR/report)");
+  cmd->add_option("--temperature", o->temperature_k,
+                  "Temperature (K) of the free energies in kJ/mol, as trails plot and trails "
+                  "analyze take it");
+  cmd->add_option("--tau-ps", o->tau_ps,
+                  "Walker segment length in ps, as trails analyze --tau-ps takes it");
   return {cmd, [o] {
             const auto result = report::write_run_report(*o);
             if (!result.analysis_note.empty()) {

@@ -137,6 +137,39 @@ for caption in ("Coverage", "Implied timescales", "MSM convergence report"):
 PY
 pass "MSM run: one page, no script, the $n pictures of plot and analyze, the ledger's builds"
 
+# --temperature and --tau-ps reach trails plot and trails analyze, as their own options would.
+"$TRAILS" report mb -o mbT --temperature 350 --tau-ps 2 > reportT.out 2>&1 ||
+  fail "report --temperature --tau-ps: $(cat reportT.out)"
+"$TRAILS" analyze mb --temperature 350 --tau-ps 2 --outfile mbT_an.png > mbT_an.txt
+/usr/bin/python3 - mbT/index.html mbT_an.txt mb/report/index.html <<'PY' || fail "--temperature/--tau-ps"
+import html, sys
+page, plain = html.unescape(open(sys.argv[1]).read()), html.unescape(open(sys.argv[3]).read())
+direct = [l for l in open(sys.argv[2]) if l.startswith(("free energy ", "time "))]
+assert len(direct) == 2 and "at 350 K" in direct[0] and "(--tau-ps)" in direct[1], direct
+for line in direct:
+    assert line in page, line  # the page shows analyze's own lines for these options
+assert "at 300 K" in plain and "at 350 K" not in plain and "(--tau-ps)" not in plain
+assert page.count("<img") == plain.count("<img")
+PY
+expect_exit 2 "report --temperature -1" "--temperature -1 K must be positive" \
+  "$TRAILS" report mb -o mbBad --temperature -1
+expect_exit 2 "report --tau-ps 0" "--tau-ps 0 must be a positive segment length in ps" \
+  "$TRAILS" report mb -o mbBad --tau-ps 0
+[ ! -e mbBad ] || fail "a refused report wrote mbBad"
+pass "report --temperature/--tau-ps: analyze's numbers at 350 K and tau 2 ps; bad values exit 2"
+
+# A campaign still being written: the page shows its committed iterations only.
+start_live_campaign live 6
+"$TRAILS" report live -o livereport > live-report.out 2>&1 || fail "report mid-run: $(cat live-report.out)"
+wait $live_pid || fail "live run: $(cat live.out)"
+/usr/bin/python3 - livereport/index.html <<'PY' || fail "the mid-run page"
+import re, sys
+page = open(sys.argv[1]).read()
+m = re.search(r"(\d+) committed of 6", page)
+assert m and 1 <= int(m.group(1)) < 6, m and m.group(0)
+PY
+pass "report on a running campaign: a page of its committed iterations"
+
 # --- no MSM, a failed walker, a directory name that needs escaping ---
 bad_start_config odd.yaml "odd<b>&run" 0.75
 "$TRAILS" run odd.yaml > odd.out 2>&1 || fail "run with a tolerated failure: $(cat odd.out)"

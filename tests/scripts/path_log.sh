@@ -216,13 +216,7 @@ pass "trails log refuses the run directory and leaves it untouched"
 
 # A run still being written: path and log read only its committed iterations, and what they
 # report for those never changes (the rows seen mid-run are a prefix of the final table).
-SYNTHETIC_COST_MS=100 write_config live.yaml live
-"$TRAILS" run live.yaml --iterations 6 > live.out 2>&1 &
-live_pid=$!
-until [ -f live/ledger.sqlite ] && [ "$(committed live 2> /dev/null || echo 0)" -ge 1 ]; do
-  kill -0 $live_pid 2> /dev/null || fail "live run ended early: $(cat live.out)"
-  sleep 0.2
-done
+start_live_campaign live 6
 "$TRAILS" log live --n-bins 10,7 > live_mid.tsv || fail "trails log on a running campaign"
 "$TRAILS" path live --start -0.558,1.442 --end -0.558,1.442 --metadata live_mid.json > /dev/null ||
   fail "trails path on a running campaign"

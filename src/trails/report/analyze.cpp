@@ -65,17 +65,7 @@ namespace {
 using detail::ReportData;
 
 void validate_request(const AnalyzeRequest& request, const fs::path& outfile) {
-  if (!(std::isfinite(request.temperature) && request.temperature > 0)) {
-    throw core::UsageError(fmt::format("--temperature {} K must be positive", request.temperature));
-  }
-  if (request.tau_ps && !(std::isfinite(*request.tau_ps) && *request.tau_ps > 0)) {
-    throw core::UsageError(
-        fmt::format("--tau-ps {} must be a positive segment length in ps", *request.tau_ps));
-  }
-  if (!(request.discard_fraction >= 0.0 && request.discard_fraction < 1.0)) {
-    throw core::UsageError(
-        fmt::format("--discard-fraction {} is outside [0, 1)", request.discard_fraction));
-  }
+  check_analyze_numbers(request);
   // The outputs are checked as a whole before anything is read or written
   // (docs/reliability.md#inputs-and-outputs); the picture's directory may be created.
   if (request.json_out) core::check_output("--json", *request.json_out);
@@ -285,6 +275,20 @@ std::optional<AnalyzeResult> analyze_without_model(const AnalyzeRequest& request
 }
 
 }  // namespace
+
+void check_analyze_numbers(const AnalyzeRequest& request) {
+  if (!(std::isfinite(request.temperature) && request.temperature > 0)) {
+    throw core::UsageError(fmt::format("--temperature {} K must be positive", request.temperature));
+  }
+  if (request.tau_ps && !(std::isfinite(*request.tau_ps) && *request.tau_ps > 0)) {
+    throw core::UsageError(
+        fmt::format("--tau-ps {} must be a positive segment length in ps", *request.tau_ps));
+  }
+  if (!(request.discard_fraction >= 0.0 && request.discard_fraction < 1.0)) {
+    throw core::UsageError(
+        fmt::format("--discard-fraction {} is outside [0, 1)", request.discard_fraction));
+  }
+}
 
 AnalyzeResult analyze_run(const AnalyzeRequest& request) {
   const fs::path outfile =

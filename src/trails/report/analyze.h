@@ -41,6 +41,11 @@ struct AnalyzeResult {
 
 AnalyzeResult analyze_run(const AnalyzeRequest& request);
 
+// The request's numbers (temperature, tau_ps, discard_fraction): UsageError naming the option
+// when one is out of range. analyze_run calls it first; `trails report` calls it before it
+// draws anything.
+void check_analyze_numbers(const AnalyzeRequest& request);
+
 // ---- numerics (pure; exposed for tests) ----
 
 // Trails-MD's steady-state tail (compat:steady-state-tail) applied to a series: drop floor(n ×

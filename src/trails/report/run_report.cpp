@@ -58,12 +58,10 @@ void collect(const fs::path& dir, const std::string& producer, const fs::path& s
 
 // `trails analyze` with its defaults, its picture and JSON in `dir`. A run it has nothing to
 // report on (no MSM model) gets its message instead of a report.
-void analyze_into(const fs::path& dir, ReportInputs& in) {
+void analyze_into(const fs::path& dir, AnalyzeRequest request, ReportInputs& in) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw core::StoreError("cannot create " + dir.string() + ": " + ec.message());
-  AnalyzeRequest request;
-  request.run_dir = in.run_dir;
   request.outfile = dir / "convergence_report.png";
   request.json_out = dir / "analyze.json";
   try {
@@ -142,6 +140,11 @@ RunReportResult write_run_report(const RunReportRequest& request) {
   }
   const auto target =
       core::check_output("-o", out_dir / "index.html", core::ParentDir::MayBeCreated);
+  AnalyzeRequest analysis;
+  analysis.run_dir = run_dir;
+  if (request.temperature_k) analysis.temperature = *request.temperature_k;
+  analysis.tau_ps = request.tau_ps;
+  check_analyze_numbers(analysis);  // before anything is drawn
 
   ReportInputs in;
   in.run_dir = run_dir;
@@ -159,9 +162,11 @@ RunReportResult write_run_report(const RunReportRequest& request) {
   {
     const core::TempDir scratch("trails-report");
     const fs::path plots = scratch.path() / "plots";
-    plot_run(run_dir, plots);
+    PlotOptions plot_options;
+    plot_options.temperature_k = request.temperature_k;
+    plot_run(run_dir, plots, plot_options);
     collect(plots, "trails plot", {}, in);
-    analyze_into(scratch.path() / "analysis", in);
+    analyze_into(scratch.path() / "analysis", analysis, in);
   }
   detail::sort_pictures(in.pictures);
 

@@ -19,6 +19,10 @@ namespace trails::report {
 struct RunReportRequest {
   std::filesystem::path run_dir;
   std::optional<std::filesystem::path> out_dir;  // default run_dir/report
+  // Passed to `trails plot` (free energies in kJ/mol at this T) and `trails analyze`
+  // (--temperature, default 300 K there); unset: each command's own default.
+  std::optional<double> temperature_k;
+  std::optional<double> tau_ps;  // `trails analyze --tau-ps` (walker segment length in ps)
 };
 
 struct RunReportResult {

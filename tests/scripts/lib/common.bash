@@ -96,6 +96,19 @@ snapshot() { find "$1" -printf '%P %s %T@\n' 2>/dev/null | sort; }
 
 committed() { "$TRAILS" status "$1" --json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["iterations_committed"])'; }
 
+# start_live_campaign OUTDIR ITERATIONS: a built-in campaign slowed to 100 ms per walker, started
+# in the background (its pid in $live_pid, its output in OUTDIR.out); returns once it has
+# committed its first iteration, so readers can be tested on a run that is still being written.
+start_live_campaign() {
+  SYNTHETIC_COST_MS=100 write_config "$1.yaml" "$1"
+  "$TRAILS" run "$1.yaml" --iterations "$2" > "$1.out" 2>&1 &
+  live_pid=$!
+  until [ -f "$1/ledger.sqlite" ] && [ "$(committed "$1" 2> /dev/null || echo 0)" -ge 1 ]; do
+    kill -0 $live_pid 2> /dev/null || fail "live run ended early: $(cat "$1.out")"
+    sleep 0.2
+  done
+}
+
 # double_well_config FILE OUTDIR [STEP]: the 1-D built-in double well (basins at ±1, kT 0.5)
 # with 8 walkers; callers append their own blocks (msm: …).
 double_well_config() {
