@@ -2,7 +2,9 @@
 // per task"). The built-in engine at synthetic_cost_ms 0 on tiny tasks (one step, one frame:
 // a few microseconds of MD), submitted in batches of 64 as a campaign submits an iteration;
 // per executor: wall time per task, and that minus the serial executor's (the engine's own
-// work), the dispatch cost. Goals (issue 12): thread pool <= 0.2 ms, worker processes <= 2 ms.
+// work), the dispatch cost. Goals (issue 12): thread pool <= 0.2 ms, worker processes <= 2 ms,
+// MPI ranks <= 5 ms. The MPI row appears when an MPI launcher started the bench: rank 0 measures,
+// ranks 1..K-1 serve it as worker ranks (`mpirun -n K bench_dispatch`).
 // Usage: bench_dispatch [TASKS=20000] [TRAILS_BINARY=<this program's dir>/../trails]
 #include <chrono>
 #include <cstdio>
@@ -17,6 +19,7 @@
 #include "trails/core/seeds.h"
 #include "trails/engines/builtin/builtin_engine.h"
 #include "trails/engines/registry.h"
+#include "trails/exec/mpi_executor.h"
 #include "trails/exec/process_executor.h"
 
 namespace fs = std::filesystem;
@@ -57,6 +60,17 @@ double seconds_per_task(exec::Executor& executor, const engines::Engine& engine,
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::unique_ptr<exec::MpiWorld> world;
+  if (exec::MpiWorld::launched()) {
+    world = std::make_unique<exec::MpiWorld>();
+    if (world->rank() != 0) {
+      return world->serve(
+          [](std::span<const std::uint8_t> setup) {
+            return engines::make_engine_from_setup(setup);
+          },
+          "bench_dispatch worker");
+    }
+  }
   const int tasks = argc > 1 ? std::stoi(argv[1]) : 20000;
   const fs::path trails = argc > 2
                               ? fs::path(argv[2])
@@ -72,7 +86,7 @@ int main(int argc, char** argv) {
     std::string name;
     std::function<std::unique_ptr<exec::Executor>()> make;
   };
-  const std::vector<Row> rows = {
+  std::vector<Row> rows = {
       {"serial (reference)", [&] { return exec::make_serial_executor(engine); }},
       {"thread pool, 1 slot", [&] { return exec::make_thread_pool_executor(engine, 1, kBatch); }},
       {"thread pool, 2 slots", [&] { return exec::make_thread_pool_executor(engine, 2, kBatch); }},
@@ -81,6 +95,14 @@ int main(int argc, char** argv) {
       {"worker processes, 2", [&] { return exec::make_process_executor(workers, 2, kBatch); }},
       {"worker processes, 4", [&] { return exec::make_process_executor(workers, 4, kBatch); }},
   };
+  if (world && world->size() > 1) {
+    rows.push_back({fmt::format("MPI ranks, {}", world->size() - 1), [&] {
+                      return exec::make_mpi_executor(
+                          *world, workers, exec::mpi_slots(world->hosts(), {}, {}), kBatch);
+                    }});
+  } else {
+    std::printf("(no MPI row: start under mpirun -n K for K-1 worker ranks)\n");
+  }
   std::printf("| executor | µs per task (wall) | dispatch µs per task (wall - serial) |\n");
   std::printf("|---|---:|---:|\n");
   double serial = 0.0;

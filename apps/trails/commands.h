@@ -8,6 +8,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "trails/exec/worker.h"
+
 namespace trails::app {
 
 struct Command {
@@ -33,5 +35,9 @@ Command add_report(CLI::App& app);
 Command add_swarm(CLI::App& app);
 // worker_command.cpp
 Command add_worker(CLI::App& app);
+// What every worker (a `trails worker` process, an MPI worker rank) builds its engine with, from
+// the Setup message's engine setup, and the program name its Hello gives.
+exec::EngineFactory worker_engine_factory();
+std::string worker_program();
 
 }  // namespace trails::app

@@ -8,7 +8,6 @@
 #include "commands.h"
 #include "trails/core/error.h"
 #include "trails/engines/registry.h"
-#include "trails/exec/worker.h"
 
 namespace trails::app {
 
@@ -24,13 +23,15 @@ Command add_worker(CLI::App& app) {
             if (protocol < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
               throw core::EngineError("trails worker: cannot set up its stdout");
             }
-            return exec::serve_worker(
-                STDIN_FILENO, protocol,
-                [](std::span<const std::uint8_t> setup) {
-                  return engines::make_engine_from_setup(setup);
-                },
-                std::string("trails ") + TRAILS_VERSION + " worker");
+            return exec::serve_worker(STDIN_FILENO, protocol, worker_engine_factory(),
+                                      worker_program());
           }};
 }
+
+exec::EngineFactory worker_engine_factory() {
+  return [](std::span<const std::uint8_t> setup) { return engines::make_engine_from_setup(setup); };
+}
+
+std::string worker_program() { return std::string("trails ") + TRAILS_VERSION + " worker"; }
 
 }  // namespace trails::app

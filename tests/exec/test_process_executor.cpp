@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "builtin_walkers.h"
 #include "trails/core/error.h"
 #include "trails/core/seeds.h"
 #include "trails/engines/builtin/builtin_engine.h"
@@ -30,14 +31,9 @@ namespace {
 using engines::SegmentResult;
 using engines::SegmentTask;
 using std::chrono::milliseconds;
-
-config::BuiltinEngineConfig engine_config() {
-  config::BuiltinEngineConfig c;
-  c.potential = config::Potential::MullerBrown;
-  c.integrator = config::Integrator::Langevin;
-  c.dt = 1e-4;
-  return c;
-}
+using testing::builtin_config;
+using testing::expect_same;
+using testing::walkers;
 
 WorkerOptions worker_options(const config::BuiltinEngineConfig& c, std::string fault = {}) {
   WorkerOptions o;
@@ -45,33 +41,6 @@ WorkerOptions worker_options(const config::BuiltinEngineConfig& c, std::string f
   o.engine_setup = engines::worker_engine_setup(c, std::filesystem::temp_directory_path());
   if (!fault.empty()) o.set_env = {{"TRAILS_TEST_FAULT", std::move(fault)}};
   return o;
-}
-
-std::vector<SegmentTask> walkers(const engines::Engine& engine, int n, std::int64_t iteration) {
-  std::vector<SegmentTask> tasks;
-  for (int w = 0; w < n; ++w) {
-    SegmentTask t;
-    t.task_id = w;
-    t.iteration = iteration;
-    t.walker = w;
-    t.start = engine.default_start();
-    t.steps = 200 + 10 * w;  // uneven lengths so completion order scrambles
-    t.stride = 10;
-    t.seed =
-        core::walker_seed(42, static_cast<std::uint64_t>(iteration), static_cast<std::uint64_t>(w));
-    tasks.push_back(t);
-  }
-  return tasks;
-}
-
-void expect_same(const SegmentResult& actual, const SegmentResult& expected) {
-  ASSERT_TRUE(actual.ok()) << actual.error;
-  EXPECT_EQ(actual.task_id, expected.task_id);
-  EXPECT_EQ(actual.n_frames, expected.n_frames);
-  EXPECT_EQ(actual.frames, expected.frames) << "task " << actual.task_id;
-  EXPECT_EQ(actual.final_state.positions, expected.final_state.positions);
-  EXPECT_EQ(actual.final_state.velocities, expected.final_state.velocities);
-  EXPECT_EQ(actual.platform, expected.platform);
 }
 
 // Every walker but `bad` equals the serial reference; `bad` failed with an error that has
@@ -112,7 +81,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, ProcessConformance,
 // The determinism contract across a process boundary: the same walkers, the same bytes as the
 // serial reference, in task order, on the first batch and on warm workers.
 TEST_P(ProcessConformance, BitwiseEqualToSerial) {
-  const auto c = engine_config();
+  const auto c = builtin_config();
   engines::builtin::BuiltinEngine engine(c);
   auto reference = make_serial_executor(engine);
   auto executor = make_process_executor(worker_options(c), GetParam().slots, GetParam().bound);
@@ -131,31 +100,16 @@ TEST_P(ProcessConformance, BitwiseEqualToSerial) {
 // The streaming half of the contract (executor.h) holds across the process boundary: counts,
 // the empty answer when idle, shutdown idempotent, submit after shutdown refused.
 TEST(ProcessExecutor, StreamingContract) {
-  const auto c = engine_config();
+  const auto c = builtin_config();
   engines::builtin::BuiltinEngine engine(c);
   auto executor = make_process_executor(worker_options(c), 2, 8);
-  EXPECT_FALSE(executor->next_completed().has_value());  // nothing in flight: at once
-  const auto tasks = walkers(engine, 5, 0);
-  for (const auto& t : tasks) executor->submit(t);
-  std::vector<std::int64_t> ids;
-  while (auto r = executor->next_completed()) {
-    EXPECT_TRUE(r->ok()) << r->error;
-    ids.push_back(r->task_id);
-  }
-  std::sort(ids.begin(), ids.end());
-  EXPECT_EQ(ids, (std::vector<std::int64_t>{0, 1, 2, 3, 4}));
-  EXPECT_EQ(executor->in_flight(), 0u);
-  EXPECT_EQ(executor->results_waiting(), 0u);
   ASSERT_EQ(executor->slots().size(), 2u);
-  EXPECT_EQ(executor->slots()[1].index, 1);
-  executor->shutdown();
-  executor->shutdown();
-  EXPECT_THROW(executor->submit(tasks[0]), core::InternalError);
+  testing::expect_streaming_contract(*executor, engine);
 }
 
 // A walker failure inside the engine stays a walker failure: the worker survives.
 TEST(ProcessExecutor, EngineFailuresTravelAsResults) {
-  const auto c = engine_config();
+  const auto c = builtin_config();
   engines::builtin::BuiltinEngine engine(c);
   auto executor = make_process_executor(worker_options(c), 1);
   auto tasks = walkers(engine, 2, 0);
@@ -180,7 +134,7 @@ INSTANTIATE_TEST_SUITE_P(Kinds, ProcessCrash,
 // One crashing walker: only it fails, its error names the signal and quotes the worker's
 // stderr; the next iteration runs in full on the restarted worker.
 TEST_P(ProcessCrash, FailsOnlyItsWalkerAndTheWorkerIsRestarted) {
-  const auto c = engine_config();
+  const auto c = builtin_config();
   engines::builtin::BuiltinEngine engine(c);
   auto reference = make_serial_executor(engine);
   auto executor =
@@ -221,7 +175,7 @@ std::vector<pid_t> children() {
 // kill -9 from outside while the worker runs a walker (walker 0, made to hang so that it is
 // surely still running): that walker fails naming SIGKILL, the others run on a new worker.
 TEST(ProcessExecutor, KillFromOutsideFailsOnlyTheRunningWalker) {
-  const auto c = engine_config();
+  const auto c = builtin_config();
   engines::builtin::BuiltinEngine engine(c);
   auto executor = make_process_executor(worker_options(c, "hang:0:0"), 1, 1);
   const auto tasks = walkers(engine, 3, 0);
@@ -241,7 +195,7 @@ TEST(ProcessExecutor, KillFromOutsideFailsOnlyTheRunningWalker) {
 
 // walker_timeout kills only the hung walker's worker; the other slot's walkers are untouched.
 TEST(ProcessExecutor, WalkerTimeoutKillsOnlyTheHungWalker) {
-  const auto c = engine_config();
+  const auto c = builtin_config();
   engines::builtin::BuiltinEngine engine(c);
   WorkerOptions options = worker_options(c, "hang:0:1");
   options.walker_timeout = milliseconds(1500);
@@ -255,7 +209,7 @@ TEST(ProcessExecutor, WalkerTimeoutKillsOnlyTheHungWalker) {
 
 // A frozen worker (SIGSTOP: no heartbeats) is found without any walker_timeout.
 TEST(ProcessExecutor, HeartbeatLossKillsAStoppedWorker) {
-  const auto c = engine_config();
+  const auto c = builtin_config();
   engines::builtin::BuiltinEngine engine(c);
   WorkerOptions options = worker_options(c, "stop:0:0");
   options.heartbeat_interval = milliseconds(50);
@@ -270,7 +224,7 @@ TEST(ProcessExecutor, HeartbeatLossKillsAStoppedWorker) {
 // A walker much longer than heartbeat_timeout is fine while the heartbeats come: the silence
 // limit is about the worker, not about the walker's length.
 TEST(ProcessExecutor, HeartbeatsKeepALongWalkerAlive) {
-  auto c = engine_config();
+  auto c = builtin_config();
   c.synthetic_cost_ms = 3000;
   engines::builtin::BuiltinEngine engine(c);
   WorkerOptions options = worker_options(c);
@@ -282,7 +236,7 @@ TEST(ProcessExecutor, HeartbeatsKeepALongWalkerAlive) {
 }
 
 TEST(ProcessExecutor, AWorkerThatCannotStartIsAnError) {
-  const auto c = engine_config();
+  const auto c = builtin_config();
   WorkerOptions options = worker_options(c);
   options.engine_setup = {1, 2, 3};
   try {

@@ -8,13 +8,7 @@
 # fails only the hung walker; an OpenMM campaign through workers equals its serial run.
 source "$(dirname "$0")/lib/common.bash"
 
-with_workers() {  # FILE [extra execution lines]
-  local file=$1
-  shift
-  printf 'execution:\n  persistent_workers: true\n' >> "$file"
-  local line
-  for line in "$@"; do echo "  $line" >> "$file"; done
-}
+with_workers() { with_execution "$1" "persistent_workers: true" "${@:2}"; }  # FILE [extra execution lines]
 
 MAX_WORKERS=1 write_config serial.yaml serial
 MAX_WORKERS=3 write_config procs.yaml procs
@@ -47,10 +41,8 @@ TRAILS_TEST_FAULT=segv:1:2 "$TRAILS" run crash.yaml --iterations 4 > crash.out 2
 grep -q "walker 2 of iteration 1" crash.err || fail "the failed walker is not reported: $(cat crash.err)"
 grep -q "SIGSEGV" crash.err || fail "the signal is not named: $(cat crash.err)"
 grep -q "TRAILS_TEST_FAULT: segv" crash.err || fail "the worker's stderr tail is missing: $(cat crash.err)"
-awk -F'\t' '!/^#/ && $1 == "1" { if ($5 != 7 || $6 != 1) exit 1 }' crash/output.log ||
-  fail "iteration 1 should log 7 ok / 1 failed: $(cat crash/output.log)"
-awk -F'\t' '!/^#/ && $1 == "2" { if ($5 != 8 || $6 != 0) exit 1 }' crash/output.log ||
-  fail "iteration 2 should run all 8 walkers on the restarted worker: $(cat crash/output.log)"
+expect_log_row crash 1 7 1
+expect_log_row crash 2 8 0
 [ "$(committed crash)" -eq 4 ] || fail "the campaign did not go on after the crash"
 pass "a segfaulting worker fails only its walker and the campaign continues"
 
@@ -62,8 +54,7 @@ TRAILS_TEST_FAULT=hang:1:3 "$TRAILS" run hang.yaml --iterations 3 > hang.out 2> 
   fail "a hung walker stopped the campaign: $(cat hang.err)"
 grep -qF "walker 3 of iteration 1: walker exceeded execution.walker_timeout (1 s)" hang.err ||
   fail "the timeout is not reported: $(cat hang.err)"
-awk -F'\t' '!/^#/ && $1 == "1" { if ($5 != 7 || $6 != 1) exit 1 }' hang/output.log ||
-  fail "iteration 1 should log 7 ok / 1 failed: $(cat hang/output.log)"
+expect_log_row hang 1 7 1
 [ "$(committed hang)" -eq 3 ] || fail "the campaign did not go on after the timeout"
 pass "walker_timeout fails only the hung walker and the campaign continues"
 

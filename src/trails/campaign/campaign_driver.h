@@ -35,6 +35,10 @@ namespace trails::campaign {
 // (campaign_setup.cpp).
 std::unique_ptr<exec::Executor> make_worker_executor(const config::CampaignConfig& c,
                                                      const exec::DevicePlan& plan);
+// execution.backend: mpi: the worker ranks of this MPI job (campaign_setup.cpp).
+std::unique_ptr<exec::Executor> make_mpi_worker_executor(const config::CampaignConfig& c,
+                                                         const exec::DevicePlan& plan,
+                                                         const exec::ExecutionOptions& keys);
 
 // What one iteration's elements hand on to each other, in the order they run
 // (CampaignDriver::compose_iteration).

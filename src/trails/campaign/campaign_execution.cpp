@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "trails/campaign/campaign_driver.h"
+#include "trails/exec/mpi_world.h"
 
 namespace trails::campaign {
 namespace {
@@ -41,9 +42,13 @@ void CampaignDriver::plan_devices() {
 }
 
 void CampaignDriver::start_executor() {
-  executor_ = config_.execution.persistent_workers
-                  ? make_worker_executor(config_, device_plan_)
-                  : exec::make_executor(*engine_, device_plan_, execution_);
+  if (config_.execution.backend == "mpi") {
+    executor_ = make_mpi_worker_executor(config_, device_plan_, execution_);
+  } else if (config_.execution.persistent_workers) {
+    executor_ = make_worker_executor(config_, device_plan_);
+  } else {
+    executor_ = exec::make_executor(*engine_, device_plan_, execution_);
+  }
   for (const auto& warning : exec::packing_warnings(
            device_plan_, engine_->capabilities().uses_devices, mps_, execution_.workers_key)) {
     spdlog::warn("{}", warning);
@@ -56,13 +61,20 @@ nlohmann::json CampaignDriver::execution_record() const {
   for (const auto& d : device_plan_.devices) {
     devices.push_back({{"logical", d.logical}, {"physical", d.physical}, {"mig", d.mig}});
   }
-  return {
+  nlohmann::json record = {
+      {"backend", config_.execution.backend},
       {"devices", devices},
       {"workers_per_device", device_plan_.workers_per_device},
       {"cuda_visible_devices",
        device_plan_.visible.set ? nlohmann::json(device_plan_.visible.tokens) : nlohmann::json()},
       {"mps_daemon", mps_.daemon},
       {"mps_evidence", mps_.evidence}};
+  // Where the worker ranks ran, rank 1 first (the slots they served: docs/execution.md).
+  if (const exec::MpiWorld* world = exec::MpiWorld::current(); world != nullptr) {
+    record["mpi_worker_hosts"] =
+        std::vector<std::string>(world->hosts().begin() + 1, world->hosts().end());
+  }
+  return record;
 }
 
 std::optional<std::string> CampaignDriver::devices_banner() const {

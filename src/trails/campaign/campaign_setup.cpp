@@ -24,6 +24,7 @@
 #include "trails/core/rng.h"
 #include "trails/core/signals.h"
 #include "trails/engines/registry.h"
+#include "trails/exec/mpi_executor.h"
 #include "trails/exec/process_executor.h"
 #include "trails/spawners/density_spawner.h"
 #include "trails/spawners/msm_spawner.h"
@@ -69,6 +70,23 @@ std::unique_ptr<exec::Executor> make_worker_executor(const config::CampaignConfi
   if (!plan.devices.empty())
     return exec::make_process_executor(workers, exec::slots_for(plan), bound);
   return exec::make_process_executor(workers, c.spawning.max_workers, bound);
+}
+
+// execution.backend: mpi: the worker ranks of this MPI job, one slot each (exec::mpi_slots),
+// spawning.max_workers unused. `trails run` made the world and refused a launch without ranks.
+std::unique_ptr<exec::Executor> make_mpi_worker_executor(const config::CampaignConfig& c,
+                                                         const exec::DevicePlan& plan,
+                                                         const exec::ExecutionOptions& keys) {
+  exec::MpiWorld* world = exec::MpiWorld::current();
+  if (world == nullptr) {
+    throw core::ConfigError(c.config_file.string() +
+                            ": execution.backend: mpi runs under an MPI launcher; start it as "
+                            "mpirun -n K trails run CONFIG (K >= 2)");
+  }
+  exec::WorkerOptions workers;
+  workers.engine_setup = engines::worker_engine_setup(c.engine_spec(), c.outdir);
+  return exec::make_mpi_executor(*world, workers, exec::mpi_slots(world->hosts(), plan, keys),
+                                 static_cast<std::size_t>(c.spawning.walker));
 }
 
 namespace {
@@ -527,7 +545,9 @@ std::vector<std::string> CampaignDriver::banner() const {
   lines.push_back(fmt::format(
       "  walkers     {} × {} steps, stride {} ({} frames each), {} worker(s){}", s.walker, s.step,
       s.stride, s.frames_per_walker(), executor_ ? executor_->workers() : s.max_workers,
-      config_.execution.persistent_workers ? " (persistent processes)" : ""));
+      config_.execution.backend == "mpi"     ? " (MPI ranks)"
+      : config_.execution.persistent_workers ? " (persistent processes)"
+                                             : ""));
   if (const auto devices = devices_banner()) lines.push_back("  placement   " + *devices);
   lines.push_back(fmt::format("  spawner     {} ({}), space {}, bins {}", s.spawn_scheme,
                               s.spawn_type == config::SpawnType::Hard ? "hard" : "soft",

@@ -203,6 +203,7 @@ CampaignConfig build_config(const RawConfig& raw) {
     }
   }
 
+  c.execution.backend = as_string(raw, "execution.backend");
   c.execution.persistent_workers =
       as_bool(raw, "execution.persistent_workers", c.execution.persistent_workers);
   if (const json& v = raw.value("execution.walker_timeout"); v.is_number()) {

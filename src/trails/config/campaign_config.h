@@ -157,6 +157,7 @@ struct OutputConfig {
 // execution: how and where segments run (docs/execution.md). None of these keys changes results:
 // the same run gives the same bytes on any devices, worker count or executor.
 struct ExecutionConfig {
+  std::string backend = "local";         // local | mpi (MPI ranks of one job: mpirun)
   bool persistent_workers = false;       // one `trails worker` process per slot
   std::optional<double> walker_timeout;  // seconds; kills the one hung walker's worker
   std::vector<int> devices;  // execution.devices or engine.gpu_ids; empty: spawning.max_workers

@@ -181,6 +181,7 @@ json built_values(const CampaignConfig& c, bool all) {
     j["checkpoint_freq"] = c.checkpoint_freq;
     e["synthetic_cost_ms"] = b.synthetic_cost_ms;
     s["max_workers"] = sp.max_workers;
+    j["execution"]["backend"] = c.execution.backend;
     j["execution"]["persistent_workers"] = c.execution.persistent_workers;
     j["execution"]["walker_timeout"] = optional_json(c.execution.walker_timeout);
     const ExecutionConfig& x = c.execution;

@@ -2,7 +2,9 @@
 // execution.devices and Trails-MD's engine.gpu_ids are one setting, so only one may be given;
 // a device is listed once (more walkers per device: execution.workers_per_device, which needs
 // devices). Whether a logical index exists depends on CUDA_VISIBLE_DEVICES at run time and is
-// checked when the campaign starts (exec::resolve_devices).
+// checked when the campaign starts (exec::resolve_devices). With execution.backend: mpi the
+// worker ranks are the persistent workers, and a rank cannot be stopped alone
+// (docs/execution.md, "MPI ranks").
 #include <algorithm>
 #include <string>
 
@@ -28,9 +30,27 @@ void check_distinct(const Entry& e, const std::string& key, Problems& problems) 
   }
 }
 
+void check_mpi(const RawConfig& raw, Problems& problems) {
+  if (!raw.usable("execution.backend") || raw.value("execution.backend") != "mpi") return;
+  const Entry& timeout = raw.at("execution.walker_timeout");
+  if (timeout.present && timeout.valid && !timeout.value.is_null()) {
+    problems.add(timeout.value_at, "execution.walker_timeout",
+                 "is not available with execution.backend: mpi (Open MPI cannot stop one rank "
+                 "without ending the whole job); remove execution.walker_timeout, or use "
+                 "execution.backend: local with execution.persistent_workers: true");
+  }
+  const Entry& persistent = raw.at("execution.persistent_workers");
+  if (persistent.present && persistent.valid && persistent.value == true) {
+    problems.add(persistent.value_at, "execution.persistent_workers",
+                 "starts worker processes of the local backend; with execution.backend: mpi the "
+                 "worker ranks are the persistent workers: remove execution.persistent_workers");
+  }
+}
+
 }  // namespace
 
 void check_execution(const RawConfig& raw, Problems& problems) {
+  check_mpi(raw, problems);
   const Entry& devices = raw.at("execution.devices");
   const Entry& gpu_ids = raw.at("engine.gpu_ids");
   if (given(devices) && given(gpu_ids)) {

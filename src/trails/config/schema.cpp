@@ -231,8 +231,8 @@ std::vector<KeySpec> make_table() {
       K("binning", "smoothing", T::Int, 3).ge(0).not_built(kBinning),
       // ---- execution ----
       K("execution", "backend", T::String, "local")
-          .one_of({"local", "slurm", "pbs"})
-          .built_only({"local"}, "the {} execution backend"),
+          .one_of({"local", "mpi", "slurm", "pbs"})
+          .built_only({"local", "mpi"}, "the {} execution backend"),
       K("execution", "devices", T::IntList, null_v).null().non_empty().ge(0),
       K("execution", "workers_per_device", T::Int, 1).ge(1),
       K("execution", "binding_check", T::String, "warn").one_of({"warn", "fail", "off"}),

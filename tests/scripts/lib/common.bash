@@ -86,6 +86,23 @@ spawning:
 YAML
 }
 
+# with_execution FILE LINE...: appends an execution: block with the given "key: value" lines.
+with_execution() {
+  local file=$1
+  shift
+  echo "execution:" >> "$file"
+  local line
+  for line in "$@"; do echo "  $line" >> "$file"; done
+}
+
+# expect_log_row RUN_DIR ITERATION OK FAILED: output.log's row of that iteration counts OK
+# walkers done and FAILED failed.
+expect_log_row() {
+  awk -F'\t' -v it="$2" -v ok="$3" -v bad="$4" \
+    '!/^#/ && $1 == it { if ($5 != ok || $6 != bad) exit 1 }' "$1/output.log" ||
+    fail "iteration $2 should log $3 ok / $4 failed: $(cat "$1/output.log")"
+}
+
 # export_run RUN_DIR PREFIX -> PREFIX.cvs.csv PREFIX.lineage.csv
 export_run() {
   "$TRAILS" export "$1" --cvs "$2.cvs.csv" --lineage "$2.lineage.csv"

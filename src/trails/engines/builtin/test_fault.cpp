@@ -9,6 +9,8 @@
 #include <string>
 #include <thread>
 
+#include <fmt/format.h>
+
 #include "trails/core/error.h"
 
 namespace trails::engines::builtin {
@@ -30,11 +32,12 @@ std::optional<Fault> fault_from_environment() {
   std::getline(in, fault.kind, ':');
   in.unget();
   in >> colon1 >> fault.iteration >> colon2 >> fault.walker;
-  const bool known =
-      fault.kind == "segv" || fault.kind == "abort" || fault.kind == "hang" || fault.kind == "stop";
+  const bool known = fault.kind == "segv" || fault.kind == "abort" || fault.kind == "hang" ||
+                     fault.kind == "stop" || fault.kind == "throw";
   if (!in || colon1 != ':' || colon2 != ':' || !known || in.peek() != EOF) {
-    throw core::ConfigError(std::string("TRAILS_TEST_FAULT=") + value +
-                            ": expected KIND:ITERATION:WALKER with KIND segv, abort, hang or stop");
+    throw core::ConfigError(
+        std::string("TRAILS_TEST_FAULT=") + value +
+        ": expected KIND:ITERATION:WALKER with KIND segv, abort, hang, stop or throw");
   }
   return fault;
 }
@@ -48,6 +51,11 @@ void inject_test_fault(const SegmentTask& task) {
                fault->kind.c_str(), static_cast<long long>(task.walker),
                static_cast<long long>(task.iteration));
   std::fflush(stderr);
+  if (fault->kind == "throw") {
+    // An exception out of the engine: run_guarded makes it this walker's Failed result.
+    throw core::EngineError(fmt::format("TRAILS_TEST_FAULT: walker {} of iteration {} threw",
+                                        task.walker, task.iteration));
+  }
   if (fault->kind == "segv") std::raise(SIGSEGV);
   if (fault->kind == "abort") std::abort();
   if (fault->kind == "stop") std::raise(SIGSTOP);

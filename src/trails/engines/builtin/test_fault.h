@@ -3,7 +3,9 @@
 // walker of that iteration, so the process executor's crash, timeout and heartbeat handling can
 // be tested with real signals. KIND: segv (raise SIGSEGV), abort (std::abort), hang (sleep for
 // ever; the worker's heartbeat thread keeps beating), stop (SIGSTOP the whole process, so the
-// heartbeats stop too). Each first writes one line to stderr naming the fault. Not a feature.
+// heartbeats stop too), throw (an EngineError out of the engine: a walker failure that leaves
+// the worker well, for the MPI backend, where a dying rank ends the job). Each first writes one
+// line to stderr naming the fault. Not a feature.
 #pragma once
 
 #include "trails/engines/segment.h"

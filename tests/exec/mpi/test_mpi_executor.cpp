@@ -1,0 +1,111 @@
+// The MPI executor (exec/mpi_executor.h) over real worker ranks and the built-in engine, under
+// `mpirun -n K` (K = 2, 3, 4: tests/CMakeLists.txt): the same walkers give the same bytes as the
+// serial reference, in task order, on the first batch and on warm ranks, with any bound; the
+// streaming contract of executor.h holds; executors follow one another on the same ranks; a
+// walker that throws in its rank (TRAILS_TEST_FAULT=throw:5:3, set for every rank by ctest)
+// fails alone with its error text. The scripted engine of the in-process conformance suite
+// (executor_kinds.h) cannot run here: its behaviours are closures over the test's own state, and
+// a worker rank only receives an engine description.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "../builtin_walkers.h"
+#include "trails/core/error.h"
+#include "trails/core/seeds.h"
+#include "trails/engines/builtin/builtin_engine.h"
+#include "trails/engines/registry.h"
+#include "trails/exec/mpi_executor.h"
+
+namespace trails::exec {
+namespace {
+
+using engines::SegmentResult;
+using engines::SegmentTask;
+using testing::builtin_config;
+using testing::expect_same;
+using testing::walkers;
+
+MpiWorld& world() {
+  MpiWorld* w = MpiWorld::current();
+  TRAILS_CHECK(w != nullptr, "mpi_main.cpp made the world");
+  return *w;
+}
+
+std::unique_ptr<Executor> mpi_executor(std::size_t bound) {
+  WorkerOptions o;
+  o.engine_setup =
+      engines::worker_engine_setup(builtin_config(), std::filesystem::temp_directory_path());
+  return make_mpi_executor(world(), o, mpi_slots(world().hosts(), DevicePlan{}, {}), bound);
+}
+
+class MpiConformance : public ::testing::TestWithParam<std::size_t> {};
+
+INSTANTIATE_TEST_SUITE_P(Bounds, MpiConformance, ::testing::Values(0, 1, 2, 64),
+                         [](const auto& info) { return "bound" + std::to_string(info.param); });
+
+TEST_P(MpiConformance, BitwiseEqualToSerial) {
+  engines::builtin::BuiltinEngine engine(builtin_config());
+  auto reference = make_serial_executor(engine);
+  auto executor = mpi_executor(GetParam());
+  const auto ranks = static_cast<std::size_t>(world().size() - 1);
+  ASSERT_EQ(executor->slots().size(), ranks);
+  EXPECT_EQ(executor->max_in_flight(), GetParam() == 0 ? 2 * ranks : GetParam());
+  for (std::int64_t iteration = 0; iteration < 2; ++iteration) {
+    const auto tasks = walkers(engine, 13, iteration);
+    const auto expected = run_ordered(*reference, tasks);
+    const auto actual = run_ordered(*executor, tasks);
+    ASSERT_EQ(actual.size(), expected.size());
+    for (std::size_t i = 0; i < actual.size(); ++i) expect_same(actual[i], expected[i]);
+  }
+}
+
+TEST(MpiExecutor, StreamingContract) {
+  engines::builtin::BuiltinEngine engine(builtin_config());
+  auto executor = mpi_executor(8);
+  ASSERT_EQ(executor->slots().size(), static_cast<std::size_t>(world().size() - 1));
+  testing::expect_streaming_contract(*executor, engine);
+}
+
+// One executor at a time holds the ranks; after it, the next one sets them up again.
+TEST(MpiExecutor, ExecutorsFollowOneAnother) {
+  engines::builtin::BuiltinEngine engine(builtin_config());
+  auto reference = make_serial_executor(engine);
+  const auto tasks = walkers(engine, 4, 1);
+  const auto expected = run_ordered(*reference, tasks);
+  for (int round = 0; round < 3; ++round) {
+    auto executor = mpi_executor(0);
+    EXPECT_THROW(mpi_executor(0), core::InternalError);  // the ranks are taken
+    const auto actual = run_ordered(*executor, tasks);
+    for (std::size_t i = 0; i < actual.size(); ++i) expect_same(actual[i], expected[i]);
+  }
+}
+
+// A walker that throws inside its rank fails alone, with the engine's text; the rank serves on.
+TEST(MpiExecutor, ThrowingWalkerFailsOnlyItself) {
+  engines::builtin::BuiltinEngine engine(builtin_config());
+  auto reference = make_serial_executor(engine);
+  auto executor = mpi_executor(0);
+  for (const std::int64_t iteration : {5, 6}) {
+    const auto tasks = walkers(engine, 6, iteration);
+    const auto expected = run_ordered(*reference, tasks);
+    const auto actual = run_ordered(*executor, tasks);
+    ASSERT_EQ(actual.size(), expected.size());
+    for (std::size_t i = 0; i < actual.size(); ++i) {
+      if (iteration == 5 && i == 3) {
+        EXPECT_FALSE(actual[i].ok());
+        EXPECT_NE(actual[i].error.find("TRAILS_TEST_FAULT: walker 3 of iteration 5 threw"),
+                  std::string::npos)
+            << actual[i].error;
+      } else {
+        expect_same(actual[i], expected[i]);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace trails::exec
