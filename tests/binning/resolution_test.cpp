@@ -132,5 +132,41 @@ TEST(Resolution, RestoreRejectsForeignState) {
   EXPECT_EQ(rc.n_bins(), (std::vector<int>{30, 30}));
 }
 
+// The Voronoi cell ladder (compat:resolution-ladder): 150 -> ... -> 5000 in 9 bumps, the grid
+// untouched, convergence counted only once the cells are at their cap, state round trip.
+TEST(Resolution, CellLadderFrom150) {
+  std::vector<int> ladder{150};
+  while (ladder.back() < 5000) {
+    ladder.push_back(ResolutionController::next_cells(ladder.back(), 5000));
+  }
+  EXPECT_EQ(ladder, (std::vector<int>{150, 225, 337, 505, 757, 1135, 1702, 2553, 3829, 5000}));
+  EXPECT_EQ(ResolutionController::next_cells(1, 10), 2);  // int(1.5) == 1, so +1
+  EXPECT_EQ(ResolutionController::next_cells(10, 10), 10);
+
+  ResolutionController rc({30, 30}, 150, 2, 2, ResolutionController::CellLadder{4, 9});
+  EXPECT_EQ(rc.cells(), 4);
+  std::vector<int> cells_seen;
+  int converged_at = 0;
+  for (int obs = 1; obs <= 20 && converged_at == 0; ++obs) {
+    const auto u = rc.observe(7);
+    EXPECT_FALSE(u.bumped);  // the grid never changes
+    if (u.cells_bumped) cells_seen.push_back(*rc.cells());
+    if (u.converged) converged_at = obs;
+  }
+  EXPECT_EQ(cells_seen, (std::vector<int>{6, 9}));  // bumps at observations 2 and 4
+  EXPECT_EQ(converged_at, 4 + 2);
+  EXPECT_EQ(rc.n_bins(), (std::vector<int>{30, 30}));
+
+  ResolutionController a({30, 30}, 150, 1, 0, ResolutionController::CellLadder{4, 100});
+  a.observe(1);
+  ResolutionController b({30, 30}, 150, 1, 0, ResolutionController::CellLadder{4, 100});
+  b.restore(a.state());
+  EXPECT_EQ(b.cells(), 6);
+  EXPECT_FALSE(ResolutionController({30, 30}, 150, 5, 0).state().contains("cells"));
+  nlohmann::json s = a.state();
+  s.erase("cells");
+  EXPECT_THROW(b.restore(s), core::InputError);
+}
+
 }  // namespace
 }  // namespace trails::binning

@@ -251,8 +251,10 @@ TEST(LoadErrors, NotBuiltFeaturesAwayFromTheirDefaults) {
       {with("  start:", "  feature_selection: name CA\n  start:"),
        "system.feature_selection: only applies to molecular engines"},
       {good_config() + "  spawn_scheme: we\n", "the we spawning scheme is not supported"},
-      {good_config() + "  voronoi_periodic: true\n",
-       "spawning.voronoi_periodic: Voronoi spawning (spawn_scheme: voronoi) is not supported"},
+      {good_config() +
+           "  spawn_scheme: voronoi\n  voronoi_clusters: 300\n  voronoi_max_clusters: 200\n",
+       "spawning.voronoi_clusters: the Voronoi spawner starts with voronoi_clusters = 300 cells, "
+       "more than its cap voronoi_max_clusters = 200"},
       {good_config() + "  inherit_velocities: true\n",
        "spawning.inherit_velocities: weighted-ensemble kinetics (spawn_scheme: we) is not "
        "supported"},

@@ -12,16 +12,26 @@ namespace trails::binning {
 
 ResolutionController::ResolutionController(std::vector<int> n_bins, int max_bins,
                                            int check_patience, int convergence_patience)
+    : ResolutionController(std::move(n_bins), max_bins, check_patience, convergence_patience,
+                           std::nullopt) {}
+
+ResolutionController::ResolutionController(std::vector<int> n_bins, int max_bins,
+                                           int check_patience, int convergence_patience,
+                                           std::optional<CellLadder> cells)
     : n_bins_(std::move(n_bins)),
       max_bins_(max_bins),
+      cells_(cells),
       check_patience_(check_patience),
       convergence_patience_(convergence_patience) {
   TRAILS_CHECK(!n_bins_.empty(), "ResolutionController needs at least one axis");
   for (int b : n_bins_) TRAILS_CHECK(b >= 1, "ResolutionController: n_bins must be >= 1");
   TRAILS_CHECK(max_bins_ >= 1, "ResolutionController: max_bins must be >= 1");
+  TRAILS_CHECK(!cells_ || (cells_->cells >= 1 && cells_->max_cells >= 1),
+               "ResolutionController: the cell ladder needs counts >= 1");
 }
 
 bool ResolutionController::at_max() const {
+  if (cells_) return cells_->cells >= cells_->max_cells;
   return std::all_of(n_bins_.begin(), n_bins_.end(), [&](int b) { return b >= max_bins_; });
 }
 
@@ -32,6 +42,14 @@ int ResolutionController::next_bins(int bins, int max_bins) {
   const double grown = 1.15 * static_cast<double>(bins);
   int next = std::min(static_cast<int>(grown), max_bins);
   if (next == bins) ++next;  // bins < max_bins here, so +1 stays within the cap
+  return next;
+}
+
+int ResolutionController::next_cells(int cells, int max_cells) {
+  if (cells >= max_cells) return cells;
+  // Python's int(1.5 * old), capped; +1 when truncation leaves it unchanged.
+  int next = std::min(static_cast<int>(1.5 * static_cast<double>(cells)), max_cells);
+  if (next == cells) ++next;
   return next;
 }
 
@@ -62,6 +80,15 @@ ResolutionController::Update ResolutionController::observe(std::int64_t occupied
     return update;
   }
   occupancy_history_.clear();
+  if (cells_) {
+    const int next = next_cells(cells_->cells, cells_->max_cells);
+    if (next != cells_->cells) {
+      cells_->cells = next;
+      stall_ = 0;
+      update.cells_bumped = true;
+    }
+    return update;
+  }
   bool changed = false;
   for (int& b : n_bins_) {
     const int next = next_bins(b, max_bins_);
@@ -84,6 +111,7 @@ nlohmann::json ResolutionController::state() const {
   j["stall"] = stall_;
   j["converged"] = converged_;
   j["reason"] = reason_;
+  if (cells_) j["cells"] = cells_->cells;  // only with a cell ladder: grid states are unchanged
   return j;
 }
 
@@ -104,6 +132,11 @@ void ResolutionController::restore(const nlohmann::json& state) {
     const int stall = state.at("stall").get<int>();
     const bool converged = state.at("converged").get<bool>();
     auto reason = state.at("reason").get<std::string>();
+    std::optional<int> cells;
+    if (cells_) {
+      cells = state.at("cells").get<int>();
+      if (*cells < 1) throw core::InputError("resolution state has a cell count below 1");
+    }
     // Commit only after every field parsed, so a bad state leaves this object untouched.
     n_bins_ = std::move(n_bins);
     occupancy_history_ = std::move(history);
@@ -111,6 +144,7 @@ void ResolutionController::restore(const nlohmann::json& state) {
     stall_ = stall;
     converged_ = converged;
     reason_ = std::move(reason);
+    if (cells) cells_->cells = *cells;
   } catch (const nlohmann::json::exception& e) {
     throw core::InputError(std::string("malformed resolution state: ") + e.what());
   }

@@ -248,16 +248,19 @@ void CampaignDriver::keep_starts_if_reduced(IterationState& it) const {
 }
 
 void CampaignDriver::update_coverage(IterationState& it) {
-  // Coverage on the grid the spawner used, then the resolution ladder (which may refine it).
+  // Coverage on the grid the spawner used, then the resolution ladder (which may refine it, or
+  // the spawner's own cells).
   auto& rec = it.rec;
   rec.cumulative_frames = tracker_->coverage().frames();
   rec.occupied_bins = tracker_->coverage().occupied();
   rec.total_bins = tracker_->grid().total_bins();
   rec.n_bins = tracker_->grid().n_bins();
-  if (resolution_.observe(rec.occupied_bins).bumped) {
+  const auto update = resolution_.observe(rec.occupied_bins);
+  if (update.bumped) {
     tracker_->regrid(resolution_.n_bins(), history_);
     spawner_->reset_memory();
   }
+  if (update.cells_bumped) spawner_->set_cells(*resolution_.cells());
 }
 
 void CampaignDriver::start_msm_build(IterationState& it) {

@@ -27,7 +27,10 @@
 #include "trails/exec/mpi_executor.h"
 #include "trails/exec/process_executor.h"
 #include "trails/spawners/density_spawner.h"
+#include "trails/spawners/fps_spawner.h"
+#include "trails/spawners/lof_spawner.h"
 #include "trails/spawners/msm_spawner.h"
+#include "trails/spawners/voronoi_spawner.h"
 #include "trails/trajio/trajectory.h"
 
 namespace trails::campaign {
@@ -93,15 +96,35 @@ namespace {
 
 // The one table of spawning schemes (spawning.spawn_scheme, checked by config/).
 std::unique_ptr<spawners::Spawner> make_spawner(const config::CampaignConfig& c) {
-  if (c.spawning.spawn_scheme == "msm") {
-    std::optional<std::vector<double>> target;
-    if (c.spawning.search_mode == config::SearchMode::Target) target = c.spawning.target;
+  std::optional<std::vector<double>> target;
+  if (c.spawning.search_mode == config::SearchMode::Target) target = c.spawning.target;
+  const std::string& scheme = c.spawning.spawn_scheme;
+  if (scheme == "msm") {
     return std::make_unique<spawners::MsmSpawner>(spawners::MsmSpawnerOptions{
         c.msm.spawn_alpha, c.msm.spawn_leverage, c.msm.spawn_uncertainty,
         c.spawning.voronoi_clusters, c.random_seed, target});
   }
-  TRAILS_CHECK(c.spawning.spawn_scheme == "density", "spawn_scheme admitted by config/");
+  if (scheme == "voronoi") {
+    return std::make_unique<spawners::VoronoiSpawner>(
+        spawners::VoronoiOptions{c.spawning.voronoi_clusters, c.spawning.voronoi_periodic, target});
+  }
+  if (scheme == "lof") {
+    return std::make_unique<spawners::LofSpawner>(
+        spawners::LofOptions{c.spawning.lof_neighbors, target});
+  }
+  if (scheme == "fps") return std::make_unique<spawners::FpsSpawner>(spawners::FpsOptions{target});
+  TRAILS_CHECK(scheme == "density", "spawn_scheme admitted by config/");
   return std::make_unique<spawners::DensitySpawner>(density_options(c));
+}
+
+// A spawner with cells of its own (Voronoi) has the resolution ladder climb them, capped by
+// spawning.voronoi_max_clusters (compat:resolution-ladder); others leave it to the grid.
+std::optional<binning::ResolutionController::CellLadder> cell_ladder(
+    const spawners::Spawner& spawner, const config::CampaignConfig& c) {
+  if (const auto cells = spawner.cells()) {
+    return binning::ResolutionController::CellLadder{*cells, c.spawning.voronoi_max_clusters};
+  }
+  return std::nullopt;
 }
 
 // The outermost ancestor of `dir` (or dir itself) that does not exist yet: what creating `dir`
@@ -180,7 +203,8 @@ CampaignDriver::CampaignDriver(const config::CampaignConfig& config, const RunOp
       history_(config.cv_dimension()),
       spawner_(make_spawner(config)),
       resolution_(config.n_bins, config.spawning.resolution_max_bins,
-                  config.spawning.resolution_check_patience, config.spawning.convergence_patience),
+                  config.spawning.resolution_check_patience, config.spawning.convergence_patience,
+                  cell_ladder(*spawner_, config)),
       msm_(std::make_unique<msm::MsmStage>(config.msm, config.random_seed, config.cv_dimension(),
                                            msm_overlap_enabled(options))) {}
 

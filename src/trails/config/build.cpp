@@ -235,6 +235,8 @@ CampaignConfig build_config(const RawConfig& raw) {
   s.resolution_max_bins = as_int(raw, "spawning.resolution_max_bins", s.resolution_max_bins);
   s.voronoi_max_clusters = as_int(raw, "spawning.voronoi_max_clusters", s.voronoi_max_clusters);
   s.voronoi_clusters = as_int(raw, "spawning.voronoi_clusters", s.voronoi_clusters);
+  s.voronoi_periodic = as_bool(raw, "spawning.voronoi_periodic", s.voronoi_periodic);
+  s.lof_neighbors = as_int(raw, "spawning.lof_neighbors", s.lof_neighbors);
   build_msm(raw, c.msm);
   // engine.gpu_ids is Trails-MD's name for the same setting (both set: check_execution).
   for (const char* key : {"execution.devices", "engine.gpu_ids"}) {

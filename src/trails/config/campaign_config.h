@@ -61,6 +61,8 @@ struct SpawningConfig {
   int resolution_max_bins = 150;
   int voronoi_max_clusters = 5000;
   int voronoi_clusters = 150;  // also the MSM spawner's fallback microstate count
+  bool voronoi_periodic = false;
+  int lof_neighbors = 20;
 
   int frames_per_walker() const { return step / stride; }
 };

@@ -119,6 +119,12 @@ json built_values(const CampaignConfig& c, bool all) {
   s["resolution_max_bins"] = sp.resolution_max_bins;
   s["voronoi_max_clusters"] = sp.voronoi_max_clusters;
 
+  // Scheme keys only with the scheme that reads them, so other runs' digests are unchanged.
+  if (sp.spawn_scheme == "voronoi") {
+    s["voronoi_clusters"] = sp.voronoi_clusters;
+    s["voronoi_periodic"] = sp.voronoi_periodic;
+  }
+  if (sp.spawn_scheme == "lof") s["lof_neighbors"] = sp.lof_neighbors;
   if (sp.spawn_scheme == "msm") {  // only then do they change results (keeps old digests)
     s["voronoi_clusters"] = sp.voronoi_clusters;
     j["msm"]["spawn_alpha"] = c.msm.spawn_alpha;

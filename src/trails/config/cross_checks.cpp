@@ -210,6 +210,33 @@ void check_spawning(const RawConfig& raw, Problems& problems) {
   }
 }
 
+// The Voronoi spawner (compat:voronoi-spawner) partitions a plane, and its resolution ladder
+// starts at voronoi_clusters and climbs to voronoi_max_clusters.
+void check_voronoi(const RawConfig& raw, Problems& problems) {
+  const Entry& scheme = raw.at("spawning.spawn_scheme");
+  if (!scheme.valid || scheme.value != "voronoi") return;
+  std::string nbins_key;
+  const std::vector<int> n_bins = effective_n_bins(raw, &nbins_key);
+  if (raw.usable(nbins_key) && n_bins.size() != 2) {
+    problems.add(scheme.value_at, "spawning.spawn_scheme",
+                 "voronoi divides a 2-D CV space into cells but this one has " +
+                     count(n_bins.size(), "dimension", "dimensions") + " (" + nbins_key +
+                     "); use 2 CVs, or spawn_scheme density, lof or fps");
+  }
+  const Entry& cells = raw.at("spawning.voronoi_clusters");
+  const Entry& cap = raw.at("spawning.voronoi_max_clusters");
+  if (cells.valid && cap.valid && cells.value.get<int>() > cap.value.get<int>()) {
+    problems.add(cells.present ? cells.value_at : cap.value_at,
+                 cells.present ? "spawning.voronoi_clusters" : "spawning.voronoi_max_clusters",
+                 "the Voronoi spawner starts with voronoi_clusters = " +
+                     std::to_string(cells.value.get<int>()) +
+                     " cells, more than its cap "
+                     "voronoi_max_clusters = " +
+                     std::to_string(cap.value.get<int>()) +
+                     "; lower voronoi_clusters or raise voronoi_max_clusters");
+  }
+}
+
 // msm.convergence_criteria is a free mapping in the table; its names and parameters are checked
 // here (compat:convergence-monitor; those needing features not built are rejected by name).
 void check_msm_criteria(const RawConfig& raw, Problems& problems) {
@@ -512,6 +539,7 @@ void check_cross_fields(const RawConfig& raw, Problems& problems) {
   check_bounds(raw, problems);
   check_builtin_dimensions(raw, problems);
   check_spawning(raw, problems);
+  check_voronoi(raw, problems);
   check_msm(raw, problems);
   check_output(raw, problems);
   check_execution(raw, problems);

@@ -72,8 +72,6 @@ struct K {
 constexpr std::string_view kMdFiles = "running MD from structure files (OpenMM/GROMACS/Amber)";
 constexpr std::string_view kGromacs = "the GROMACS engine";
 constexpr std::string_view kAmber = "the Amber engine";
-constexpr std::string_view kVoronoi = "Voronoi spawning (spawn_scheme: voronoi)";
-constexpr std::string_view kLof = "LOF spawning (spawn_scheme: lof)";
 constexpr std::string_view kWe = "weighted-ensemble kinetics (spawn_scheme: we)";
 constexpr std::string_view kBinning = "adaptive binning (binning.scheme other than uniform)";
 constexpr std::string_view kSched = "scheduler and worker-pool execution";
@@ -182,7 +180,7 @@ std::vector<KeySpec> make_table() {
       K("spawning", "max_workers", T::Int, 4).ge(1),
       K("spawning", "spawn_scheme", T::String, "density")
           .one_of({"density", "voronoi", "lof", "fps", "msm", "we"})
-          .built_only({"density", "msm"}, "the {} spawning scheme"),
+          .built_only({"density", "voronoi", "lof", "fps", "msm"}, "the {} spawning scheme"),
       K("spawning", "spawn_type", T::String, "hard").one_of({"hard", "soft", "probabilistic"}),
       K("spawning", "recent_density_window", T::Int, 5).ge(0),
       K("spawning", "search_mode", T::String, "explore").one_of({"explore", "target"}),
@@ -193,9 +191,9 @@ std::vector<KeySpec> make_table() {
       K("spawning", "resolution_max_bins", T::Int, 150).gt(0),
       K("spawning", "voronoi_max_clusters", T::Int, 5000).gt(0),
       K("spawning", "voronoi_clusters", T::Int, 150).gt(0),
-      K("spawning", "voronoi_grid_size", T::Int, 250).gt(0).not_built(kVoronoi),
-      K("spawning", "voronoi_periodic", T::Bool, false).not_built(kVoronoi),
-      K("spawning", "lof_neighbors", T::Int, 20).gt(0).not_built(kLof),
+      K("spawning", "voronoi_grid_size", T::Int, 250).gt(0),  // no effect, as in Trails-MD
+      K("spawning", "voronoi_periodic", T::Bool, false),
+      K("spawning", "lof_neighbors", T::Int, 20).gt(0),
       K("spawning", "inherit_velocities", T::Bool, false).not_built(kWe),
       K("spawning", "recycle_target", T::Boxes, null_v).null().non_empty().not_built(kWe),
       K("spawning", "recycle_basis_index", T::Int, 0).ge(0).not_built(kWe),

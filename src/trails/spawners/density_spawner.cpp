@@ -134,11 +134,7 @@ std::vector<std::int64_t> DensitySpawner::choose(const binning::BinTable& table,
   }
   TRAILS_CHECK(!bins.empty(), "DensitySpawner: the frame pool is empty");
   if (options_.target) {
-    if (static_cast<int>(options_.target->size()) != grid.dim()) {
-      throw core::InputError("spawning.target has " + std::to_string(options_.target->size()) +
-                             " value(s) but the CV space has " + std::to_string(grid.dim()) +
-                             " dimension(s)");
-    }
+    check_target_dimension(*options_.target, grid.dim());
     set_closeness(bins, grid, *options_.target);
   }
 

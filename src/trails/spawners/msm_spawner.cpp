@@ -78,16 +78,7 @@ std::vector<double> MsmSpawner::fallback_weights(const features::FrameHistory& h
                                                  std::int64_t pool_first) {
   const int d = history.cv_dim();
   const std::int64_t n = history.frames() - pool_first;
-  std::vector<double> pts;
-  pts.reserve(static_cast<std::size_t>(n * d));
-  for (std::size_t blk = 0; blk < history.iterations(); ++blk) {
-    const auto first = history.block_first(blk);
-    const auto frames = history.block_frames(blk);
-    if (first + frames <= pool_first) continue;
-    const auto from = std::max<std::int64_t>(0, pool_first - first);
-    const auto p = history.block_points(blk).subspan(static_cast<std::size_t>(from * d));
-    pts.insert(pts.end(), p.begin(), p.end());
-  }
+  const std::vector<double> pts = pool_points(history, pool_first);
   analysis::KMeansOptions o;
   o.k = static_cast<int>(std::min<std::int64_t>(options_.fallback_clusters, n));
   o.max_iter = kFallbackMaxIter;

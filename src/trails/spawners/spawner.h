@@ -1,11 +1,13 @@
 // Spawner: chooses the next iteration's restart frames from a driver's candidate pool. Every
-// spawning scheme (density, MSM-guided; later Voronoi, LOF, FPS, the weighted-ensemble
+// spawning scheme (density, MSM-guided, Voronoi, LOF, FPS; later the weighted-ensemble
 // resampler) implements it, so a driver holds one Spawner and has no per-scheme branch. A spawner
 // draws only from the Rng it is given (the iteration's "spawn" stream) and keeps everything that
 // carries across iterations in state(), so a resumed campaign spawns the same frames.
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -36,6 +38,17 @@ class Spawner {
   virtual void reset_memory() {}
   virtual nlohmann::json state() const = 0;
   virtual void restore(const nlohmann::json& state) = 0;
+  // A spawner with a resolution of its own (the Voronoi spawner's cell count) returns it; the
+  // campaign's resolution ladder then refines it instead of the grid (compat:resolution-ladder)
+  // and hands each new value to set_cells().
+  virtual std::optional<int> cells() const { return std::nullopt; }
+  virtual void set_cells(int /*cells*/) {}
 };
+
+// The pool's CV points [first, history.frames()), row-major (one copy, block by block).
+std::vector<double> pool_points(const features::FrameHistory& history, std::int64_t first);
+
+// search_mode target: throws core::InputError unless the target has one value per CV dimension.
+void check_target_dimension(const std::vector<double>& target, int cv_dim);
 
 }  // namespace trails::spawners

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# The exploration spawners (docs/spawning.md): a short built-in Müller–Brown campaign per scheme
+# (voronoi, periodic Voronoi in target mode with a climbing cell ladder, lof, fps, each with a
+# history_window) explores beyond its start, restarts only from frames inside its window, and a
+# kill -9 (TRAILS_CRASH_AT) followed by --resume exports byte for byte what an uninterrupted run
+# exports.
+source "$(dirname "$0")/lib/common.bash"
+
+# scheme_config FILE OUTDIR SCHEME [extra spawning lines...]
+scheme_config() {
+  local file=$1 outdir=$2 scheme=$3
+  shift 3
+  write_config "$file" "$outdir" "history_window: 3" "$@"
+  sed -i "s/spawn_scheme: density/spawn_scheme: $scheme/" "$file"
+}
+
+# explores RUN_DIR WINDOW: occupancy grows well past iteration 0's, and every walker restarts from
+# a frame of the last WINDOW + 1 iterations (the window mapped to the right frames).
+explores() {
+  export_run "$1" "$1"
+  /usr/bin/python3 - "$1" "$2" <<'PY' || fail "$1: did not explore within its window"
+import csv, sys
+run, window = sys.argv[1], int(sys.argv[2])
+rows = [l.rstrip("\n").split("\t") for l in open(f"{run}/output.log") if not l.startswith("#")]
+head, rows = rows[0], rows[1:]
+occ = [int(r[head.index("occupied_bins")]) for r in rows]
+assert len(occ) == 12 and occ[-1] >= 2 * occ[0], f"occupancy {occ}"
+for r in csv.DictReader(open(f"{run}.lineage.csv")):
+    it, w, f = map(int, r["key"].split(":"))
+    if f == 0 and it > 0:
+        parent = int(r["parent"].split(":")[0])
+        assert it - 1 - window <= parent <= it - 1, f"{r['key']} restarted from {r['parent']}"
+print(run, "occupancy", occ[0], "->", occ[-1])
+PY
+}
+
+check_scheme() {  # NAME SCHEME [extra spawning lines...]
+  local name=$1
+  shift
+  scheme_config "$name.yaml" "$name" "$@"
+  "$TRAILS" run "$name.yaml" --iterations 12 > /dev/null || fail "$name: run failed"
+  explores "$name" 3
+  scheme_config "$name-crash.yaml" "$name-crash" "$@"
+  set +e
+  TRAILS_CRASH_AT=md:6 "$TRAILS" run "$name-crash.yaml" --iterations 12 > "$name-crash.out" 2>&1
+  local rc=$?
+  set -e
+  [ $rc -eq 137 ] || fail "$name: expected death by SIGKILL (137), got $rc: $(cat "$name-crash.out")"
+  [ "$(committed "$name-crash")" -eq 6 ] || fail "$name: committed iterations after the crash"
+  "$TRAILS" run "$name-crash.yaml" --iterations 12 --resume > /dev/null || fail "$name: resume failed"
+  export_run "$name-crash" "$name-crash"
+  cmp "$name.cvs.csv" "$name-crash.cvs.csv" || fail "$name: resumed CV export differs"
+  cmp "$name.lineage.csv" "$name-crash.lineage.csv" || fail "$name: resumed lineage differs"
+  pass "$name: explores within history_window 3; kill -9 at md:6 + --resume is byte-identical"
+}
+
+check_scheme voronoi voronoi "voronoi_clusters: 20"
+# The cell ladder climbs every iteration (patience 1) from 4 cells to 40: a resume that lost the
+# cell count would spawn differently after the crash.
+check_scheme voronoi-periodic voronoi "voronoi_periodic: true" "voronoi_clusters: 4" \
+  "voronoi_max_clusters: 40" "resolution_check_patience: 1" "search_mode: target" \
+  "target: [0.6, 0.0]"
+check_scheme lof lof "lof_neighbors: 10"
+check_scheme fps fps
+check_scheme fps-target fps "search_mode: target" "target: [0.6, 0.0]"
+
+# Bad combinations are refused before anything is written.
+write_config bad.yaml bad "voronoi_clusters: 300" "voronoi_max_clusters: 200"
+sed -i "s/spawn_scheme: density/spawn_scheme: voronoi/" bad.yaml
+expect_exit 2 "voronoi_clusters above its cap" "voronoi_max_clusters" "$TRAILS" check bad.yaml
+sed -i "s/n_bins: \[30, 30\]/n_bins: [30, 30, 30]/" bad.yaml
+expect_exit 2 "3-D Voronoi" "2-D CV space" "$TRAILS" check bad.yaml
+[ ! -e bad ] || fail "a refused configuration created its run directory"
+pass "voronoi_clusters > voronoi_max_clusters and a 3-D Voronoi space are refused (exit 2)"
