@@ -62,9 +62,10 @@ void check_structure_inputs(const RawConfig& raw, Problems& problems) {
                  "module or a System .xml) or system.forcefield, or give a .top/.prmtop");
   }
   if (conf == ".pdb" && top.empty() && !parameters && top_e.valid) {
-    problems.add(conf_e.value_at, "system.conf_file",
-                 "a PDB without parameters: set system.top_file (.prmtop/.parm7/.top), "
-                 "system.system_file (System XML or make_system module) or system.forcefield");
+    problems.add(conf_e.value_at, "system.top_file",
+                 "system.conf_file is a PDB without parameters; set system.top_file "
+                 "(.prmtop/.parm7/.top), system.system_file (System XML or make_system module) "
+                 "or system.forcefield");
   }
   if (one_of(conf, {".gro", ".crd", ".rst7", ".ncrst", ".inpcrd"}) && top.empty() &&
       !is_set(raw, "system.system_file") && top_e.valid) {

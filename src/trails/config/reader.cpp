@@ -221,6 +221,7 @@ class Reader {
     }
     if (spec.support != Support::NotBuilt || spec.used_with_key.empty()) return;
     const Entry& chooser = raw_.entries.at(std::string(spec.used_with_key));
+    if (!chooser.valid) return;  // its own problem is reported; what it chose is unknown
     const std::string chosen =
         chooser.value.is_string() ? chooser.value.get<std::string>() : yaml_repr(chooser.value);
     const bool used =
