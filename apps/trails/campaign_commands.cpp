@@ -165,6 +165,8 @@ int cmd_check(const fs::path& config_file, bool resume) {
   } catch (...) {
     rethrow_translated(config_file);
   }
+  // Keys accepted without effect, said once (docs/trails-md-compatibility.md#compat-ignored-keys).
+  for (const auto& note : config.notes) fmt::print("note: {}\n", note);
   fmt::print("Preflight checks passed. Output directory: {}\n", config.outdir.string());
   return 0;
 }
@@ -182,17 +184,40 @@ int cmd_init(const fs::path& output, bool force) {
   return 0;
 }
 
+// The configuration file, given as CONFIG or as Trails-MD's `--config CONFIG` (one of them).
+struct ConfigArgument {
+  fs::path positional;
+  fs::path option;
+
+  void add_to(CLI::App* sub) {
+    auto* pos = sub->add_option("CONFIG", positional, "Campaign configuration (YAML)");
+    auto* opt = sub->add_option("--config", option,
+                                "The same, as Trails-MD's command line spells it (trails-md "
+                                "--config CONFIG)");
+    pos->excludes(opt);
+  }
+  fs::path get(const std::string& command) const {
+    if (positional.empty() && option.empty()) {
+      throw core::UsageError("trails " + command +
+                             ": give the campaign configuration, as `trails " + command +
+                             " CONFIG` or `trails " + command + " --config CONFIG`");
+    }
+    return positional.empty() ? option : positional;
+  }
+};
+
 }  // namespace
 
 Command add_run(CLI::App& app, std::string& log_level) {
   struct Options {
-    fs::path config;
+    ConfigArgument config;
     std::optional<std::int64_t> iterations;
     bool resume = false;
+    bool check = false;
   };
   auto o = std::make_shared<Options>();
   auto* run = app.add_subcommand("run", "Run (or continue) an adaptive campaign");
-  run->add_option("CONFIG", o->config, "Campaign configuration (YAML)")->required();
+  o->config.add_to(run);
   run->add_option("--iterations", o->iterations, "Total iteration target of the campaign")
       ->check(CLI::Validator(
           [](std::string& text) -> std::string {
@@ -206,22 +231,29 @@ Command add_run(CLI::App& app, std::string& log_level) {
           },
           "INT>=0"));
   run->add_flag("--resume", o->resume, "Continue the campaign from its last committed iteration");
+  // Trails-MD's `trails-md --config X --check` (docs/trails-md-compatibility.md#compat-cli).
+  run->add_flag("--check", o->check,
+                "Only validate and run the preflight checks, as `trails check` (writes nothing)");
   run->add_option("--log-level", log_level, "trace|debug|info|warning|error|off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warning", "error", "off"}));
-  return {run, [o] { return cmd_run(o->config, o->iterations, o->resume); }};
+  return {run, [o] {
+            const fs::path config = o->config.get("run");
+            return o->check ? cmd_check(config, o->resume)
+                            : cmd_run(config, o->iterations, o->resume);
+          }};
 }
 
 Command add_check(CLI::App& app) {
   struct Options {
-    fs::path config;
+    ConfigArgument config;
     bool resume = false;
   };
   auto o = std::make_shared<Options>();
   auto* check = app.add_subcommand(
       "check", "Validate a configuration and run preflight checks; writes nothing");
-  check->add_option("CONFIG", o->config, "Campaign configuration (YAML)")->required();
+  o->config.add_to(check);
   check->add_flag("--resume", o->resume, "Check as for `trails run --resume`");
-  return {check, [o] { return cmd_check(o->config, o->resume); }};
+  return {check, [o] { return cmd_check(o->config.get("check"), o->resume); }};
 }
 
 Command add_init(CLI::App& app) {

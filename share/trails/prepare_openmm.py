@@ -8,13 +8,17 @@ Reads the campaign's structure inputs with OpenMM's Python application layer and
   topology.pdb    the topology with the start positions (and CRYST1 box when periodic)
   prepare.json    atom count, positions (nm, full precision), box (nm, rows a,b,c), inputs
 Inputs follow Trails-MD: GRO+TOP, PDB/inpcrd+prmtop, PDB + force-field XML files, a serialized
-System XML (with conf_file for positions), or a Python module defining make_system(topology, ...).
+System XML (with conf_file for positions), or a Python module defining make_system(topology, ...);
+a PDB may serve as top_file with a system_file (or force field). A GROMACS .top reads its #includes
+from its own directory, then --include-dir, else the installed GROMACS force fields
+(/usr/share/gromacs/top, Debian's gromacs-data; docs/engines.md).
 createSystem parameters are Trails-MD's: PME 1.0 nm (NoCutoff without a box), ewaldErrorTolerance
 5e-4, HBonds constraints, rigid water, hydrogen mass 1.5 amu.
 
 Exit status: 0 success; 2 bad input (message on stderr, first line "KEY: message").
 """
 import argparse
+import glob
 import importlib.util
 import inspect
 import json
@@ -105,9 +109,21 @@ def main():
         source = "system_xml"
     elif a.top:
         topology, maker = load_topology(app, a, box)
+        if maker is None and box is None and topology.getPeriodicBoxVectors() is not None:
+            box = topology.getPeriodicBoxVectors()  # the PDB topology's CRYST1
+            periodic = True
+            params.update(nonbondedMethod=app.PME, nonbondedCutoff=1.0 * unit.nanometer,
+                          ewaldErrorTolerance=5e-4)
         if sysf:
             system, integrator = custom_system(sysf, topology, a, unit)
             source = "make_system"
+        elif maker is None:  # a PDB as topology: parameters from system.forcefield
+            if not a.forcefield:
+                fail("system.top_file",
+                     f"{a.top} is a PDB topology without a force field; set system.system_file "
+                     "(make_system module or System XML) or system.forcefield")
+            system = forcefield_system(app, a, topology, params)
+            source = "forcefield"
         else:
             try:
                 system = maker(**params)
@@ -121,14 +137,7 @@ def main():
         system, integrator = custom_system(sysf, topology, a, unit)
         source = "make_system"
     elif a.forcefield:
-        try:
-            ff = app.ForceField(*a.forcefield)
-        except Exception as e:
-            fail("system.forcefield", f"cannot load force field {a.forcefield}: {e}")
-        try:
-            system = ff.createSystem(topology, **params)
-        except Exception as e:
-            fail("system.forcefield", f"{conf} does not match force field {a.forcefield}: {e}")
+        system = forcefield_system(app, a, topology, params)
         source = "forcefield"
     else:
         fail("system.top_file",
@@ -173,12 +182,57 @@ def main():
         json.dump(info, f)
 
 
+def forcefield_system(app, a, topology, params):
+    try:
+        ff = app.ForceField(*a.forcefield)
+    except Exception as e:
+        fail("system.forcefield", f"cannot load force field {a.forcefield}: {e}")
+    try:
+        return ff.createSystem(topology, **params)
+    except Exception as e:
+        fail("system.forcefield", f"{a.conf} does not match force field {a.forcefield}: {e}")
+
+
+# Where Debian's gromacs-data installs the GROMACS force fields (`dpkg -L gromacs-data`).
+DEBIAN_GROMACS_TOP = "/usr/share/gromacs/top"
+
+
+def gromacs_include_dir(a):
+    """engine.gromacs_include_dir, else the installed GROMACS force-field folder."""
+    if a.include_dir:
+        return a.include_dir
+    return DEBIAN_GROMACS_TOP if os.path.isdir(DEBIAN_GROMACS_TOP) else None
+
+
+def missing_include(top, name, include):
+    """The message for an #include OpenMM could not find: the including line, the search path."""
+    where = top
+    for path in [top] + sorted(glob.glob(os.path.join(os.path.dirname(top), "*.itp"))):
+        try:
+            with open(path, errors="replace") as f:
+                for number, line in enumerate(f, 1):
+                    stripped = line.strip()
+                    if stripped.startswith("#include") and name in stripped:
+                        where = f"{path}:{number}: {stripped}"
+                        break
+                else:
+                    continue
+                break
+        except OSError:
+            continue
+    searched = [os.path.dirname(os.path.abspath(top))] + ([include] if include else [])
+    return (f"{where}: include file {name} not found (searched {', '.join(searched)}); set "
+            "engine.gromacs_include_dir to the GROMACS force-field folder that holds it "
+            "(share/gromacs/top of a GROMACS installation; Debian: install gromacs-data)")
+
+
 def load_topology(app, a, box):
     top_ext = os.path.splitext(a.top)[1].lower()
+    include = None
     try:
         if top_ext == ".top":
-            include = a.include_dir or os.path.dirname(os.path.abspath(a.top))
-            kwargs = {"includeDir": include}
+            include = gromacs_include_dir(a)
+            kwargs = {"includeDir": include or os.path.dirname(os.path.abspath(a.top))}
             if box is not None:
                 kwargs["periodicBoxVectors"] = box
             top = app.GromacsTopFile(a.top, **kwargs)
@@ -186,9 +240,17 @@ def load_topology(app, a, box):
         if top_ext in (".prmtop", ".parm7"):
             top = app.AmberPrmtopFile(a.top)
             return top.topology, top.createSystem
+        if top_ext in (".pdb", ".ent"):  # PDB as topology (Trails-MD: needs a system_file)
+            return app.PDBFile(a.top).topology, None
     except Exception as e:
+        text = str(e)
+        marker = "Could not locate #include file: "
+        if top_ext == ".top" and text.startswith(marker):
+            fail("engine.gromacs_include_dir", missing_include(a.top, text[len(marker):], include))
         fail("system.top_file", f"{a.top}: cannot read: {e}")
-    fail("system.top_file", f"{a.top}: unsupported topology format '{top_ext}' (use .top, .prmtop, .parm7)")
+    fail("system.top_file",
+         f"{a.top}: unsupported topology format '{top_ext}' (use .top, .prmtop, .parm7, or a .pdb "
+         "with system.system_file)")
 
 
 def custom_system(path, topology, a, unit):

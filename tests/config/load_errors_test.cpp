@@ -243,11 +243,6 @@ TEST(LoadErrors, NotBuiltFeaturesAwayFromTheirDefaults) {
        "execution.workers_per_device: must be"},
       {good_config() + "execution:\n  devices: [-1]\n", "execution.devices"},
       {good_config() + "execution:\n  binding_check: strict\n", "execution.binding_check"},
-      {with("  dt: 0.0001", "  dt: 0.0001\n  gromacs_executable: gmx_mpi"),
-       "engine.gromacs_executable: the GROMACS engine is not supported by this build of Trails "
-       "yet; remove the key or set it to its default (gmx)"},
-      {with("  dt: 0.0001", "  dt: 0.0001\n  amber_extra_args: [-x]"),
-       "engine.amber_extra_args: the Amber engine is not supported"},
       {with("  start:", "  feature_selection: name CA\n  start:"),
        "system.feature_selection: only applies to molecular engines"},
       {good_config() + "  spawn_scheme: we\n", "the we spawning scheme is not supported"},
@@ -274,7 +269,6 @@ TEST(LoadErrors, NotBuiltFeaturesAwayFromTheirDefaults) {
       {good_config() + "msm:\n  convergence_criteria:\n    statistical_error: {tol: 0.1}\n",
        "msm.convergence_criteria.statistical_error: uses the Bayesian standard deviation"},
       {good_config() + "binning:\n  scheme: mab\n", "binning.scheme: the mab binning scheme"},
-      {good_config() + "binning:\n  n_fine: 50\n", "binning.n_fine: adaptive binning"},
       {good_config() + "execution:\n  backend: pbs\n", "the pbs execution backend is not"},
       {good_config() + "execution:\n  walker_timeout: 30\n",
        "execution.walker_timeout: needs execution.persistent_workers: true"},
@@ -284,9 +278,6 @@ TEST(LoadErrors, NotBuiltFeaturesAwayFromTheirDefaults) {
            "feature_selection:\n  enabled: true\n  candidate_feature_types: [phi_psi]\n",
        "feature_selection.candidate_feature_types: feature-type ranking needs a molecular engine "
        "(engine.md_engine: openmm)"},
-      {good_config() + "adaptive_model:\n  batch_size: 64\n",
-       "adaptive_model.batch_size: training a learned CV model (adaptive_model block) is not "
-       "supported by this build of Trails yet; remove the key or set it to its default (auto)"},
   };
   for (const Case& c : cases) EXPECT_HAS(error_of(c.yaml), c.expect);
 }
@@ -294,11 +285,11 @@ TEST(LoadErrors, NotBuiltFeaturesAwayFromTheirDefaults) {
 TEST(LoadErrors, InputPathsAreResolvedAndChecked) {
   TempDir dir;
   dir.write("sys/conf.gro", "x");
-  // Present file: only "not supported" (the path itself is fine).
+  // Present file: only the engine rule (the path itself is fine).
   std::string ok = with("  start:", "  trajectory_topology_file: ../sys/conf.gro\n  start:");
   const std::string present = load_error(dir.write("cfg/c.yaml", ok));
   EXPECT_HAS(present, "1 problem(s)");
-  EXPECT_HAS(present, "system.trajectory_topology_file: running MD from structure files");
+  EXPECT_HAS(present, "system.trajectory_topology_file: needs a molecular engine");
   // Missing file: reported with the resolved path in addition.
   std::string bad = with("  start:", "  initial_trajectory: ../sys/none.xtc\n  start:");
   const std::string missing = load_error(dir.write("cfg/d.yaml", bad));

@@ -580,6 +580,8 @@ std::vector<std::string> CampaignDriver::banner() const {
   lines.push_back(fmt::format("  iterations  {} to {} (target {}{})", next_iteration_,
                               options_.target_iterations - 1, options_.target_iterations,
                               options_.resume ? ", resumed" : ""));
+  // Keys accepted without effect (docs/trails-md-compatibility.md#compat-ignored-keys).
+  for (const auto& note : config_.notes) lines.push_back("  note        " + note);
   for (const auto& c : resume_changes_) {
     lines.push_back(fmt::format("  changed     {} {} → {} from iteration {}", c.key,
                                 c.before.dump(), c.after.dump(), c.iteration));

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "trails/campaign/trajectory_topology.h"
 #include "trails/core/error.h"
 #include "trails/cvs/cv_set.h"
 #include "trails/cvs/cv_spec.h"
@@ -45,14 +46,23 @@ class MolecularFeatures final : public features::FeatureSource {
   std::map<std::string, cvs::CvSet> sets_;
 };
 
+// The feature atoms and the fitted_coords reference: from system.trajectory_topology_file when
+// set (Trails-MD's FeatureExtractor reads that file; compat:trajectory-topology), else from the
+// prepared topology.
 std::unique_ptr<features::FeatureSource> molecular_features(const config::CampaignConfig& config,
-                                                            const engines::EngineSystem& system) {
-  if (!system.topology) {
+                                                            const engines::Engine& engine) {
+  const engines::EngineSystem& system = engine.system();
+  const std::optional<TrajectoryTopology> trajectory_topology =
+      read_trajectory_topology(config, engine);
+  if (!trajectory_topology && !system.topology) {
     throw core::ConfigError("system.feature_selection: the prepared system in " +
                             system.prepared_dir.string() +
                             " has no topology.pdb, so the feature atoms cannot be resolved");
   }
-  const structure::Topology& topology = *system.topology;
+  const structure::Topology& topology =
+      trajectory_topology ? *trajectory_topology->topology : *system.topology;
+  const std::vector<double>& reference =
+      trajectory_topology ? trajectory_topology->positions_nm : system.reference_positions;
   const auto& l = config.learned;
   std::vector<int> atoms;
   try {
@@ -73,10 +83,8 @@ std::unique_ptr<features::FeatureSource> molecular_features(const config::Campai
     const char* key = type == l.feature_type ? "adaptive_feature_type"
                                              : "feature_selection.candidate_feature_types";
     try {
-      // fitted_coords: fitted onto the topology file's coordinates, the prepared ones
-      // (compat:fitted-coords).
-      cvs::CvSet set({cvs::trails_md_feature(type, atoms, encoding)}, topology,
-                     system.reference_positions);
+      // fitted_coords: fitted onto the topology file's coordinates (compat:fitted-coords).
+      cvs::CvSet set({cvs::trails_md_feature(type, atoms, encoding)}, topology, reference);
       if (set.dimension() < config.cv_dimension()) {
         throw core::ConfigError(fmt::format(
             "gives {} feature(s) over system.feature_selection \"{}\", fewer than the {} "
@@ -101,7 +109,7 @@ std::unique_ptr<features::FeatureSource> make_feature_source(const config::Campa
   if (!engine.system().molecular) {
     return features::make_coordinate_features(engine.n_atoms() * engine.spatial_dim());
   }
-  return molecular_features(config, engine.system());
+  return molecular_features(config, engine);
 }
 
 }  // namespace trails::campaign

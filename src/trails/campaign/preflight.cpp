@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "trails/campaign/features_factory.h"
 #include "trails/campaign/project_file_projection.h"
 #include "trails/campaign/projection_factory.h"
 #include "trails/core/error.h"
@@ -208,6 +209,8 @@ void check_engine_and_cvs(const config::CampaignConfig& config) {
   } remove{scratch};
   const auto engine = engines::make_engine(config.engine_spec(), scratch);
   (void)make_projection(config, *engine);
+  // A learned space's features (feature atoms, types) are resolved as the run resolves them.
+  if (config.learned_space()) (void)make_feature_source(config, *engine);
   check_memory(config, *engine);
   (void)read_initial_trajectory(config, *engine);
   if (!engine->system().molecular) probe_first_steps(config);

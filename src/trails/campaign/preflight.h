@@ -43,7 +43,8 @@ std::optional<trajio::Trajectory> read_initial_trajectory(const config::Campaign
                                                           const engines::Engine& engine);
 
 // `trails check`: builds the engine and the CV projection as `trails run` would (force field,
-// selections, CV columns against n_bins) without touching the run directory: a molecular
+// selections, CV columns against n_bins, a learned space's features) without touching the run
+// directory: a molecular
 // engine prepares its system into a scratch directory that is removed afterwards. Also
 // check_memory, read_initial_trajectory, and for the built-in engine a short segment from each
 // start point (a dt, kT or start that fails at once is an InputError, not a failed iteration 0).

@@ -137,7 +137,11 @@ class ProjectFileProjection final : public features::Projection {
  public:
   explicit ProjectFileProjection(const config::CampaignConfig& config)
       : module_(fs::absolute(*config.system.project_file)),
-        top_file_(optional_path(config.system.top_file)),
+        // Trails-MD reads trajectories with system.trajectory_topology_file when it is set
+        // (compat:trajectory-topology).
+        top_file_(optional_path(config.system.trajectory_topology_file
+                                    ? config.system.trajectory_topology_file
+                                    : config.system.top_file)),
         conf_file_(optional_path(config.system.conf_file)),
         scratch_(config.outdir / "project_file.tmp"),
         // A learned space bins its own dimensions; the project file's CVs are then evaluation

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "trails/campaign/project_file_projection.h"
+#include "trails/campaign/trajectory_topology.h"
 #include "trails/core/error.h"
 #include "trails/features/cv_projection.h"
 
@@ -12,7 +13,11 @@ namespace trails::campaign {
 namespace {
 
 std::unique_ptr<features::Projection> molecular_projection(const config::CampaignConfig& config,
-                                                           const engines::EngineSystem& system) {
+                                                           const engines::Engine& engine) {
+  const engines::EngineSystem& system = engine.system();
+  // Checked before extract_cvs is probed with it (compat:trajectory-topology); every campaign
+  // builds its projection, `trails check` as `trails run`.
+  (void)read_trajectory_topology(config, engine);
   if (config.system.project_file) {  // Trails-MD's extract_cvs (cross-checked: no cvs: block)
     return make_project_file_projection(config, system.reference_positions, system.box);
   }
@@ -43,7 +48,7 @@ std::unique_ptr<features::Projection> make_projection(const config::CampaignConf
   if (!engine.system().molecular) {
     return features::make_identity_projection(engine.n_atoms() * engine.spatial_dim());
   }
-  return molecular_projection(config, engine.system());
+  return molecular_projection(config, engine);
 }
 
 }  // namespace trails::campaign

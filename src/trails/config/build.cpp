@@ -197,6 +197,7 @@ CampaignConfig build_config(const RawConfig& raw) {
   c.system.top_file = as_path(raw, "system.top_file");
   c.system.system_file = as_path(raw, "system.system_file");
   c.system.project_file = as_path(raw, "system.project_file");
+  c.system.trajectory_topology_file = as_path(raw, "system.trajectory_topology_file");
   if (const json& v = raw.value("system.forcefield"); v.is_array()) {
     for (const auto& f : v) {
       if (f.is_string()) c.system.forcefield.push_back(f.get<std::string>());

@@ -40,6 +40,10 @@ struct SystemConfig {
   // system.initial_trajectory: first walkers from frames of an XTC/DCD (OpenMM runs;
   // compat:initial-trajectory).
   std::optional<std::filesystem::path> initial_trajectory;
+  // system.trajectory_topology_file: the topology Trails-MD reads trajectories with (a PDB or GRO
+  // of the system's atoms): feature atoms and the fitted_coords reference, and the top_file
+  // argument of extract_cvs (docs/trails-md-compatibility.md#compat-trajectory-topology).
+  std::optional<std::filesystem::path> trajectory_topology_file;
   // system.project_file: a Trails-MD Python module whose extract_cvs(trajectories, top_file,
   // conf_file) gives the fixed CVs (OpenMM runs; compat:project-file-cvs).
   std::optional<std::filesystem::path> project_file;
@@ -185,6 +189,11 @@ struct CampaignConfig {
   // Trails-MD's fallback [Rg, RMSD] of the protein. Parsed and checked by the campaign against
   // the topology before any MD runs.
   nlohmann::json cvs;
+
+  // Keys accepted without effect ("FILE:LINE:COL: key: has no effect ..."), said once by the run
+  // banner and by `trails check` (docs/trails-md-compatibility.md#compat-ignored-keys). Never
+  // result-relevant.
+  std::vector<std::string> notes;
 
   SystemConfig system;
   EngineConfig engine;

@@ -101,6 +101,9 @@ json built_values(const CampaignConfig& c, bool all) {
     if (c.system.project_file) {  // the path, not the module's content (docs/cvs.md)
       j["system"]["project_file"] = c.system.project_file->string();
     }
+    if (c.system.trajectory_topology_file) {  // only when set (earlier digests unchanged)
+      j["system"]["trajectory_topology_file"] = c.system.trajectory_topology_file->string();
+    }
   }
 
   json& s = j["spawning"];
@@ -224,8 +227,9 @@ void collect_changes(const json& a, const json& b, const std::string& prefix,
 json CampaignConfig::result_relevant_json() const { return built_values(*this, false); }
 
 json CampaignConfig::effective_json() const {
-  // Keys this build does not implement can only hold their Trails-MD defaults in a loaded
-  // config, so the table supplies them; the implemented keys come from the struct.
+  // Keys this build does not implement hold their Trails-MD defaults here: a loaded config has
+  // them at their defaults or where they have no effect (CampaignConfig::notes), so the table
+  // supplies them; the implemented keys come from the struct.
   json j = json::object();
   for (const auto& key : detail::all_keys()) {
     if (key.block == "spawning" && key.name == "n_bins") continue;  // promoted to top level

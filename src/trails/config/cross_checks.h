@@ -1,10 +1,13 @@
-// Second pass: rules that involve more than one key (engine availability, n_bins promotion,
-// CV-space bounds, dimensions of start/target versus the built-in potential, step >= stride),
-// and the typed CampaignConfig built from the first pass. Keys that already failed their own
-// checks are skipped here so one mistake yields one message. Internal to the config module.
+// Second pass: rules that involve more than one key, one file per subject: the grid, spawning and
+// sizes (cross_checks.cpp), the engine (engine_checks.cpp), the molecular input files
+// (input_checks.cpp), learned spaces (learned_checks.cpp), the MSM (msm_checks.cpp), the output
+// block (output_checks.cpp), execution (execution_checks.cpp); and the typed CampaignConfig built
+// from the first pass (build.cpp). Keys that already failed their own checks are skipped here so
+// one mistake yields one message. Internal to the config module.
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "trails/config/campaign_config.h"
@@ -26,10 +29,31 @@ std::vector<int> effective_n_bins(const RawConfig& raw, std::string* source = nu
 // not builtin, or potential/dimension invalid).
 std::optional<int> builtin_dimension(const RawConfig& raw);
 
+// Shared by the checks below (cross_checks.cpp).
+bool is_builtin(const RawConfig& raw);
+// engine.md_engine is openmm, or absent (Trails-MD's default engine).
+bool is_openmm(const RawConfig& raw);
+bool usable_list(const RawConfig& raw, const std::string& key);
+// Where element i of a list value was written (the value's position when unknown).
+Position element_or_value(const Entry& e, std::size_t i);
+// "1 axis", "3 axes".
+std::string count(std::size_t n, const char* one, const char* many);
+
 void check_cross_fields(const RawConfig& raw, Problems& problems);
 // engine.md_engine is available and has what it needs; built-in-only keys only with it (part of
 // check_cross_fields, also run by the swarm loader).
 void check_engine(const RawConfig& raw, Problems& problems);
+// Built-in potential dimensions against n_bins and system.start (engine_checks.cpp).
+void check_builtin_dimensions(const RawConfig& raw, Problems& problems);
+// The molecular inputs: which structure/topology formats combine, system.project_file against the
+// engine and cvs:, system.trajectory_topology_file's format (input_checks.cpp).
+void check_molecular_inputs(const RawConfig& raw, Problems& problems);
+void check_project_file(const RawConfig& raw, Problems& problems);
+// Learned-space dimensions, lags and feature keys (learned_checks.cpp).
+void check_learned_space(const RawConfig& raw, Problems& problems);
+void check_learned_features(const RawConfig& raw, Problems& problems);
+// msm.* (msm_checks.cpp).
+void check_msm(const RawConfig& raw, Problems& problems);
 // The output block against the engine, the spawning window and the space (output_checks.cpp).
 void check_output(const RawConfig& raw, Problems& problems);
 

@@ -24,6 +24,7 @@ CampaignConfig load_campaign_config(const fs::path& file) {
   if (root->IsMap()) detail::check_cross_fields(raw, problems);
   CampaignConfig config = detail::build_config(raw);
   config.config_file = absolute;
+  config.notes = detail::format_notes(raw, file.string());
   problems.throw_if_any();
   return config;
 }

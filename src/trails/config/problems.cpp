@@ -11,6 +11,14 @@ Position position_of(const YAML::Mark& mark) {
   return Position{std::max(mark.line, 0), std::max(mark.column, 0)};
 }
 
+std::string located(const std::string& file, Position at, const std::string& key_path,
+                    const std::string& text) {
+  std::string out =
+      file + ":" + std::to_string(at.line + 1) + ":" + std::to_string(at.column + 1) + ": ";
+  if (!key_path.empty()) out += key_path + ": ";
+  return out + text;
+}
+
 void Problems::add(Position at, std::string key_path, std::string text) {
   items_.push_back(Item{true, at, std::move(key_path), std::move(text)});
 }
@@ -36,14 +44,8 @@ std::string Problems::format() const {
   });
   std::string out = std::to_string(items_.size()) + " problem(s) in " + file_ + ":";
   for (const Item* item : order) {
-    out += "\n" + file_ + ":";
-    if (item->positioned) {
-      out += std::to_string(item->at.line + 1) + ":" + std::to_string(item->at.column + 1) + ": ";
-      if (!item->key_path.empty()) out += item->key_path + ": ";
-    } else {
-      out += " ";
-    }
-    out += item->text;
+    out += "\n" + (item->positioned ? located(file_, item->at, item->key_path, item->text)
+                                    : file_ + ": " + item->text);
   }
   return out;
 }

@@ -19,6 +19,10 @@ struct Position {
 
 Position position_of(const YAML::Mark& mark);
 
+// "FILE:LINE:COL: key.path: text" (1-based; no key part when key_path is empty).
+std::string located(const std::string& file, Position at, const std::string& key_path,
+                    const std::string& text);
+
 class Problems {
  public:
   explicit Problems(std::string display_file) : file_(std::move(display_file)) {}

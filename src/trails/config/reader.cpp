@@ -92,6 +92,7 @@ class Reader {
                           ":` block (see docs/configuration.md)");
       }
     }
+    for (auto& [path, e] : raw_.entries) check_effect(e);
     return std::move(raw_);
   }
 
@@ -177,13 +178,18 @@ class Reader {
     check_exists(spec, e);
   }
 
+  static std::string not_built_tail(const KeySpec& spec) {
+    return " is not supported by this build of Trails yet; remove the key or set it to its "
+           "default (" +
+           yaml_repr(spec.default_value) + ")";
+  }
+
   void check_not_built(const KeySpec& spec, Entry& e) {
     const std::string path = spec.dotted();
-    const std::string tail =
-        " is not supported by this build of Trails yet; remove the key or "
-        "set it to its default (" +
-        yaml_repr(spec.default_value) + ")";
-    if (spec.support == Support::NotBuilt && e.value != spec.default_value) {
+    const std::string tail = not_built_tail(spec);
+    // Keys read only with a chosen feature wait for the whole file (check_effect).
+    if (spec.support == Support::NotBuilt && spec.used_with_key.empty() &&
+        e.value != spec.default_value) {
       problems_.add(e.value_at, path, std::string(spec.feature) + tail);
       e.valid = false;
     } else if (!spec.built_choices.empty() && e.value.is_string()) {
@@ -196,6 +202,52 @@ class Reader {
         e.valid = false;
       }
     }
+  }
+
+  // After the whole file is read: a key Trails-MD never reads, or reads only with a feature that
+  // this configuration does not choose, is accepted with a note (it has no effect there either:
+  // docs/trails-md-compatibility.md#compat-ignored-keys). A not-built feature's key is refused
+  // only when its feature is chosen and that choice itself is built (otherwise the choice's own
+  // message says it, once).
+  void check_effect(Entry& e) {
+    const KeySpec& spec = *e.spec;
+    if (!e.present || !e.valid || e.value == spec.default_value) return;
+    const std::string path = spec.dotted();
+    if (spec.support == Support::NoEffect) {
+      raw_.notes.push_back({e.value_at, path,
+                            "has no effect (Trails-MD reads it but never uses it); accepted for "
+                            "compatibility"});
+      return;
+    }
+    if (spec.used_with_key.empty()) return;
+    const Entry& chooser = raw_.entries.at(std::string(spec.used_with_key));
+    if (!chooser.valid) return;  // its own problem is reported; what it chose is unknown
+    const std::string chosen =
+        chooser.value.is_string() ? chooser.value.get<std::string>() : yaml_repr(chooser.value);
+    const bool used =
+        std::find(spec.used_with.begin(), spec.used_with.end(), chosen) != spec.used_with.end();
+    if (used) {
+      if (spec.support != Support::NotBuilt) return;  // a built feature's key, in use
+      // The choice is refused (built_choices, or check_engine for md_engine) unless this build
+      // has it: then only this key is missing, and it is refused here.
+      const auto& built = chooser.spec->built_choices;
+      if (chooser.valid && std::find(built.begin(), built.end(), chosen) != built.end()) {
+        problems_.add(e.value_at, path, std::string(spec.feature) + not_built_tail(spec));
+        e.valid = false;
+      }
+      return;
+    }
+    std::string values;
+    for (std::size_t i = 0; i < spec.used_with.size(); ++i) {
+      values += (i == 0                           ? ""
+                 : i + 1 == spec.used_with.size() ? " or "
+                                                  : ", ") +
+                std::string(spec.used_with[i]);
+    }
+    raw_.notes.push_back({e.value_at, path,
+                          "has no effect with " + std::string(spec.used_with_key) + ": " + chosen +
+                              " (Trails-MD reads it only with " + values +
+                              "); accepted and ignored"});
   }
 
   // Input paths are checked even for keys this build cannot use yet, so the user learns of a
@@ -230,6 +282,17 @@ class Reader {
 };
 
 }  // namespace
+
+std::vector<std::string> format_notes(const RawConfig& raw, const std::string& display_file) {
+  std::vector<const Note*> order;
+  for (const auto& n : raw.notes) order.push_back(&n);
+  std::stable_sort(order.begin(), order.end(), [](const Note* a, const Note* b) {
+    return a->at.line != b->at.line ? a->at.line < b->at.line : a->at.column < b->at.column;
+  });
+  std::vector<std::string> out;
+  for (const Note* n : order) out.push_back(located(display_file, n->at, n->key_path, n->text));
+  return out;
+}
 
 RawConfig read_document(const YAML::Node& root, const fs::path& config_dir, Problems& problems) {
   return Reader(config_dir, problems).run(root);

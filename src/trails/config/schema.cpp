@@ -12,6 +12,22 @@ namespace {
 using json = nlohmann::json;
 using T = ValueType;
 
+constexpr std::string_view kGromacs = "the GROMACS engine";
+constexpr std::string_view kAmber = "the Amber engine";
+constexpr std::string_view kWe = "weighted-ensemble kinetics (spawn_scheme: we)";
+constexpr std::string_view kBinning = "adaptive binning (binning.scheme other than uniform)";
+constexpr std::string_view kSched = "scheduler and worker-pool execution";
+constexpr std::string_view kModel = "training a learned CV model (adaptive_model block)";
+
+// Shorthands for the conditions under which Trails-MD reads a not-built feature's keys.
+constexpr std::string_view kEngineKey = "engine.md_engine";
+constexpr std::string_view kSchemeKey = "spawning.spawn_scheme";
+constexpr std::string_view kBackendKey = "execution.backend";
+constexpr std::string_view kSpaceKey = "space_mode";
+const std::vector<std::string_view> kNeuralSpaces = {"tvae", "vampnet", "spib", "deep-tica",
+                                                     "deep-lda"};
+const std::vector<std::string_view> kSchedulers = {"slurm", "pbs"};
+
 // Small fluent builder: the table below reads one key per line.
 struct K {
   KeySpec s;
@@ -63,19 +79,28 @@ struct K {
     s.feature = feature;
     return *this;
   }
+  // The feature's keys matter in Trails-MD only when `key` takes one of `values`.
+  K& only_with(std::string_view key, std::vector<std::string_view> values) {
+    s.used_with_key = key;
+    s.used_with = std::move(values);
+    return *this;
+  }
+  // Shorthands: the keys of one not-built engine, the scheduler backends, a neural space.
+  K& gromacs() { return not_built(kGromacs).only_with(kEngineKey, {"gromacs"}); }
+  K& amber() { return not_built(kAmber).only_with(kEngineKey, {"amber"}); }
+  K& scheduler() { return not_built(kSched).only_with(kBackendKey, kSchedulers); }
+  K& model(std::vector<std::string_view> spaces) {
+    return not_built(kModel).only_with(kSpaceKey, std::move(spaces));
+  }
+  K& no_effect() {
+    s.support = Support::NoEffect;
+    return *this;
+  }
   K& builtin_engine() {
     s.support = Support::BuiltinOnly;
     return *this;
   }
 };
-
-constexpr std::string_view kMdFiles = "running MD from structure files (OpenMM/GROMACS/Amber)";
-constexpr std::string_view kGromacs = "the GROMACS engine";
-constexpr std::string_view kAmber = "the Amber engine";
-constexpr std::string_view kWe = "weighted-ensemble kinetics (spawn_scheme: we)";
-constexpr std::string_view kBinning = "adaptive binning (binning.scheme other than uniform)";
-constexpr std::string_view kSched = "scheduler and worker-pool execution";
-constexpr std::string_view kModel = "training a learned CV model (adaptive_model block)";
 
 std::vector<KeySpec> make_table() {
   const json null_v = nullptr;
@@ -111,10 +136,11 @@ std::vector<KeySpec> make_table() {
       K("system", "system_file", T::FilePath, null_v).null(),
       K("system", "forcefield", T::StringList, empty_list),  // Trails extension: PDB + force field
       K("system", "project_file", T::FilePath, null_v).null(),
-      K("system", "trajectory_topology_file", T::FilePath, null_v).null().not_built(kMdFiles),
+      K("system", "trajectory_topology_file", T::FilePath, null_v).null(),
       K("system", "initial_trajectory", T::FilePath, null_v).null(),
       K("system", "feature_selection", T::String, "protein and not (type H)"),
-      K("system", "topology", T::String, null_v).null().not_built(kMdFiles),
+      // Trails-MD accepts any string and never reads it (docs/trails-md-compatibility.md).
+      K("system", "topology", T::String, null_v).null().no_effect(),
       K("system", "start", T::Points, null_v).null().non_empty(),
       // ---- engine ----
       K("engine", "md_engine", T::String, "openmm")
@@ -140,39 +166,39 @@ std::vector<KeySpec> make_table() {
       K("engine", "precision", T::String, "mixed").one_of({"single", "mixed", "double"}),
       K("engine", "gpu_ids", T::IntList, null_v).null().non_empty().ge(0),
       K("engine", "equilibrate", T::Bool, false),
-      K("engine", "gromacs_executable", T::String, "gmx").not_built(kGromacs),
+      K("engine", "gromacs_executable", T::String, "gmx").gromacs(),
       K("engine", "gromacs_include_dir", T::DirPath, null_v).null(),
       K("engine", "python", T::String, null_v).null(),
-      K("engine", "gromacs_mdrun_ntmpi", T::Int, 1).gt(0).not_built(kGromacs),
-      K("engine", "gromacs_mdrun_ntomp", T::Int, null_v).null().gt(0).not_built(kGromacs),
+      K("engine", "gromacs_mdrun_ntmpi", T::Int, 1).gt(0).gromacs(),
+      K("engine", "gromacs_mdrun_ntomp", T::Int, null_v).null().gt(0).gromacs(),
       K("engine", "gromacs_mdrun_nb", T::String, null_v)
           .null()
           .one_of({"auto", "cpu", "gpu"})
-          .not_built(kGromacs),
+          .gromacs(),
       K("engine", "gromacs_mdrun_pme", T::String, null_v)
           .null()
           .one_of({"auto", "cpu", "gpu"})
-          .not_built(kGromacs),
+          .gromacs(),
       K("engine", "gromacs_mdrun_update", T::String, null_v)
           .null()
           .one_of({"auto", "cpu", "gpu"})
-          .not_built(kGromacs),
+          .gromacs(),
       K("engine", "gromacs_mdrun_bonded", T::String, null_v)
           .null()
           .one_of({"auto", "cpu", "gpu"})
-          .not_built(kGromacs),
+          .gromacs(),
       K("engine", "gromacs_mdrun_pin", T::String, null_v)
           .null()
           .one_of({"auto", "on", "off"})
-          .not_built(kGromacs),
-      K("engine", "gromacs_mdrun_extra_args", T::StringList, empty_list).not_built(kGromacs),
-      K("engine", "gromacs_grompp_maxwarn", T::Int, 0).ge(0).not_built(kGromacs),
-      K("engine", "amber_executable", T::String, "pmemd").not_built(kAmber),
-      K("engine", "amber_input_file", T::FilePath, null_v).null().not_built(kAmber),
-      K("engine", "amber_extra_args", T::StringList, empty_list).not_built(kAmber),
+          .gromacs(),
+      K("engine", "gromacs_mdrun_extra_args", T::StringList, empty_list).gromacs(),
+      K("engine", "gromacs_grompp_maxwarn", T::Int, 0).ge(0).gromacs(),
+      K("engine", "amber_executable", T::String, "pmemd").amber(),
+      K("engine", "amber_input_file", T::FilePath, null_v).null().amber(),
+      K("engine", "amber_extra_args", T::StringList, empty_list).amber(),
       K("engine", "amber_trajectory_format", T::String, "auto")
           .one_of({"auto", "netcdf", "ascii"})
-          .not_built(kAmber),
+          .amber(),
       // ---- spawning ----
       K("spawning", "walker", T::Int, 10).gt(0),
       K("spawning", "step", T::Int, 10000).gt(0),
@@ -191,13 +217,21 @@ std::vector<KeySpec> make_table() {
       K("spawning", "resolution_max_bins", T::Int, 150).gt(0),
       K("spawning", "voronoi_max_clusters", T::Int, 5000).gt(0),
       K("spawning", "voronoi_clusters", T::Int, 150).gt(0),
-      K("spawning", "voronoi_grid_size", T::Int, 250).gt(0),  // no effect, as in Trails-MD
-      K("spawning", "voronoi_periodic", T::Bool, false),
-      K("spawning", "lof_neighbors", T::Int, 20).gt(0),
+      // Trails-MD stores it and never reads it (its Voronoi cell areas are exact).
+      K("spawning", "voronoi_grid_size", T::Int, 250).gt(0).no_effect(),
+      K("spawning", "voronoi_periodic", T::Bool, false).only_with(kSchemeKey, {"voronoi"}),
+      K("spawning", "lof_neighbors", T::Int, 20).gt(0).only_with(kSchemeKey, {"lof"}),
       K("spawning", "inherit_velocities", T::Bool, false).not_built(kWe),
       K("spawning", "recycle_target", T::Boxes, null_v).null().non_empty().not_built(kWe),
-      K("spawning", "recycle_basis_index", T::Int, 0).ge(0).not_built(kWe),
-      K("spawning", "we_target_per_bin", T::Int, 4).gt(0).not_built(kWe),
+      K("spawning", "recycle_basis_index", T::Int, 0)
+          .ge(0)
+          .not_built(kWe)
+          .only_with(kSchemeKey, {"we"}),
+      // Trails-MD's in-loop WE never reads it either (its budget is spawning.walker).
+      K("spawning", "we_target_per_bin", T::Int, 4)
+          .gt(0)
+          .not_built(kWe)
+          .only_with(kSchemeKey, {"we"}),
       K("spawning", "n_bins", T::IntList, null_v).null().non_empty().ge(1),
       // ---- msm ----
       K("msm", "enabled", T::Bool, false),
@@ -225,8 +259,14 @@ std::vector<KeySpec> make_table() {
       K("binning", "scheme", T::String, "uniform")
           .one_of({"uniform", "gradient", "mab", "eigenvector"})
           .built_only({"uniform"}, "the {} binning scheme"),
-      K("binning", "n_fine", T::Int, 100).gt(0).not_built(kBinning),
-      K("binning", "smoothing", T::Int, 3).ge(0).not_built(kBinning),
+      K("binning", "n_fine", T::Int, 100)
+          .gt(0)
+          .not_built(kBinning)
+          .only_with("binning.scheme", {"gradient", "mab"}),
+      K("binning", "smoothing", T::Int, 3)
+          .ge(0)
+          .not_built(kBinning)
+          .only_with("binning.scheme", {"gradient"}),
       // ---- execution ----
       K("execution", "backend", T::String, "local")
           .one_of({"local", "mpi", "slurm", "pbs"})
@@ -236,25 +276,25 @@ std::vector<KeySpec> make_table() {
       K("execution", "binding_check", T::String, "warn").one_of({"warn", "fail", "off"}),
       K("execution", "walker_timeout", T::Number, null_v).null().gt(0),
       K("execution", "persistent_workers", T::Bool, false),
-      K("execution", "partition", T::String, null_v).null().not_built(kSched),
-      K("execution", "account", T::String, null_v).null().not_built(kSched),
-      K("execution", "walltime", T::String, "01:00:00").not_built(kSched),
-      K("execution", "cpus_per_task", T::Int, 1).gt(0).not_built(kSched),
-      K("execution", "gpus_per_task", T::Int, 0).ge(0).not_built(kSched),
-      K("execution", "gres", T::String, null_v).null().not_built(kSched),
-      K("execution", "memory", T::String, null_v).null().not_built(kSched),
-      K("execution", "extra_directives", T::StringList, empty_list).not_built(kSched),
-      K("execution", "module_loads", T::StringList, empty_list).not_built(kSched),
-      K("execution", "job_name", T::String, "trails-md").not_built(kSched),
-      K("execution", "max_array_size", T::Int, null_v).null().gt(0).not_built(kSched),
-      K("execution", "max_in_flight", T::Int, null_v).null().gt(0).not_built(kSched),
-      K("execution", "submit_retry_limit", T::Int, 20).ge(0).not_built(kSched),
-      K("execution", "submit_retry_interval", T::Number, 15.0).ge(0).not_built(kSched),
-      K("execution", "submit_timeout", T::Number, 60.0).gt(0).not_built(kSched),
-      K("execution", "poll_interval", T::Number, 30.0).gt(0).not_built(kSched),
-      K("execution", "wait_timeout", T::Number, null_v).null().gt(0).not_built(kSched),
-      K("execution", "marker_grace", T::Number, 30.0).ge(0).not_built(kSched),
-      K("execution", "max_retries", T::Int, 1).ge(0).not_built(kSched),
+      K("execution", "partition", T::String, null_v).null().scheduler(),
+      K("execution", "account", T::String, null_v).null().scheduler(),
+      K("execution", "walltime", T::String, "01:00:00").scheduler(),
+      K("execution", "cpus_per_task", T::Int, 1).gt(0).scheduler(),
+      K("execution", "gpus_per_task", T::Int, 0).ge(0).scheduler(),
+      K("execution", "gres", T::String, null_v).null().scheduler(),
+      K("execution", "memory", T::String, null_v).null().scheduler(),
+      K("execution", "extra_directives", T::StringList, empty_list).scheduler(),
+      K("execution", "module_loads", T::StringList, empty_list).scheduler(),
+      K("execution", "job_name", T::String, "trails-md").scheduler(),
+      K("execution", "max_array_size", T::Int, null_v).null().gt(0).scheduler(),
+      K("execution", "max_in_flight", T::Int, null_v).null().gt(0).scheduler(),
+      K("execution", "submit_retry_limit", T::Int, 20).ge(0).scheduler(),
+      K("execution", "submit_retry_interval", T::Number, 15.0).ge(0).scheduler(),
+      K("execution", "submit_timeout", T::Number, 60.0).gt(0).scheduler(),
+      K("execution", "poll_interval", T::Number, 30.0).gt(0).scheduler(),
+      K("execution", "wait_timeout", T::Number, null_v).null().gt(0).scheduler(),
+      K("execution", "marker_grace", T::Number, 30.0).ge(0).scheduler(),
+      K("execution", "max_retries", T::Int, 1).ge(0).scheduler(),
       // ---- output (record policy of the shards; docs/file-formats.md) ----
       K("output", "record_selection", T::String, null_v).null(),
       K("output", "precision", T::String, "float64").one_of({"float32", "float64"}),
@@ -272,21 +312,21 @@ std::vector<KeySpec> make_table() {
       K("adaptive_model", "lagtime", T::Int, 5).gt(0),
       K("adaptive_model", "encoder_hidden_dims", T::IntList, json::array({256, 128}))
           .gt(0)
-          .not_built(kModel),
+          .model({"tvae", "vampnet", "spib"}),
       K("adaptive_model", "decoder_hidden_dims", T::IntList, json::array({128, 256}))
           .gt(0)
-          .not_built(kModel),
-      K("adaptive_model", "dropout_rate", T::Number, 0.1).ge(0).lt(1).not_built(kModel),
-      K("adaptive_model", "learning_rate", T::Number, 5e-4).gt(0).not_built(kModel),
-      K("adaptive_model", "epochs", T::Int, 50).gt(0).not_built(kModel),
-      K("adaptive_model", "batch_size", T::IntOrAuto, "auto").gt(0).not_built(kModel),
-      K("adaptive_model", "tvae_beta", T::Number, 1.0).ge(0).not_built(kModel),
-      K("adaptive_model", "spib_n_states", T::Int, 10).gt(0).not_built(kModel),
-      K("adaptive_model", "spib_beta", T::Number, 1e-3).ge(0).not_built(kModel),
-      K("adaptive_model", "spib_refine_rounds", T::Int, 5).ge(0).not_built(kModel),
+          .model({"tvae"}),
+      K("adaptive_model", "dropout_rate", T::Number, 0.1).ge(0).lt(1).model({"tvae", "spib"}),
+      K("adaptive_model", "learning_rate", T::Number, 5e-4).gt(0).model(kNeuralSpaces),
+      K("adaptive_model", "epochs", T::Int, 50).gt(0).model(kNeuralSpaces),
+      K("adaptive_model", "batch_size", T::IntOrAuto, "auto").gt(0).model(kNeuralSpaces),
+      K("adaptive_model", "tvae_beta", T::Number, 1.0).ge(0).model({"tvae"}),
+      K("adaptive_model", "spib_n_states", T::Int, 10).gt(0).model({"spib"}),
+      K("adaptive_model", "spib_beta", T::Number, 1e-3).ge(0).model({"spib"}),
+      K("adaptive_model", "spib_refine_rounds", T::Int, 5).ge(0).model({"spib"}),
       K("adaptive_model", "deep_tica_hidden_dims", T::IntList, json::array({256, 128}))
           .gt(0)
-          .not_built(kModel),
+          .model({"deep-tica"}),
   };
   std::vector<KeySpec> out;
   out.reserve(k.size());

@@ -35,6 +35,7 @@ enum class Support {
   Built,        // implemented (possibly only some of its choices: see built_choices)
   NotBuilt,     // accepted only at its Trails-MD default
   BuiltinOnly,  // implemented, but only meaningful with engine.md_engine: builtin
+  NoEffect,     // Trails-MD reads it and ignores it: accepted, with a note when set
 };
 
 struct Bound {
@@ -56,6 +57,11 @@ struct KeySpec {
   Support support = Support::Built;
   // What is missing, for "not supported" messages; with built_choices, "{}" stands for the value.
   std::string_view feature;
+  // Keys that Trails-MD reads only when `used_with_key` has one of the `used_with` values. With
+  // any other value the key has no effect in Trails-MD either, so Trails accepts it with a note
+  // (a NotBuilt key is then not refused: docs/trails-md-compatibility.md#compat-ignored-keys).
+  std::string_view used_with_key;
+  std::vector<std::string_view> used_with;
 
   std::string dotted() const;  // "spawning.walker", or "n_bins" at top level
 };

@@ -403,6 +403,7 @@ SwarmConfig load_swarm_config(const fs::path& file) {
   config.workdir = reader.at("workdir").value.get<std::string>();
   config.md = detail::build_config(raw);
   config.md.config_file = absolute;
+  config.md.notes = detail::format_notes(raw, file.string());
   config.md.outdir = config.workdir;
   config.swarm = build_options(reader, problems);
   config.md.random_seed = config.swarm.seed;

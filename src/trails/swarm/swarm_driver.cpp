@@ -163,6 +163,8 @@ class SwarmRun {
                     config::mode_name(o_), o_.max_trial, o_.tau1_steps, o_.tau2_steps, selection));
     lines.push_back(fmt::format("  chains      {} (up to {} cycles each), {} slot(s)", o_.paths,
                                 o_.max_cycle, n_slots_));
+    // Keys accepted without effect (docs/trails-md-compatibility.md#compat-ignored-keys).
+    for (const auto& note : config_.md.notes) lines.push_back("  note        " + note);
     return lines;
   }
 

@@ -1,0 +1,106 @@
+// The engine's cross-field rules: engine.md_engine is available and has what it needs, built-in
+// engine keys only with it, and the built-in potential's dimension against n_bins and
+// system.start (cross_checks.h).
+#include <string>
+
+#include "trails/config/cross_checks.h"
+#include "trails/config/schema.h"
+
+namespace trails::config::detail {
+
+using json = nlohmann::json;
+
+void check_engine(const RawConfig& raw, Problems& problems) {
+  if (!raw.blocks.count("engine")) return;  // "missing required block" already said it
+  const Entry& md = raw.at("engine.md_engine");
+  if (md.present && md.valid && md.value != "builtin" && md.value != "openmm") {
+    problems.add(md.value_at, "engine.md_engine",
+                 "the " + md.value.get<std::string>() +
+                     " engine is not available in this build of Trails yet; use "
+                     "`engine.md_engine: openmm` or `engine.md_engine: builtin`");
+  }
+  if (md.present && !md.valid) return;  // a bad md_engine value: do not guess which was meant
+  if (is_openmm(raw)) {
+    const Entry& conf = raw.at("system.conf_file");
+    if (conf.valid && conf.value.is_null()) {
+      problems.add(md.present ? md.value_at : md.key_at, "system.conf_file",
+                   std::string(md.present ? ""
+                                          : "engine.md_engine is not set, so Trails-MD's "
+                                            "default openmm applies; ") +
+                       "the OpenMM engine needs a structure: set system.conf_file (.pdb, .gro, "
+                       ".inpcrd) and system.top_file, system.forcefield or system.system_file "
+                       "(or use `engine.md_engine: builtin`)");
+    }
+  }
+  if (is_builtin(raw)) return;
+  for (const auto& [path, e] : raw.entries) {
+    if (e.present && e.spec->support == Support::BuiltinOnly) {
+      problems.add(e.key_at, path,
+                   "is a built-in engine key, only valid with "
+                   "`engine.md_engine: builtin`; remove it");
+    }
+  }
+}
+
+void check_builtin_dimensions(const RawConfig& raw, Problems& problems) {
+  if (!is_builtin(raw) || !raw.usable("engine.potential")) return;
+  const std::string potential = raw.value("engine.potential").get<std::string>();
+  const Entry& dimension = raw.at("engine.dimension");
+  const std::optional<int> dim = builtin_dimension(raw);
+  if (potential != "harmonic" && dimension.present && dimension.valid && dim &&
+      dimension.value.get<int>() != *dim) {
+    problems.add(dimension.value_at, "engine.dimension",
+                 "only applies to potential: harmonic; " + potential + " is " +
+                     std::to_string(*dim) + "-dimensional; remove the key");
+  }
+  if (!dim) return;
+  std::string nbins_key;
+  const std::vector<int> n_bins = effective_n_bins(raw, &nbins_key);
+  const bool learned = raw.usable("space_mode") && raw.value("space_mode") != "fixed";
+  if (learned && raw.usable(nbins_key) && static_cast<int>(n_bins.size()) > *dim) {
+    const Entry& e = raw.at(nbins_key);
+    problems.add(e.value_at, nbins_key,
+                 "has " + count(n_bins.size(), "entry", "entries") +
+                     " but a learned space of the built-in potential " + potential +
+                     " can have at most " + std::to_string(*dim) +
+                     " dimensions (one per particle coordinate); give at most " +
+                     std::to_string(*dim) + " bin counts");
+  }
+  if (!learned && raw.usable(nbins_key) && static_cast<int>(n_bins.size()) != *dim) {
+    const Entry& e = raw.at(nbins_key);
+    problems.add(e.value_at, nbins_key,
+                 "has " + count(n_bins.size(), "entry", "entries") +
+                     " but the built-in potential " + potential + " is " + std::to_string(*dim) +
+                     "-dimensional; a built-in run's CV space is the particle coordinates, so "
+                     "give one bin count per coordinate");
+  }
+  const Entry& start = raw.at("system.start");
+  if (!start.present || !start.valid || start.value.is_null()) return;
+  const auto point_dim = [&](const json& point, const std::string& path, Position at) {
+    if (static_cast<int>(point.size()) != *dim) {
+      problems.add(at, path,
+                   "has " + count(point.size(), "coordinate", "coordinates") +
+                       " but the built-in potential " + potential + " is " + std::to_string(*dim) +
+                       "-dimensional");
+    }
+  };
+  if (!start.value[0].is_array()) {
+    point_dim(start.value, "system.start", start.value_at);
+    return;
+  }
+  if (raw.usable("spawning.walker")) {
+    const int walkers = raw.value("spawning.walker").get<int>();
+    if (static_cast<int>(start.value.size()) != walkers) {
+      problems.add(start.value_at, "system.start",
+                   "gives " + count(start.value.size(), "point", "points") +
+                       " but spawning.walker is " + std::to_string(walkers) +
+                       "; give one point for all walkers or exactly one per walker");
+    }
+  }
+  for (std::size_t i = 0; i < start.value.size(); ++i) {
+    point_dim(start.value[i], "system.start[" + std::to_string(i) + "]",
+              element_or_value(start, i));
+  }
+}
+
+}  // namespace trails::config::detail
