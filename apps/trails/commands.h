@@ -23,6 +23,7 @@ Command add_check(CLI::App& app);
 Command add_init(CLI::App& app);
 // report_commands.cpp
 Command add_status(CLI::App& app);
+Command add_advise(CLI::App& app);
 Command add_export(CLI::App& app);
 Command add_plot(CLI::App& app);
 Command add_msm(CLI::App& app);

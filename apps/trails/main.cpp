@@ -99,6 +99,7 @@ int main(int argc, char** argv) {
                                               app::add_check(app),
                                               app::add_init(app),
                                               app::add_status(app),
+                                              app::add_advise(app),
                                               app::add_export(app),
                                               app::add_plot(app),
                                               app::add_msm(app),

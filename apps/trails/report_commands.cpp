@@ -1,5 +1,5 @@
-// `trails status`, `export`, `plot`, `msm`, `analyze`, `path`, `log`, `reweight` and `report`
-// (commands.h): thin wrappers over trails::report.
+// `trails status`, `advise`, `export`, `plot`, `msm`, `analyze`, `path`, `log`, `reweight` and
+// `report` (commands.h): thin wrappers over trails::report.
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "trails/core/error.h"
 #include "trails/core/output_target.h"
+#include "trails/report/advise.h"
 #include "trails/report/analyze.h"
 #include "trails/report/export.h"
 #include "trails/report/msm_tool.h"
@@ -29,20 +30,41 @@
 namespace trails::app {
 namespace fs = std::filesystem;
 
-Command add_status(CLI::App& app) {
+namespace {
+
+// `NAME RUN_DIR [--json]`: compute(RUN_DIR) printed as JSON or through format().
+Command add_run_dir_report(CLI::App& app, const char* name, const char* help,
+                           nlohmann::json (*compute)(const fs::path&),
+                           std::string (*format)(const nlohmann::json&)) {
   struct Options {
     fs::path dir;
     bool as_json = false;
   };
   auto o = std::make_shared<Options>();
-  auto* status = app.add_subcommand("status", "Show the state of a run directory");
-  status->add_option("RUN_DIR", o->dir, "Run directory")->required();
-  status->add_flag("--json", o->as_json, "Machine-readable output");
-  return {status, [o] {
-            const auto s = report::run_status(o->dir);
-            std::cout << (o->as_json ? s.dump(2) + "\n" : report::format_status(s));
+  auto* sub = app.add_subcommand(name, help);
+  sub->add_option("RUN_DIR", o->dir, "Run directory")->required();
+  sub->add_flag("--json", o->as_json, "Machine-readable output");
+  return {sub, [o, compute, format] {
+            const auto j = compute(o->dir);
+            std::cout << (o->as_json ? j.dump(2) + "\n" : format(j));
             return 0;
           }};
+}
+
+nlohmann::json advice_of(const fs::path& dir) { return report::run_advice(dir); }
+
+}  // namespace
+
+Command add_status(CLI::App& app) {
+  return add_run_dir_report(app, "status", "Show the state of a run directory", &report::run_status,
+                            &report::format_status);
+}
+
+Command add_advise(CLI::App& app) {
+  return add_run_dir_report(
+      app, "advise",
+      "Where a run's time went, and which walker length or packing would speed it up", &advice_of,
+      &report::format_advice);
 }
 
 namespace {

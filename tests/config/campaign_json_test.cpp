@@ -48,7 +48,8 @@ TEST(CampaignJson, SameConfigSameDigestAcrossLoadsAndDirectories) {
 TEST(CampaignJson, ResultIrrelevantKeysDoNotChangeTheDigest) {
   const CampaignConfig base = load_text(good_config());
   std::string text = replaced(good_config(), "outdir: out", "outdir: elsewhere");
-  text = replaced(text, "  dt: 0.0001", "  dt: 0.0001\n  synthetic_cost_ms: 25");
+  text = replaced(text, "  dt: 0.0001",
+                  "  dt: 0.0001\n  synthetic_cost_ms: 25\n  synthetic_startup_ms: 3");
   text += "  max_workers: 1\niterations: 99\ncheckpoint_freq: 5\n";
   const CampaignConfig other = load_text(text);
   EXPECT_EQ(digest_of(base.result_relevant_json()), digest_of(other.result_relevant_json()));
@@ -59,10 +60,12 @@ TEST(CampaignJson, ResultIrrelevantKeysDoNotChangeTheDigest) {
   }
   EXPECT_FALSE(rr["spawning"].contains("max_workers"));
   EXPECT_FALSE(rr["engine"].contains("synthetic_cost_ms"));
+  EXPECT_FALSE(rr["engine"].contains("synthetic_startup_ms"));
   // ...but the effective configuration records them.
   EXPECT_EQ(keys_changed(base.effective_json(), other.effective_json()),
             (std::vector<std::string>{"checkpoint_freq", "config_file", "engine.synthetic_cost_ms",
-                                      "iterations", "outdir", "spawning.max_workers"}));
+                                      "engine.synthetic_startup_ms", "iterations", "outdir",
+                                      "spawning.max_workers"}));
 }
 
 TEST(CampaignJson, ResultRelevantChangesAreListedSorted) {

@@ -23,6 +23,7 @@ TEST(EngineSpecJson, BuiltinRoundTripsEveryField) {
   b.friction = 3.25;
   b.mass = 7.5;
   b.synthetic_cost_ms = 15;
+  b.synthetic_startup_ms = 2.5;
   b.dimension = 5;
   const auto d = std::get<BuiltinSpec>(through_cbor(b));
   EXPECT_EQ(d.potential, b.potential);
@@ -32,6 +33,7 @@ TEST(EngineSpecJson, BuiltinRoundTripsEveryField) {
   EXPECT_EQ(d.friction, b.friction);
   EXPECT_EQ(d.mass, b.mass);
   EXPECT_EQ(d.synthetic_cost_ms, b.synthetic_cost_ms);
+  EXPECT_EQ(d.synthetic_startup_ms, b.synthetic_startup_ms);
   EXPECT_EQ(d.dimension, b.dimension);
   for (const char* name :
        {"double_well", "muller_brown", "three_well", "harmonic", "biased_walk"}) {

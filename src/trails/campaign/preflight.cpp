@@ -75,6 +75,7 @@ void probe_first_steps(const config::CampaignConfig& config) {
   constexpr std::int64_t kProbeSteps = 100;
   config::BuiltinSpec spec = config.engine.builtin;
   spec.synthetic_cost_ms = 0.0;
+  spec.synthetic_startup_ms = 0.0;
   const auto engine = engines::make_engine(config::EngineSpec(spec), {});
   const auto instance = engine->make_instance();
   const auto& starts = config.system.start;

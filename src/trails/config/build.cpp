@@ -177,6 +177,7 @@ CampaignConfig build_config(const RawConfig& raw) {
   b.friction = as_double(raw, "engine.friction", b.friction);
   b.mass = as_double(raw, "engine.mass", b.mass);
   b.synthetic_cost_ms = as_double(raw, "engine.synthetic_cost_ms", b.synthetic_cost_ms);
+  b.synthetic_startup_ms = as_double(raw, "engine.synthetic_startup_ms", b.synthetic_startup_ms);
   // Always the particle dimension actually simulated (fixed by the potential unless harmonic).
   b.dimension = builtin_dimension(raw).value_or(as_int(raw, "engine.dimension", b.dimension));
 

@@ -189,6 +189,7 @@ json built_values(const CampaignConfig& c, bool all) {
     j["iterations"] = optional_json(c.iterations);
     j["checkpoint_freq"] = c.checkpoint_freq;
     e["synthetic_cost_ms"] = b.synthetic_cost_ms;
+    e["synthetic_startup_ms"] = b.synthetic_startup_ms;
     s["max_workers"] = sp.max_workers;
     j["execution"]["backend"] = c.execution.backend;
     j["execution"]["persistent_workers"] = c.execution.persistent_workers;

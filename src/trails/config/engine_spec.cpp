@@ -50,6 +50,7 @@ json builtin_json(const BuiltinSpec& b) {
           {"friction", b.friction},
           {"mass", b.mass},
           {"synthetic_cost_ms", b.synthetic_cost_ms},
+          {"synthetic_startup_ms", b.synthetic_startup_ms},
           {"dimension", b.dimension}};
 }
 
@@ -64,6 +65,7 @@ BuiltinSpec builtin_from(const json& j) {
   b.friction = j.at("friction").get<double>();
   b.mass = j.at("mass").get<double>();
   b.synthetic_cost_ms = j.at("synthetic_cost_ms").get<double>();
+  b.synthetic_startup_ms = j.at("synthetic_startup_ms").get<double>();
   b.dimension = j.at("dimension").get<int>();
   return b;
 }

@@ -26,6 +26,8 @@ struct BuiltinEngineConfig {
   double friction = 1.0;  // gamma (1/time), Langevin only; overdamped uses mobility 1/friction
   double mass = 1.0;
   double synthetic_cost_ms = 0.0;  // each segment also sleeps this long (orchestration benchmarks)
+  // Each segment sleeps this long while re-arming, counted as start-up (trails advise tests).
+  double synthetic_startup_ms = 0.0;
   int dimension = 2;  // harmonic only: n-D (engine.dimension); others fixed by potential
 };
 

@@ -157,6 +157,7 @@ std::vector<KeySpec> make_table() {
       K("engine", "friction", T::Number, 1.0).gt(0).builtin_engine(),
       K("engine", "mass", T::Number, 1.0).gt(0).builtin_engine(),
       K("engine", "synthetic_cost_ms", T::Number, 0.0).ge(0).builtin_engine(),
+      K("engine", "synthetic_startup_ms", T::Number, 0.0).ge(0).builtin_engine(),
       K("engine", "dimension", T::Int, 2).ge(1).builtin_engine(),
       K("engine", "temperature", T::Number, 300.0).gt(0),
       K("engine", "pressure", T::Number, 1.0).gt(0),

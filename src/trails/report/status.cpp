@@ -52,6 +52,8 @@ nlohmann::json msm_json(const CheckedMsmBuild& latest, std::size_t n_builds) {
           {"metastable_populations", or_null(m.metastable_populations, finite_or_null)}};
 }
 
+}  // namespace
+
 // A running campaign holds an exclusive flock on the ledger (see campaign_setup.cpp).
 bool campaign_running(const std::filesystem::path& run_dir) {
   const auto ledger = store::RunStore::ledger_path(run_dir);
@@ -61,8 +63,6 @@ bool campaign_running(const std::filesystem::path& run_dir) {
   ::close(fd);
   return busy;
 }
-
-}  // namespace
 
 nlohmann::json run_status(const std::filesystem::path& run_dir) {
   const auto store = store::RunStore::open(run_dir, store::RunStore::Mode::ReadOnly);

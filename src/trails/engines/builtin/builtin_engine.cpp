@@ -189,6 +189,10 @@ SegmentResult BuiltinInstance::run(const SegmentTask& task) {
   result.frames.assign(static_cast<std::size_t>(result.n_frames) * dim, 0.0);
   FrameRecorder frames(task.stride, result.frames.data());
   core::Rng rng(task.seed);
+  if (config_.synthetic_startup_ms > 0.0) {  // a costly re-arm of known length (trails advise)
+    std::this_thread::sleep_for(
+        std::chrono::duration<double, std::milli>(config_.synthetic_startup_ms));
+  }
   result.startup_s = seconds_since(armed_at);
 
   const auto started_at = Clock::now();
@@ -249,6 +253,10 @@ BuiltinEngine::BuiltinEngine(const config::BuiltinSpec& config)
   if (!(std::isfinite(config_.synthetic_cost_ms) && config_.synthetic_cost_ms >= 0.0)) {
     throw core::ConfigError(
         fmt::format("engine.synthetic_cost_ms must be >= 0 (got {})", config_.synthetic_cost_ms));
+  }
+  if (!(std::isfinite(config_.synthetic_startup_ms) && config_.synthetic_startup_ms >= 0.0)) {
+    throw core::ConfigError(fmt::format("engine.synthetic_startup_ms must be >= 0 (got {})",
+                                        config_.synthetic_startup_ms));
   }
   system_.n_atoms = 1;
   system_.spatial_dim = potential_->dim();
