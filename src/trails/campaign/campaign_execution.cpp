@@ -5,8 +5,13 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
 
 #include "trails/campaign/campaign_driver.h"
+#include "trails/engines/registry.h"
+#include "trails/exec/process_executor.h"
 
 namespace trails::campaign {
 namespace {
@@ -19,6 +24,23 @@ exec::BindingCheck binding_check_of(const std::string& mode) {
 
 // progress.json is rewritten at most this often.
 constexpr std::chrono::milliseconds kProgressInterval{250};
+
+// execution.persistent_workers: one `trails worker` process per slot (the device plan's slots,
+// or spawning.max_workers unbound ones), a whole iteration in flight.
+std::unique_ptr<exec::Executor> make_worker_executor(const config::CampaignConfig& c,
+                                                     const exec::DevicePlan& plan) {
+  const auto bound = static_cast<std::size_t>(c.spawning.walker);
+  exec::WorkerOptions workers;
+  workers.argv = {std::filesystem::read_symlink("/proc/self/exe").string(), "worker"};
+  workers.engine_setup = engines::worker_engine_setup(c.engine_spec(), c.outdir);
+  if (c.execution.walker_timeout) {
+    workers.walker_timeout = std::chrono::milliseconds(
+        static_cast<std::int64_t>(std::ceil(*c.execution.walker_timeout * 1000.0)));
+  }
+  if (!plan.devices.empty())
+    return exec::make_process_executor(workers, exec::slots_for(plan), bound);
+  return exec::make_process_executor(workers, c.spawning.max_workers, bound);
+}
 
 }  // namespace
 
