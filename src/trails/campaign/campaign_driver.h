@@ -1,5 +1,6 @@
-// Private to the campaign module: the state one run_campaign() call holds. Setup (new run or
-// resume) lives in campaign_setup.cpp, one iteration's elements in campaign_iteration.cpp, the
+// Private to the campaign module: the state one run_campaign() call holds. Setup (a new run,
+// the run loop) lives in campaign_setup.cpp, the first walkers in campaign_initial_walkers.cpp,
+// resume in campaign_resume.cpp, one iteration's elements in campaign_iteration.cpp, the
 // walkers' tasks and start configurations in campaign_walkers.cpp. Every element that carries
 // state across iterations (spawner, resolution) is restored from the ledger's last committed
 // state, so a resumed driver is indistinguishable from an uninterrupted one.
@@ -30,15 +31,6 @@
 #include "trails/trajio/trajectory.h"
 
 namespace trails::campaign {
-
-// execution.persistent_workers: a pool of `trails worker` processes over the plan's slots
-// (campaign_setup.cpp).
-std::unique_ptr<exec::Executor> make_worker_executor(const config::CampaignConfig& c,
-                                                     const exec::DevicePlan& plan);
-// execution.backend: mpi: the worker ranks of this MPI job (campaign_setup.cpp).
-std::unique_ptr<exec::Executor> make_mpi_worker_executor(const config::CampaignConfig& c,
-                                                         const exec::DevicePlan& plan,
-                                                         const exec::ExecutionOptions& keys);
 
 // What one iteration's elements hand on to each other, in the order they run
 // (CampaignDriver::compose_iteration).
@@ -75,16 +67,29 @@ class CampaignDriver {
   // What the ledger's meta records about this run: the current configuration and system.
   store::RunMeta run_meta() const;
   void start_new();
-  void resume();
+  std::vector<std::string> banner() const;
+  void write_outcome(const CampaignOutcome& outcome) const;
+  // Joins the pending MSM build (if any) and records it in the store; returns its build time.
+  std::optional<msm::MsmBuild> join_msm(double* wait_s);
+  void record_msm_build(const msm::MsmBuild& built);  // into the ledger
+
+  // campaign_initial_walkers.cpp
   void set_initial_walkers();
   void load_initial_trajectory();
   // compat:initial-trajectory with a project file: the frames' extract_cvs CVs on the campaign
   // grid, W of them chosen by a fresh density spawner (own RNG stream); indices into the
   // trajectory.
   std::vector<std::int64_t> spawn_from_initial_trajectory(const trajio::Trajectory& traj) const;
+
+  // campaign_resume.cpp
+  void resume();
   void restore_state(const nlohmann::json& state);
-  std::vector<std::string> banner() const;
-  void write_outcome(const CampaignOutcome& outcome) const;
+  nlohmann::json state_json() const;
+  // Version of each element's state blob in state_json() (the run store checks it on resume).
+  static const std::map<std::string, int>& state_versions();
+  // The walker segments of a committed iteration (its ok walkers, in walker order).
+  static std::vector<features::FrameHistory::WalkerSpan> ok_spans(
+      const store::IterationRecord& rec);
 
   // campaign_iteration.cpp: one iteration as an ordered list of elements, chosen once from what
   // the run is (fixed or learned space, identity or molecular projection), run top to bottom.
@@ -126,18 +131,9 @@ class CampaignDriver {
   std::vector<engines::Configuration> next_configurations(const store::IterationRecord& rec) const;
   // The time step recorded with each iteration (H5MD time = step × dt): the engine's own unit.
   double record_dt() const;
-  nlohmann::json state_json() const;
-  // Version of each element's state blob in state_json() (the run store checks it on resume).
-  static const std::map<std::string, int>& state_versions();
   // Start configurations of the iteration after `last` on resume: the stored spawn starts when
   // the record policy reduced the shards, else the spawned frames read from the shards.
   std::vector<engines::Configuration> resume_starts(const store::IterationRecord& last) const;
-  // Joins the pending MSM build (if any) and records it in the store; returns its build time.
-  std::optional<msm::MsmBuild> join_msm(double* wait_s);
-  void record_msm_build(const msm::MsmBuild& built);  // into the ledger
-  // The walker segments of a committed iteration (its ok walkers, in walker order).
-  static std::vector<features::FrameHistory::WalkerSpan> ok_spans(
-      const store::IterationRecord& rec);
 
   // campaign_execution.cpp: devices, the executor, progress inside an iteration
   // Resolves execution.devices through CUDA_VISIBLE_DEVICES and probes for MPS; first thing
@@ -182,7 +178,7 @@ class CampaignDriver {
   std::unique_ptr<features::FeatureSource>
       features_;  // learned spaces: the feature types (features_factory.h)
   std::optional<spaces::SpaceStage> space_;     // space_mode pca | tica
-  std::unique_ptr<spawners::Spawner> spawner_;  // spawning.spawn_scheme (make_spawner)
+  std::unique_ptr<spawners::Spawner> spawner_;  // spawning.spawn_scheme (spawner_factory.h)
   binning::ResolutionController resolution_;
   std::unique_ptr<msm::MsmStage> msm_;  // in-loop MSM (msm/msm_stage.h); inert unless msm.enabled
 

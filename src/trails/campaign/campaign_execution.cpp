@@ -5,9 +5,16 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
 
 #include "trails/campaign/campaign_driver.h"
+#include "trails/core/error.h"
+#include "trails/engines/registry.h"
+#include "trails/exec/mpi_executor.h"
 #include "trails/exec/mpi_world.h"
+#include "trails/exec/process_executor.h"
 
 namespace trails::campaign {
 namespace {
@@ -20,6 +27,40 @@ exec::BindingCheck binding_check_of(const std::string& mode) {
 
 // progress.json is rewritten at most this often.
 constexpr std::chrono::milliseconds kProgressInterval{250};
+
+// execution.persistent_workers: one `trails worker` process per slot (the device plan's slots,
+// or spawning.max_workers unbound ones), a whole iteration in flight.
+std::unique_ptr<exec::Executor> make_worker_executor(const config::CampaignConfig& c,
+                                                     const exec::DevicePlan& plan) {
+  const auto bound = static_cast<std::size_t>(c.spawning.walker);
+  exec::WorkerOptions workers;
+  workers.argv = {std::filesystem::read_symlink("/proc/self/exe").string(), "worker"};
+  workers.engine_setup = engines::worker_engine_setup(c.engine_spec(), c.outdir);
+  if (c.execution.walker_timeout) {
+    workers.walker_timeout = std::chrono::milliseconds(
+        static_cast<std::int64_t>(std::ceil(*c.execution.walker_timeout * 1000.0)));
+  }
+  if (!plan.devices.empty())
+    return exec::make_process_executor(workers, exec::slots_for(plan), bound);
+  return exec::make_process_executor(workers, c.spawning.max_workers, bound);
+}
+
+// execution.backend: mpi: the worker ranks of this MPI job, one slot each (exec::mpi_slots),
+// spawning.max_workers unused. `trails run` made the world and refused a launch without ranks.
+std::unique_ptr<exec::Executor> make_mpi_worker_executor(const config::CampaignConfig& c,
+                                                         const exec::DevicePlan& plan,
+                                                         const exec::ExecutionOptions& keys) {
+  exec::MpiWorld* world = exec::MpiWorld::current();
+  if (world == nullptr) {
+    throw core::ConfigError(c.config_file.string() +
+                            ": execution.backend: mpi runs under an MPI launcher; start it as "
+                            "mpirun -n K trails run CONFIG (K >= 2)");
+  }
+  exec::WorkerOptions workers;
+  workers.engine_setup = engines::worker_engine_setup(c.engine_spec(), c.outdir);
+  return exec::make_mpi_executor(*world, workers, exec::mpi_slots(world->hosts(), plan, keys),
+                                 static_cast<std::size_t>(c.spawning.walker));
+}
 
 }  // namespace
 

@@ -1,16 +1,12 @@
-// Setup half of the campaign driver: new run, resume, state restore, banner, outcome file.
-#include <fcntl.h>
-#include <sys/file.h>
-#include <sys/stat.h>
+// Setup half of the campaign driver: a new run under its directory lock, the run loop, what a
+// failure or a stop signal leaves, the ledger's meta, the banner and the outcome file. The first
+// walkers are in campaign_initial_walkers.cpp, resume in campaign_resume.cpp.
 #include <unistd.h>
-#include <cstdlib>
-#include <string_view>
 
-#include <algorithm>
-#include <chrono>
-#include <cmath>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -18,20 +14,13 @@
 #include "trails/campaign/preflight.h"
 #include "trails/campaign/projection_factory.h"
 #include "trails/campaign/record_policy.h"
+#include "trails/campaign/run_directory_lock.h"
+#include "trails/campaign/spawner_factory.h"
 #include "trails/core/error.h"
 #include "trails/core/fs.h"
 #include "trails/core/python.h"
-#include "trails/core/rng.h"
 #include "trails/core/signals.h"
 #include "trails/engines/registry.h"
-#include "trails/exec/mpi_executor.h"
-#include "trails/exec/process_executor.h"
-#include "trails/spawners/density_spawner.h"
-#include "trails/spawners/fps_spawner.h"
-#include "trails/spawners/lof_spawner.h"
-#include "trails/spawners/msm_spawner.h"
-#include "trails/spawners/voronoi_spawner.h"
-#include "trails/trajio/trajectory.h"
 
 namespace trails::campaign {
 namespace {
@@ -43,149 +32,6 @@ std::string utc_now() {
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buf;
-}
-
-spawners::DensityOptions density_options(const config::CampaignConfig& c) {
-  spawners::DensityOptions o;
-  o.hard = c.spawning.spawn_type == config::SpawnType::Hard;
-  o.recent_window = c.spawning.recent_density_window;
-  if (c.spawning.search_mode == config::SearchMode::Target) o.target = c.spawning.target;
-  return o;
-}
-
-// The campaign's executor (docs/execution.md), with a whole iteration in flight: a pool of
-// `trails worker` processes (this same program) with execution.persistent_workers, else
-// serial or the thread pool by spawning.max_workers.
-}  // namespace
-
-// execution.persistent_workers: one `trails worker` process per slot (the device plan's slots,
-// or spawning.max_workers unbound ones), a whole iteration in flight.
-std::unique_ptr<exec::Executor> make_worker_executor(const config::CampaignConfig& c,
-                                                     const exec::DevicePlan& plan) {
-  const auto bound = static_cast<std::size_t>(c.spawning.walker);
-  exec::WorkerOptions workers;
-  workers.argv = {std::filesystem::read_symlink("/proc/self/exe").string(), "worker"};
-  workers.engine_setup = engines::worker_engine_setup(c.engine_spec(), c.outdir);
-  if (c.execution.walker_timeout) {
-    workers.walker_timeout = std::chrono::milliseconds(
-        static_cast<std::int64_t>(std::ceil(*c.execution.walker_timeout * 1000.0)));
-  }
-  if (!plan.devices.empty())
-    return exec::make_process_executor(workers, exec::slots_for(plan), bound);
-  return exec::make_process_executor(workers, c.spawning.max_workers, bound);
-}
-
-// execution.backend: mpi: the worker ranks of this MPI job, one slot each (exec::mpi_slots),
-// spawning.max_workers unused. `trails run` made the world and refused a launch without ranks.
-std::unique_ptr<exec::Executor> make_mpi_worker_executor(const config::CampaignConfig& c,
-                                                         const exec::DevicePlan& plan,
-                                                         const exec::ExecutionOptions& keys) {
-  exec::MpiWorld* world = exec::MpiWorld::current();
-  if (world == nullptr) {
-    throw core::ConfigError(c.config_file.string() +
-                            ": execution.backend: mpi runs under an MPI launcher; start it as "
-                            "mpirun -n K trails run CONFIG (K >= 2)");
-  }
-  exec::WorkerOptions workers;
-  workers.engine_setup = engines::worker_engine_setup(c.engine_spec(), c.outdir);
-  return exec::make_mpi_executor(*world, workers, exec::mpi_slots(world->hosts(), plan, keys),
-                                 static_cast<std::size_t>(c.spawning.walker));
-}
-
-namespace {
-
-// The one table of spawning schemes (spawning.spawn_scheme, checked by config/).
-std::unique_ptr<spawners::Spawner> make_spawner(const config::CampaignConfig& c) {
-  std::optional<std::vector<double>> target;
-  if (c.spawning.search_mode == config::SearchMode::Target) target = c.spawning.target;
-  const std::string& scheme = c.spawning.spawn_scheme;
-  if (scheme == "msm") {
-    return std::make_unique<spawners::MsmSpawner>(spawners::MsmSpawnerOptions{
-        c.msm.spawn_alpha, c.msm.spawn_leverage, c.msm.spawn_uncertainty,
-        c.spawning.voronoi_clusters, c.random_seed, target});
-  }
-  if (scheme == "voronoi") {
-    return std::make_unique<spawners::VoronoiSpawner>(
-        spawners::VoronoiOptions{c.spawning.voronoi_clusters, c.spawning.voronoi_periodic, target});
-  }
-  if (scheme == "lof") {
-    return std::make_unique<spawners::LofSpawner>(
-        spawners::LofOptions{c.spawning.lof_neighbors, target});
-  }
-  if (scheme == "fps") return std::make_unique<spawners::FpsSpawner>(spawners::FpsOptions{target});
-  TRAILS_CHECK(scheme == "density", "spawn_scheme admitted by config/");
-  return std::make_unique<spawners::DensitySpawner>(density_options(c));
-}
-
-// A spawner with cells of its own (Voronoi) has the resolution ladder climb them, capped by
-// spawning.voronoi_max_clusters (compat:resolution-ladder); others leave it to the grid.
-std::optional<binning::ResolutionController::CellLadder> cell_ladder(
-    const spawners::Spawner& spawner, const config::CampaignConfig& c) {
-  if (const auto cells = spawner.cells()) {
-    return binning::ResolutionController::CellLadder{*cells, c.spawning.voronoi_max_clusters};
-  }
-  return std::nullopt;
-}
-
-// The outermost ancestor of `dir` (or dir itself) that does not exist yet: what creating `dir`
-// would add. Empty when `dir` exists.
-std::filesystem::path outermost_missing(const std::filesystem::path& dir) {
-  std::error_code ec;
-  std::filesystem::path missing;
-  for (auto p = dir; !p.empty() && !std::filesystem::exists(p, ec); p = p.parent_path()) {
-    missing = p;
-    if (p == p.parent_path()) break;
-  }
-  return missing;
-}
-
-std::string another_run(const std::filesystem::path& outdir) {
-  return "another trails process is running a campaign in " + outdir.string() +
-         "; wait for it to finish (nothing was changed)";
-}
-
-// One exclusive run per directory: flock on the ledger (SQLite uses fcntl locks, which are
-// independent of flock, so this never interferes with the database).
-int lock_run_directory(const std::filesystem::path& outdir) {
-  const auto ledger = store::RunStore::ledger_path(outdir);
-  int fd = ::open(ledger.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw core::StoreError("cannot open " + ledger.string() + " to lock it");
-  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    ::close(fd);
-    throw core::UsageError(another_run(outdir));
-  }
-  return fd;
-}
-
-// Exclusive flock on the run directory itself, taken before anything is written into it, so of
-// concurrent starts exactly one proceeds (docs/reliability.md). Creates the directory when
-// missing (the caller removes what it created if setup fails). Returns the locked fd.
-int lock_outdir(const std::filesystem::path& outdir) {
-  for (int attempt = 0; attempt < 5; ++attempt) {
-    std::error_code ec;
-    std::filesystem::create_directories(outdir, ec);
-    if (ec) {
-      throw core::InputError("cannot create the run directory " + outdir.string() + ": " +
-                             ec.message());
-    }
-    const int fd = ::open(outdir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) continue;  // removed meanwhile by a run whose setup failed: create it again
-    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-      const int err = errno;
-      ::close(fd);
-      if (err == EWOULDBLOCK) throw core::UsageError(another_run(outdir));
-      return -1;  // locks unsupported on this file system: proceed without the guard
-    }
-    // A loser may lock a directory the winner removed after a failed setup: lock the one there.
-    struct stat held {
-    }, now{};
-    if (::fstat(fd, &held) == 0 && ::stat(outdir.c_str(), &now) == 0 && held.st_dev == now.st_dev &&
-        held.st_ino == now.st_ino) {
-      return fd;
-    }
-    ::close(fd);
-  }
-  throw core::UsageError(another_run(outdir));
 }
 
 bool msm_overlap_enabled(const RunOptions& options) {
@@ -370,177 +216,10 @@ void CampaignDriver::start_new() {
   log_->rewrite({});
 }
 
-void CampaignDriver::load_initial_trajectory() {
-  initial_frames_.clear();
-  initial_seeding_.clear();
-  // The engine-dependent checks `trails check` makes too (preflight.h), before any write.
-  check_memory(config_, *engine_);
-  const auto read = read_initial_trajectory(config_, *engine_);
-  if (!read) return;
-  const auto& path = config_.system.initial_trajectory;
-  const auto& traj = *read;
-  const auto n = static_cast<std::int64_t>(traj.frames.size());
-  const int walkers = config_.spawning.walker;
-  std::vector<std::int64_t> chosen;
-  if (config_.system.project_file && !config_.learned_space() && n > walkers) {
-    // compat:initial-trajectory: the project file gives the frames' CVs and the spawner picks W of
-    // them.
-    chosen = spawn_from_initial_trajectory(traj);
-    initial_seeding_ = fmt::format(
-        "{} of {} frames of {}, picked by the {} spawner over extract_cvs", walkers, n,
-        path->filename().string(),
-        config_.spawning.spawn_type == config::SpawnType::Hard ? "hard density" : "soft density");
-  } else {
-    // Trails-MD: linspace over the frames when there are enough, else random replication.
-    auto rng = core::Rng::stream(config_.random_seed, "initial_trajectory");
-    for (int w = 0; w < walkers; ++w) {
-      chosen.push_back(
-          n >= walkers ? (walkers == 1 ? 0 : static_cast<std::int64_t>(w) * (n - 1) / (walkers - 1))
-                       : static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(n))));
-    }
-    initial_seeding_ =
-        fmt::format("{} of {} frames of {}, {}", walkers, n, path->filename().string(),
-                    n >= walkers ? "evenly spaced" : "drawn at random");
-  }
-  std::string list;
-  for (const auto f : chosen) list += fmt::format("{}{}", list.empty() ? "" : ", ", f);
-  initial_seeding_ += " (frames " + list + ")";
-  for (const auto f : chosen) {
-    const auto& frame = traj.frames[static_cast<std::size_t>(f)];
-    engines::Configuration c = engine_->default_start();
-    c.positions = frame.positions_nm;
-    c.velocities.clear();
-    if (frame.box) {
-      c.box.assign(frame.box->begin(), frame.box->end());
-    }
-    initial_frames_.push_back(std::move(c));
-  }
-}
-
-std::vector<std::int64_t> CampaignDriver::spawn_from_initial_trajectory(
-    const trajio::Trajectory& traj) const {
-  const auto n = static_cast<std::int64_t>(traj.frames.size());
-  std::vector<double> positions, boxes;
-  const bool periodic = std::all_of(traj.frames.begin(), traj.frames.end(),
-                                    [](const auto& f) { return f.box.has_value(); });
-  for (const auto& f : traj.frames) {
-    positions.insert(positions.end(), f.positions_nm.begin(), f.positions_nm.end());
-    if (periodic) boxes.insert(boxes.end(), f.box->begin(), f.box->end());
-  }
-  // One trajectory, "iteration -1" (Trails-MD's history[-1]), through the campaign's projection.
-  const features::WalkerFrames all{0, n};
-  std::vector<double> cvs;
-  projection_->project_iteration(-1, std::span<const features::WalkerFrames>(&all, 1), positions, n,
-                                 boxes, cvs);
-  features::FrameHistory frames(config_.cv_dimension());
-  const features::FrameHistory::WalkerSpan span{0, n};
-  frames.append(-1, std::span<const features::FrameHistory::WalkerSpan>(&span, 1), cvs);
-  CoverageTracker bins(binning::UniformGrid(config_.n_bins, config_.min_values, config_.max_values),
-                       std::nullopt);
-  bins.add_latest(frames);
-  spawners::DensitySpawner spawner(density_options(config_));
-  core::Rng rng = core::Rng::stream(config_.random_seed, "initial_trajectory_spawn");
-  return spawner.choose(bins.pool(), bins.grid(), config_.spawning.walker, rng);
-}
-
-void CampaignDriver::set_initial_walkers() {
-  const int walkers = config_.spawning.walker;
-  const auto& start = config_.system.start;
-  next_starts_.clear();
-  for (int w = 0; w < walkers; ++w) {
-    engines::Configuration c = engine_->default_start();
-    if (!start.empty()) c.positions = start.size() == 1 ? start[0] : start[w];
-    if (!initial_frames_.empty()) c = initial_frames_[static_cast<std::size_t>(w)];
-    next_starts_.push_back(std::move(c));
-  }
-  next_parents_.assign(walkers, std::nullopt);
-  next_iteration_ = 0;
-}
-
-void CampaignDriver::resume() {
-  lock_fd_ = lock_run_directory(config_.outdir);
-  store_.emplace(
-      store::RunStore::open(config_.outdir, store::RunStore::Mode::ReadWrite, dir_lock_fd_));
-  // Also in preflight(), which check --resume runs; the keys that may change are recorded with
-  // the iteration they take effect in before anything else is written.
-  resume_changes_ = check_resume_config(config_, *store_);
-  if (!resume_changes_.empty()) store_->record_config_changes(resume_changes_, run_meta());
-
-  const auto records = store_->load_iterations();
-  if (records.empty()) {  // created, but stopped before iteration 0 was committed
-    if (!space_) {
-      tracker_.emplace(binning::UniformGrid(config_.n_bins, config_.min_values, config_.max_values),
-                       config_.spawning.history_window);
-    }
-    set_initial_walkers();
-  } else {
-    // The same state the last commit wrote, each element's blob checked against its version.
-    const auto state = store_->load_state(records.back().iteration, state_versions());
-    restore_state(state);
-    if (space_) {
-      resume_learned_space(records);  // history in the current learned space, from the shards
-      std::int64_t first = 0;         // the replayed history holds every committed frame, in order
-      for (const auto& rec : records) {
-        msm_->observe(first, ok_spans(rec));
-        first += rec.n_frames();
-      }
-      msm_->set_space_version(space_->space_version());
-    } else {
-      tracker_.emplace(
-          binning::UniformGrid(resolution_.n_bins(), config_.min_values, config_.max_values),
-          config_.spawning.history_window);
-      for (const auto& rec : records) {
-        const auto spans = ok_spans(rec);
-        const auto first = history_.append(rec.iteration, spans, rec.cvs);
-        tracker_->add_latest(history_);
-        msm_->observe(first, spans);
-      }
-    }
-    if (state.contains("msm")) msm_->restore(state.at("msm"), history_);
-    const auto& last = records.back();
-    next_starts_ = resume_starts(last);
-    next_parents_.clear();
-    for (const auto& s : last.spawns) next_parents_.emplace_back(s.source);
-    next_iteration_ = last.iteration + 1;
-  }
-  log_ = std::make_unique<RunLog>(config_.outdir / "output.log", config_);
-  log_->rewrite(store_->summaries());
-}
-
-void CampaignDriver::restore_state(const nlohmann::json& state) {
-  resolution_.restore(state.at("resolution"));
-  spawner_->restore(state.at("spawner"));
-  if (space_) space_->restore(state.at("space"));
-}
-
-const std::map<std::string, int>& CampaignDriver::state_versions() {
-  static const std::map<std::string, int> versions = {
-      {"spawner", 1}, {"resolution", 1}, {"target_iterations", 1}, {"space", 1}, {"msm", 1}};
-  return versions;
-}
-
-nlohmann::json CampaignDriver::state_json() const {
-  nlohmann::json state = {{"spawner", spawner_->state()},
-                          {"resolution", resolution_.state()},
-                          {"target_iterations", options_.target_iterations}};
-  if (space_) state["space"] = space_->state();
-  if (msm_->enabled()) state["msm"] = msm_->state();
-  return state;
-}
-
 std::optional<msm::MsmBuild> CampaignDriver::join_msm(double* wait_s) {
   auto built = msm_->join(wait_s);
   if (built) record_msm_build(*built);
   return built;
-}
-
-std::vector<features::FrameHistory::WalkerSpan> CampaignDriver::ok_spans(
-    const store::IterationRecord& rec) {
-  std::vector<features::FrameHistory::WalkerSpan> spans;
-  for (const auto& w : rec.walkers) {
-    if (w.ok) spans.push_back({w.walker, w.n_frames});
-  }
-  return spans;
 }
 
 void CampaignDriver::record_msm_build(const msm::MsmBuild& built) {

@@ -1,6 +1,7 @@
-// load_swarm_config(): the `pathgennie:` and `convergence:` blocks against their own key table;
-// `engine:`, `system:` and `cvs:` through the campaign key table (so they are read exactly as in
-// a campaign, with the same messages), then the swarm's cross-field rules.
+// load_swarm_config(): the `pathgennie:` and `convergence:` blocks against their own key table
+// (swarm_reader.h); `engine:`, `system:` and `cvs:` through the campaign key table (so they are
+// read exactly as in a campaign, with the same messages), then the swarm's options and their
+// cross-field rules, and the configuration's JSON records.
 #include "trails/config/swarm_config.h"
 
 #include <algorithm>
@@ -16,211 +17,17 @@
 #include "trails/config/reader.h"
 #include "trails/config/scalar.h"
 #include "trails/config/schema.h"
+#include "trails/config/swarm_reader.h"
 
 namespace trails::config {
 namespace {
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
-using detail::KeySpec;
 using detail::Position;
 using detail::Problems;
-using T = detail::ValueType;
-
-KeySpec key(std::string_view block, std::string_view name, T type, json def) {
-  KeySpec s;
-  s.block = block;
-  s.name = name;
-  s.type = type;
-  s.default_value = std::move(def);
-  return s;
-}
-KeySpec& null(KeySpec& s) {
-  s.nullable = true;
-  return s;
-}
-KeySpec at_least(KeySpec s, double v, bool open = false) {
-  s.lo = detail::Bound{v, open};
-  return s;
-}
-KeySpec choices(KeySpec s, std::vector<std::string_view> c) {
-  s.choices = std::move(c);
-  return s;
-}
-KeySpec nullable(KeySpec s) { return null(s); }
-
-// The swarm's own keys (docs/swarm.md, "Keys"): PathGennie v0.2's `pathgennie:` table plus
-// Trails' `paths` and the declarative convergence test.
-const std::vector<KeySpec>& swarm_keys() {
-  static const std::vector<KeySpec> table = [] {
-    const json none = nullptr;
-    std::vector<KeySpec> t;
-    const auto pg = [&](std::string_view name, T type, json def) {
-      return key("pathgennie", name, type, std::move(def));
-    };
-    t.push_back(choices(pg("mode", T::String, "escape"), {"escape", "target", "unbind", "fold"}));
-    t.push_back(nullable(at_least(pg("probe_batch", T::Int, none), 1)));
-    t.push_back(nullable(at_least(pg("tau1_steps", T::Int, none), 1)));
-    t.push_back(nullable(at_least(pg("tau2_steps", T::Int, none), 1)));
-    t.push_back(nullable(at_least(pg("max_trial", T::Int, none), 1)));
-    t.push_back(nullable(at_least(pg("max_cycle", T::Int, none), 1)));
-    t.push_back(nullable(at_least(pg("sigma", T::Number, none), 0, true)));
-    t.push_back(nullable(at_least(pg("temperature", T::Number, none), 0, true)));
-    t.push_back(at_least(pg("save_freq", T::Int, 10), 1));
-    t.push_back(nullable(pg("target_projection", T::NumberList, none)));
-    t.push_back(choices(pg("escape_metric", T::String, "distance_from_start"),
-                        {"distance_from_start", "cv0"}));
-    t.push_back(pg("reject_worse_tau2", T::Bool, false));
-    t.push_back(pg("reject_worse_anchor", T::Bool, false));
-    KeySpec devices = nullable(at_least(pg("devices", T::IntList, none), 0));
-    devices.non_empty = true;
-    t.push_back(devices);
-    t.push_back(nullable(at_least(pg("workers_per_device", T::Int, none), 1)));
-    t.push_back(nullable(at_least(pg("tau1_workers", T::Int, none), 1)));
-    KeySpec seed = at_least(pg("seed", T::Int, 0), 0);
-    seed.wide = true;
-    t.push_back(seed);
-    t.push_back(nullable(choices(pg("profile", T::String, none), {"discovery", "sampling"})));
-    t.push_back(at_least(pg("paths", T::Int, 1), 1));
-    t.push_back(nullable(at_least(key("convergence", "distance_to_target", T::Number, none), 0)));
-    t.push_back(nullable(key("convergence", "metric_at_least", T::Number, none)));
-    t.push_back(key("", "workdir", T::OutPath, "swarm_run"));
-    return t;
-  }();
-  return table;
-}
-
-// Top-level blocks of PathGennie's input.yaml that Trails reads differently, with what to write.
-const std::map<std::string, std::string, std::less<>>& pathgennie_blocks() {
-  static const std::map<std::string, std::string, std::less<>> blocks = {
-      {"projection",
-       "PathGennie's Python projection functions are not run by Trails; describe the CVs "
-       "declaratively in a `cvs:` list (docs/cvs.md); the built-in engine's CVs are its "
-       "coordinates"},
-      {"openmm",
-       "Trails reads the OpenMM system from `engine: {md_engine: openmm, ...}` and `system: "
-       "{conf_file, top_file | system_file | forcefield}` (docs/swarm.md, \"From a PathGennie "
-       "input.yaml\")"},
-      {"amber", "the Amber engine is not built yet; use `engine: {md_engine: openmm}`"},
-      {"gromacs", "the GROMACS engine is not built yet; use `engine: {md_engine: openmm}`"},
-      {"md", "MD settings live in the `engine:` block (docs/configuration.md)"},
-      {"output", "the run's outputs are fixed (docs/swarm.md, \"Outputs\"); remove the block"},
-  };
-  return blocks;
-}
-
-const KeySpec* find_swarm_key(std::string_view block, std::string_view name) {
-  for (const auto& k : swarm_keys()) {
-    if (k.block == block && k.name == name) return &k;
-  }
-  return nullptr;
-}
-
-struct Value {
-  json value;
-  bool present = false;
-  Position at;
-};
-
-class SwarmReader {
- public:
-  SwarmReader(fs::path config_dir, Problems& problems)
-      : dir_(std::move(config_dir)), problems_(problems) {
-    for (const auto& k : swarm_keys()) {
-      json def = k.default_value;
-      if (k.type == T::OutPath) def = detail::resolve_path(def.get<std::string>(), dir_).string();
-      values_[k.dotted()] = Value{def, false, {}};
-    }
-  }
-
-  // Reads the swarm's keys; returns the campaign-shaped document of engine/system/cvs.
-  YAML::Node read(const YAML::Node& root) {
-    YAML::Node md(YAML::NodeType::Map);
-    std::set<std::string> seen;
-    for (const auto& kv : root) {
-      const Position at = detail::position_of(kv.first.Mark());
-      if (!kv.first.IsScalar()) {
-        problems_.add(at, "(document)",
-                      "keys must be plain names, got " + detail::describe(kv.first));
-        continue;
-      }
-      const std::string name = kv.first.Scalar();
-      if (!seen.insert(name).second) {
-        problems_.add(at, name, "duplicate key; keep only one");
-        continue;
-      }
-      if (name == "engine" || name == "system" || name == "cvs") {
-        md[name] = kv.second;
-      } else if (name == "pathgennie" || name == "convergence") {
-        read_block(name, at, kv.second);
-      } else if (const KeySpec* spec = find_swarm_key("", name)) {
-        read_key(*spec, kv.first, kv.second);
-      } else if (auto it = pathgennie_blocks().find(name); it != pathgennie_blocks().end()) {
-        problems_.add(at, name, it->second);
-      } else {
-        problems_.add(at, name, unknown_text("", name));
-      }
-    }
-    if (!md["system"]) md["system"] = YAML::Node(YAML::NodeType::Map);
-    md["spawning"] = YAML::Node(YAML::NodeType::Map);  // required by the campaign table; unused
-    return md;
-  }
-
-  const Value& at(const std::string& dotted) const { return values_.at(dotted); }
-
- private:
-  void read_block(const std::string& block, Position at, const YAML::Node& value) {
-    if (!value.IsMap()) {
-      problems_.add(
-          at, block,
-          "must be a mapping of keys (the " + block + " block), got " + detail::describe(value));
-      return;
-    }
-    std::set<std::string> seen;
-    for (const auto& kv : value) {
-      const std::string name = kv.first.IsScalar() ? kv.first.Scalar() : std::string();
-      const Position key_at = detail::position_of(kv.first.Mark());
-      if (!seen.insert(name).second) {
-        problems_.add(key_at, block + "." + name, "duplicate key; keep only one");
-      } else if (const KeySpec* spec = find_swarm_key(block, name)) {
-        read_key(*spec, kv.first, kv.second);
-      } else {
-        problems_.add(key_at, block + "." + name, unknown_text(block, name));
-      }
-    }
-  }
-
-  void read_key(const KeySpec& spec, const YAML::Node& k, const YAML::Node& v) {
-    Value& out = values_[spec.dotted()];
-    out.present = true;
-    out.at = v.IsNull() ? detail::position_of(k.Mark()) : detail::position_of(v.Mark());
-    json converted;
-    if (detail::convert_value(v, spec, detail::ValueSite{spec.dotted(), out.at, dir_}, problems_,
-                              converted)) {
-      out.value = converted;
-    }
-  }
-
-  static std::string unknown_text(std::string_view block, const std::string& name) {
-    std::string best;
-    for (const auto& k : swarm_keys()) {
-      if (k.block == block && detail::is_close(name, k.name)) best = k.dotted();
-    }
-    if (block.empty()) {
-      for (std::string_view b : {"pathgennie", "convergence", "engine", "system", "cvs"}) {
-        if (detail::is_close(name, b)) best = std::string(b);
-      }
-    }
-    std::string text = "unknown key ";
-    text += block.empty() ? "at the top level" : "in the " + std::string(block) + " block";
-    if (!best.empty()) return text + "; did you mean " + best + "?";
-    return text + "; see docs/swarm.md for the valid keys";
-  }
-
-  fs::path dir_;
-  Problems& problems_;
-  std::map<std::string, Value> values_;
-};
+using Value = detail::SwarmReader::Value;
+using detail::SwarmReader;
 
 std::optional<int> int_of(const Value& v) {
   if (v.value.is_number_integer()) return v.value.get<int>();
@@ -242,6 +49,44 @@ void apply_profile(const SwarmReader& r, SwarmOptions& o, Problems& problems) {
   if (!r.at("pathgennie.tau2_steps").present) o.tau2_steps = 8;
   if (!r.at("pathgennie.max_trial").present) o.max_trial = 15;
   if (!r.at("pathgennie.sigma").present) o.sigma = 0.1;
+}
+
+// The options' cross-field rules: devices listed once, the keys a profile does not give, and
+// the keys that belong to the other mode.
+void check_options(const SwarmReader& r, const SwarmOptions& o, Problems& problems) {
+  std::set<int> unique(o.devices.begin(), o.devices.end());
+  if (unique.size() != o.devices.size()) {
+    problems.add(r.at("pathgennie.devices").at, "pathgennie.devices",
+                 "lists a device twice; give each device index once (use workers_per_device "
+                 "for several segments per device)");
+  }
+  for (const char* k : {"tau1_steps", "tau2_steps", "max_trial", "max_cycle"}) {
+    const std::string path = std::string("pathgennie.") + k;
+    const bool set = std::string(k) == "max_cycle" || !o.profile ? r.at(path).present : true;
+    if (!set) {
+      problems.add(Position{}, path,
+                   "required; set pathgennie." + std::string(k) +
+                       (std::string(k) == "max_cycle" ? "" : " (or choose profile: discovery)"));
+    }
+  }
+  const Value& target = r.at("pathgennie.target_projection");
+  if (o.mode == SwarmMode::Target && !target.present) {
+    problems.add(r.at("pathgennie.mode").at, "pathgennie.target_projection",
+                 "target and fold modes need the target point in CV space: set "
+                 "pathgennie.target_projection: [ξ1, ξ2, ...]");
+  }
+  if (o.mode == SwarmMode::Escape && target.present) {
+    problems.add(target.at, "pathgennie.target_projection",
+                 "is used only in target and fold modes; remove it");
+  }
+  if (o.mode == SwarmMode::Escape && r.at("convergence.distance_to_target").present) {
+    problems.add(r.at("convergence.distance_to_target").at, "convergence.distance_to_target",
+                 "applies to target mode; in escape mode use convergence.metric_at_least");
+  }
+  if (o.mode == SwarmMode::Target && r.at("convergence.metric_at_least").present) {
+    problems.add(r.at("convergence.metric_at_least").at, "convergence.metric_at_least",
+                 "applies to escape mode; in target mode use convergence.distance_to_target");
+  }
 }
 
 SwarmOptions build_options(const SwarmReader& r, Problems& problems) {
@@ -294,40 +139,7 @@ SwarmOptions build_options(const SwarmReader& r, Problems& problems) {
                  "keep only workers_per_device");
   }
   o.workers_per_device = int_of(wpd).value_or(int_of(alias).value_or(1));
-
-  std::set<int> unique(o.devices.begin(), o.devices.end());
-  if (unique.size() != o.devices.size()) {
-    problems.add(r.at("pathgennie.devices").at, "pathgennie.devices",
-                 "lists a device twice; give each device index once (use workers_per_device "
-                 "for several segments per device)");
-  }
-  for (const char* k : {"tau1_steps", "tau2_steps", "max_trial", "max_cycle"}) {
-    const std::string path = std::string("pathgennie.") + k;
-    const bool set = std::string(k) == "max_cycle" || !o.profile ? r.at(path).present : true;
-    if (!set) {
-      problems.add(Position{}, path,
-                   "required; set pathgennie." + std::string(k) +
-                       (std::string(k) == "max_cycle" ? "" : " (or choose profile: discovery)"));
-    }
-  }
-  const Value& target = r.at("pathgennie.target_projection");
-  if (o.mode == SwarmMode::Target && !target.present) {
-    problems.add(r.at("pathgennie.mode").at, "pathgennie.target_projection",
-                 "target and fold modes need the target point in CV space: set "
-                 "pathgennie.target_projection: [ξ1, ξ2, ...]");
-  }
-  if (o.mode == SwarmMode::Escape && target.present) {
-    problems.add(target.at, "pathgennie.target_projection",
-                 "is used only in target and fold modes; remove it");
-  }
-  if (o.mode == SwarmMode::Escape && r.at("convergence.distance_to_target").present) {
-    problems.add(r.at("convergence.distance_to_target").at, "convergence.distance_to_target",
-                 "applies to target mode; in escape mode use convergence.metric_at_least");
-  }
-  if (o.mode == SwarmMode::Target && r.at("convergence.metric_at_least").present) {
-    problems.add(r.at("convergence.metric_at_least").at, "convergence.metric_at_least",
-                 "applies to escape mode; in target mode use convergence.distance_to_target");
-  }
+  check_options(r, o, problems);
   return o;
 }
 

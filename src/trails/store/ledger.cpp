@@ -116,6 +116,16 @@ bool Ledger::has_table(const char* name) const {
   return has.step() && has.int64(0) > 0;
 }
 
+void Ledger::for_each_added_row(const char* table, const char* select,
+                                const std::function<void(const Stmt&)>& fn) const {
+  auto snapshot = read_snapshot();
+  if (!has_table(table)) return;
+  Stmt q(db_, select);
+  while (q.step()) {
+    fn(q);
+  }
+}
+
 nlohmann::json Ledger::parse_json_column(const std::string& text, const std::string& what) const {
   try {
     return nlohmann::json::parse(text);

@@ -95,6 +95,10 @@ class Ledger {
 
   // Tables added after schema 2 (msm_builds, config_changes) exist only once a writer made one.
   bool has_table(const char* name) const;
+  // Calls fn(row) for every row that `select` reads from `table`, one of the tables added after
+  // schema 2, in one read snapshot; no call when the table does not exist yet.
+  void for_each_added_row(const char* table, const char* select,
+                          const std::function<void(const Stmt&)>& fn) const;
   // A JSON column's text; CorruptionError naming the ledger and `what` when it does not parse.
   nlohmann::json parse_json_column(const std::string& text, const std::string& what) const;
 

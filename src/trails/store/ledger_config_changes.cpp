@@ -45,20 +45,20 @@ void Ledger::put_config_changes(const std::vector<ConfigChange>& changes, const 
 }
 
 std::vector<ConfigChange> Ledger::config_changes() const {
-  auto snapshot = read_snapshot();
   std::vector<ConfigChange> out;
-  if (!has_table("config_changes")) return out;
-  Stmt q(db_, "SELECT iteration, key, before, after, changed_at FROM config_changes ORDER BY seq");
-  while (q.step()) {
-    ConfigChange c;
-    c.iteration = q.int64(0);
-    c.key = q.text(1);
-    const std::string what = "config_changes of iteration " + std::to_string(c.iteration);
-    c.before = parse_json_column(q.text(2), what);
-    c.after = parse_json_column(q.text(3), what);
-    c.changed_at = q.text(4);
-    out.push_back(std::move(c));
-  }
+  for_each_added_row(
+      "config_changes",
+      "SELECT iteration, key, before, after, changed_at FROM config_changes ORDER BY seq",
+      [&](const Stmt& q) {
+        ConfigChange c;
+        c.iteration = q.int64(0);
+        c.key = q.text(1);
+        const std::string what = "config_changes of iteration " + std::to_string(c.iteration);
+        c.before = parse_json_column(q.text(2), what);
+        c.after = parse_json_column(q.text(3), what);
+        c.changed_at = q.text(4);
+        out.push_back(std::move(c));
+      });
   return out;
 }
 

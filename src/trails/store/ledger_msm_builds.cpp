@@ -27,18 +27,17 @@ void Ledger::put_msm_build(std::int64_t iteration, double build_s, const std::st
 }
 
 std::vector<MsmBuildRow> Ledger::msm_builds() const {
-  auto snapshot = read_snapshot();
   std::vector<MsmBuildRow> out;
-  if (!has_table("msm_builds")) return out;
-  Stmt q(db_, "SELECT iteration, build_s, model FROM msm_builds ORDER BY iteration");
-  while (q.step()) {
-    MsmBuildRow r;
-    r.iteration = q.int64(0);
-    r.build_s = q.real(1);
-    r.model = parse_json_column(q.text(2),
-                                "msm_builds.model of iteration " + std::to_string(r.iteration));
-    out.push_back(std::move(r));
-  }
+  for_each_added_row("msm_builds",
+                     "SELECT iteration, build_s, model FROM msm_builds ORDER BY iteration",
+                     [&](const Stmt& q) {
+                       MsmBuildRow r;
+                       r.iteration = q.int64(0);
+                       r.build_s = q.real(1);
+                       r.model = parse_json_column(q.text(2), "msm_builds.model of iteration " +
+                                                                  std::to_string(r.iteration));
+                       out.push_back(std::move(r));
+                     });
   return out;
 }
 

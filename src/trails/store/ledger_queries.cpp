@@ -37,16 +37,68 @@ std::vector<int> parse_ints(const Db& db, const std::string& text, std::int64_t 
   }
 }
 
-// The record of iteration `it` in `out` (sorted by iteration), searching forward from `at`.
-IterationRecord& record_at(const Db& db, std::vector<IterationRecord>& out, std::size_t& at,
-                           std::int64_t it) {
+// The entry of iteration `it` in `out` (a summary or a record, sorted by iteration), searching
+// forward from `at`; rows read in iteration order visit `out` once. `what` names the row in the
+// CorruptionError when the iteration is not there.
+template <class Row>
+Row& record_at(const Db& db, std::vector<Row>& out, std::size_t& at, std::int64_t it,
+               const char* what = "row of an unknown iteration") {
   while (at < out.size() && out[at].iteration < it) {
     ++at;
   }
   if (at == out.size() || out[at].iteration != it) {
-    corrupt(db, "row of an unknown iteration");
+    corrupt(db, what);
   }
   return out[at];
+}
+
+// The columns of `iterations` that summaries and records share; each query selects them first,
+// in this order: iteration, runner_s, analysis_s, cumulative_frames, occupied_bins, total_bins,
+// n_bins.
+template <class Row>
+void read_iteration_columns(const Db& db, const Stmt& q, Row& r) {
+  r.iteration = q.int64(0);
+  r.runner_s = q.real(1);
+  r.analysis_s = q.real(2);
+  r.cumulative_frames = q.int64(3);
+  r.occupied_bins = q.int64(4);
+  r.total_bins = q.int64(5);
+  r.n_bins = parse_ints(db, q.text(6), r.iteration);
+}
+
+// The columns of `walkers` that read_walker reads, with the device columns when the table has
+// them (a ledger of an older Trails has none).
+std::string walker_columns(bool device_columns) {
+  return std::string(
+             "walker, seed, ok, error, n_frames, startup_s, integrate_s, platform, host, weight") +
+         (device_columns ? ", device, visible_devices" : "");
+}
+
+// A walker's row from walker_columns(), which the query selects from column `c` on; no CVs and
+// no parent.
+WalkerRecord read_walker(const Stmt& q, int c, bool device_columns) {
+  WalkerRecord w;
+  w.walker = q.int64(c);
+  w.seed = std::bit_cast<std::uint64_t>(q.int64(c + 1));
+  w.ok = q.int64(c + 2) != 0;
+  w.error = q.text(c + 3);
+  w.n_frames = q.int64(c + 4);
+  w.startup_s = q.real(c + 5);
+  w.integrate_s = q.real(c + 6);
+  w.platform = q.text(c + 7);
+  w.host = q.text(c + 8);
+  w.weight = q.real(c + 9);
+  if (device_columns) {
+    w.device = q.text(c + 10);
+    w.visible_devices = q.text(c + 11);
+  }
+  return w;
+}
+
+// A shard's location from a query of iteration, shard_file, shard_bytes, shard_checksum,
+// n_atoms, spatial_dim.
+ShardLocation shard_location(const Stmt& q) {
+  return ShardLocation{q.int64(0), {q.text(1), q.int64(2), q.text(3)}, q.int64(4), q.int64(5)};
 }
 
 }  // namespace
@@ -56,44 +108,29 @@ std::vector<IterationSummary> Ledger::summaries() const {
   verify_all_rows();
   std::vector<IterationSummary> out;
   Stmt q(db_,
-         "SELECT iteration, successful_walkers, failed_walkers, frames, cumulative_frames, "
-         "occupied_bins, total_bins, n_bins, runner_s, analysis_s, committed_at "
+         "SELECT iteration, runner_s, analysis_s, cumulative_frames, occupied_bins, total_bins, "
+         "n_bins, successful_walkers, failed_walkers, frames, committed_at "
          "FROM iterations ORDER BY iteration");
   while (q.step()) {
     IterationSummary s;
-    s.iteration = q.int64(0);
-    s.successful_walkers = q.int64(1);
-    s.failed_walkers = q.int64(2);
-    s.frames = q.int64(3);
-    s.cumulative_frames = q.int64(4);
-    s.occupied_bins = q.int64(5);
-    s.total_bins = q.int64(6);
-    s.n_bins = parse_ints(db_, q.text(7), s.iteration);
-    s.runner_s = q.real(8);
-    s.analysis_s = q.real(9);
+    read_iteration_columns(db_, q, s);
+    s.successful_walkers = q.int64(7);
+    s.failed_walkers = q.int64(8);
+    s.frames = q.int64(9);
     s.committed_at = q.text(10);
     out.push_back(std::move(s));
   }
-  for_each_element([&](std::int64_t iteration, std::string key, int /*version*/,
-                       nlohmann::json value) {
-    auto it =
-        std::lower_bound(out.begin(), out.end(), iteration,
-                         [](const IterationSummary& x, std::int64_t v) { return x.iteration < v; });
-    if (it == out.end() || it->iteration != iteration)
-      corrupt(db_, "element state of an unknown iteration");
-    it->state[std::move(key)] = std::move(value);
-  });
+  std::size_t element_at = 0;
+  for_each_element(
+      [&](std::int64_t iteration, std::string key, int /*version*/, nlohmann::json value) {
+        record_at(db_, out, element_at, iteration, "element state of an unknown iteration")
+            .state[std::move(key)] = std::move(value);
+      });
   Stmt spawns(db_, "SELECT iteration, pool_index FROM spawns ORDER BY iteration, slot");
   std::size_t at = 0;
   while (spawns.step()) {
-    const std::int64_t it = spawns.int64(0);
-    while (at < out.size() && out[at].iteration < it) {
-      ++at;
-    }
-    if (at == out.size() || out[at].iteration != it) {
-      corrupt(db_, "spawn of an unknown iteration");
-    }
-    out[at].spawn_pool_indices.push_back(spawns.int64(1));
+    record_at(db_, out, at, spawns.int64(0), "spawn of an unknown iteration")
+        .spawn_pool_indices.push_back(spawns.int64(1));
   }
   snapshot.commit();
   return out;
@@ -124,13 +161,7 @@ std::vector<IterationRecord> Ledger::load_iteration_rows() const {
          "ORDER BY iteration");
   while (q.step()) {
     IterationRecord r;
-    r.iteration = q.int64(0);
-    r.runner_s = q.real(1);
-    r.analysis_s = q.real(2);
-    r.cumulative_frames = q.int64(3);
-    r.occupied_bins = q.int64(4);
-    r.total_bins = q.int64(5);
-    r.n_bins = parse_ints(db_, q.text(6), r.iteration);
+    read_iteration_columns(db_, q, r);
     r.cv_dim = static_cast<int>(q.int64(7));
     r.n_atoms = static_cast<int>(q.int64(8));
     r.spatial_dim = static_cast<int>(q.int64(9));
@@ -142,38 +173,21 @@ std::vector<IterationRecord> Ledger::load_iteration_rows() const {
 }
 
 void Ledger::load_walkers(std::vector<IterationRecord>& out) const {
-  Stmt walkers(db_, has_device_columns_
-                        ? "SELECT iteration, walker, seed, ok, error, n_frames, parent_key, "
-                          "startup_s, integrate_s, platform, host, cvs, weight, device, "
-                          "visible_devices FROM walkers ORDER BY iteration, walker"
-                        : "SELECT iteration, walker, seed, ok, error, n_frames, parent_key, "
-                          "startup_s, integrate_s, platform, host, cvs, weight FROM walkers "
-                          "ORDER BY iteration, walker");
+  const std::string select = "SELECT iteration, parent_key, cvs, " +
+                             walker_columns(has_device_columns_) +
+                             " FROM walkers ORDER BY iteration, walker";
+  Stmt walkers(db_, select.c_str());
   std::size_t at = 0;
   while (walkers.step()) {
     IterationRecord& r = record_at(db_, out, at, walkers.int64(0));
-    WalkerRecord w;
-    w.walker = walkers.int64(1);
-    w.seed = std::bit_cast<std::uint64_t>(walkers.int64(2));
-    w.ok = walkers.int64(3) != 0;
-    w.error = walkers.text(4);
-    w.n_frames = walkers.int64(5);
-    if (!walkers.is_null(6)) {
-      w.parent = core::FrameKey::parse(walkers.text(6));
+    WalkerRecord w = read_walker(walkers, 3, has_device_columns_);
+    if (!walkers.is_null(1)) {
+      w.parent = core::FrameKey::parse(walkers.text(1));
       if (!w.parent) {
-        corrupt(db_, "bad parent_key '" + walkers.text(6) + "'");
+        corrupt(db_, "bad parent_key '" + walkers.text(1) + "'");
       }
     }
-    w.startup_s = walkers.real(7);
-    w.integrate_s = walkers.real(8);
-    w.platform = walkers.text(9);
-    w.host = walkers.text(10);
-    w.weight = walkers.real(12);
-    if (has_device_columns_) {
-      w.device = walkers.text(13);
-      w.visible_devices = walkers.text(14);
-    }
-    const auto blob = walkers.blob(11);
+    const auto blob = walkers.blob(2);
     if (blob.size() != static_cast<std::size_t>(w.n_frames * r.cv_dim) * 8 ||
         (!w.ok && !blob.empty())) {
       corrupt(db_, "cvs of walker " + std::to_string(w.walker) + " in iteration " +
@@ -206,7 +220,7 @@ std::vector<ShardLocation> Ledger::shards() const {
          "SELECT iteration, shard_file, shard_bytes, shard_checksum, n_atoms, spatial_dim "
          "FROM iterations ORDER BY iteration");
   while (q.step()) {
-    out.push_back({q.int64(0), {q.text(1), q.int64(2), q.text(3)}, q.int64(4), q.int64(5)});
+    out.push_back(shard_location(q));
   }
   return out;
 }
@@ -215,10 +229,7 @@ std::optional<ShardLocation> Ledger::shard_of(std::int64_t iteration) const {
   std::optional<ShardLocation> out;
   shard_of_.bind(1, iteration);
   if (shard_of_.step()) {
-    out = ShardLocation{shard_of_.int64(0),
-                        {shard_of_.text(1), shard_of_.int64(2), shard_of_.text(3)},
-                        shard_of_.int64(4),
-                        shard_of_.int64(5)};
+    out = shard_location(shard_of_);
   }
   shard_of_.reset();
   return out;
@@ -237,32 +248,14 @@ std::vector<WalkerRow> Ledger::walker_rows(std::int64_t iteration) const {
 }
 
 std::vector<WalkerRecord> Ledger::walker_placements(std::int64_t iteration) const {
-  Stmt q(db_, has_device_columns_
-                  ? "SELECT walker, seed, ok, error, n_frames, startup_s, integrate_s, platform, "
-                    "host, weight, device, visible_devices FROM walkers WHERE iteration = ?1 "
-                    "ORDER BY walker"
-                  : "SELECT walker, seed, ok, error, n_frames, startup_s, integrate_s, platform, "
-                    "host, weight FROM walkers WHERE iteration = ?1 ORDER BY walker");
+  const std::string select = "SELECT " + walker_columns(has_device_columns_) +
+                             " FROM walkers WHERE iteration = ?1 ORDER BY walker";
+  Stmt q(db_, select.c_str());
   verify_rows(iteration);
   q.bind(1, iteration);
   std::vector<WalkerRecord> out;
   while (q.step()) {
-    WalkerRecord w;
-    w.walker = q.int64(0);
-    w.seed = std::bit_cast<std::uint64_t>(q.int64(1));
-    w.ok = q.int64(2) != 0;
-    w.error = q.text(3);
-    w.n_frames = q.int64(4);
-    w.startup_s = q.real(5);
-    w.integrate_s = q.real(6);
-    w.platform = q.text(7);
-    w.host = q.text(8);
-    w.weight = q.real(9);
-    if (has_device_columns_) {
-      w.device = q.text(10);
-      w.visible_devices = q.text(11);
-    }
-    out.push_back(std::move(w));
+    out.push_back(read_walker(q, 0, has_device_columns_));
   }
   return out;
 }

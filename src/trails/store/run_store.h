@@ -186,6 +186,10 @@ class RunStore {
 
  private:
   struct Impl;
+  // Whether commit_pending() still has to check the record's consistency: Done when commit(record)
+  // has checked it already, with the stricter rule that its positions are all there.
+  enum class RecordCheck { Done, Pending };
+  void commit_pending(const IterationRecord& record, PendingShard&& shard, RecordCheck check);
   core::InputError version_mismatch(std::int64_t iteration, const std::string& key, int stored,
                                     int expected) const;
   explicit RunStore(std::unique_ptr<Impl> impl);

@@ -1,3 +1,5 @@
+// select(): the expression tokenized, then parsed by recursive descent into a mask over the
+// topology's atoms (selection.h); what keywords take as values is in selection_values.h.
 #include "trails/structure/selection.h"
 
 #include <fmt/format.h>
@@ -9,10 +11,15 @@
 
 #include "trails/core/error.h"
 #include "trails/structure/residues.h"
-#include "trails/structure/text_fields.h"
+#include "trails/structure/selection_values.h"
 
 namespace trails::structure {
 namespace {
+
+using detail::edit_distance;
+using detail::glob_match;
+using detail::parse_range;
+using detail::Range;
 
 struct Token {
   std::string text;
@@ -39,79 +46,6 @@ constexpr std::array<std::string_view, 26> kUnsupported{
 bool is_keyword(std::string_view s) {
   return std::find(kKeywords.begin(), kKeywords.end(), s) != kKeywords.end() || s == "(" ||
          s == ")";
-}
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diag = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
-// fnmatch-style case-sensitive glob: * ? [abc] [a-z] [!abc].
-bool glob_match(std::string_view pattern, std::string_view text) {
-  std::size_t p = 0, t = 0, star_p = std::string_view::npos, star_t = 0;
-  const auto match_class = [&](std::size_t& pp, char c) {
-    // pattern[pp] == '['; on success pp moves past ']'.
-    std::size_t q = pp + 1;
-    bool negate = false;
-    if (q < pattern.size() && (pattern[q] == '!' || pattern[q] == '^')) negate = true, ++q;
-    bool found = false;
-    const std::size_t start = q;
-    while (q < pattern.size() && (pattern[q] != ']' || q == start)) {
-      if (q + 2 < pattern.size() && pattern[q + 1] == '-' && pattern[q + 2] != ']') {
-        found = found || (pattern[q] <= c && c <= pattern[q + 2]);
-        q += 3;
-      } else {
-        found = found || pattern[q] == c;
-        ++q;
-      }
-    }
-    if (q >= pattern.size()) return std::optional<bool>{};  // no closing ']': literal '['
-    pp = q + 1;
-    return std::optional<bool>{found != negate};
-  };
-  while (t < text.size()) {
-    if (p < pattern.size() && pattern[p] == '*') {
-      star_p = p++;
-      star_t = t;
-      continue;
-    }
-    if (p < pattern.size()) {
-      if (pattern[p] == '?') {
-        ++p, ++t;
-        continue;
-      }
-      if (pattern[p] == '[') {
-        std::size_t pp = p;
-        if (const auto ok = match_class(pp, text[t])) {
-          if (*ok) {
-            p = pp, ++t;
-            continue;
-          }
-        } else if (text[t] == '[') {
-          ++p, ++t;
-          continue;
-        }
-      } else if (pattern[p] == text[t]) {
-        ++p, ++t;
-        continue;
-      }
-    }
-    if (star_p == std::string_view::npos) return false;
-    p = star_p + 1;
-    t = ++star_t;
-  }
-  while (p < pattern.size() && pattern[p] == '*') ++p;
-  return p == pattern.size();
 }
 
 class Parser {
@@ -309,10 +243,6 @@ class Parser {
     });
   }
 
-  struct Range {
-    int lo, hi;
-  };
-
   // Values "5", "1-10", "1:10", "-3--1"; split forms "1 - 10", "1 : 10", "1 to 10", "1: 10"
   // are joined first (as MDAnalysis does).
   std::vector<Range> parse_ranges(const Token& keyword, const std::vector<Token>& items) const {
@@ -342,38 +272,6 @@ class Parser {
       out.push_back(*range);
     }
     return out;
-  }
-
-  // integer [ws* (':' | '-' | ' to ') ws* integer]
-  static std::optional<Range> parse_range(std::string_view s) {
-    std::size_t p = 0;
-    const auto integer = [&]() -> std::optional<int> {
-      const std::size_t from = p;
-      if (p < s.size() && s[p] == '-') ++p;
-      const std::size_t digits = p;
-      while (p < s.size() && std::isdigit(static_cast<unsigned char>(s[p]))) ++p;
-      if (p == digits) return std::nullopt;
-      return detail::parse_int(s.substr(from, p - from));
-    };
-    const auto spaces = [&] {
-      while (p < s.size() && s[p] == ' ') ++p;
-    };
-    const auto lo = integer();
-    if (!lo) return std::nullopt;
-    if (p == s.size()) return Range{*lo, *lo};
-    spaces();
-    if (p < s.size() && (s[p] == ':' || s[p] == '-')) {
-      ++p;
-    } else if (s.substr(p, 2) == "to" && p > 0 && s[p - 1] == ' ') {
-      p += 2;
-      if (p >= s.size() || s[p] != ' ') return std::nullopt;
-    } else {
-      return std::nullopt;
-    }
-    spaces();
-    const auto hi = integer();
-    if (!hi || p != s.size()) return std::nullopt;
-    return Range{*lo, *hi};
   }
 
   template <class Field>
