@@ -21,7 +21,7 @@ struct Command {
 Command add_run(CLI::App& app, std::string& log_level);
 Command add_check(CLI::App& app);
 Command add_init(CLI::App& app);
-// report_commands.cpp
+// report_commands.cpp (add_msm: msm_command.cpp)
 Command add_status(CLI::App& app);
 Command add_advise(CLI::App& app);
 Command add_export(CLI::App& app);

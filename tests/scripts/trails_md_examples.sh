@@ -6,8 +6,8 @@
 # also spelt as Trails-MD's command line (`trails run --config X [--check]`); its notes appear
 # once. The AlaD GROMACS topology (#includes of amber99sb.ff) prepares with the installed GROMACS
 # force fields; a missing include names the line, the directories and engine.gromacs_include_dir.
-# Input problems of the preparation stage come with the others, each line once. The kinetics and
-# Voronoi schemes are refused naming their key. With TRAILS_TEST_LONG=1 AlaD also runs its 2
+# Input problems of the preparation stage come with the others, each line once. The Voronoi
+# variant checks (AlaD) and runs (hello world); the kinetics scheme (we) is refused naming its key. With TRAILS_TEST_LONG=1 AlaD also runs its 2
 # iterations (16 walkers × 5000 steps of 1021 atoms: about 10 minutes on 2 CPU cores).
 source "$(dirname "$0")/lib/common.bash"
 cp -r "$ROOT/tests/data/trails-md-examples" ex
@@ -126,12 +126,19 @@ if [ "${TRAILS_TEST_LONG:-0}" = 1 ]; then
   pass "AlaD: 2 iterations"
 fi
 
-# --- kinetics and Voronoi: refused, naming the key ---------------------------------------------
-for scheme in we voronoi; do
-  sed "s/spawn_scheme: density/spawn_scheme: $scheme/; s/outdir: output/outdir: $scheme-out/" \
-    "$HELLO/config.yaml" > "$HELLO/$scheme.yaml"
-  expect_exit 2 "spawn_scheme $scheme" \
-    "spawning.spawn_scheme: the $scheme spawning scheme is not supported by this build" \
-    "$TRAILS" check "$HELLO/$scheme.yaml"
-done
-pass "spawn_scheme we / voronoi: refused with a message naming spawning.spawn_scheme"
+# --- Voronoi: AlaD's config_voronoi (the AlaD config with spawn_scheme: voronoi) checks, and the
+# hello world runs 2 iterations with it; kinetics (we) is refused, naming the key --------------
+sed "s/spawn_scheme: density/spawn_scheme: voronoi/" "$ALAD/config.yaml" > "$ALAD/voronoi.yaml"
+"$TRAILS" check "$ALAD/voronoi.yaml" > alad-vor.out 2>&1 || fail "AlaD voronoi check: $(cat alad-vor.out)"
+sed "s/spawn_scheme: density/spawn_scheme: voronoi/; s/outdir: output/outdir: voronoi-out/" \
+  "$HELLO/config.yaml" > "$HELLO/voronoi.yaml"
+"$TRAILS" run "$HELLO/voronoi.yaml" --iterations 2 > vor-run.out 2>&1 ||
+  fail "hello world with voronoi: $(cat vor-run.out)"
+[ "$(committed "$HELLO/voronoi-out")" = 2 ] || fail "hello world with voronoi: not 2 iterations"
+pass "spawn_scheme voronoi: AlaD's Voronoi config checks, the hello world runs 2 iterations"
+sed "s/spawn_scheme: density/spawn_scheme: we/; s/outdir: output/outdir: we-out/" \
+  "$HELLO/config.yaml" > "$HELLO/we.yaml"
+expect_exit 2 "spawn_scheme we" \
+  "spawning.spawn_scheme: the we spawning scheme is not supported by this build" \
+  "$TRAILS" check "$HELLO/we.yaml"
+pass "spawn_scheme we: refused with a message naming spawning.spawn_scheme"
