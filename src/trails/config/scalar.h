@@ -9,6 +9,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "trails/core/edit_distance.h"
+
 namespace trails::config::detail {
 
 enum class ScalarKind { Null, Bool, Int, Float, String };
@@ -35,7 +37,10 @@ Scalar resolve_scalar(const YAML::Node& node);
 std::string describe(const YAML::Node& node);
 
 // Levenshtein edit distance (case-insensitive), for "did you mean" suggestions.
-std::size_t edit_distance(std::string_view a, std::string_view b);
+// Case-insensitive: a key or choice typed in another case is still "close".
+inline std::size_t edit_distance(std::string_view a, std::string_view b) {
+  return core::edit_distance(a, b, core::LetterCase::Insensitive);
+}
 // Whether `candidate` is close enough to `typed` to be offered as a suggestion.
 bool is_close(std::string_view typed, std::string_view candidate);
 

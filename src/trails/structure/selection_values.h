@@ -7,10 +7,14 @@
 #include <optional>
 #include <string_view>
 
+#include "trails/core/edit_distance.h"
+
 namespace trails::structure::detail {
 
-// Levenshtein distance between `a` and `b`.
-std::size_t edit_distance(std::string_view a, std::string_view b);
+// Levenshtein distance between `a` and `b`, case-sensitive (selection keywords are).
+inline std::size_t edit_distance(std::string_view a, std::string_view b) {
+  return core::edit_distance(a, b, core::LetterCase::Sensitive);
+}
 
 // fnmatch-style case-sensitive glob: * ? [abc] [a-z] [!abc].
 bool glob_match(std::string_view pattern, std::string_view text);
