@@ -33,6 +33,21 @@ TEST(CvAxes, BuiltinCoordinatesInReducedUnits) {
   EXPECT_EQ(cv_axis_label(config, kBuiltin, 0, 1), "x (reduced units)");
 }
 
+TEST(CvAxes, RecordedColumnNamesAreTheNamesEverywhere) {
+  // One naming rule: the names `trails export --cv-names` writes (engine_system.cv_names) name
+  // the axes; the unit still comes from the configuration.
+  json builtin = kBuiltin;
+  builtin["cv_names"] = {"x0", "x1"};
+  const json fixed = {{"space_mode", "fixed"}, {"cvs", nullptr}};
+  EXPECT_EQ(cv_axis_label(fixed, builtin, 1, 2), "x1 (reduced units)");
+  json project = kMolecular;
+  project["cv_names"] = {"extract_cvs[0]", "extract_cvs[1]"};
+  const json pf = {{"cvs", nullptr}, {"system", {{"project_file", "/data/phi_psi.py"}}}};
+  EXPECT_EQ(cv_axis_label(pf, project, 0, 2), "extract_cvs[0] (units of extract_cvs)");
+  // A record that does not match the dimension is ignored (older or foreign runs).
+  EXPECT_EQ(cv_axis_label(fixed, builtin, 0, 3), "x (reduced units)");
+}
+
 TEST(CvAxes, NamedCvsCarryTheirKindsUnit) {
   const json config = {{"cvs",
                         {{{"name", "phi"}, {"kind", "phi"}, {"resid", 2}},

@@ -109,7 +109,8 @@ nlohmann::json CampaignDriver::execution_record() const {
       {"cuda_visible_devices",
        device_plan_.visible.set ? nlohmann::json(device_plan_.visible.tokens) : nlohmann::json()},
       {"mps_daemon", mps_.daemon},
-      {"mps_evidence", mps_.evidence}};
+      {"mps_evidence", mps_.evidence},
+      {"engine_uses_devices", engine_->capabilities().uses_devices}};
   // Where the worker ranks ran, rank 1 first (the slots they served: docs/execution.md).
   if (const exec::MpiWorld* world = exec::MpiWorld::current(); world != nullptr) {
     record["mpi_worker_hosts"] =

@@ -102,8 +102,11 @@ ExecutionSetup setup_of(const store::RunStore& store, const store::WalkerRecord*
   if (system.contains("n_atoms") && system["n_atoms"].is_number_integer()) {
     s.n_atoms = system["n_atoms"].get<std::int64_t>();
   }
-  s.mps_daemon = object_at(system, "execution").value("mps_daemon", false);
-  if (last_walker != nullptr) {  // where the walkers ran, as measured
+  const json execution = object_at(system, "execution");
+  s.mps_daemon = execution.value("mps_daemon", false);
+  if (execution.contains("engine_uses_devices")) {  // the engine's own answer, recorded at setup
+    s.engine_uses_devices = execution.at("engine_uses_devices").get<bool>();
+  } else if (last_walker != nullptr) {  // runs written before it was recorded: the GPU platforms
     const auto& p = last_walker->platform;
     s.engine_uses_devices = p == "CUDA" || p == "OpenCL" || p == "HIP";
   }

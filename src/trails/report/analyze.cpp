@@ -15,6 +15,7 @@
 #include "trails/core/output_target.h"
 #include "trails/report/analyze_report.h"
 #include "trails/report/cv_axes.h"
+#include "trails/report/cv_columns.h"
 #include "trails/report/msm_builds.h"
 #include "trails/report/plot_fes.h"
 #include "trails/report/potential_from_meta.h"
@@ -44,19 +45,6 @@ std::string num(double v, const char* fmt_spec) {
 }
 
 bool has_model(const msm::MsmBuildRecord& m) { return m.note.empty() && m.n_active >= 2; }
-
-std::vector<std::string> cv_names(const json& config, int d) {
-  std::vector<std::string> names;
-  const auto& cvs = config.value("cvs", json());
-  for (int i = 0; i < d; ++i) {
-    std::string n = fmt::format("cv_{}", i);
-    if (cvs.is_array() && static_cast<int>(cvs.size()) == d && cvs[i].is_object()) {
-      n = cvs[i].value("name", n);
-    }
-    names.push_back(n);
-  }
-  return names;
-}
 
 }  // namespace detail
 
@@ -195,7 +183,7 @@ ReportData gather(const AnalyzeRequest& request) {
   free_energy(r);
   build_series(builds, request.discard_fraction, r);
   latest_numbers(r);
-  r.cv_names = detail::cv_names(config, r.d);
+  r.cv_names = recorded_cv_names(store.meta(), r.d);
   for (int i = 0; i < r.d; ++i)
     r.cv_labels.push_back(cv_axis_label(config, store.meta().engine_system, i, r.d));
   return r;

@@ -54,7 +54,6 @@ struct ReportData {
 };
 
 bool has_model(const msm::MsmBuildRecord& build);  // a transition matrix on >= 2 states
-std::vector<std::string> cv_names(const nlohmann::json& config, int d);
 
 nlohmann::json finite_or_null(double v);
 nlohmann::json finite_or_null(const std::vector<double>& v);

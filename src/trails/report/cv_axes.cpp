@@ -62,16 +62,9 @@ std::optional<CvAxis> from_cvs(const json& cvs, int index) {
   return std::nullopt;
 }
 
-}  // namespace
-
-std::string CvAxis::label() const { return name + " (" + unit + ")"; }
-
-CvAxis CvAxis::in_degrees() const {
-  if (!is_radians()) return *this;
-  return {name, "degrees", scale * 180.0 / M_PI};
-}
-
-CvAxis cv_axis(const json& config, const json& engine_system, int index, int dim) {
+// The axis as the configuration describes it (name and unit); cv_axis() then names it as the
+// run recorded its columns.
+CvAxis described_axis(const json& config, const json& engine_system, int index, int dim) {
   const auto stable = fmt::format("cv_{}", index);
   const auto space = config.value("space_mode", std::string("fixed"));
   if (space == "tica") return {fmt::format("TIC {}", index + 1), "dimensionless"};
@@ -98,6 +91,26 @@ CvAxis cv_axis(const json& config, const json& engine_system, int index, int dim
   // No cvs: Trails-MD's fallback [Rg, RMSD] of the protein, in Å (cvs::trails_md_fallback_cvs).
   if (dim == 2) return {index == 0 ? "Rg" : "RMSD", "Å"};
   return {stable, "unit not recorded"};
+}
+
+}  // namespace
+
+std::string CvAxis::label() const { return name + " (" + unit + ")"; }
+
+CvAxis CvAxis::in_degrees() const {
+  if (!is_radians()) return *this;
+  return {name, "degrees", scale * 180.0 / M_PI};
+}
+
+CvAxis cv_axis(const json& config, const json& engine_system, int index, int dim) {
+  CvAxis axis = described_axis(config, engine_system, index, dim);
+  // One naming rule: a column's recorded name (what `trails export --cv-names` writes) wins.
+  const auto& recorded = engine_system.value("cv_names", json());
+  if (recorded.is_array() && static_cast<int>(recorded.size()) == dim &&
+      recorded[static_cast<std::size_t>(index)].is_string()) {
+    axis.name = recorded[static_cast<std::size_t>(index)].get<std::string>();
+  }
+  return axis;
 }
 
 std::string cv_axis_label(const json& config, const json& engine_system, int index, int dim) {

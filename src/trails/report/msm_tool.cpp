@@ -270,9 +270,8 @@ void plot_msm_its(const json& model, const core::OutputTarget& png) {
 }
 
 void plot_msm_network(const json& model, const core::OutputTarget& png) {
-  if (!model.contains("pcca")) {
-    throw core::UsageError("--network draws the PCCA+ sets: give --pcca K as well");
-  }
+  // The command line refuses --network without --pcca before anything is computed.
+  TRAILS_CHECK(model.contains("pcca"), "the PCCA+ network needs a model with a pcca block");
   const CoarseNetwork net = coarse_network_of_model(model);
   const core::TempDir scratch("trails-msm");
   const auto drawn = scratch.path() / "network.png";

@@ -38,7 +38,7 @@ nlohmann::json msm_report(const MsmRequest& request);
 void plot_msm_its(const nlohmann::json& model, const core::OutputTarget& png);
 // `trails msm --pcca K --network PNG`: the PCCA+ sets of a msm_report() document as
 // msm_network.h draws network.png (nodes sized by population, MFPT and coarse transition
-// probability on the arrows). UsageError when the model has no "pcca" block.
+// probability on the arrows). The model must have a "pcca" block (InternalError otherwise).
 void plot_msm_network(const nlohmann::json& model, const core::OutputTarget& png);
 // Discrete trajectories of a run: per-walker segments of its CVs, clustered (k-means).
 std::vector<std::vector<int>> run_dtrajs(const std::filesystem::path& run_dir, int clusters,

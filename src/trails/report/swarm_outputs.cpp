@@ -1,5 +1,6 @@
 #include "trails/report/swarm_outputs.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -11,6 +12,7 @@
 #include "trails/core/error.h"
 #include "trails/core/output_target.h"
 #include "trails/core/temp_dir.h"
+#include "trails/report/cv_columns.h"
 #include "trails/report/frame_trajectory.h"
 #include "trails/report/gnuplot.h"
 #include "trails/report/potential_from_meta.h"
@@ -28,13 +30,12 @@ double dt_of(const store::RunMeta& meta) {
   return dt.is_number() ? dt.get<double>() : 0.0;
 }
 
-std::vector<std::string> cv_names(const store::RunMeta& meta, std::size_t d) {
-  std::vector<std::string> names;
-  if (meta.engine_system.contains("cv_names")) {
-    names = meta.engine_system.at("cv_names").get<std::vector<std::string>>();
-  }
-  for (std::size_t i = names.size(); i < d; ++i) names.push_back(fmt::format("cv{}", i));
-  return names;
+// The first CV's name as the run recorded it (cv_columns.h: the one naming rule).
+std::string first_cv_name(const store::RunMeta& meta,
+                          const std::vector<std::vector<swarm::CycleRecord>>& chains) {
+  const std::size_t d =
+      chains.empty() || chains.front().empty() ? 1 : chains.front().front().anchor_cvs.size();
+  return recorded_cv_names(meta, static_cast<int>(std::max<std::size_t>(d, 1))).front();
 }
 
 std::string metrics_csv(const std::vector<swarm::CycleRecord>& chain, double dt) {
@@ -166,7 +167,8 @@ std::vector<fs::path> write_swarm_outputs(const fs::path& run_dir) {
     written.push_back(dir / "metrics.csv");
     const auto saved = saved_cycles(chain, save_freq);
     const std::size_t d = chain.empty() ? 0 : chain.front().anchor_cvs.size();
-    write_text(dir / "reactive_path.csv", path_csv(saved, cv_names(meta, d), dt));
+    write_text(dir / "reactive_path.csv",
+               path_csv(saved, recorded_cv_names(meta, static_cast<int>(d)), dt));
     written.push_back(dir / "reactive_path.csv");
     if (!molecular || saved.empty()) continue;
     std::vector<core::FrameKey> keys;
@@ -209,7 +211,7 @@ std::vector<fs::path> plot_swarm(const fs::path& run_dir, const fs::path& out_di
   const std::string ylabel =
       mode == "target" || mode == "fold" ? "progress  -|ξ - ξ*|  (higher is closer)"
       : pg.at("escape_metric") == "cv0"
-          ? fmt::format("progress  = {}  (the first CV)", cv_names(meta, 1).front())
+          ? fmt::format("progress  = {}  (the first CV)", first_cv_name(meta, chains))
           : std::string("progress  |ξ - ξ0|  (distance from the start)");
   const fs::path progress_png = tmp.path() / "progress.png";
   std::string script = fmt::format(

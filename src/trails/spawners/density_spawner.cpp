@@ -170,21 +170,15 @@ nlohmann::json DensitySpawner::state() const {
 }
 
 void DensitySpawner::restore(const nlohmann::json& state) {
-  try {
-    if (state.at("version").get<int>() != 1) {
-      throw core::InputError("density spawner state has unsupported version " +
-                             state.at("version").dump());
-    }
+  restore_versioned(state, "density spawner", 1, [this](const nlohmann::json& blob) {
     std::deque<std::vector<std::int64_t>> recent;
-    for (const auto& sel : state.at("recent_bins")) {
+    for (const auto& sel : blob.at("recent_bins")) {
       recent.push_back(sel.get<std::vector<std::int64_t>>());
     }
     // A smaller window than at checkpoint time keeps the newest selections, like deque(maxlen).
     while (recent.size() > static_cast<std::size_t>(options_.recent_window)) recent.pop_front();
     recent_ = std::move(recent);
-  } catch (const nlohmann::json::exception& e) {
-    throw core::InputError(std::string("malformed density spawner state: ") + e.what());
-  }
+  });
 }
 
 }  // namespace trails::spawners

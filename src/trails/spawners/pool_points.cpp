@@ -1,4 +1,4 @@
-// Helpers every spawner over raw CV points shares (spawner.h).
+// Helpers every spawner shares (spawner.h): the pool's CV points, state restore, target checks.
 #include <algorithm>
 #include <string>
 
@@ -19,6 +19,19 @@ std::vector<double> pool_points(const features::FrameHistory& history, std::int6
     pts.insert(pts.end(), p.begin(), p.end());
   }
   return pts;
+}
+
+void restore_versioned(const nlohmann::json& state, std::string_view what, int version,
+                       const std::function<void(const nlohmann::json&)>& read) {
+  try {
+    if (state.at("version").get<int>() != version) {
+      throw core::InputError(std::string(what) + " state has unsupported version " +
+                             state.at("version").dump());
+    }
+    read(state);
+  } catch (const nlohmann::json::exception& e) {
+    throw core::InputError("malformed " + std::string(what) + " state: " + e.what());
+  }
 }
 
 void check_target_dimension(const std::vector<double>& target, int cv_dim) {

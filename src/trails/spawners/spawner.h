@@ -6,8 +6,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -47,6 +49,12 @@ class Spawner {
 
 // The pool's CV points [first, history.frames()), row-major (one copy, block by block).
 std::vector<double> pool_points(const features::FrameHistory& history, std::int64_t first);
+
+// Restores a spawner's state blob written as {"version": version, ...}: a different version or
+// malformed JSON throws core::InputError naming `what` ("density spawner"); otherwise `read`
+// takes the blob (and may throw InputError itself).
+void restore_versioned(const nlohmann::json& state, std::string_view what, int version,
+                       const std::function<void(const nlohmann::json&)>& read);
 
 // search_mode target: throws core::InputError unless the target has one value per CV dimension.
 void check_target_dimension(const std::vector<double>& target, int cv_dim);

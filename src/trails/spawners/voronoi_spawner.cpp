@@ -166,17 +166,11 @@ nlohmann::json VoronoiSpawner::state() const {
 }
 
 void VoronoiSpawner::restore(const nlohmann::json& state) {
-  try {
-    if (state.at("version").get<int>() != 1) {
-      throw core::InputError("Voronoi spawner state has unsupported version " +
-                             state.at("version").dump());
-    }
-    const int cells = state.at("cells").get<int>();
+  restore_versioned(state, "Voronoi spawner", 1, [this](const nlohmann::json& blob) {
+    const int cells = blob.at("cells").get<int>();
     if (cells < 1) throw core::InputError("Voronoi spawner state has a cell count below 1");
     cells_ = cells;
-  } catch (const nlohmann::json::exception& e) {
-    throw core::InputError(std::string("malformed Voronoi spawner state: ") + e.what());
-  }
+  });
 }
 
 }  // namespace trails::spawners
