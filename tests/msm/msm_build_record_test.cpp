@@ -48,6 +48,7 @@ MsmBuild full_build() {
   b.vamp2 = 2.0625;
   b.its_lags = {1, 10, 2};
   b.its = {{30.5, 4.25}, {kNaN, kNaN}, {41.25, kInf}};
+  b.its_errors = {{1.5, 0.25}, {kNaN, kNaN}, {3.5, kNaN}};
   b.mle_converged = false;
   b.min_segment = 30;
   b.note = "";
@@ -84,8 +85,8 @@ MsmBuild empty_build() {
   return b;
 }
 
-// The writer's bytes as of record version 1 (MsmBuild::to_json before MsmBuildRecord existed).
-constexpr const char* kFullJson =
+// A version-1 payload (before its_errors), still read.
+constexpr const char* kFullJsonV1 =
     R"({"active_set":[0,1,3],"cluster_centers":[-0.5,1.5,0.25,0.5,0.75,0.0,1e-07,-2.0],)"
     R"("converged":true,"count_matrix":[[900.0,70.0,30.0],[33.0,264.0,33.0],[15.0,33.5,118.25]],)"
     R"("criteria":"implied_timescales: max relative change 0.01 < 0.1; vamp2: baseline",)"
@@ -101,7 +102,7 @@ constexpr const char* kFullJson =
     R"("timescale_errors":[3.5,null],"timescales":[41.25,null],)"
     R"("transition_matrix":[[0.9,0.07,0.03],[0.1,0.8,0.1],[0.09,0.2,0.71]],"vamp2":2.0625})";
 
-constexpr const char* kEmptyJson =
+constexpr const char* kEmptyJsonV1 =
     R"({"active_set":[1],"cluster_centers":null,"converged":false,"count_matrix":[],)"
     R"("criteria":"","criteria_met":false,"estimator":"mle","frames":40,"iteration":3,)"
     R"("its":{"5":[null]},"lag_guard_ok":true,"lagtime":5,"metastable_assignments":null,)"
@@ -112,11 +113,41 @@ constexpr const char* kEmptyJson =
     R"("stationary_distribution":[],"streak":0,"timescale_errors":null,"timescales":[],)"
     R"("transition_matrix":[],"vamp2":null})";
 
-TEST(MsmBuildRecord, WriterBytesOfAFullBuildAreVersionOnes) {
+// The writer's bytes (record version 2).
+constexpr const char* kFullJson =
+    R"({"active_set":[0,1,3],"cluster_centers":[-0.5,1.5,0.25,0.5,0.75,0.0,1e-07,-2.0],)"
+    R"("converged":true,"count_matrix":[[900.0,70.0,30.0],[33.0,264.0,33.0],[15.0,33.5,118.25]],)"
+    R"("criteria":"implied_timescales: max relative change 0.01 < 0.1; vamp2: baseline",)"
+    R"("criteria_met":true,"estimator":"bayesian","frames":4800,"iteration":12,)"
+    R"("its":{"1":[30.5,4.25],"10":[null,null],"2":[41.25,null]},)"
+    R"("its_errors":{"1":[1.5,0.25],"10":[null,null],"2":[3.5,null]},"lag_guard_ok":false,)"
+    R"("lagtime":2,"metastable_assignments":[0,0,1],)"
+    R"("metastable_memberships":[[1.0,0.0],[0.75,0.25],[0.125,0.875]],)"
+    R"("metastable_populations":[0.8333333333333334,0.16666666666666666],"min_segment":30,)"
+    R"("mle_converged":false,"n_active":3,"n_metastable":2,"n_microstates":4,"note":"",)"
+    R"("pcca_crispness":0.8125,"reason":"MSM convergence: criteria (all) satisfied for 2 )"
+    R"(consecutive build(s). [x]","record_version":2,"refit":true,)"
+    R"("stationary_distribution":[0.5,0.3333333333333333,0.16666666666666666],"streak":2,)"
+    R"("timescale_errors":[3.5,null],"timescales":[41.25,null],)"
+    R"("transition_matrix":[[0.9,0.07,0.03],[0.1,0.8,0.1],[0.09,0.2,0.71]],"vamp2":2.0625})";
+
+constexpr const char* kEmptyJson =
+    R"({"active_set":[1],"cluster_centers":null,"converged":false,"count_matrix":[],)"
+    R"("criteria":"","criteria_met":false,"estimator":"mle","frames":40,"iteration":3,)"
+    R"("its":{"5":[null]},"its_errors":null,)"
+    R"("lag_guard_ok":true,"lagtime":5,"metastable_assignments":null,)"
+    R"("metastable_memberships":null,"metastable_populations":null,"min_segment":0,)"
+    R"("mle_converged":true,"n_active":1,"n_metastable":null,"n_microstates":2,)"
+    R"("note":"fewer than 2 states in the largest strongly connected set",)"
+    R"("pcca_crispness":null,"reason":"","record_version":2,"refit":false,)"
+    R"("stationary_distribution":[],"streak":0,"timescale_errors":null,"timescales":[],)"
+    R"("transition_matrix":[],"vamp2":null})";
+
+TEST(MsmBuildRecord, WriterBytesOfAFullBuild) {
   EXPECT_EQ(full_build().to_json().dump(), kFullJson);
 }
 
-TEST(MsmBuildRecord, WriterBytesOfABuildWithoutAModelAreVersionOnes) {
+TEST(MsmBuildRecord, WriterBytesOfABuildWithoutAModel) {
   EXPECT_EQ(empty_build().to_json().dump(), kEmptyJson);
 }
 
@@ -235,6 +266,8 @@ TEST(MsmBuildRecord, RoundTripsThroughJson) {
   }
   // Non-finite doubles are null in the JSON and NaN in the record read back.
   const auto back = parse_msm_build_record(json::parse(kFullJson), kWhere);
+  EXPECT_TRUE(std::isnan(back.its_errors->at(2)[1]));
+  EXPECT_EQ(back.its_errors->at(1), (std::vector<double>{1.5, 0.25}));
   EXPECT_EQ(back.timescales[0], 41.25);
   EXPECT_TRUE(std::isnan(back.timescales[1]));
   EXPECT_TRUE(std::isnan(back.timescale_errors->at(1)));
@@ -303,7 +336,7 @@ TEST(MsmBuildRecord, EveryKeyIsReadIntoItsOwnField) {
 }
 
 TEST(MsmBuildRecord, EveryMissingKeyIsNamed) {
-  ASSERT_EQ(msm_build_record_keys().size(), 30u);
+  ASSERT_EQ(msm_build_record_keys().size(), 31u);
   for (const auto key : msm_build_record_keys()) {
     json j = valid();
     ASSERT_EQ(j.erase(std::string(key)), 1u) << key;
@@ -382,8 +415,8 @@ TEST(MsmBuildRecord, ValuesOutsideTheirTypeAreNamed) {
 
 TEST(MsmBuildRecord, OtherVersionsAndLayoutsAreRejected) {
   const std::string other =
-      " (this Trails reads version 1); the run was written by another Trails version";
-  EXPECT_EQ(corruption(with("record_version", 2)), kWhere + ": MSM build record version 2" + other);
+      " (this Trails reads versions 1 to 2); the run was written by another Trails version";
+  EXPECT_EQ(corruption(with("record_version", 3)), kWhere + ": MSM build record version 3" + other);
   EXPECT_EQ(corruption(with("record_version", "1")),
             kWhere + ": MSM build record version \"1\"" + other);
   json j = valid();
@@ -392,6 +425,24 @@ TEST(MsmBuildRecord, OtherVersionsAndLayoutsAreRejected) {
   EXPECT_EQ(corruption(json::array()), kWhere + ": the MSM build record is not a JSON object");
   EXPECT_EQ(corruption(with("vamp", 2.0)),
             kWhere + ": the MSM build record has an unknown key 'vamp'");
+  // Version 1 has no its_errors.
+  json v1 = json::parse(kFullJsonV1);
+  v1["its_errors"] = nullptr;
+  EXPECT_EQ(corruption(v1), kWhere + ": the MSM build record has an unknown key 'its_errors'");
+}
+
+TEST(MsmBuildRecord, VersionOneRecordsAreReadWithoutItsErrors) {
+  for (const char* text : {kFullJsonV1, kEmptyJsonV1}) {
+    const auto r = parse_msm_build_record(json::parse(text), kWhere);
+    EXPECT_FALSE(r.its_errors.has_value());
+  }
+  const auto full = parse_msm_build_record(json::parse(kFullJsonV1), kWhere);
+  EXPECT_EQ(full.its.at(1), (std::vector<double>{30.5, 4.25}));
+  EXPECT_EQ(full.timescale_errors->at(0), 3.5);
+  // Written back, it is a version-2 record: the same fields, its_errors null.
+  const json again = to_json(full);
+  EXPECT_EQ(again.at("record_version"), 2);
+  EXPECT_TRUE(again.at("its_errors").is_null());
 }
 
 }  // namespace

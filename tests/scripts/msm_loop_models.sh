@@ -58,7 +58,8 @@ grep -Eq "^metastable +2 PCCA\+ sets: populations 0\.[0-9]+, 0\.[0-9]+ \(F [0-9.
 pass "PCCA+ in the loop: the two wells, populations = sum of pi, stationary_distribution criterion"
 
 # --- Bayesian estimator: errors, determinism, resume ---
-bayes() { dw_config "$1" "$2" "estimator: bayesian" "n_bayesian_samples: 20" "convergence_patience: 0" \
+bayes() { dw_config "$1" "$2" "estimator: bayesian" "n_bayesian_samples: 20" "lagtimes: [2, 5, 20]" \
+  "convergence_patience: 0" \
   "convergence_criteria:" "  its: {tol: 0.1}" "  statistical_error: {tol: 0.5}"; }
 bayes by.yaml by
 "$TRAILS" run by.yaml --iterations 8 > by.out 2>&1 || fail "Bayesian run failed: $(cat by.out)"
@@ -74,6 +75,13 @@ for r in rows:
     # Effective counts are fewer than sliding pairs: the count matrix sums below the frames.
     assert sum(map(sum, r["count_matrix"])) < r["frames"], r["frames"]
     assert "statistical_error: std/t2 " in r["criteria"], r["criteria"]
+    # The ITS band: a sigma per timescale at every lag of the ladder; the model lag's are the
+    # model's own errors, the other lags' are sampled on their own effective counts.
+    ie, its = r["its_errors"], r["its"]
+    assert sorted(ie) == sorted(its) == ["2", "20", "5"], (ie, its)
+    assert ie["5"][:len(e)] == e, (ie["5"], e)
+    for lag in ("2", "20"):
+        assert all(s is not None and s > 0 for s, t in zip(ie[lag], its[lag]) if t is not None), (lag, ie, its)
 # The errors shrink as the data grow (the last build has several times the first one's frames).
 assert rows[-1]["frames"] > 3 * rows[0]["frames"]
 assert rows[-1]["timescale_errors"][0] / rows[-1]["timescales"][0] < rows[0]["timescale_errors"][0] / rows[0]["timescales"][0], rows

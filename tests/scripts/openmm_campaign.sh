@@ -221,6 +221,37 @@ print("ok")
 PY
 pass "plot, analyze and report on the alanine φ/ψ campaign with an MSM: every picture drawn and embedded"
 
+# trails log and trails reweight on the same OpenMM run: log re-bins the stored φ/ψ on a grid of
+# its own (rows = iterations, frames = the shards'), leaving the run's output.log as it was;
+# reweight writes frame weights beside the run that sum to 1 over exactly the exported frames,
+# and plot --weights draws the reweighted free energy from them.
+sha_before=$(sha256sum almsm/output.log)
+"$TRAILS" log almsm --n-bins 6 --min-values -3.14159,-3.14159 --max-values 3.14159,3.14159 \
+  > almsm.log.tsv || fail "trails log on the OpenMM run: $(cat almsm.log.tsv)"
+[ "$(sha256sum almsm/output.log)" = "$sha_before" ] || fail "trails log changed the run's output.log"
+"$TRAILS" export almsm --cvs almsm.cvs.csv > /dev/null
+"$TRAILS" reweight almsm --iterations 200 --average-last 50 > almsm.rw.out 2>&1 ||
+  fail "reweight on the OpenMM run: $(cat almsm.rw.out)"
+[ -f almsm.weights.csv ] && [ ! -e almsm/almsm.weights.csv ] || fail "reweight's weights not beside the run"
+/usr/bin/python3 - almsm.log.tsv almsm.cvs.csv almsm.weights.csv <<'PY' || fail "log/reweight on the OpenMM run"
+import sys
+import numpy as np
+rows = [l.split("\t") for l in open(sys.argv[1]).read().splitlines() if not l.startswith("#")]
+assert rows[0][:3] == ["iteration", "frames", "cumulative_frames"], rows[0]
+cv = np.loadtxt(sys.argv[2], delimiter=",", skiprows=1)
+its = sorted(set(cv[:, 0].astype(int)))
+assert [int(r[0]) for r in rows[1:]] == its, (rows, its)
+assert [int(r[1]) for r in rows[1:]] == [int((cv[:, 0] == i).sum()) for i in its]
+assert int(rows[-1][4]) <= 36 and rows[-1][5] == "36", rows[-1]
+w = np.loadtxt(sys.argv[3], delimiter=",", skiprows=2)
+assert (w[:, :3] == cv[:, :3]).all() and abs(w[:, 3].sum() - 1) < 1e-9 and (w[:, 3] >= 0).all()
+print("ok")
+PY
+"$TRAILS" plot almsm -o rwplots --weights almsm.weights.csv > rwplot.out 2>&1 ||
+  fail "plot --weights on the OpenMM run: $(cat rwplot.out)"
+grep -q "^wrote rwplots/fes.png$" rwplot.out || fail "no reweighted fes.png: $(cat rwplot.out)"
+pass "trails log and trails reweight on an OpenMM run: the table from its frames, weights beside it, plot --weights"
+
 write_config mb.yaml mb
 "$TRAILS" run mb.yaml --iterations 1 > /dev/null
 set +e

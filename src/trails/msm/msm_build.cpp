@@ -29,6 +29,10 @@ MsmBuildRecord MsmBuild::record() const {
   }
   r.vamp2 = vamp2;
   for (std::size_t i = 0; i < its_lags.size(); ++i) r.its[its_lags[i]] = its[i];
+  if (bayesian && its_errors.size() == its_lags.size()) {
+    r.its_errors.emplace();
+    for (std::size_t i = 0; i < its_lags.size(); ++i) (*r.its_errors)[its_lags[i]] = its_errors[i];
+  }
   r.mle_converged = mle_converged;
   if (clustering) {
     const auto& c = clustering->centres;  // row-major

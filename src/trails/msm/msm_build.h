@@ -40,6 +40,8 @@ struct MsmBuild {
   std::optional<double> vamp2;  // sum of squared eigenvalues of T (>= 1)
   std::vector<int> its_lags;
   std::vector<std::vector<double>> its;  // per lag of the ladder (NaN where too few states)
+  // Bayesian: per lag of the ladder, the std of each timescale over posterior samples.
+  std::vector<std::vector<double>> its_errors;
   bool mle_converged = true;
   std::int64_t min_segment = 0;  // shortest segment (frames) used
   std::string note;              // why there is no model (fewer than 2 active states), or ""

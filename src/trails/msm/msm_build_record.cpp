@@ -15,7 +15,7 @@ namespace {
 
 using json = nlohmann::json;
 
-constexpr std::array<std::string_view, 30> kKeys = {"iteration",
+constexpr std::array<std::string_view, 31> kKeys = {"iteration",
                                                     "frames",
                                                     "refit",
                                                     "lagtime",
@@ -35,6 +35,7 @@ constexpr std::array<std::string_view, 30> kKeys = {"iteration",
                                                     "pcca_crispness",
                                                     "vamp2",
                                                     "its",
+                                                    "its_errors",
                                                     "mle_converged",
                                                     "cluster_centers",
                                                     "min_segment",
@@ -62,6 +63,13 @@ json finite_or_null(const std::vector<double>& v) {
   json out = json::array();
   for (const double x : v) out.push_back(std::isfinite(x) ? json(x) : json(nullptr));
   return out;
+}
+
+// lag -> values as {"lag": [...]}.
+json its_json(const std::map<int, std::vector<double>>& by_lag) {
+  json its = json::object();
+  for (const auto& [lag, ts] : by_lag) its[std::to_string(lag)] = finite_or_null(ts);
+  return its;
 }
 
 template <class T, class F>
@@ -199,8 +207,10 @@ class Fields {
  public:
   Fields(const json& record, const std::string& where) : record_(record), where_(where) {}
 
-  // An object of version kMsmBuildRecordVersion with exactly the keys of kKeys.
-  void check_layout() const;
+  // An object of version 1 or kMsmBuildRecordVersion with exactly the keys of kKeys that its
+  // version has (version 1: all but its_errors).
+  void check_layout();
+  int version() const { return version_; }
 
   template <class T>
   T get(std::string_view key, T (*read)(const json&, const At&)) const {
@@ -219,29 +229,36 @@ class Fields {
 
   const json& record_;
   const std::string& where_;
+  int version_ = kMsmBuildRecordVersion;
 };
 
-void Fields::check_layout() const {
+// Keys a record of `version` has: its_errors came with version 2.
+bool has_key(int version, std::string_view key) { return version >= 2 || key != "its_errors"; }
+
+void Fields::check_layout() {
   if (!record_.is_object()) {
     throw core::CorruptionError(where_ + ": the MSM build record is not a JSON object");
   }
   const auto version = record_.find("record_version");
   if (version == record_.end() || !version->is_number_integer() ||
-      version->get<std::int64_t>() != kMsmBuildRecordVersion) {
+      (version->get<std::int64_t>() != 1 &&
+       version->get<std::int64_t>() != kMsmBuildRecordVersion)) {
     throw core::CorruptionError(fmt::format(
-        "{}: MSM build record version {} (this Trails reads version {}); the run was written by "
-        "another Trails version",
+        "{}: MSM build record version {} (this Trails reads versions 1 to {}); the run was "
+        "written by another Trails version",
         where_, version == record_.end() ? std::string("missing") : version->dump(),
         kMsmBuildRecordVersion));
   }
+  version_ = static_cast<int>(version->get<std::int64_t>());
   for (const auto key : kKeys) {
-    if (!record_.contains(key)) {
+    if (has_key(version_, key) && !record_.contains(key)) {
       throw core::CorruptionError(
           fmt::format("{}: the MSM build record has no key '{}'", where_, key));
     }
   }
   for (const auto& [key, v] : record_.items()) {
-    if (key != "record_version" && std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end()) {
+    if (key != "record_version" &&
+        (std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end() || !has_key(version_, key))) {
       throw core::CorruptionError(
           fmt::format("{}: the MSM build record has an unknown key '{}'", where_, key));
     }
@@ -253,8 +270,6 @@ void Fields::check_layout() const {
 std::span<const std::string_view> msm_build_record_keys() { return kKeys; }
 
 json to_json(const MsmBuildRecord& r) {
-  json its = json::object();
-  for (const auto& [lag, ts] : r.its) its[std::to_string(lag)] = finite_or_null(ts);
   json record = {{"record_version", kMsmBuildRecordVersion},
                  {"iteration", r.iteration},
                  {"frames", r.frames},
@@ -275,7 +290,8 @@ json to_json(const MsmBuildRecord& r) {
                  {"metastable_memberships", or_null(r.metastable_memberships, matrix_json)},
                  {"pcca_crispness", or_null(r.pcca_crispness, as_is)},
                  {"vamp2", or_null(r.vamp2, as_is)},
-                 {"its", std::move(its)},
+                 {"its", its_json(r.its)},
+                 {"its_errors", or_null(r.its_errors, its_json)},
                  {"mle_converged", r.mle_converged},
                  {"cluster_centers", or_null(r.cluster_centers, as_is)},
                  {"min_segment", r.min_segment},
@@ -293,7 +309,7 @@ json to_json(const MsmBuildRecord& r) {
 }
 
 MsmBuildRecord parse_msm_build_record(const json& record, const std::string& where) {
-  const Fields f(record, where);
+  Fields f(record, where);
   f.check_layout();
   MsmBuildRecord r;
   r.iteration = f.get("iteration", as_integer<std::int64_t>);
@@ -320,6 +336,7 @@ MsmBuildRecord parse_msm_build_record(const json& record, const std::string& whe
   r.pcca_crispness = f.get_or_null("pcca_crispness", as_number);
   r.vamp2 = f.get_or_null("vamp2", as_number);
   r.its = f.get("its", as_its);
+  if (f.version() >= 2) r.its_errors = f.get_or_null("its_errors", as_its);
   r.mle_converged = f.get("mle_converged", as_bool);
   r.cluster_centers = f.get_or_null("cluster_centers", as_numbers);
   r.min_segment = f.get("min_segment", as_integer<std::int64_t>);

@@ -18,7 +18,7 @@
 
 namespace trails::msm {
 
-inline constexpr int kMsmBuildRecordVersion = 1;
+inline constexpr int kMsmBuildRecordVersion = 2;  // version 1 (no its_errors) is still read
 
 // One field per payload key, in the JSON's types. Doubles the writer cannot write as numbers
 // (NaN, infinities) are JSON null, and read back as NaN inside arrays and matrices; an optional
@@ -44,6 +44,8 @@ struct MsmBuildRecord {
   std::optional<double> pcca_crispness;
   std::optional<double> vamp2;             // sum of squared eigenvalues of T
   std::map<int, std::vector<double>> its;  // lag -> timescales (NaN where null)
+  // bayesian: lag -> std of each timescale over posterior samples (null in version 1 records)
+  std::optional<std::map<int, std::vector<double>>> its_errors;
   bool mle_converged = true;
   std::optional<std::vector<double>> cluster_centers;  // k x d row-major
   std::int64_t min_segment = 0;                        // shortest segment (frames) used

@@ -91,32 +91,63 @@ Eigen::MatrixXd MsmStage::counts_at(std::size_t li) const {
 
 // Point estimate = the reversible MLE of the effective counts (BayesianMSM's prior); each
 // posterior sample its own seeded chain, so the errors do not depend on threads.
-Eigen::VectorXd MsmStage::bayesian_estimate(MsmBuild& b, const Eigen::MatrixXd& counts,
-                                            int nts) const {
+analysis::BayesianMsm MsmStage::bayesian_at(const Eigen::MatrixXd& counts,
+                                            const std::vector<int>& active_set, int lag, int nts,
+                                            std::uint64_t seed) const {
   const auto kc = static_cast<int>(centres_.centres.rows());
-  const int n_active = static_cast<int>(b.active_set.size());
   analysis::CountModel cm;
-  cm.lag = b.lag;
+  cm.lag = lag;
   cm.mode = analysis::CountMode::Effective;
   cm.counts = counts;
   cm.state_histogram = Eigen::Map<const Eigen::VectorXd>(histogram_.data(), kc);
-  cm.connected_sets = {b.active_set};
-  cm.active_set = b.active_set;
+  cm.connected_sets = {active_set};
+  cm.active_set = active_set;
   cm.active_index.assign(static_cast<std::size_t>(kc), -1);
-  for (int a = 0; a < n_active; ++a) cm.active_index[static_cast<std::size_t>(b.active_set[a])] = a;
+  for (std::size_t a = 0; a < active_set.size(); ++a) {
+    cm.active_index[static_cast<std::size_t>(active_set[a])] = static_cast<int>(a);
+  }
   analysis::BayesianMsmOptions o;
   o.n_samples = config_.n_bayesian_samples;
-  o.seed =
-      core::Rng::stream(seed_, "msm-bayesian", static_cast<std::uint64_t>(b.iteration)).next_u64();
+  o.seed = seed;
   o.n_threads = kThreads;
   o.n_timescales = nts;
   o.keep_transition_matrices = false;
-  const auto bayes = analysis::estimate_bayesian_msm(cm, o);
+  return analysis::estimate_bayesian_msm(cm, o);
+}
+
+Eigen::VectorXd MsmStage::bayesian_estimate(MsmBuild& b, const Eigen::MatrixXd& counts,
+                                            int nts) const {
+  const auto seed =
+      core::Rng::stream(seed_, "msm-bayesian", static_cast<std::uint64_t>(b.iteration)).next_u64();
+  const auto bayes = bayesian_at(counts, b.active_set, b.lag, nts, seed);
   b.T = bayes.point_estimate.transition_matrix();
   b.mle_converged = bayes.point_estimate.mle_converged();
   b.timescale_errors.assign(bayes.timescales_std.data(),
                             bayes.timescales_std.data() + bayes.timescales_std.size());
   return bayes.point_estimate.stationary_distribution();
+}
+
+// Bayesian builds: the standard deviation of each implied timescale over posterior samples at a
+// lag of the ladder (the ITS picture's band). At the model's lag they are the model's own errors;
+// elsewhere each lag has its own seeded sampler (docs/analysis.md, "In the loop").
+std::vector<double> MsmStage::its_errors_at(const MsmBuild& b, const Eigen::MatrixXd& counts,
+                                            int lag) const {
+  std::vector<double> row(static_cast<std::size_t>(config_.n_timescales),
+                          std::numeric_limits<double>::quiet_NaN());
+  if (lag == b.lag && b.note.empty()) {
+    std::copy(b.timescale_errors.begin(), b.timescale_errors.end(), row.begin());
+    return row;
+  }
+  const auto set = analysis::largest_connected_set(counts);
+  if (set.size() < 2) return row;
+  const int nts = std::min<int>(config_.n_timescales, static_cast<int>(set.size()) - 1);
+  const auto seed =
+      core::Rng::stream(seed_, "msm-bayesian-its", static_cast<std::uint64_t>(b.iteration),
+                        static_cast<std::uint64_t>(lag))
+          .next_u64();
+  const auto bayes = bayesian_at(counts, set, lag, nts, seed);
+  for (int i = 0; i < nts; ++i) row[static_cast<std::size_t>(i)] = bayes.timescales_std(i);
+  return row;
 }
 
 // The model on the active set (at least 2 states) of `counts`, the counts at msm.lagtime.
@@ -160,8 +191,10 @@ void MsmStage::estimate(MsmBuild& b) const {
   for (const int lag : config_.lagtimes) {
     const auto li =
         static_cast<std::size_t>(std::find(lags_.begin(), lags_.end(), lag) - lags_.begin());
+    const Eigen::MatrixXd& at_lag = li == 0 ? counts : counts_at(li);
     b.its_lags.push_back(lag);
-    b.its.push_back(its_at(li == 0 ? counts : counts_at(li), lag, config_.n_timescales));
+    b.its.push_back(its_at(at_lag, lag, config_.n_timescales));
+    if (config_.bayesian) b.its_errors.push_back(its_errors_at(b, at_lag, lag));
   }
 }
 

@@ -31,6 +31,7 @@
 #include <Eigen/Core>
 #include <nlohmann/json.hpp>
 
+#include "trails/analysis/bayesian_msm.h"
 #include "trails/analysis/clustering.h"
 #include "trails/analysis/counting.h"
 #include "trails/config/campaign_config.h"
@@ -102,6 +103,12 @@ class MsmStage {
   void estimate(MsmBuild& b) const;
   void estimate_model(MsmBuild& b, const Eigen::MatrixXd& counts) const;  // >= 2 active states
   Eigen::VectorXd bayesian_estimate(MsmBuild& b, const Eigen::MatrixXd& counts, int nts) const;
+  // The Bayesian MSM of effective `counts` (all microstates) on `active_set` at `lag`.
+  analysis::BayesianMsm bayesian_at(const Eigen::MatrixXd& counts,
+                                    const std::vector<int>& active_set, int lag, int nts,
+                                    std::uint64_t seed) const;
+  std::vector<double> its_errors_at(const MsmBuild& b, const Eigen::MatrixXd& counts,
+                                    int lag) const;
   Eigen::MatrixXd counts_at(std::size_t lag_index) const;  // of lags_[lag_index]
 
   config::MsmConfig config_;

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -64,12 +65,13 @@ void ReportFigure::write_data(const ReportData& r) const {
   }
 }
 
-// (a) implied timescales vs lag, with the latest build's Bayesian σ when it has one
+// (a) implied timescales vs lag, with the latest build's Bayesian σ (band and bars) when it has one
 std::string ReportFigure::its_panel(const ReportData& r) const {
   const ItsLadder ladder{{r.its.begin(), r.its.end()},
                          r.lag,
                          r.latest.timescales,
-                         r.latest.timescale_errors.value_or(std::vector<double>{})};
+                         r.latest.timescale_errors.value_or(std::vector<double>{}),
+                         r.latest.its_errors.value_or(std::map<int, std::vector<double>>{})};
   return its_plot(ladder, r.time, dir(), "(a) Implied timescales (latest build)");
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -24,6 +25,33 @@ bool usable(double t) { return std::isfinite(t) && t > 0; }
 std::pair<double, double> band(double t, double sigma) {
   if (!usable(t) || !std::isfinite(sigma)) return {NAN, NAN};
   return {std::max(t - sigma, t / 100.0), t + sigma};
+}
+
+// its_band.dat: per lag, t_i - σ_i and t_i + σ_i for every timescale (NaN where either is
+// missing); false when no lag has a usable band. Widens [smallest, largest] to the bands.
+bool write_band(const ItsLadder& ladder, std::size_t width, const TimeScale& u,
+                const fs::path& file, double& smallest, double& largest) {
+  bool any = false;
+  std::ofstream out(file);
+  for (const auto& [lag, ts] : ladder.its) {
+    const auto e = ladder.errors.find(lag);
+    out << lag * u.per_frame;
+    for (std::size_t i = 0; i < width; ++i) {
+      double lo = NAN, hi = NAN;
+      if (e != ladder.errors.end() && i < ts.size() && i < e->second.size()) {
+        std::tie(lo, hi) = band(ts[i], e->second[i]);
+      }
+      if (std::isfinite(lo)) {
+        any = true;
+        smallest = std::min(smallest, lo);
+        largest = std::max(largest, hi);
+      }
+      out << ' ' << value(lo * u.per_frame) << ' ' << value(hi * u.per_frame);
+    }
+    out << '\n';
+  }
+  close_checked(out, file);
+  return any;
 }
 
 }  // namespace
@@ -64,17 +92,26 @@ std::string its_plot(const ItsLadder& ladder, const TimeAxis& time, const fs::pa
     }
     close_checked(out, dir / "its.dat");
   }
+  const bool banded = write_band(ladder, width, u, dir / "its_band.dat", smallest, largest);
   const double ylo = smallest * u.per_frame / 2;
   g += fmt::format("set yrange [{}:{}]\n", ylo, largest * u.per_frame * 2);
   std::string plot = fmt::format(
       "plot {} using 1:({}):1 with filledcurves lc rgb '#e4e4e4' title 'below the lag: not "
       "resolved'",
       q(dir / "its.dat"), ylo);
-  for (std::size_t i = 0; i < width; ++i) {
-    plot += fmt::format(", '' using 1:{} with linespoints lt {} pt 7 lw 2 title 't_{}'", i + 2,
-                        i + 1, i + 2);
+  for (std::size_t i = 0; banded && i < width; ++i) {
+    plot += fmt::format(
+        ", {} using 1:{}:{} with filledcurves fs transparent solid 0.2 noborder lt {} {}",
+        q(dir / "its_band.dat"), 2 * i + 2, 2 * i + 3, i + 1,
+        i == 0 ? "title '± σ (Bayesian, at each lag)'" : "notitle");
   }
-  plot += ", '' using 1:1 with lines dt 2 lw 1.5 lc rgb '#555555' title 'lag time'";
+  // Named, not '': after the bands '' would be its_band.dat.
+  const std::string its_dat = q(dir / "its.dat");
+  for (std::size_t i = 0; i < width; ++i) {
+    plot += fmt::format(", {} using 1:{} with linespoints lt {} pt 7 lw 2 title 't_{}'", its_dat,
+                        i + 2, i + 1, i + 2);
+  }
+  plot += ", " + its_dat + " using 1:1 with lines dt 2 lw 1.5 lc rgb '#555555' title 'lag time'";
   bool any_error = false;
   {
     std::ofstream out(dir / "its_err.dat");

@@ -20,11 +20,13 @@ struct ItsLadder {
   int model_lag = 0;                       // the model's lag (0: none marked)
   std::vector<double> model_timescales;    // at model_lag
   std::vector<double> model_errors;        // Bayesian standard deviations (empty: none)
+  // Bayesian builds: lag -> standard deviation of each timescale (empty: none, or older runs).
+  std::map<int, std::vector<double>> errors;
 };
 
 // Implied timescales vs lag: one line per timescale, the region below the lag (not resolved)
-// shaded, the model's timescales ± their Bayesian standard deviation as error bars.
-// Writes DIR/its.dat and DIR/its_err.dat.
+// shaded, each timescale's ± σ band across lags where the build is Bayesian, and the model's
+// timescales ± their σ as error bars. Writes DIR/its.dat, DIR/its_band.dat, DIR/its_err.dat.
 std::string its_plot(const ItsLadder& ladder, const TimeAxis& time,
                      const std::filesystem::path& dir, const std::string& title);
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -86,7 +87,8 @@ std::vector<fs::path> plot_msm_builds(const store::RunStore& store, const fs::pa
     const auto& last = latest->record;
     if (!last.its.empty()) {
       ItsLadder ladder{last.its, last.lagtime, last.timescales,
-                       last.timescale_errors.value_or(std::vector<double>{})};
+                       last.timescale_errors.value_or(std::vector<double>{}),
+                       last.its_errors.value_or(std::map<int, std::vector<double>>{})};
       written.push_back(tmp / "its.png");
       script += terminal(written.back(), 1000, 560);
       script += its_plot(ladder, time, tmp,
