@@ -1,10 +1,13 @@
 // bench/spawner_cost: one spawn's cost (spawners::Spawner::choose, W = 16 walkers) against the
 // candidate pool's size, for the density (hard and soft), Voronoi (150 cells), LOF (20
-// neighbours) and FPS spawners. The pool is a 2-D cloud shaped like an exploration campaign's
-// (Gaussian blobs around a path of growing length), stored as blocks of 1000 frames, binned
-// once on a 30 x 30 grid (the campaign keeps that table incrementally, so binning is not part of
-// a spawn). Each cell is the median of REPEATS calls with different spawn streams. Not a test.
-// Usage: bench_spawner_cost [MAX_POOL=1000000] [REPEATS=3] [SCHEMES=density,soft,voronoi,lof,fps]
+// neighbours) and FPS spawners, and the density spawner (hard) with the adaptive binners
+// (gradient, mab, eigenvector: binning.scheme). The pool is a 2-D cloud shaped like an
+// exploration campaign's (Gaussian blobs around a path of growing length), stored as blocks of
+// 1000 frames, binned once on a 30 x 30 grid (the campaign keeps that table incrementally, so
+// uniform binning is not part of a spawn; an adaptive binner refits and re-bins the pool inside
+// every spawn). Each cell is the median of REPEATS calls with different spawn streams. Not a test.
+// Usage: bench_spawner_cost [MAX_POOL=1000000] [REPEATS=3]
+//        [SCHEMES=density,soft,voronoi,lof,fps,gradient,mab,eigenvector]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -16,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "trails/binning/bin_table.h"
+#include "trails/binning/binner.h"
 #include "trails/binning/uniform_grid.h"
 #include "trails/core/rng.h"
 #include "trails/features/frame_history.h"
@@ -32,6 +36,13 @@ constexpr std::int64_t kBlock = 1000;  // frames per stored iteration
 constexpr int kWalkers = 16;
 
 std::unique_ptr<spawners::Spawner> make(const std::string& scheme) {
+  for (const char* adaptive : {"gradient", "mab", "eigenvector"}) {
+    if (scheme == adaptive) {
+      spawners::DensityOptions o;
+      o.binning.scheme = binning::binning_scheme(scheme);
+      return std::make_unique<spawners::DensitySpawner>(o);
+    }
+  }
   if (scheme == "density")
     return std::make_unique<spawners::DensitySpawner>(spawners::DensityOptions{});
   if (scheme == "soft") {
@@ -51,7 +62,8 @@ std::unique_ptr<spawners::Spawner> make(const std::string& scheme) {
 int main(int argc, char** argv) {
   const std::int64_t max_pool = argc > 1 ? std::stoll(argv[1]) : 1000000;
   const int repeats = argc > 2 ? std::stoi(argv[2]) : 3;
-  std::vector<std::string> schemes = {"density", "soft", "voronoi", "lof", "fps"};
+  std::vector<std::string> schemes = {"density", "soft",     "voronoi", "lof",
+                                      "fps",     "gradient", "mab",     "eigenvector"};
   if (argc > 3) {
     schemes.clear();
     std::string list = argv[3];

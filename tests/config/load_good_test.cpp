@@ -27,7 +27,7 @@ TEST(LoadGood, ValuesAndDefaults) {
   EXPECT_EQ(c.space_mode, "fixed");
   EXPECT_EQ(c.checkpoint_freq, 1);
   EXPECT_EQ(c.min_success_fraction, 1.0);
-  EXPECT_EQ(c.binning_scheme, "uniform");
+  EXPECT_EQ(c.binning.scheme, "uniform");
   ASSERT_EQ(c.system.start.size(), 1u);
   EXPECT_EQ(c.system.start[0], (std::vector<double>{-0.558, 1.442}));
   EXPECT_EQ(c.engine.md_engine, "builtin");

@@ -1,17 +1,25 @@
 #!/usr/bin/env bash
-# The exploration spawners (docs/spawning.md): a short built-in Müller–Brown campaign per scheme
-# (voronoi, periodic Voronoi in target mode with a climbing cell ladder, lof, fps, each with a
-# history_window) explores beyond its start, restarts only from frames inside its window, and a
-# kill -9 (TRAILS_CRASH_AT) followed by --resume exports byte for byte what an uninterrupted run
-# exports.
+# The exploration spawners and the adaptive binners (docs/spawning.md): a short built-in
+# Müller–Brown campaign per scheme (voronoi, periodic Voronoi in target mode with a climbing cell
+# ladder, lof, fps; the density spawner with binning.scheme gradient, mab and eigenvector, each
+# with a history_window) explores beyond its start, restarts only from frames inside its window,
+# and a kill -9 (TRAILS_CRASH_AT) followed by --resume exports byte for byte what an
+# uninterrupted run exports.
 source "$(dirname "$0")/lib/common.bash"
 
-# scheme_config FILE OUTDIR SCHEME [extra spawning lines...]
+# scheme_config FILE OUTDIR SCHEME [extra spawning lines...]; $BINNING (if set): the binning
+# block's lines, e.g. "scheme: gradient"; $SPAWN_TYPE (if set) replaces spawn_type: hard.
 scheme_config() {
   local file=$1 outdir=$2 scheme=$3
   shift 3
   write_config "$file" "$outdir" "history_window: 3" "$@"
   sed -i "s/spawn_scheme: density/spawn_scheme: $scheme/" "$file"
+  [ -z "${SPAWN_TYPE:-}" ] || sed -i "s/spawn_type: hard/spawn_type: $SPAWN_TYPE/" "$file"
+  if [ -n "${BINNING:-}" ]; then
+    echo "binning:" >> "$file"
+    local line
+    while IFS= read -r line; do echo "  $line" >> "$file"; done <<< "$BINNING"
+  fi
 }
 
 # explores RUN_DIR WINDOW: occupancy grows well past iteration 0's, and every walker restarts from
@@ -60,9 +68,45 @@ check_scheme voronoi voronoi "voronoi_clusters: 20"
 check_scheme voronoi-periodic voronoi "voronoi_periodic: true" "voronoi_clusters: 4" \
   "voronoi_max_clusters: 40" "resolution_check_patience: 1" "search_mode: target" \
   "target: [0.6, 0.0]"
+# trails status shows the cell count the ladder reached (4 → 6 → 9 → 13 → 19 → 28 → 40, capped).
+"$TRAILS" status voronoi-periodic > vp-status.txt || fail "status of the Voronoi run failed"
+grep -q "Voronoi cells 40 (max 40)" vp-status.txt || fail "status lacks the cell count: $(cat vp-status.txt)"
+"$TRAILS" status voronoi-periodic --json | /usr/bin/python3 -c '
+import json, sys
+r = json.load(sys.stdin)["resolution"]
+assert r["voronoi_cells"] == 40 and r["voronoi_max_clusters"] == 40, r' ||
+  fail "status --json lacks the cell count"
+pass "trails status shows the Voronoi cell count (text and --json)"
 check_scheme lof lof "lof_neighbors: 10"
 check_scheme fps fps
 check_scheme fps-target fps "search_mode: target" "target: [0.6, 0.0]"
+
+# The adaptive binners behind the density spawner. The resolution ladder climbs every iteration
+# (patience 1) in the gradient run: its bin counts must reach the binner, before and after the
+# crash.
+BINNING=$'scheme: gradient\nn_fine: 60\nsmoothing: 5' check_scheme gradient density \
+  "resolution_check_patience: 1"
+BINNING="scheme: mab" SPAWN_TYPE=soft check_scheme mab-soft-target density \
+  "search_mode: target" "target: [0.6, 0.0]"
+BINNING="scheme: eigenvector" check_scheme eigenvector density
+# Each binner changes what is spawned: none of the runs restarts from the frames a uniform grid
+# picks (the uniform run is the density spawner with the same seed).
+scheme_config uniform.yaml uniform density "resolution_check_patience: 1"
+"$TRAILS" run uniform.yaml --iterations 12 > /dev/null || fail "uniform: run failed"
+export_run uniform uniform
+for run in gradient eigenvector; do
+  ! cmp -s uniform.lineage.csv "$run.lineage.csv" || fail "$run: spawned what the uniform grid did"
+done
+pass "gradient and eigenvector binning spawn differently from the uniform grid"
+! "$TRAILS" status uniform | grep -q "Voronoi cells" || fail "a density run shows Voronoi cells"
+
+# binning.scheme is read by the density (and weighted-ensemble) spawners only: with another
+# spawner it is accepted with a note, as Trails-MD ignores it.
+BINNING="scheme: mab" scheme_config note.yaml note lof
+"$TRAILS" check note.yaml > note.out 2>&1 || fail "binning.scheme with lof refused: $(cat note.out)"
+grep -q "binning.scheme: has no effect with spawning.spawn_scheme: lof" note.out ||
+  fail "no note for binning.scheme with lof: $(cat note.out)"
+pass "binning.scheme with spawn_scheme lof: accepted with a note"
 
 # Bad combinations are refused before anything is written.
 write_config bad.yaml bad "voronoi_clusters: 300" "voronoi_max_clusters: 200"

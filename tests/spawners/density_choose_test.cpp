@@ -29,7 +29,7 @@ struct Pool {
 };
 
 DensitySpawner make(bool hard, int window = 5, std::optional<std::vector<double>> target = {}) {
-  return DensitySpawner(DensityOptions{hard, window, std::move(target)});
+  return DensitySpawner(DensityOptions{hard, window, std::move(target), {}});
 }
 
 TEST(DensityChoose, HardReturnsMembersOfTheLeastPopulatedBins) {
@@ -223,8 +223,8 @@ TEST(DensityChoose, HardExploreTierShortcutEqualsFullRule) {
     next += 200;
   }
   for (int n : {1, 8, 40, 500}) {
-    trails::spawners::DensitySpawner fast({true, 3, std::nullopt});
-    trails::spawners::DensitySpawner full({true, 3, std::nullopt});
+    trails::spawners::DensitySpawner fast({true, 3, std::nullopt, {}});
+    trails::spawners::DensitySpawner full({true, 3, std::nullopt, {}});
     for (int round = 0; round < 4; ++round) {
       trails::core::Rng r1(100 + round), r2(100 + round);
       const auto got = fast.choose(table, grid, n, r1);

@@ -31,7 +31,7 @@ std::set<std::int64_t> as_set(const Ids& v, std::size_t from, std::size_t to) {
 }
 
 TEST(DensityRules, SoftWeightsAreClosenessOverPopulation) {
-  const DensitySpawner s(DensityOptions{false, 5, std::nullopt});
+  const DensitySpawner s(DensityOptions{false, 5, std::nullopt, {}});
   EXPECT_EQ(s.soft_weights({{0, 1}, {1, 2}, {2, 4}}), (std::vector<double>{1.0, 0.5, 0.25}));
   EXPECT_EQ(s.soft_weights({{0, 1, 1.0}, {1, 2, 0.5}, {2, 4, 0.0}}),
             (std::vector<double>{1.0, 0.25, 0.0}));

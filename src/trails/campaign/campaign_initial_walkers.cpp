@@ -84,7 +84,9 @@ std::vector<std::int64_t> CampaignDriver::spawn_from_initial_trajectory(
   bins.add_latest(frames);
   spawners::DensitySpawner spawner(density_options(config_));
   core::Rng rng = core::Rng::stream(config_.random_seed, "initial_trajectory_spawn");
-  return spawner.choose(bins.pool(), bins.grid(), config_.spawning.walker, rng);
+  // Through the pool, so an adaptive binning.scheme bins these frames as it bins a campaign's.
+  const spawners::SpawnPool pool{frames, 0, bins.pool(), bins.grid()};
+  return spawner.choose(pool, config_.spawning.walker, rng);
 }
 
 void CampaignDriver::set_initial_walkers() {

@@ -16,7 +16,13 @@ spawners::DensityOptions density_options(const config::CampaignConfig& c) {
   o.hard = c.spawning.spawn_type == config::SpawnType::Hard;
   o.recent_window = c.spawning.recent_density_window;
   if (c.spawning.search_mode == config::SearchMode::Target) o.target = c.spawning.target;
+  o.binning = binner_options(c);
   return o;
+}
+
+binning::BinnerOptions binner_options(const config::CampaignConfig& c) {
+  return binning::BinnerOptions{binning::binning_scheme(c.binning.scheme), c.binning.n_fine,
+                                c.binning.smoothing};
 }
 
 // The one table of spawning schemes (spawning.spawn_scheme, checked by config/).

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 
+#include "trails/binning/binner.h"
 #include "trails/binning/resolution.h"
 #include "trails/config/campaign_config.h"
 #include "trails/spawners/density_spawner.h"
@@ -14,6 +15,10 @@
 namespace trails::campaign {
 
 spawners::DensityOptions density_options(const config::CampaignConfig& c);
+
+// binning.* as the binner's options (binning/binner.h: make_binner); the density spawner and
+// the weighted-ensemble resampler bin with it.
+binning::BinnerOptions binner_options(const config::CampaignConfig& c);
 
 std::unique_ptr<spawners::Spawner> make_spawner(const config::CampaignConfig& c);
 

@@ -153,7 +153,9 @@ CampaignConfig build_config(const RawConfig& raw) {
   }
   c.checkpoint_freq = as_int(raw, "checkpoint_freq", c.checkpoint_freq);
   c.min_success_fraction = as_double(raw, "min_success_fraction", c.min_success_fraction);
-  c.binning_scheme = as_string(raw, "binning.scheme");
+  c.binning.scheme = as_string(raw, "binning.scheme");
+  c.binning.n_fine = as_int(raw, "binning.n_fine", c.binning.n_fine);
+  c.binning.smoothing = as_int(raw, "binning.smoothing", c.binning.smoothing);
 
   // system.start: one point becomes a one-element list, so consumers see a single shape.
   if (const json& start = raw.value("system.start"); start.is_array() && !start.empty()) {

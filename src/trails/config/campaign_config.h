@@ -71,6 +71,13 @@ struct SpawningConfig {
   int frames_per_walker() const { return step / stride; }
 };
 
+// binning: the spawning binner (docs/spawning.md, "Adaptive binning").
+struct BinningConfig {
+  std::string scheme = "uniform";  // uniform | gradient | mab | eigenvector
+  int n_fine = 100;                // gradient, mab
+  int smoothing = 3;               // gradient
+};
+
 // Learned CV space (space_mode pca | tica; compat:learned-space). The built-in engine's
 // features are its particle coordinates; OpenMM runs compute adaptive_feature_type over the
 // system.feature_selection atoms. The learned dimension is len(n_bins).
@@ -184,7 +191,7 @@ struct CampaignConfig {
   LearnedSpaceConfig learned;  // meaningful only when learned_space()
   int checkpoint_freq = 1;
   double min_success_fraction = 1.0;
-  std::string binning_scheme = "uniform";
+  BinningConfig binning;
   // cvs: the fixed CV space of a molecular run, one JSON object per entry (docs/cvs.md); null:
   // Trails-MD's fallback [Rg, RMSD] of the protein. Parsed and checked by the campaign against
   // the topology before any MD runs.

@@ -64,7 +64,12 @@ json built_values(const CampaignConfig& c, bool all) {
     }
   }
   j["min_success_fraction"] = c.min_success_fraction;
-  j["binning"]["scheme"] = c.binning_scheme;
+  j["binning"]["scheme"] = c.binning.scheme;
+  // The adaptive schemes' keys only with them, so uniform runs' digests are unchanged.
+  if (c.binning.scheme == "gradient" || c.binning.scheme == "mab") {
+    j["binning"]["n_fine"] = c.binning.n_fine;
+  }
+  if (c.binning.scheme == "gradient") j["binning"]["smoothing"] = c.binning.smoothing;
   j["system"]["start"] = list_or_null(c.system.start);
 
   json& e = j["engine"];

@@ -15,7 +15,6 @@ using T = ValueType;
 constexpr std::string_view kGromacs = "the GROMACS engine";
 constexpr std::string_view kAmber = "the Amber engine";
 constexpr std::string_view kWe = "weighted-ensemble kinetics (spawn_scheme: we)";
-constexpr std::string_view kBinning = "adaptive binning (binning.scheme other than uniform)";
 constexpr std::string_view kSched = "scheduler and worker-pool execution";
 constexpr std::string_view kModel = "training a learned CV model (adaptive_model block)";
 
@@ -257,17 +256,12 @@ std::vector<KeySpec> make_table() {
       K("msm", "spawn_leverage", T::Number, 1.0).ge(0),
       K("msm", "spawn_uncertainty", T::Bool, true),
       // ---- binning ----
+      // Trails-MD attaches a binner to the density and weighted-ensemble spawners only.
       K("binning", "scheme", T::String, "uniform")
           .one_of({"uniform", "gradient", "mab", "eigenvector"})
-          .built_only({"uniform"}, "the {} binning scheme"),
-      K("binning", "n_fine", T::Int, 100)
-          .gt(0)
-          .not_built(kBinning)
-          .only_with("binning.scheme", {"gradient", "mab"}),
-      K("binning", "smoothing", T::Int, 3)
-          .ge(0)
-          .not_built(kBinning)
-          .only_with("binning.scheme", {"gradient"}),
+          .only_with(kSchemeKey, {"density", "we"}),
+      K("binning", "n_fine", T::Int, 100).gt(0).only_with("binning.scheme", {"gradient", "mab"}),
+      K("binning", "smoothing", T::Int, 3).ge(0).only_with("binning.scheme", {"gradient"}),
       // ---- execution ----
       K("execution", "backend", T::String, "local")
           .one_of({"local", "mpi", "slurm", "pbs"})

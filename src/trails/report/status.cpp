@@ -147,6 +147,14 @@ nlohmann::json run_status(const std::filesystem::path& run_dir) {
                     {"total_bins", last.total_bins},
                     {"fraction", binning::occupied_fraction(last.occupied_bins, last.total_bins)}};
   s["resolution"] = {{"n_bins", resolution.at("n_bins")}};
+  // A Voronoi run climbs its cell count instead of the grid (compat:voronoi-resolution).
+  if (resolution.contains("cells")) {
+    s["resolution"]["voronoi_cells"] = resolution.at("cells");
+    const auto& spawning =
+        store.meta().effective_config.value("spawning", nlohmann::json::object());
+    s["resolution"]["voronoi_max_clusters"] =
+        spawning.value("voronoi_max_clusters", nlohmann::json(nullptr));
+  }
   s["convergence"] = {
       {"converged", converged},
       {"reason", occupancy_converged ? resolution.value("reason", "") : msm_reason}};
@@ -227,7 +235,13 @@ std::string format_status(const nlohmann::json& s) {
                      s["occupancy"]["occupied_bins"].get<std::int64_t>(),
                      s["occupancy"]["total_bins"].get<std::int64_t>(),
                      100.0 * s["occupancy"]["fraction"].get<double>());
-  out += fmt::format("resolution      n_bins {}\n", s["resolution"]["n_bins"].dump());
+  out += fmt::format("resolution      n_bins {}", s["resolution"]["n_bins"].dump());
+  if (s["resolution"].contains("voronoi_cells")) {
+    const auto& cap = s["resolution"]["voronoi_max_clusters"];
+    out += fmt::format(", Voronoi cells {}{}", s["resolution"]["voronoi_cells"].get<int>(),
+                       cap.is_number() ? fmt::format(" (max {})", cap.get<int>()) : "");
+  }
+  out += "\n";
   if (s.contains("msm")) {
     const auto& m = s["msm"];
     std::string ts;

@@ -42,12 +42,49 @@ void set_closeness(std::vector<BinStat>& bins, const binning::UniformGrid& grid,
   }
 }
 
+// Adaptive binners (compat:adaptive-binning): closeness (d_max − d)/(d_max − d_min) of the
+// bin-centre distance to the target on the binned axes; 1 for all when the range is degenerate.
+void set_linear_closeness(std::vector<BinStat>& bins, const binning::Binner& binner,
+                          const std::vector<double>& target) {
+  std::vector<double> dist;
+  dist.reserve(bins.size());
+  for (const BinStat& s : bins) {
+    const std::vector<double> c = binner.centre(s.bin);
+    double d2 = 0.0;
+    for (std::size_t k = 0; k < c.size(); ++k) d2 += (c[k] - target[k]) * (c[k] - target[k]);
+    dist.push_back(std::sqrt(d2));
+  }
+  const auto [lo, hi] = std::minmax_element(dist.begin(), dist.end());
+  const double d_min = *lo, d_max = *hi;
+  for (std::size_t i = 0; i < bins.size(); ++i) {
+    bins[i].closeness = d_max > d_min ? (d_max - dist[i]) / (d_max - d_min) : 1.0;
+  }
+}
+
 }  // namespace
 
 DensitySpawner::DensitySpawner(DensityOptions options) : options_(std::move(options)) {
+  if (options_.binning.scheme != binning::BinningScheme::Uniform) {
+    binner_ = binning::make_binner(options_.binning);
+  }
   TRAILS_CHECK(options_.recent_window >= 0, "DensitySpawner: recent_window must be >= 0");
   TRAILS_CHECK(!options_.target || !options_.target->empty(),
                "DensitySpawner: target mode needs a target point");
+}
+
+DensitySpawner::DensitySpawner(const DensitySpawner& other)
+    : Spawner(other),
+      options_(other.options_),
+      binner_(other.binner_ ? other.binner_->clone() : nullptr),
+      recent_(other.recent_) {}
+
+DensitySpawner& DensitySpawner::operator=(const DensitySpawner& other) {
+  if (this != &other) {
+    options_ = other.options_;
+    binner_ = other.binner_ ? other.binner_->clone() : nullptr;
+    recent_ = other.recent_;
+  }
+  return *this;
 }
 
 std::vector<double> DensitySpawner::soft_weights(const std::vector<BinStat>& bins) const {
@@ -114,9 +151,37 @@ std::vector<std::int64_t> DensitySpawner::hard_order(const std::vector<BinStat>&
   return tiled;
 }
 
+std::vector<std::int64_t> DensitySpawner::choose(const SpawnPool& pool, int n, core::Rng& rng) {
+  if (!binner_) return choose(pool.bins, pool.grid, n, rng);
+  // Adaptive scheme: refit the bins to the pool (inside the campaign grid's box and bin counts,
+  // which the resolution ladder refines) and bin every pool frame afresh: O(pool frames).
+  const std::vector<double> points = pool_points(pool.history, pool.first);
+  binner_->fit(points, pool.grid);
+  const auto d = static_cast<std::size_t>(pool.grid.dim());
+  std::vector<std::int64_t> bins(points.size() / d);
+  for (std::size_t f = 0; f < bins.size(); ++f) {
+    bins[f] = binner_->bin_of(std::span<const double>(points).subspan(f * d, d));
+  }
+  binning::BinTable table(/*droppable=*/false);
+  table.add_block(pool.first, bins);
+  const Closeness closeness = [this](std::vector<BinStat>& stats, const std::vector<double>& t) {
+    set_linear_closeness(stats, *binner_, t);
+  };
+  return choose_from(table, pool.grid.dim(), closeness, n, rng);
+}
+
 std::vector<std::int64_t> DensitySpawner::choose(const binning::BinTable& table,
                                                  const binning::UniformGrid& grid, int n,
                                                  core::Rng& rng) {
+  const Closeness closeness = [&grid](std::vector<BinStat>& stats, const std::vector<double>& t) {
+    set_closeness(stats, grid, t);
+  };
+  return choose_from(table, grid.dim(), closeness, n, rng);
+}
+
+std::vector<std::int64_t> DensitySpawner::choose_from(const binning::BinTable& table, int cv_dim,
+                                                      const Closeness& closeness, int n,
+                                                      core::Rng& rng) {
   TRAILS_CHECK(n >= 0, "DensitySpawner: negative walker count");
   if (n == 0) return {};
   std::vector<BinStat> bins;
@@ -134,8 +199,8 @@ std::vector<std::int64_t> DensitySpawner::choose(const binning::BinTable& table,
   }
   TRAILS_CHECK(!bins.empty(), "DensitySpawner: the frame pool is empty");
   if (options_.target) {
-    check_target_dimension(*options_.target, grid.dim());
-    set_closeness(bins, grid, *options_.target);
+    check_target_dimension(*options_.target, cv_dim);
+    closeness(bins, *options_.target);
   }
 
   std::vector<std::int64_t> selected;
@@ -166,7 +231,10 @@ std::vector<std::int64_t> DensitySpawner::choose(const binning::BinTable& table,
 nlohmann::json DensitySpawner::state() const {
   nlohmann::json recent = nlohmann::json::array();
   for (const auto& sel : recent_) recent.push_back(sel);
-  return nlohmann::json{{"version", 1}, {"recent_bins", recent}};
+  nlohmann::json s{{"version", 1}, {"recent_bins", recent}};
+  // Only adaptive schemes have a binner: a uniform run's state is what it always was.
+  if (binner_) s["binner"] = binner_->state();
+  return s;
 }
 
 void DensitySpawner::restore(const nlohmann::json& state) {
@@ -177,7 +245,8 @@ void DensitySpawner::restore(const nlohmann::json& state) {
     }
     // A smaller window than at checkpoint time keeps the newest selections, like deque(maxlen).
     while (recent.size() > static_cast<std::size_t>(options_.recent_window)) recent.pop_front();
-    recent_ = std::move(recent);
+    if (binner_ && blob.contains("binner")) binner_->restore(blob.at("binner"));
+    recent_ = std::move(recent);  // last: a refused state changes nothing
   });
 }
 

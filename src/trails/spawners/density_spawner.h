@@ -5,17 +5,24 @@
 // stale, each group shuffled; in target mode each group is then ordered by closeness (the
 // fix:hard-target-closeness, where the shuffle destroyed that order, is fixed). Target closeness:
 // 1/‖centre_b − centre_target‖ min–max normalised, the target bin itself gets 1 (fixing
-// Trails-MD's 0). State (recent selections) is serialisable.
+// Trails-MD's 0). With an adaptive binning scheme (gradient, mab, eigenvector; compat:adaptive-
+// binning) the pool is binned afresh at every choose() by the spawner's own Binner, fitted to the
+// pool inside the campaign grid's box and bin counts, and closeness is linear in the bin-centre
+// distance ((d_max − d)/(d_max − d_min)); the uniform scheme uses the campaign's incremental bin
+// table. State (recent selections, the binner's fitted bins) is serialisable.
 #pragma once
 
 #include <cstdint>
 #include <deque>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "trails/binning/bin_table.h"
+#include "trails/binning/binner.h"
 #include "trails/binning/uniform_grid.h"
 #include "trails/core/rng.h"
 #include "trails/spawners/spawner.h"
@@ -26,6 +33,7 @@ struct DensityOptions {
   bool hard = true;
   int recent_window = 5;
   std::optional<std::vector<double>> target;
+  binning::BinnerOptions binning;  // scheme uniform: the pool's own table and grid
 };
 
 struct BinStat {
@@ -37,12 +45,16 @@ struct BinStat {
 class DensitySpawner final : public Spawner {
  public:
   explicit DensitySpawner(DensityOptions options);
+  // Copies are independent (the binner, if any, is cloned with its fitted bins).
+  DensitySpawner(const DensitySpawner& other);
+  DensitySpawner& operator=(const DensitySpawner& other);
+  DensitySpawner(DensitySpawner&&) noexcept = default;
+  DensitySpawner& operator=(DensitySpawner&&) noexcept = default;
+  ~DensitySpawner() override = default;
 
-  std::vector<std::int64_t> choose(const SpawnPool& pool, int n, core::Rng& rng) override {
-    return choose(pool.bins, pool.grid, n, rng);
-  }
+  std::vector<std::int64_t> choose(const SpawnPool& pool, int n, core::Rng& rng) override;
 
-  // n global frame indices chosen from `table` (bins defined by `grid`).
+  // n global frame indices chosen from `table` (bins defined by `grid`; uniform scheme).
   std::vector<std::int64_t> choose(const binning::BinTable& table, const binning::UniformGrid& grid,
                                    int n, core::Rng& rng);
 
@@ -57,8 +69,15 @@ class DensitySpawner final : public Spawner {
   nlohmann::json state() const override;
   void restore(const nlohmann::json& state) override;
 
+  const binning::Binner* binner() const { return binner_.get(); }  // null for uniform
+
  private:
+  using Closeness = std::function<void(std::vector<BinStat>&, const std::vector<double>&)>;
+  std::vector<std::int64_t> choose_from(const binning::BinTable& table, int cv_dim,
+                                        const Closeness& closeness, int n, core::Rng& rng);
+
   DensityOptions options_;
+  std::unique_ptr<binning::Binner> binner_;       // adaptive schemes only
   std::deque<std::vector<std::int64_t>> recent_;  // bin ids of the last hard selections
 };
 
