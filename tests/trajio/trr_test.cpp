@@ -89,5 +89,17 @@ TEST(TrrReader, BadMagicAndEmptyFilesAreErrors) {
   EXPECT_THROW((void)read_trr(kData / "missing.trr"), core::InputError);
 }
 
+// write_trr is what grompp -t reads: the bytes equal gmx trjconv's for the same frames.
+TEST(TrrWriter, WritesTheBytesGmxTrjconvWrites) {
+  const TrrTrajectory t = read_trr(kData / "water3.trr");
+  const auto path = test::temp_dir() / "copy.trr";
+  write_trr(path, 3, t.frames);
+  std::ifstream a(kData / "water3.trr", std::ios::binary), b(path, std::ios::binary);
+  const std::string want((std::istreambuf_iterator<char>(a)), std::istreambuf_iterator<char>());
+  const std::string got((std::istreambuf_iterator<char>(b)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(got, want);
+  EXPECT_THROW(write_trr(path, 4, t.frames), core::InputError);
+}
+
 }  // namespace
 }  // namespace trails::trajio

@@ -153,7 +153,64 @@ std::vector<unsigned char> slurp(const std::filesystem::path& path) {
   return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
 }
 
+void put_u32(std::string& out, std::uint32_t v) {
+  for (int shift = 24; shift >= 0; shift -= 8)
+    out.push_back(static_cast<char>((v >> shift) & 0xff));
+}
+void put_float(std::string& out, double v) {
+  put_u32(out, std::bit_cast<std::uint32_t>(static_cast<float>(v)));
+}
+
+void put_frame(std::string& out, int n_atoms, const TrrFrame& f) {
+  const auto vec = static_cast<std::uint32_t>(n_atoms) * 3;
+  put_u32(out, static_cast<std::uint32_t>(kTrrMagic));
+  put_u32(out, static_cast<std::uint32_t>(kTrrVersion.size() + 1));
+  put_u32(out, static_cast<std::uint32_t>(kTrrVersion.size()));
+  out.append(kTrrVersion);  // 12 bytes: already a multiple of 4
+  const std::uint32_t sizes[] = {0,
+                                 0,
+                                 f.box ? 36u : 0u,
+                                 0,
+                                 0,
+                                 0,
+                                 0,
+                                 f.positions.empty() ? 0 : vec * 4,
+                                 f.velocities.empty() ? 0 : vec * 4,
+                                 0};
+  for (std::uint32_t s : sizes) put_u32(out, s);
+  put_u32(out, static_cast<std::uint32_t>(n_atoms));
+  put_u32(out, static_cast<std::uint32_t>(f.step));
+  put_u32(out, 0);  // nre
+  put_float(out, f.time_ps);
+  put_float(out, 0.0);  // lambda
+  if (f.box) {
+    for (double v : *f.box) put_float(out, v);
+  }
+  for (const auto* block : {&f.positions, &f.velocities}) {
+    for (double v : *block) put_float(out, v);
+  }
+}
+
 }  // namespace
+
+void write_trr(const std::filesystem::path& path, int n_atoms,
+               const std::vector<TrrFrame>& frames) {
+  std::string out;
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    const TrrFrame& f = frames[i];
+    for (const auto* block : {&f.positions, &f.velocities}) {
+      if (!block->empty() && block->size() != static_cast<std::size_t>(n_atoms) * 3) {
+        throw core::InputError(path.string() + ": TRR frame " + std::to_string(i) + " has " +
+                               std::to_string(block->size()) + " values, expected " +
+                               std::to_string(n_atoms * 3));
+      }
+    }
+    put_frame(out, n_atoms, f);
+  }
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file.write(out.data(), static_cast<std::streamsize>(out.size()));
+  if (!file.flush()) throw core::InputError(path.string() + ": cannot write TRR file");
+}
 
 TrrTrajectory read_trr(const std::filesystem::path& path, std::optional<int> n_atoms) {
   XdrCursor in(path, slurp(path));

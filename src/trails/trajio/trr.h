@@ -35,4 +35,9 @@ struct TrrTrajectory {
 TrrTrajectory read_trr(const std::filesystem::path& path,
                        std::optional<int> n_atoms = std::nullopt);
 
+// Writes `frames` in single precision (the `real` of mixed-precision GROMACS, which reads the
+// file as grompp -t input): box, positions and velocities where a frame has them, no forces.
+// Throws InputError for vectors that are not n_atoms * 3 long or a file that cannot be written.
+void write_trr(const std::filesystem::path& path, int n_atoms, const std::vector<TrrFrame>& frames);
+
 }  // namespace trails::trajio
