@@ -21,12 +21,12 @@ class GromacsInstance final : public EngineInstance {
  private:
   // Runs the walker in `dir`; false (with r.error set) when it failed.
   bool run_in(const SegmentTask& task, const std::filesystem::path& dir, SegmentResult& r) const;
-  std::string host_;
 
   config::GromacsSpec spec_;
   std::shared_ptr<const PreparedRun> prepared_;
   std::shared_ptr<const std::string> tpr_;
   Slot slot_;
+  std::string host_;
 };
 
 }  // namespace trails::engines::gromacs
