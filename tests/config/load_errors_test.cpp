@@ -200,7 +200,7 @@ TEST(LoadErrors, MissingRequiredBlocks) {
 TEST(LoadErrors, MdEngineNotBuilt) {
   EXPECT_HAS(error_of(with("md_engine: builtin", "md_engine: amber")),
              "c.yaml:8:14: engine.md_engine: the amber engine is not available in this build of "
-             "Trails yet; use `engine.md_engine: openmm` or `engine.md_engine: builtin`");
+             "Trails yet; use `engine.md_engine: gromacs`, `openmm` or `builtin`");
   // Absent md_engine means Trails-MD's default, openmm.
   const std::string m = error_of(with("  md_engine: builtin\n", ""));
   EXPECT_HAS(m,

@@ -50,6 +50,30 @@ Potential potential_of(const std::string& name) {
   return potential_named(name).value_or(Potential::MullerBrown);  // the schema admits no other
 }
 
+std::optional<std::string> as_optional_string(const RawConfig& raw, const std::string& key) {
+  const json& v = raw.value(key);
+  if (!v.is_string()) return std::nullopt;
+  return v.get<std::string>();
+}
+
+void build_gromacs(const RawConfig& raw, GromacsEngineConfig& g) {
+  g.executable = as_string(raw, "engine.gromacs_executable");
+  g.mdrun_ntmpi = as_int(raw, "engine.gromacs_mdrun_ntmpi", g.mdrun_ntmpi);
+  if (const json& v = raw.value("engine.gromacs_mdrun_ntomp"); v.is_number_integer()) {
+    g.mdrun_ntomp = v.get<int>();
+  }
+  g.mdrun_nb = as_optional_string(raw, "engine.gromacs_mdrun_nb");
+  g.mdrun_pme = as_optional_string(raw, "engine.gromacs_mdrun_pme");
+  g.mdrun_update = as_optional_string(raw, "engine.gromacs_mdrun_update");
+  g.mdrun_bonded = as_optional_string(raw, "engine.gromacs_mdrun_bonded");
+  g.mdrun_pin = as_optional_string(raw, "engine.gromacs_mdrun_pin");
+  if (const json& v = raw.value("engine.gromacs_mdrun_extra_args"); v.is_array()) {
+    g.mdrun_extra_args = v.get<std::vector<std::string>>();
+  }
+  g.grompp_maxwarn = as_int(raw, "engine.gromacs_grompp_maxwarn", g.grompp_maxwarn);
+  g.keep_walker_files = as_bool(raw, "engine.keep_walker_files", g.keep_walker_files);
+}
+
 void build_msm(const RawConfig& raw, MsmConfig& m) {
   if (const json& v = raw.value("msm.enabled"); v.is_boolean()) m.enabled = v.get<bool>();
   m.cadence = as_int(raw, "msm.cadence", m.cadence);
@@ -192,6 +216,8 @@ CampaignConfig build_config(const RawConfig& raw) {
   o.precision = as_string(raw, "engine.precision");
   o.equilibrate = as_bool(raw, "engine.equilibrate", o.equilibrate);
   c.engine.gromacs_include_dir = as_path(raw, "engine.gromacs_include_dir");
+  build_gromacs(raw, c.engine.gromacs);
+  c.execution.scratch = as_path(raw, "execution.scratch");
   if (const json& v = raw.value("engine.python"); v.is_string())
     c.engine.python = v.get<std::string>();
   if (const json& v = raw.value("cvs"); v.is_array()) c.cvs = v;

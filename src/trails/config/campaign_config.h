@@ -23,6 +23,7 @@ struct EngineConfig {
   std::optional<std::uint64_t> seed;  // engine.seed; None -> random_seed
   BuiltinEngineConfig builtin;
   OpenMMEngineConfig openmm;
+  GromacsEngineConfig gromacs;
   std::optional<std::filesystem::path> gromacs_include_dir;  // engine.gromacs_include_dir (.top)
   // engine.python: the Python interpreter for preparation and system.project_file; unset:
   // $TRAILS_PYTHON, then /usr/bin/python3 (core/python.h).
@@ -176,7 +177,8 @@ struct ExecutionConfig {
   std::vector<int> devices;  // execution.devices or engine.gpu_ids; empty: spawning.max_workers
   std::string devices_key = "execution.devices";  // the key that set them, for messages
   int workers_per_device = 1;
-  std::string binding_check = "warn";  // warn | fail | off
+  std::string binding_check = "warn";            // warn | fail | off
+  std::optional<std::filesystem::path> scratch;  // execution.scratch (external engines)
 };
 
 struct CampaignConfig {

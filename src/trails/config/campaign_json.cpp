@@ -24,6 +24,40 @@ json list_or_null(const std::vector<T>& v) {
 
 // Every key this build implements, with its value; `all`: also the keys that do not change
 // results (outdir, iterations, max_workers, ...).
+json path_or_null(const std::optional<std::filesystem::path>& p) {
+  return p ? json(p->string()) : json(nullptr);
+}
+
+// The GROMACS engine's values: all of them can change the frames (thread counts included,
+// unless -reprod is given), so all are result-relevant.
+void append_gromacs(const CampaignConfig& c, json& j) {
+  json& e = j["engine"];
+  const GromacsEngineConfig& g = c.engine.gromacs;
+  const OpenMMEngineConfig& o = c.engine.openmm;  // the shared temperature/pressure/npt keys
+  e["temperature"] = o.temperature;
+  e["pressure"] = o.pressure;
+  e["npt"] = o.npt;
+  e["gromacs_executable"] = g.executable;
+  e["gromacs_include_dir"] = path_or_null(c.engine.gromacs_include_dir);
+  e["gromacs_mdrun_ntmpi"] = g.mdrun_ntmpi;
+  e["gromacs_mdrun_ntomp"] = optional_json(g.mdrun_ntomp);
+  e["gromacs_mdrun_nb"] = optional_json(g.mdrun_nb);
+  e["gromacs_mdrun_pme"] = optional_json(g.mdrun_pme);
+  e["gromacs_mdrun_update"] = optional_json(g.mdrun_update);
+  e["gromacs_mdrun_bonded"] = optional_json(g.mdrun_bonded);
+  e["gromacs_mdrun_pin"] = optional_json(g.mdrun_pin);
+  e["gromacs_mdrun_extra_args"] = g.mdrun_extra_args;
+  e["gromacs_grompp_maxwarn"] = g.grompp_maxwarn;
+  j["system"]["conf_file"] = path_or_null(c.system.conf_file);
+  j["system"]["top_file"] = path_or_null(c.system.top_file);
+  j["system"]["system_file"] = path_or_null(c.system.system_file);
+  j["cvs"] = c.cvs;
+  if (c.system.trajectory_topology_file) {
+    j["system"]["trajectory_topology_file"] = c.system.trajectory_topology_file->string();
+  }
+  if (c.system.project_file) j["system"]["project_file"] = c.system.project_file->string();
+}
+
 json built_values(const CampaignConfig& c, bool all) {
   json j;
   j["random_seed"] = c.random_seed;
@@ -83,11 +117,9 @@ json built_values(const CampaignConfig& c, bool all) {
   e["friction"] = b.friction;
   e["mass"] = b.mass;
   e["dimension"] = b.dimension;
+  if (c.engine.md_engine == "gromacs") append_gromacs(c, j);
   if (c.engine.md_engine == "openmm") {  // only then, so built-in digests stay as they were
     const OpenMMEngineConfig& o = c.engine.openmm;
-    const auto path_or_null = [](const std::optional<std::filesystem::path>& p) {
-      return p ? json(p->string()) : json(nullptr);
-    };
     e["temperature"] = o.temperature;
     e["pressure"] = o.pressure;
     e["npt"] = o.npt;
@@ -199,6 +231,10 @@ json built_values(const CampaignConfig& c, bool all) {
     j["execution"]["backend"] = c.execution.backend;
     j["execution"]["persistent_workers"] = c.execution.persistent_workers;
     j["execution"]["walker_timeout"] = optional_json(c.execution.walker_timeout);
+    if (c.engine.md_engine == "gromacs") {  // only then, so other runs' files stay as they were
+      j["execution"]["scratch"] = path_or_null(c.execution.scratch);
+      e["keep_walker_files"] = c.engine.gromacs.keep_walker_files;
+    }
     const ExecutionConfig& x = c.execution;
     const json devices = x.devices.empty() ? json(nullptr) : json(x.devices);
     j["execution"]["devices"] = devices;

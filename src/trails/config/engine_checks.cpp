@@ -10,14 +10,53 @@ namespace trails::config::detail {
 
 using json = nlohmann::json;
 
+namespace {
+
+// The GROMACS engine runs grompp on system.conf_file (.gro/.pdb) and system.top_file (.top);
+// system.system_file, when set, is the MDP template (docs/engines.md, "GROMACS").
+void check_gromacs_inputs(const RawConfig& raw, Problems& problems) {
+  const Entry& md = raw.at("engine.md_engine");
+  const std::pair<const char*, const char*> needed[] = {
+      {"system.conf_file", "a start structure (.gro or .pdb)"},
+      {"system.top_file", "a GROMACS topology (.top)"}};
+  for (const auto& [key, what] : needed) {
+    const Entry& e = raw.at(key);
+    if (e.valid && e.value.is_null()) {
+      problems.add(md.value_at, key,
+                   std::string("the GROMACS engine needs ") + what + ": set " + key);
+    }
+  }
+  if (raw.usable("spawning.step") && raw.usable("spawning.stride")) {
+    const int step = raw.value("spawning.step").get<int>();
+    const int stride = raw.value("spawning.stride").get<int>();
+    if (stride > 0 && step % stride != 0) {
+      const Entry& e = raw.at("spawning.step");
+      problems.add(e.present ? e.value_at : md.value_at, "spawning.step",
+                   std::to_string(step) + " is not a multiple of spawning.stride " +
+                       std::to_string(stride) +
+                       "; the GROMACS engine takes each walker's final state from its last TRR "
+                       "frame, so give a step count that the stride divides");
+    }
+  }
+  const Entry& top = raw.at("system.top_file");
+  if (top.present && top.valid && top.value.is_string()) {
+    const std::string t = top.value.get<std::string>();
+    if (t.size() < 4 || t.substr(t.size() - 4) != ".top") {
+      problems.add(top.value_at, "system.top_file",
+                   "is '" + t + "'; the GROMACS engine reads a GROMACS .top file");
+    }
+  }
+}
+
+}  // namespace
+
 void check_engine(const RawConfig& raw, Problems& problems) {
   if (!raw.blocks.count("engine")) return;  // "missing required block" already said it
   const Entry& md = raw.at("engine.md_engine");
-  if (md.present && md.valid && md.value != "builtin" && md.value != "openmm") {
+  if (md.present && md.valid && md.value == "amber") {
     problems.add(md.value_at, "engine.md_engine",
-                 "the " + md.value.get<std::string>() +
-                     " engine is not available in this build of Trails yet; use "
-                     "`engine.md_engine: openmm` or `engine.md_engine: builtin`");
+                 "the amber engine is not available in this build of Trails yet; use "
+                 "`engine.md_engine: gromacs`, `openmm` or `builtin`");
   }
   if (md.present && !md.valid) return;  // a bad md_engine value: do not guess which was meant
   if (is_openmm(raw)) {
@@ -32,6 +71,7 @@ void check_engine(const RawConfig& raw, Problems& problems) {
                        "(or use `engine.md_engine: builtin`)");
     }
   }
+  if (md.present && md.valid && md.value == "gromacs") check_gromacs_inputs(raw, problems);
   if (is_builtin(raw)) return;
   for (const auto& [path, e] : raw.entries) {
     if (e.present && e.spec->support == Support::BuiltinOnly) {

@@ -18,6 +18,23 @@ EngineSpec CampaignConfig::engine_spec() const {
     spec.seed_base = engine_seed_base();
     return spec;
   }
+  if (engine.md_engine == "gromacs") {
+    GromacsSpec spec;
+    spec.params = engine.gromacs;
+    // check_gromacs_inputs (engine_checks.cpp) made both required.
+    spec.conf_file = system.conf_file.value_or(std::filesystem::path());
+    spec.top_file = system.top_file.value_or(std::filesystem::path());
+    spec.mdp_template = system.system_file;
+    spec.include_dir = engine.gromacs_include_dir;
+    spec.scratch = execution.scratch;
+    spec.temperature = engine.openmm.temperature;
+    spec.pressure = engine.openmm.pressure;
+    spec.npt = engine.openmm.npt;
+    spec.dt = engine.openmm.dt;
+    spec.steps = spawning.step;
+    spec.stride = spawning.stride;
+    return spec;
+  }
   // The schema admits only the engines above; reaching this is a bug, not bad input.
   throw core::InternalError("engine.md_engine: no spec for '" + engine.md_engine + "'");
 }
@@ -121,6 +138,69 @@ OpenMMSpec openmm_from(const json& j) {
   return s;
 }
 
+json optional_string_json(const std::optional<std::string>& s) {
+  return s ? json(*s) : json(nullptr);
+}
+std::optional<std::string> optional_string_of(const json& j) {
+  if (j.is_null()) return std::nullopt;
+  return j.get<std::string>();
+}
+
+json gromacs_json(const GromacsSpec& s) {
+  const GromacsEngineConfig& g = s.params;
+  return {{"engine", "gromacs"},
+          {"executable", g.executable},
+          {"mdrun_ntmpi", g.mdrun_ntmpi},
+          {"mdrun_ntomp", g.mdrun_ntomp ? json(*g.mdrun_ntomp) : json(nullptr)},
+          {"mdrun_nb", optional_string_json(g.mdrun_nb)},
+          {"mdrun_pme", optional_string_json(g.mdrun_pme)},
+          {"mdrun_update", optional_string_json(g.mdrun_update)},
+          {"mdrun_bonded", optional_string_json(g.mdrun_bonded)},
+          {"mdrun_pin", optional_string_json(g.mdrun_pin)},
+          {"mdrun_extra_args", g.mdrun_extra_args},
+          {"grompp_maxwarn", g.grompp_maxwarn},
+          {"keep_walker_files", g.keep_walker_files},
+          {"conf_file", s.conf_file.string()},
+          {"top_file", s.top_file.string()},
+          {"mdp_template", path_json(s.mdp_template)},
+          {"include_dir", path_json(s.include_dir)},
+          {"scratch", path_json(s.scratch)},
+          {"temperature", s.temperature},
+          {"pressure", s.pressure},
+          {"npt", s.npt},
+          {"dt", s.dt},
+          {"steps", s.steps},
+          {"stride", s.stride}};
+}
+
+GromacsSpec gromacs_from(const json& j) {
+  GromacsSpec s;
+  GromacsEngineConfig& g = s.params;
+  g.executable = j.at("executable").get<std::string>();
+  g.mdrun_ntmpi = j.at("mdrun_ntmpi").get<int>();
+  if (!j.at("mdrun_ntomp").is_null()) g.mdrun_ntomp = j.at("mdrun_ntomp").get<int>();
+  g.mdrun_nb = optional_string_of(j.at("mdrun_nb"));
+  g.mdrun_pme = optional_string_of(j.at("mdrun_pme"));
+  g.mdrun_update = optional_string_of(j.at("mdrun_update"));
+  g.mdrun_bonded = optional_string_of(j.at("mdrun_bonded"));
+  g.mdrun_pin = optional_string_of(j.at("mdrun_pin"));
+  g.mdrun_extra_args = j.at("mdrun_extra_args").get<std::vector<std::string>>();
+  g.grompp_maxwarn = j.at("grompp_maxwarn").get<int>();
+  g.keep_walker_files = j.at("keep_walker_files").get<bool>();
+  s.conf_file = j.at("conf_file").get<std::string>();
+  s.top_file = j.at("top_file").get<std::string>();
+  s.mdp_template = path_of(j.at("mdp_template"));
+  s.include_dir = path_of(j.at("include_dir"));
+  s.scratch = path_of(j.at("scratch"));
+  s.temperature = j.at("temperature").get<double>();
+  s.pressure = j.at("pressure").get<double>();
+  s.npt = j.at("npt").get<bool>();
+  s.dt = j.at("dt").get<double>();
+  s.steps = j.at("steps").get<int>();
+  s.stride = j.at("stride").get<int>();
+  return s;
+}
+
 }  // namespace
 
 std::optional<Potential> potential_named(const std::string& name) {
@@ -139,6 +219,7 @@ const char* potential_name(Potential potential) {
 
 nlohmann::json engine_spec_json(const EngineSpec& spec) {
   if (const auto* b = std::get_if<BuiltinSpec>(&spec)) return builtin_json(*b);
+  if (const auto* g = std::get_if<GromacsSpec>(&spec)) return gromacs_json(*g);
   return openmm_json(std::get<OpenMMSpec>(spec));
 }
 
@@ -147,6 +228,7 @@ EngineSpec engine_spec_from_json(const nlohmann::json& j) {
     const std::string engine = j.at("engine").get<std::string>();
     if (engine == "builtin") return builtin_from(j);
     if (engine == "openmm") return openmm_from(j);
+    if (engine == "gromacs") return gromacs_from(j);
     throw core::CorruptionError("engine spec: unknown engine '" + engine + "'");
   } catch (const json::exception& e) {
     throw core::CorruptionError(std::string("engine spec from the driver: ") + e.what());

@@ -49,6 +49,34 @@ struct OpenMMEngineConfig {
   int equilibration_steps = 5000;
 };
 
+// engine.md_engine: gromacs, the keys of Trails-MD's rows 27-31 (docs/engines.md, "GROMACS").
+struct GromacsEngineConfig {
+  std::string executable = "gmx";  // engine.gromacs_executable (PATH lookup without a '/')
+  int mdrun_ntmpi = 1;             // -ntmpi
+  std::optional<int> mdrun_ntomp;  // -ntomp; none: $OMP_NUM_THREADS, $SLURM_CPUS_PER_TASK, omitted
+  std::optional<std::string> mdrun_nb, mdrun_pme, mdrun_update, mdrun_bonded;  // auto|cpu|gpu
+  std::optional<std::string> mdrun_pin;       // auto|on|off; on: -pinoffset from the slot
+  std::vector<std::string> mdrun_extra_args;  // appended verbatim
+  int grompp_maxwarn = 0;                     // grompp -maxwarn
+  bool keep_walker_files = false;             // engine.keep_walker_files
+};
+
+// Everything the GROMACS engine is built from. Paths are absolute.
+struct GromacsSpec {
+  GromacsEngineConfig params;
+  std::filesystem::path conf_file;                    // system.conf_file (.gro/.pdb)
+  std::filesystem::path top_file;                     // system.top_file (.top)
+  std::optional<std::filesystem::path> mdp_template;  // system.system_file
+  std::optional<std::filesystem::path> include_dir;   // engine.gromacs_include_dir (GMXLIB)
+  std::optional<std::filesystem::path> scratch;       // execution.scratch; none: $TMPDIR
+  double temperature = 300.0;                         // engine.temperature (K)
+  double pressure = 1.0;                              // engine.pressure (atm; the MDP gets bar)
+  bool npt = false;                                   // engine.npt
+  double dt = 0.002;                                  // engine.dt (ps)
+  int steps = 10000;  // spawning.step: only for the template's {steps}
+  int stride = 100;   // spawning.stride: only for the template's {stride}
+};
+
 // The built-in engine's spec is its parameters.
 using BuiltinSpec = BuiltinEngineConfig;
 
@@ -68,7 +96,7 @@ struct OpenMMSpec {
   std::uint64_t seed_base = 0;  // the campaign's engine seed: only the pre-equilibration uses it
 };
 
-using EngineSpec = std::variant<BuiltinSpec, OpenMMSpec>;
+using EngineSpec = std::variant<BuiltinSpec, OpenMMSpec, GromacsSpec>;
 
 // engine.potential by its YAML name (double_well, muller_brown, ...); nullopt for any other.
 std::optional<Potential> potential_named(const std::string& name);

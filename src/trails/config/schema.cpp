@@ -12,7 +12,6 @@ namespace {
 using json = nlohmann::json;
 using T = ValueType;
 
-constexpr std::string_view kGromacs = "the GROMACS engine";
 constexpr std::string_view kAmber = "the Amber engine";
 constexpr std::string_view kWe = "weighted-ensemble kinetics (spawn_scheme: we)";
 constexpr std::string_view kSched = "scheduler and worker-pool execution";
@@ -85,7 +84,7 @@ struct K {
     return *this;
   }
   // Shorthands: the keys of one not-built engine, the scheduler backends, a neural space.
-  K& gromacs() { return not_built(kGromacs).only_with(kEngineKey, {"gromacs"}); }
+  K& gromacs() { return only_with(kEngineKey, {"gromacs"}); }
   K& amber() { return not_built(kAmber).only_with(kEngineKey, {"amber"}); }
   K& scheduler() { return not_built(kSched).only_with(kBackendKey, kSchedulers); }
   K& model(std::vector<std::string_view> spaces) {
@@ -193,6 +192,8 @@ std::vector<KeySpec> make_table() {
           .gromacs(),
       K("engine", "gromacs_mdrun_extra_args", T::StringList, empty_list).gromacs(),
       K("engine", "gromacs_grompp_maxwarn", T::Int, 0).ge(0).gromacs(),
+      // Trails extension (docs/engines.md, "Scratch"): keep each walker's work directory.
+      K("engine", "keep_walker_files", T::Bool, false).gromacs(),
       K("engine", "amber_executable", T::String, "pmemd").amber(),
       K("engine", "amber_input_file", T::FilePath, null_v).null().amber(),
       K("engine", "amber_extra_args", T::StringList, empty_list).amber(),
@@ -271,6 +272,8 @@ std::vector<KeySpec> make_table() {
       K("execution", "binding_check", T::String, "warn").one_of({"warn", "fail", "off"}),
       K("execution", "walker_timeout", T::Number, null_v).null().gt(0),
       K("execution", "persistent_workers", T::Bool, false),
+      // Trails extension: where external engines run each walker (default $TMPDIR).
+      K("execution", "scratch", T::DirPath, null_v).null(),
       K("execution", "partition", T::String, null_v).null().scheduler(),
       K("execution", "account", T::String, null_v).null().scheduler(),
       K("execution", "walltime", T::String, "01:00:00").scheduler(),

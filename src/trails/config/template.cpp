@@ -39,7 +39,7 @@ system:
 
 engine:
   # builtin: analytic potentials integrated inside Trails; openmm: molecules through OpenMM
-  # (examples/alanine-dipeptide). GROMACS and Amber engines are not built yet.
+  # (examples/alanine-dipeptide); gromacs: gmx grompp + mdrun. Amber is not built yet.
   md_engine: builtin
   # double_well (1-D), muller_brown (2-D), three_well (2-D), harmonic (n-D), biased_walk (1-D).
   potential: muller_brown

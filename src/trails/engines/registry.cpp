@@ -4,6 +4,7 @@
 
 #include "trails/core/error.h"
 #include "trails/engines/builtin/builtin_engine.h"
+#include "trails/engines/gromacs/gromacs_engine.h"
 #include "trails/engines/openmm/openmm_engine.h"
 #include "trails/engines/openmm/prepared_system.h"
 
@@ -18,6 +19,12 @@ std::unique_ptr<Engine> build(const config::OpenMMSpec& spec,
                               const std::filesystem::path& run_dir) {
   return std::make_unique<openmm::OpenMMEngine>(
       spec.params, openmm::prepare_openmm_system(spec, run_dir), spec.seed_base);
+}
+
+std::unique_ptr<Engine> build(const config::GromacsSpec& spec,
+                              const std::filesystem::path& run_dir) {
+  return std::make_unique<gromacs::GromacsEngine>(spec,
+                                                  gromacs::prepare_gromacs_run(spec, run_dir));
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "trails/core/signals.h"
 #include "trails/core/source_tree.h"
 #include "trails/core/subprocess.h"
+#include "trails/engines/input_digest.h"
 
 namespace trails::engines::openmm {
 namespace {
@@ -24,26 +25,9 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw core::InputError(path.string() + ": cannot read");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string fnv1a_hex(const std::string& bytes) {
-  std::uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : bytes) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  return fmt::format("{:016x}", h);
-}
-
 json file_entry(const std::optional<fs::path>& p) {
   if (!p) return nullptr;
-  return json{{"path", p->string()}, {"content", fnv1a_hex(read_text(*p))}};
+  return json{{"path", p->string()}, {"content", fnv1a_hex(read_file_bytes(*p))}};
 }
 
 // The files of a prepared directory that are read after preparation; prepare.json records a
@@ -51,7 +35,9 @@ json file_entry(const std::optional<fs::path>& p) {
 // on read").
 constexpr const char* kCheckedFiles[] = {"system.xml", "topology.pdb", "integrator.xml"};
 
-std::string checksum_of(const fs::path& path) { return "fnv1a64:" + fnv1a_hex(read_text(path)); }
+std::string checksum_of(const fs::path& path) {
+  return "fnv1a64:" + fnv1a_hex(read_file_bytes(path));
+}
 
 json checksums_of(const fs::path& dir) {
   json sums = json::object();
@@ -107,7 +93,7 @@ PreparedSystem load_prepared_system(const fs::path& dir) {
   const fs::path info_path = dir / "prepare.json";
   json info;
   try {
-    info = json::parse(read_text(info_path));
+    info = json::parse(read_file_bytes(info_path));
   } catch (const json::exception& e) {
     throw core::InputError(info_path.string() + ": not a prepared-system record: " + e.what());
   }
@@ -140,7 +126,7 @@ std::string preparation_digest(const config::OpenMMSpec& spec) {
   const config::OpenMMEngineConfig& o = spec.params;
   json j;
   j["format"] = 1;
-  j["script"] = fnv1a_hex(read_text(preparation_script()));
+  j["script"] = fnv1a_hex(read_file_bytes(preparation_script()));
   j["conf_file"] = file_entry(in.conf_file);
   j["top_file"] = file_entry(in.top_file);
   j["system_file"] = file_entry(in.system_file);
@@ -225,7 +211,7 @@ PreparedSystem prepare_openmm_system(const config::OpenMMSpec& spec, const fs::p
   }
   // Record the digest and the files' checksums in the prepared record, then publish the directory
   // atomically.
-  json info = json::parse(read_text(tmp / "prepare.json"));
+  json info = json::parse(read_file_bytes(tmp / "prepare.json"));
   info["digest"] = digest;
   info["checksums"] = checksums_of(tmp);
   {

@@ -1,0 +1,160 @@
+// One GROMACS walker (gromacs_instance.h): patch the run input, run mdrun in scratch, read the
+// TRR back. Timings: startup_s is the patch and write, integrate_s the whole mdrun process (its
+// own start-up of about 0.2 s included), extract_s the TRR read.
+#include "trails/engines/gromacs/gromacs_instance.h"
+
+#include <chrono>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "trails/core/error.h"
+#include "trails/core/subprocess.h"
+#include "trails/engines/external/walker_scratch.h"
+#include "trails/engines/gromacs/mdrun_command.h"
+#include "trails/engines/gromacs/tpr_patch.h"
+#include "trails/engines/gromacs/velocities.h"
+#include "trails/engines/openmm/platform.h"
+#include "trails/trajio/trr.h"
+
+namespace trails::engines::gromacs {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+namespace fs = std::filesystem;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+constexpr std::size_t kLogTailLines = 30;
+
+// The walker's failure in words: mdrun's status, then the end of md.log (or of its stderr
+// when it died before writing a log).
+std::string mdrun_failure(const std::vector<std::string>& argv, const core::ProcessResult& p,
+                          const fs::path& dir) {
+  const std::string log = external::file_tail(dir / "md.log", kLogTailLines);
+  std::string msg = "gmx mdrun " + p.status.describe();
+  if (!log.empty()) msg += "; the end of md.log:\n" + core::indent_lines(log);
+  if (!p.stderr_tail.empty()) {
+    msg += (log.empty() ? "; " : "\n") + core::describe_failure(argv, p);
+  }
+  return msg;
+}
+
+// Frames after t = 0 into r; the last frame is the final state. False on a short trajectory.
+bool take_frames(const trajio::TrrTrajectory& t, const SegmentTask& task, SegmentResult& r) {
+  const std::int64_t expected = task.steps / task.stride;
+  std::int64_t n = 0;
+  for (const auto& f : t.frames) n += f.step > 0 ? 1 : 0;
+  const trajio::TrrFrame& last = t.frames.back();
+  if (n != expected || last.step != task.steps || last.velocities.empty()) {
+    r.error = fmt::format(
+        "traj.trr has {} frames after t = 0 (last at step {}), expected {} ending at step {} "
+        "with velocities",
+        n, last.step, expected, task.steps);
+    return false;
+  }
+  r.n_frames = expected;
+  r.frames.reserve(static_cast<std::size_t>(expected) * last.positions.size());
+  for (const auto& f : t.frames) {
+    if (f.step <= 0) continue;
+    r.frames.insert(r.frames.end(), f.positions.begin(), f.positions.end());
+    if (f.box) r.frame_boxes.insert(r.frame_boxes.end(), f.box->begin(), f.box->end());
+  }
+  if (r.frame_boxes.size() != static_cast<std::size_t>(expected) * 9) r.frame_boxes.clear();
+  r.final_state.n_atoms = t.n_atoms;
+  r.final_state.spatial_dim = 3;
+  r.final_state.positions = last.positions;
+  r.final_state.velocities = last.velocities;
+  if (last.box) r.final_state.box.assign(last.box->begin(), last.box->end());
+  return true;
+}
+
+}  // namespace
+
+GromacsInstance::GromacsInstance(const config::GromacsSpec& spec,
+                                 std::shared_ptr<const PreparedRun> prepared,
+                                 std::shared_ptr<const std::string> tpr, const Slot& slot)
+    : spec_(spec),
+      prepared_(std::move(prepared)),
+      tpr_(std::move(tpr)),
+      slot_(slot),
+      host_(openmm::host_name()) {}
+
+SegmentResult GromacsInstance::run(const SegmentTask& task) {
+  SegmentResult r;
+  r.task_id = task.task_id;
+  r.n_atoms = prepared_->layout.n_atoms;
+  r.spatial_dim = 3;
+  r.platform = "gromacs";
+  const auto ntomp = resolved_ntomp(spec_.params);
+  r.device = fmt::format("CPU (-ntmpi {}{})", spec_.params.mdrun_ntmpi,
+                         ntomp ? fmt::format(" -ntomp {}", *ntomp) : "");
+  if (slot_.device && uses_gpu(spec_.params)) r.device = fmt::format("GPU {}", *slot_.device);
+  r.host = host_;
+  r.visible_devices = openmm::visible_devices();
+  const std::string who = fmt::format("walker {} of iteration {}", task.walker, task.iteration);
+  try {
+    external::WalkerScratch scratch(spec_.scratch,
+                                    fmt::format("gmx-i{}-w{}", task.iteration, task.walker),
+                                    spec_.params.keep_walker_files);
+    if (run_in(task, scratch.dir(), r)) {
+      r.status = SegmentStatus::Ok;
+    } else {
+      r.error = who + ": " + r.error + "\n(the walker's files, md.log included, are kept in " +
+                scratch.keep().string() + ")";
+    }
+  } catch (const core::Error& e) {
+    r.status = SegmentStatus::Failed;
+    r.error = who + ": " + e.what();
+  }
+  return r;
+}
+
+bool GromacsInstance::run_in(const SegmentTask& task, const fs::path& dir, SegmentResult& r) const {
+  const auto t0 = Clock::now();
+  if (task.stride <= 0 || task.steps <= 0 || task.steps % task.stride != 0) {
+    r.error = fmt::format(
+        "steps {} is not a positive multiple of stride {}: the GROMACS engine takes the final "
+        "state from the last TRR frame",
+        task.steps, task.stride);
+    return false;
+  }
+  const PreparedRun& p = *prepared_;
+  WalkerRunInput in;
+  in.positions = task.start.positions.empty() ? &p.positions : &task.start.positions;
+  const std::vector<double> drawn = task.start.velocities.empty()
+                                        ? maxwell_boltzmann(p.masses, spec_.temperature, task.seed)
+                                        : std::vector<double>();
+  in.velocities = task.start.velocities.empty() ? &drawn : &task.start.velocities;
+  const std::vector<double>& box = task.start.box.size() == 9 ? task.start.box : p.box;
+  std::copy(box.begin(), box.end(), in.box.begin());
+  in.ld_seed = ld_seed_of(task.seed);
+  in.stride = static_cast<std::int32_t>(task.stride);
+  {
+    std::ofstream out(dir / "walker.tpr", std::ios::binary);
+    out << patch_tpr(*tpr_, p.layout, in);
+    if (!out.flush()) throw core::InputError((dir / "walker.tpr").string() + ": cannot write");
+  }
+  r.startup_s = seconds_since(t0);
+
+  const auto t1 = Clock::now();
+  const std::vector<std::string> argv = mdrun_command(spec_.params, slot_, task.steps);
+  core::ProcessOptions options;
+  options.set_env = gmx_environment(spec_);
+  options.working_directory = dir;
+  options.stdout_limit = 1 << 16;
+  const core::ProcessResult proc = core::run_process(argv, options);
+  r.integrate_s = seconds_since(t1);
+  if (!proc.status.ok()) {
+    r.error = mdrun_failure(argv, proc, dir);
+    return false;
+  }
+  const auto t2 = Clock::now();
+  const bool ok = take_frames(trajio::read_trr(dir / "traj.trr", r.n_atoms), task, r);
+  r.extract_s = seconds_since(t2);
+  return ok;
+}
+
+}  // namespace trails::engines::gromacs
