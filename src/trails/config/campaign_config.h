@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include "trails/config/scheduler_config.h"
 
 #include <nlohmann/json.hpp>
 
@@ -170,6 +171,7 @@ struct ExecutionConfig {
   std::string devices_key = "execution.devices";  // the key that set them, for messages
   int workers_per_device = 1;
   std::string binding_check = "warn";  // warn | fail | off
+  SchedulerConfig scheduler;           // backend slurm | pbs | torque
 };
 
 struct CampaignConfig {
