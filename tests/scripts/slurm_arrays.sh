@@ -66,7 +66,7 @@ script=kept/jobs/iter_1/submit_a0_c0.sh
 [ -f "$script" ] || fail "no job script kept: $(cat kept.out)"
 for directive in "#SBATCH --job-name=trails-arr" "#SBATCH --array=0-1%2" "#SBATCH --time=00:05:00" \
   "#SBATCH --cpus-per-task=1" "#SBATCH --comment=trails-test" "echo module line ran" \
-  "worker --pack"; do
+  "'worker' --pack"; do
   grep -qF -- "$directive" "$script" || fail "job script lacks '$directive': $(cat "$script")"
 done
 grep -q "module line ran" kept/jobs/iter_1/logs_a0_c0/*.out || fail "module line not run"
