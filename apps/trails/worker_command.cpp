@@ -1,13 +1,17 @@
 // `trails worker` (commands.h): internal, hidden from --help. The process executor starts one
 // per slot and speaks the wire format with it over stdin/stdout (docs/execution.md,
-// "Persistent worker processes"); not meant to be run by hand.
+// "Persistent worker processes"); with --pack it is a scheduler array task instead, running the
+// walkers of one pack file and writing their results (docs/execution.md, "Scheduler arrays").
+// Not meant to be run by hand.
 #include <unistd.h>
 
 #include <csignal>
+#include <memory>
 
 #include "commands.h"
 #include "trails/core/error.h"
 #include "trails/engines/registry.h"
+#include "trails/exec/pack_worker.h"
 
 namespace trails::app {
 
@@ -15,7 +19,20 @@ Command add_worker(CLI::App& app) {
   auto* worker = app.add_subcommand(
       "worker", "Internal: a persistent worker process serving the wire protocol on stdin/stdout");
   worker->group("");  // hidden: the process executor starts it
-  return {worker, [] {
+  auto pack = std::make_shared<exec::PackRun>();
+  auto scratch = std::make_shared<std::string>();
+  auto* pack_option =
+      worker->add_option("--pack", pack->pack, "A scheduler array task's pack file");
+  worker->add_option("--results", pack->results_dir, "Where the pack's results go")
+      ->needs(pack_option);
+  worker->add_option("--scratch", *scratch, "Node-local staging directory")->needs(pack_option);
+  return {worker, [pack, scratch] {
+            if (!pack->pack.empty()) {
+              if (pack->results_dir.empty())
+                throw core::UsageError("trails worker --pack needs --results DIR");
+              if (!scratch->empty()) pack->scratch = *scratch;
+              return exec::run_pack(*pack, worker_engine_factory());
+            }
             std::signal(SIGPIPE, SIG_IGN);  // a driver that left: writes fail with EPIPE
             // The protocol keeps its own copy of stdout; fd 1 then goes to stderr, so a stray
             // print of a library cannot corrupt the frames.

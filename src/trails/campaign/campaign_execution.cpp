@@ -15,6 +15,7 @@
 #include "trails/exec/mpi_executor.h"
 #include "trails/exec/mpi_world.h"
 #include "trails/exec/process_executor.h"
+#include "trails/exec/scheduler_executor.h"
 
 namespace trails::campaign {
 namespace {
@@ -62,6 +63,20 @@ std::unique_ptr<exec::Executor> make_mpi_worker_executor(const config::CampaignC
                                  static_cast<std::size_t>(c.spawning.walker));
 }
 
+// execution.backend: slurm | pbs | torque: arrays of `trails worker --pack` tasks whose job
+// files live in RUN_DIR/jobs (docs/execution.md, "Scheduler arrays"); a whole iteration is one
+// batch. Scheduler tasks are bound to no device (Trails-MD row 56): the scheduler places them.
+std::unique_ptr<exec::Executor> make_array_executor(const config::CampaignConfig& c) {
+  exec::SchedulerExecutorOptions o;
+  o.kind = exec::scheduler_kind(c.execution.backend);
+  o.keys = c.execution.scheduler;
+  o.worker_argv = {std::filesystem::read_symlink("/proc/self/exe").string(), "worker"};
+  o.engine_setup = engines::worker_engine_setup(c.engine_spec(), c.outdir);
+  o.jobs_dir = c.outdir / "jobs";
+  o.max_in_flight = static_cast<std::size_t>(c.spawning.walker);
+  return exec::make_scheduler_executor(o);
+}
+
 }  // namespace
 
 exec::ExecutionOptions execution_options(const config::CampaignConfig& config) {
@@ -85,6 +100,8 @@ void CampaignDriver::plan_devices() {
 void CampaignDriver::start_executor() {
   if (config_.execution.backend == "mpi") {
     executor_ = make_mpi_worker_executor(config_, device_plan_, execution_);
+  } else if (config_.execution.backend != "local") {
+    executor_ = make_array_executor(config_);
   } else if (config_.execution.persistent_workers) {
     executor_ = make_worker_executor(config_, device_plan_);
   } else {

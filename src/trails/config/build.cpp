@@ -74,6 +74,46 @@ void build_gromacs(const RawConfig& raw, GromacsEngineConfig& g) {
   g.keep_walker_files = as_bool(raw, "engine.keep_walker_files", g.keep_walker_files);
 }
 
+std::vector<std::string> as_strings(const RawConfig& raw, const std::string& key) {
+  std::vector<std::string> out;
+  if (const json& v = raw.value(key); v.is_array()) {
+    for (const auto& e : v) {
+      if (e.is_string()) out.push_back(e.get<std::string>());
+    }
+  }
+  return out;
+}
+
+// execution.* of the scheduler backends (docs/execution.md, "Scheduler arrays").
+void build_scheduler(const RawConfig& raw, SchedulerConfig& s) {
+  const std::string x = "execution.";
+  s.partition = as_optional_string(raw, x + "partition");
+  s.account = as_optional_string(raw, x + "account");
+  s.walltime = as_string(raw, x + "walltime");
+  s.cpus_per_task = as_int(raw, x + "cpus_per_task", s.cpus_per_task);
+  s.gpus_per_task = as_int(raw, x + "gpus_per_task", s.gpus_per_task);
+  s.gres = as_optional_string(raw, x + "gres");
+  s.memory = as_optional_string(raw, x + "memory");
+  s.extra_directives = as_strings(raw, x + "extra_directives");
+  s.module_loads = as_strings(raw, x + "module_loads");
+  s.job_name = as_string(raw, x + "job_name");
+  if (const json& v = raw.value(x + "max_array_size"); v.is_number_integer())
+    s.max_array_size = v.get<int>();
+  if (const json& v = raw.value(x + "max_in_flight"); v.is_number_integer())
+    s.max_in_flight = v.get<int>();
+  s.submit_retry_limit = as_int(raw, x + "submit_retry_limit", s.submit_retry_limit);
+  s.submit_retry_interval_s =
+      as_double(raw, x + "submit_retry_interval", s.submit_retry_interval_s);
+  s.submit_timeout_s = as_double(raw, x + "submit_timeout", s.submit_timeout_s);
+  s.poll_interval_s = as_double(raw, x + "poll_interval", s.poll_interval_s);
+  if (const json& v = raw.value(x + "wait_timeout"); v.is_number())
+    s.wait_timeout_s = v.get<double>();
+  s.marker_grace_s = as_double(raw, x + "marker_grace", s.marker_grace_s);
+  s.max_retries = as_int(raw, x + "max_retries", s.max_retries);
+  s.walkers_per_task = as_int(raw, x + "walkers_per_task", s.walkers_per_task);
+  s.scratch = as_optional_string(raw, x + "scratch");
+}
+
 void build_msm(const RawConfig& raw, MsmConfig& m) {
   if (const json& v = raw.value("msm.enabled"); v.is_boolean()) m.enabled = v.get<bool>();
   m.cadence = as_int(raw, "msm.cadence", m.cadence);
@@ -278,6 +318,7 @@ CampaignConfig build_config(const RawConfig& raw) {
   c.execution.workers_per_device =
       as_int(raw, "execution.workers_per_device", c.execution.workers_per_device);
   c.execution.binding_check = as_string(raw, "execution.binding_check");
+  build_scheduler(raw, c.execution.scheduler);
   if (const json& v = raw.value("output.record_selection"); v.is_string()) {
     c.output.record_selection = v.get<std::string>();
   }

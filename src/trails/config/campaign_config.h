@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include "trails/config/scheduler_config.h"
 
 #include <nlohmann/json.hpp>
 
@@ -178,7 +179,8 @@ struct ExecutionConfig {
   std::string devices_key = "execution.devices";  // the key that set them, for messages
   int workers_per_device = 1;
   std::string binding_check = "warn";            // warn | fail | off
-  std::optional<std::filesystem::path> scratch;  // execution.scratch (external engines)
+  std::optional<std::filesystem::path> scratch;  // execution.scratch (external engines, arrays)
+  SchedulerConfig scheduler;                     // backend slurm | pbs | torque
 };
 
 struct CampaignConfig {

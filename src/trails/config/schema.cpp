@@ -14,7 +14,6 @@ using T = ValueType;
 
 constexpr std::string_view kAmber = "the Amber engine";
 constexpr std::string_view kWe = "weighted-ensemble kinetics (spawn_scheme: we)";
-constexpr std::string_view kSched = "scheduler and worker-pool execution";
 constexpr std::string_view kModel = "training a learned CV model (adaptive_model block)";
 
 // Shorthands for the conditions under which Trails-MD reads a not-built feature's keys.
@@ -24,7 +23,7 @@ constexpr std::string_view kBackendKey = "execution.backend";
 constexpr std::string_view kSpaceKey = "space_mode";
 const std::vector<std::string_view> kNeuralSpaces = {"tvae", "vampnet", "spib", "deep-tica",
                                                      "deep-lda"};
-const std::vector<std::string_view> kSchedulers = {"slurm", "pbs"};
+const std::vector<std::string_view> kSchedulers = {"slurm", "pbs", "torque"};
 
 // Small fluent builder: the table below reads one key per line.
 struct K {
@@ -86,7 +85,7 @@ struct K {
   // Shorthands: the keys of one not-built engine, the scheduler backends, a neural space.
   K& gromacs() { return only_with(kEngineKey, {"gromacs"}); }
   K& amber() { return not_built(kAmber).only_with(kEngineKey, {"amber"}); }
-  K& scheduler() { return not_built(kSched).only_with(kBackendKey, kSchedulers); }
+  K& scheduler() { return only_with(kBackendKey, kSchedulers); }
   K& model(std::vector<std::string_view> spaces) {
     return not_built(kModel).only_with(kSpaceKey, std::move(spaces));
   }
@@ -265,15 +264,14 @@ std::vector<KeySpec> make_table() {
       K("binning", "smoothing", T::Int, 3).ge(0).only_with("binning.scheme", {"gradient"}),
       // ---- execution ----
       K("execution", "backend", T::String, "local")
-          .one_of({"local", "mpi", "slurm", "pbs"})
-          .built_only({"local", "mpi"}, "the {} execution backend"),
+          .one_of({"local", "mpi", "slurm", "pbs", "torque"}),
       K("execution", "devices", T::IntList, null_v).null().non_empty().ge(0),
       K("execution", "workers_per_device", T::Int, 1).ge(1),
       K("execution", "binding_check", T::String, "warn").one_of({"warn", "fail", "off"}),
       K("execution", "walker_timeout", T::Number, null_v).null().gt(0),
       K("execution", "persistent_workers", T::Bool, false),
       // Trails extension: where external engines run each walker (default $TMPDIR).
-      K("execution", "scratch", T::DirPath, null_v).null(),
+      K("execution", "scratch", T::String, null_v).null(),
       K("execution", "partition", T::String, null_v).null().scheduler(),
       K("execution", "account", T::String, null_v).null().scheduler(),
       K("execution", "walltime", T::String, "01:00:00").scheduler(),
@@ -293,6 +291,7 @@ std::vector<KeySpec> make_table() {
       K("execution", "wait_timeout", T::Number, null_v).null().gt(0).scheduler(),
       K("execution", "marker_grace", T::Number, 30.0).ge(0).scheduler(),
       K("execution", "max_retries", T::Int, 1).ge(0).scheduler(),
+      K("execution", "walkers_per_task", T::Int, 1).ge(1).scheduler(),
       // ---- output (record policy of the shards; docs/file-formats.md) ----
       K("output", "record_selection", T::String, null_v).null(),
       K("output", "precision", T::String, "float64").one_of({"float32", "float64"}),

@@ -155,8 +155,9 @@ void fill_last_round(const ModelFit& m, const AdviceOptions& o, Advice& advice) 
 void job_packing(const ExecutionSetup& setup, Advice& advice) {
   advice.not_recommended.push_back(
       {"execution.walkers_per_task",
-       fmt::format("job packing is for scheduler arrays (one task per walker); this run used the "
-                   "{} backend, and this Trails builds no scheduler backend and refuses the key",
+       fmt::format("job packing is for scheduler arrays (execution.backend: slurm | pbs | "
+                   "torque, where each array task otherwise starts one engine per walker); this "
+                   "run used the {} backend, whose slots keep one warm engine for all walkers",
                    setup.backend)});
 }
 

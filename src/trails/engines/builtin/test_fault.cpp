@@ -1,6 +1,9 @@
 // inject_test_fault (test_fault.h). The variable is read once per process.
 #include "trails/engines/builtin/test_fault.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -47,6 +50,13 @@ std::optional<Fault> fault_from_environment() {
 void inject_test_fault(const SegmentTask& task) {
   static const std::optional<Fault> fault = fault_from_environment();
   if (!fault || fault->iteration != task.iteration || fault->walker != task.walker) return;
+  // TRAILS_TEST_FAULT_ONCE=PATH: only the process that creates PATH misbehaves, so a walker
+  // that runs again (a scheduler array's next attempt) succeeds.
+  if (const char* once = std::getenv("TRAILS_TEST_FAULT_ONCE"); once != nullptr && *once != '\0') {
+    const int fd = ::open(once, O_CREAT | O_EXCL | O_WRONLY, 0644);
+    if (fd < 0) return;
+    ::close(fd);
+  }
   std::fprintf(stderr, "TRAILS_TEST_FAULT: %s at walker %lld of iteration %lld\n",
                fault->kind.c_str(), static_cast<long long>(task.walker),
                static_cast<long long>(task.iteration));

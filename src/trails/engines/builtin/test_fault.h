@@ -5,7 +5,8 @@
 // ever; the worker's heartbeat thread keeps beating), stop (SIGSTOP the whole process, so the
 // heartbeats stop too), throw (an EngineError out of the engine: a walker failure that leaves
 // the worker well, for the MPI backend, where a dying rank ends the job). Each first writes one
-// line to stderr naming the fault. Not a feature.
+// line to stderr naming the fault. With TRAILS_TEST_FAULT_ONCE=PATH only the first process to
+// create PATH misbehaves (a walker run again succeeds: scheduler retries). Not a feature.
 #pragma once
 
 #include "trails/engines/segment.h"

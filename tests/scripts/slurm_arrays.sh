@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# execution.backend: slurm on a real (private, one-node) SLURM cluster (docs/execution.md,
+# "Scheduler arrays"): a built-in campaign run as arrays of `trails worker --pack` tasks exports
+# byte-identical CVs and lineage to the same campaign serial — plain, chunked under a small
+# MaxArraySize (read from `scontrol show config`), and packed (walkers_per_task: 4, two array
+# elements per iteration); the rendered #SBATCH script carries the keys.
+source "$(dirname "$0")/lib/common.bash"
+source "$(dirname "$0")/lib/slurm.bash"
+trap 'cancel_ours trails-arr; rm -rf "$WORK"' EXIT
+
+ITER=3
+serial_reference $ITER
+
+# Plain: one array of 8 elements per iteration, one submission each.
+write_config plain.yaml plain
+with_slurm plain.yaml trails-arr
+"$TRAILS" run --log-level info plain.yaml --iterations $ITER > plain.out 2>&1 || fail "slurm run: $(cat plain.out)"
+same_as_serial plain p "plain array"
+[ "$(summaries plain.out | grep -c "8 walkers in 8 array task(s), 0 reused, 1 attempt(s), 1 submission(s)")" -eq $ITER ] ||
+  fail "plain: one submission of 8 elements per iteration: $(summaries plain.out)"
+[ ! -e plain/jobs/iter_0 ] || fail "plain: the job files of a finished iteration stay behind"
+pass "slurm array: byte-identical to serial, one submission per iteration"
+
+# Chunked: scontrol states MaxArraySize = 3, so 8 elements go out as 3 + 3 + 2.
+mkdir -p fakebin
+cat > fakebin/scontrol <<'SH'
+#!/bin/bash
+if [ "$1 $2" = "show config" ]; then
+  /usr/bin/scontrol show config | sed 's/^MaxArraySize .*/MaxArraySize            = 3/'
+else
+  exec /usr/bin/scontrol "$@"
+fi
+SH
+chmod +x fakebin/scontrol
+write_config chunked.yaml chunked
+with_slurm chunked.yaml trails-arr
+PATH=$PWD/fakebin:$PATH "$TRAILS" run --log-level info chunked.yaml --iterations $ITER > chunked.out 2>&1 ||
+  fail "chunked run: $(cat chunked.out)"
+same_as_serial chunked c "chunked array"
+[ "$(summaries chunked.out | grep -c "8 walkers in 8 array task(s), 0 reused, 1 attempt(s), 3 submission(s)")" -eq $ITER ] ||
+  fail "chunked: three arrays per iteration: $(summaries chunked.out)"
+pass "MaxArraySize 3 (detected): chunks of 3, 3, 2, byte-identical"
+
+# Packed: 4 walkers back to back per array element, on one warm engine.
+write_config packed.yaml packed
+with_slurm packed.yaml trails-arr "walkers_per_task: 4" "max_in_flight: 2" "cpus_per_task: 1" \
+  "extra_directives: ['--comment=trails-test']" "module_loads: ['echo module line ran']" \
+  "scratch: $WORK/scratch"
+mkdir -p scratch
+"$TRAILS" run --log-level info packed.yaml --iterations $ITER > packed.out 2>&1 || fail "packed run: $(cat packed.out)"
+same_as_serial packed k "packed array"
+[ "$(summaries packed.out | grep -c "8 walkers in 2 array task(s), 0 reused, 1 attempt(s), 1 submission(s)")" -eq $ITER ] ||
+  fail "packed: two elements per iteration: $(summaries packed.out)"
+[ -z "$(ls -A scratch)" ] || fail "packed: scratch not cleaned: $(ls scratch)"
+pass "walkers_per_task 4 through node-local scratch: 2 array elements per iteration, byte-identical"
+
+# The rendered script (kept when a walker fails; here rendered by a run whose last iteration
+# fails for good, so its job files stay).
+write_config kept.yaml kept
+with_slurm kept.yaml trails-arr "walkers_per_task: 4" "max_in_flight: 2" "max_retries: 0" \
+  "extra_directives: ['--comment=trails-test']" "module_loads: ['echo module line ran']"
+set +e
+TRAILS_TEST_FAULT=throw:1:1 "$TRAILS" run --log-level info kept.yaml --iterations 2 > kept.out 2>&1
+set -e
+script=kept/jobs/iter_1/submit_a0_c0.sh
+[ -f "$script" ] || fail "no job script kept: $(cat kept.out)"
+for directive in "#SBATCH --job-name=trails-arr" "#SBATCH --array=0-1%2" "#SBATCH --time=00:05:00" \
+  "#SBATCH --cpus-per-task=1" "#SBATCH --comment=trails-test" "echo module line ran" \
+  "'worker' --pack"; do
+  grep -qF -- "$directive" "$script" || fail "job script lacks '$directive': $(cat "$script")"
+done
+grep -q "module line ran" kept/jobs/iter_1/logs_a0_c0/*.out || fail "module line not run"
+grep -q "walker 1 of iteration 1" kept.out || fail "the failed walker is not named: $(cat kept.out)"
+pass "#SBATCH script carries the keys; a walker failed for good is reported with its log kept"
