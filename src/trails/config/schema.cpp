@@ -13,7 +13,6 @@ using json = nlohmann::json;
 using T = ValueType;
 
 constexpr std::string_view kGromacs = "the GROMACS engine";
-constexpr std::string_view kAmber = "the Amber engine";
 constexpr std::string_view kWe = "weighted-ensemble kinetics (spawn_scheme: we)";
 constexpr std::string_view kBinning = "adaptive binning (binning.scheme other than uniform)";
 constexpr std::string_view kSched = "scheduler and worker-pool execution";
@@ -87,7 +86,7 @@ struct K {
   }
   // Shorthands: the keys of one not-built engine, the scheduler backends, a neural space.
   K& gromacs() { return not_built(kGromacs).only_with(kEngineKey, {"gromacs"}); }
-  K& amber() { return not_built(kAmber).only_with(kEngineKey, {"amber"}); }
+  K& amber() { return only_with(kEngineKey, {"amber"}); }
   K& scheduler() { return not_built(kSched).only_with(kBackendKey, kSchedulers); }
   K& model(std::vector<std::string_view> spaces) {
     return not_built(kModel).only_with(kSpaceKey, std::move(spaces));
@@ -144,7 +143,7 @@ std::vector<KeySpec> make_table() {
       K("system", "start", T::Points, null_v).null().non_empty(),
       // ---- engine ----
       K("engine", "md_engine", T::String, "openmm")
-          .one_of({"builtin", "openmm", "gromacs", "amber"}),
+          .one_of({"builtin", "openmm", "gromacs", "amber", "command"}),
       K("engine", "seed", T::Int, null_v).null().ge(0).wide(),
       K("engine", "potential", T::String, "muller_brown")
           .one_of({"double_well", "muller_brown", "three_well", "harmonic", "biased_walk"})
@@ -200,6 +199,14 @@ std::vector<KeySpec> make_table() {
       K("engine", "amber_trajectory_format", T::String, "auto")
           .one_of({"auto", "netcdf", "ascii"})
           .amber(),
+      // Trails extensions: the command engine (docs/engines.md, "The command engine") and the
+      // external engines' per-walker files (docs/engines.md, "Walker files and scratch").
+      K("engine", "command", T::Command, null_v).null().only_with(kEngineKey, {"command"}),
+      K("engine", "command_timeout", T::Number, null_v)
+          .null()
+          .gt(0)
+          .only_with(kEngineKey, {"command"}),
+      K("engine", "keep_walker_files", T::Bool, false),
       // ---- spawning ----
       K("spawning", "walker", T::Int, 10).gt(0),
       K("spawning", "step", T::Int, 10000).gt(0),
@@ -277,6 +284,7 @@ std::vector<KeySpec> make_table() {
       K("execution", "binding_check", T::String, "warn").one_of({"warn", "fail", "off"}),
       K("execution", "walker_timeout", T::Number, null_v).null().gt(0),
       K("execution", "persistent_workers", T::Bool, false),
+      K("execution", "scratch", T::DirPath, null_v).null(),  // Trails extension: walker scratch
       K("execution", "partition", T::String, null_v).null().scheduler(),
       K("execution", "account", T::String, null_v).null().scheduler(),
       K("execution", "walltime", T::String, "01:00:00").scheduler(),

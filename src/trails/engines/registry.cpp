@@ -3,7 +3,9 @@
 #include <nlohmann/json.hpp>
 
 #include "trails/core/error.h"
+#include "trails/engines/amber/amber_engine.h"
 #include "trails/engines/builtin/builtin_engine.h"
+#include "trails/engines/command/command_engine.h"
 #include "trails/engines/openmm/openmm_engine.h"
 #include "trails/engines/openmm/prepared_system.h"
 
@@ -18,6 +20,15 @@ std::unique_ptr<Engine> build(const config::OpenMMSpec& spec,
                               const std::filesystem::path& run_dir) {
   return std::make_unique<openmm::OpenMMEngine>(
       spec.params, openmm::prepare_openmm_system(spec, run_dir), spec.seed_base);
+}
+
+std::unique_ptr<Engine> build(const config::CommandSpec& spec,
+                              const std::filesystem::path& run_dir) {
+  return std::make_unique<command::CommandEngine>(spec, run_dir);
+}
+
+std::unique_ptr<Engine> build(const config::AmberSpec& spec, const std::filesystem::path& run_dir) {
+  return std::make_unique<amber::AmberEngine>(spec, run_dir);
 }
 
 }  // namespace
