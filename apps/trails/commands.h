@@ -36,6 +36,8 @@ Command add_report(CLI::App& app);
 Command add_swarm(CLI::App& app);
 // worker_command.cpp
 Command add_worker(CLI::App& app);
+// integrate_command.cpp
+Command add_integrate(CLI::App& app);
 // What every worker (a `trails worker` process, an MPI worker rank) builds its engine with, from
 // the Setup message's engine setup, and the program name its Hello gives.
 exec::EngineFactory worker_engine_factory();

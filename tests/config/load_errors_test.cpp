@@ -197,10 +197,11 @@ TEST(LoadErrors, MissingRequiredBlocks) {
   EXPECT_HAS(m, "c.yaml:1:1: spawning: missing required block");
 }
 
-TEST(LoadErrors, MdEngineNotBuilt) {
-  EXPECT_HAS(error_of(with("md_engine: builtin", "md_engine: amber")),
-             "c.yaml:8:14: engine.md_engine: the amber engine is not available in this build of "
-             "Trails yet; use `engine.md_engine: gromacs`, `openmm` or `builtin`");
+TEST(LoadErrors, MdEngineUnknownAndDefault) {
+  // Every engine Trails-MD names is built; another name lists them.
+  EXPECT_HAS(error_of(with("md_engine: builtin", "md_engine: lammps")),
+             "c.yaml:8:14: engine.md_engine: must be one of builtin, openmm, gromacs, amber, "
+             "command");
   // Absent md_engine means Trails-MD's default, openmm.
   const std::string m = error_of(with("  md_engine: builtin\n", ""));
   EXPECT_HAS(m,
@@ -389,6 +390,30 @@ TEST(LoadErrors, LoadingNeverWritesAnything) {
   // And a good load does not create the outdir either.
   const auto good = dir.write("g.yaml", good_config());
   EXPECT_FALSE(std::filesystem::exists(load_campaign_config(good).outdir));
+}
+
+// The command engine needs its program and a structure or start point whose length matches
+// n_bins; the Amber engine a prmtop and a coordinate file (config/engine_checks.cpp).
+TEST(LoadErrors, CommandAndAmberEngineNeeds) {
+  const std::string no_keys = "  potential: muller_brown\n  kT: 15.0\n";
+  std::string command = with(no_keys, "");
+  command.replace(command.find("md_engine: builtin"), 18, "md_engine: command");
+  std::string m = error_of(command);
+  EXPECT_HAS(m,
+             "c.yaml:8:14: engine.command: the command engine needs the program that runs one "
+             "segment: set engine.command");
+  std::string t = command;
+  t.replace(t.find("md_engine: command"), 18, "md_engine: command\n  command: /bin/true");
+  t.replace(t.find("n_bins: [30, 30]"), 16, "n_bins: [30, 30, 30]");
+  t.replace(t.find("min_values: [-1.5, -0.5]"), 24, "min_values: [-1.5, -0.5, 0]");
+  t.replace(t.find("max_values: [1.2, 2.0]"), 22, "max_values: [1.2, 2.0, 1]");
+  m = error_of(t);
+  EXPECT_HAS(m, "n_bins: has 3 entries but the command engine's point system has 2 coordinates");
+  std::string amber = command;
+  amber.replace(amber.find("md_engine: command"), 18, "md_engine: amber");
+  m = error_of(amber);
+  EXPECT_HAS(m, "system.top_file: the Amber engine needs an Amber prmtop");
+  EXPECT_HAS(m, "system.conf_file: the Amber engine needs an Amber coordinate or restart file");
 }
 
 }  // namespace

@@ -214,7 +214,8 @@ void check_engine_and_cvs(const config::CampaignConfig& config) {
   if (config.learned_space()) (void)make_feature_source(config, *engine);
   check_memory(config, *engine);
   (void)read_initial_trajectory(config, *engine);
-  if (!engine->system().molecular) probe_first_steps(config);
+  // The probe steps the built-in engine itself; a command engine's point system is the user's.
+  if (std::holds_alternative<config::BuiltinSpec>(config.engine_spec())) probe_first_steps(config);
 }
 
 std::vector<store::ConfigChange> check_resume_config(const config::CampaignConfig& config,

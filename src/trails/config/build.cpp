@@ -260,6 +260,20 @@ CampaignConfig build_config(const RawConfig& raw) {
   c.execution.scratch = as_path(raw, "execution.scratch");
   if (const json& v = raw.value("engine.python"); v.is_string())
     c.engine.python = v.get<std::string>();
+  if (const json& v = raw.value("engine.command"); v.is_array()) {
+    c.engine.command = v.get<std::vector<std::string>>();
+  }
+  if (const json& v = raw.value("engine.command_timeout"); v.is_number()) {
+    c.engine.command_timeout = v.get<double>();
+  }
+  c.engine.keep_walker_files = as_bool(raw, "engine.keep_walker_files", false);
+  c.engine.amber_executable = as_string(raw, "engine.amber_executable");
+  c.engine.amber_input_file = as_path(raw, "engine.amber_input_file");
+  if (const json& v = raw.value("engine.amber_extra_args"); v.is_array()) {
+    c.engine.amber_extra_args = v.get<std::vector<std::string>>();
+  }
+  c.engine.amber_trajectory_format = as_string(raw, "engine.amber_trajectory_format");
+  c.execution.scratch = as_path(raw, "execution.scratch");
   if (const json& v = raw.value("cvs"); v.is_array()) c.cvs = v;
   c.system.conf_file = as_path(raw, "system.conf_file");
   c.system.initial_trajectory = as_path(raw, "system.initial_trajectory");

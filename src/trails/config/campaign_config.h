@@ -29,6 +29,15 @@ struct EngineConfig {
   // engine.python: the Python interpreter for preparation and system.project_file; unset:
   // $TRAILS_PYTHON, then /usr/bin/python3 (core/python.h).
   std::optional<std::string> python;
+  // engine.md_engine: command (docs/engines.md, "The command engine").
+  std::vector<std::string> command;       // engine.command, argv
+  std::optional<double> command_timeout;  // engine.command_timeout (s)
+  bool keep_walker_files = false;         // engine.keep_walker_files
+  // engine.md_engine: amber (docs/engines.md, "The Amber engine").
+  std::string amber_executable = "pmemd";
+  std::optional<std::filesystem::path> amber_input_file;
+  std::vector<std::string> amber_extra_args;
+  std::string amber_trajectory_format = "auto";  // auto | netcdf | ascii
 };
 
 struct SystemConfig {
@@ -216,6 +225,8 @@ struct CampaignConfig {
   std::uint64_t engine_seed_base() const { return engine.seed.value_or(random_seed); }
   // The typed description of the chosen engine (engine.md_engine), all that engines/ sees.
   EngineSpec engine_spec() const;
+  // Where an external engine runs its walkers (execution.scratch, engine.keep_walker_files).
+  WalkerFilesSpec walker_files() const { return {execution.scratch, engine.keep_walker_files}; }
   int cv_dimension() const { return static_cast<int>(n_bins.size()); }
   bool learned_space() const { return space_mode != "fixed"; }
 

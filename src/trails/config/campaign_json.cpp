@@ -143,6 +143,38 @@ json built_values(const CampaignConfig& c, bool all) {
     }
   }
 
+  if (c.engine.md_engine == "command") {  // only then, so other digests stay as they were
+    const OpenMMEngineConfig& o = c.engine.openmm;
+    e["command"] = c.engine.command;
+    e["temperature"] = o.temperature;
+    e["pressure"] = o.pressure;
+    e["npt"] = o.npt;
+    j["system"]["conf_file"] = c.system.conf_file ? json(c.system.conf_file->string()) : json();
+    j["cvs"] = c.cvs;
+    if (all) {  // where walkers run, not what they compute
+      e["command_timeout"] = c.engine.command_timeout ? json(*c.engine.command_timeout) : json();
+      e["keep_walker_files"] = c.engine.keep_walker_files;
+      j["execution"]["scratch"] =
+          c.execution.scratch ? json(c.execution.scratch->string()) : json();
+    }
+  }
+
+  if (c.engine.md_engine == "amber") {  // only then, so other digests stay as they were
+    const OpenMMEngineConfig& o = c.engine.openmm;
+    e["amber_executable"] = c.engine.amber_executable;
+    e["amber_input_file"] =
+        c.engine.amber_input_file ? json(c.engine.amber_input_file->string()) : json();
+    e["amber_extra_args"] = c.engine.amber_extra_args;
+    e["amber_trajectory_format"] = c.engine.amber_trajectory_format;
+    e["temperature"] = o.temperature;
+    e["pressure"] = o.pressure;
+    e["npt"] = o.npt;
+    j["system"]["conf_file"] = c.system.conf_file ? json(c.system.conf_file->string()) : json();
+    j["system"]["top_file"] = c.system.top_file ? json(c.system.top_file->string()) : json();
+    j["cvs"] = c.cvs;
+    if (all) e["keep_walker_files"] = c.engine.keep_walker_files;
+  }
+
   json& s = j["spawning"];
   const SpawningConfig& sp = c.spawning;
   s["walker"] = sp.walker;

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <sstream>
+#include <string>
 
 #include "trails/config/scalar.h"
 
@@ -218,6 +220,18 @@ json generic_json(const YAML::Node& node) {
   return nullptr;
 }
 
+// engine.command runs in each walker's own directory, so a word naming a file beside the
+// configuration (runseg.py, ./runseg.sh) becomes its absolute path (docs/engines.md).
+void resolve_command_files(json& words, const std::filesystem::path& config_dir) {
+  for (auto& w : words) {
+    const std::filesystem::path p = w.get<std::string>();
+    std::error_code ec;
+    if (p.is_relative() && std::filesystem::is_regular_file(config_dir / p, ec)) {
+      w = (config_dir / p).lexically_normal().string();
+    }
+  }
+}
+
 }  // namespace
 
 std::string format_number(double value) {
@@ -366,6 +380,24 @@ bool convert_value(const YAML::Node& node, const KeySpec& spec, const ValueSite&
       }
       if (!ok) return false;
       out = generic_json(node);
+      return true;
+    }
+    case ValueType::Command: {
+      // No shell: a string is split on whitespace; arguments with spaces need the list form.
+      if (node.IsScalar()) {
+        auto s = read_string(node, site.path, site.at, problems);
+        if (!s) return false;
+        out = json::array();
+        std::istringstream words(*s);
+        for (std::string w; words >> w;) out.push_back(w);
+        if (out.empty()) problems.add(site.at, site.path, "must name a program to run");
+        resolve_command_files(out, site.config_dir);
+        return !out.empty();
+      }
+      KeySpec inner = spec;
+      inner.non_empty = true;
+      if (!convert_list(node, inner, site, "strings", problems, out, str_elem)) return false;
+      resolve_command_files(out, site.config_dir);
       return true;
     }
     case ValueType::IntOrAuto: {

@@ -35,6 +35,35 @@ EngineSpec CampaignConfig::engine_spec() const {
     spec.stride = spawning.stride;
     return spec;
   }
+  if (engine.md_engine == "command") {
+    CommandSpec spec;
+    spec.command = engine.command;
+    spec.timeout_s = engine.command_timeout;
+    spec.dt = engine.builtin.dt;
+    spec.temperature = engine.openmm.temperature;
+    spec.pressure = engine.openmm.pressure;
+    spec.npt = engine.openmm.npt;
+    spec.conf_file = system.conf_file;
+    if (!spec.conf_file && !system.start.empty()) spec.start = system.start.front();
+    spec.files = walker_files();
+    return spec;
+  }
+  if (engine.md_engine == "amber") {
+    AmberSpec spec;
+    spec.executable = engine.amber_executable;
+    spec.input_file = engine.amber_input_file;
+    spec.extra_args = engine.amber_extra_args;
+    spec.netcdf = engine.amber_trajectory_format != "ascii";
+    // check_amber_engine (config/engine_checks.cpp) required both files.
+    spec.top_file = system.top_file.value_or(std::filesystem::path());
+    spec.conf_file = system.conf_file.value_or(std::filesystem::path());
+    spec.dt = engine.builtin.dt;
+    spec.temperature = engine.openmm.temperature;
+    spec.pressure = engine.openmm.pressure;
+    spec.npt = engine.openmm.npt;
+    spec.files = walker_files();
+    return spec;
+  }
   // The schema admits only the engines above; reaching this is a bug, not bad input.
   throw core::InternalError("engine.md_engine: no spec for '" + engine.md_engine + "'");
 }
@@ -201,6 +230,68 @@ GromacsSpec gromacs_from(const json& j) {
   return s;
 }
 
+json command_json(const CommandSpec& s) {
+  return {{"engine", "command"},
+          {"command", s.command},
+          {"timeout_s", s.timeout_s ? json(*s.timeout_s) : json(nullptr)},
+          {"dt", s.dt},
+          {"temperature", s.temperature},
+          {"pressure", s.pressure},
+          {"npt", s.npt},
+          {"conf_file", path_json(s.conf_file)},
+          {"start", s.start},
+          {"scratch", path_json(s.files.scratch)},
+          {"keep_walker_files", s.files.keep_walker_files}};
+}
+
+CommandSpec command_from(const json& j) {
+  CommandSpec s;
+  s.command = j.at("command").get<std::vector<std::string>>();
+  if (!j.at("timeout_s").is_null()) s.timeout_s = j.at("timeout_s").get<double>();
+  s.dt = j.at("dt").get<double>();
+  s.temperature = j.at("temperature").get<double>();
+  s.pressure = j.at("pressure").get<double>();
+  s.npt = j.at("npt").get<bool>();
+  s.conf_file = path_of(j.at("conf_file"));
+  s.start = j.at("start").get<std::vector<double>>();
+  s.files.scratch = path_of(j.at("scratch"));
+  s.files.keep_walker_files = j.at("keep_walker_files").get<bool>();
+  return s;
+}
+
+json amber_json(const AmberSpec& s) {
+  return {{"engine", "amber"},
+          {"executable", s.executable},
+          {"input_file", path_json(s.input_file)},
+          {"extra_args", s.extra_args},
+          {"netcdf", s.netcdf},
+          {"top_file", s.top_file.string()},
+          {"conf_file", s.conf_file.string()},
+          {"dt", s.dt},
+          {"temperature", s.temperature},
+          {"pressure", s.pressure},
+          {"npt", s.npt},
+          {"scratch", path_json(s.files.scratch)},
+          {"keep_walker_files", s.files.keep_walker_files}};
+}
+
+AmberSpec amber_from(const json& j) {
+  AmberSpec s;
+  s.executable = j.at("executable").get<std::string>();
+  s.input_file = path_of(j.at("input_file"));
+  s.extra_args = j.at("extra_args").get<std::vector<std::string>>();
+  s.netcdf = j.at("netcdf").get<bool>();
+  s.top_file = j.at("top_file").get<std::string>();
+  s.conf_file = j.at("conf_file").get<std::string>();
+  s.dt = j.at("dt").get<double>();
+  s.temperature = j.at("temperature").get<double>();
+  s.pressure = j.at("pressure").get<double>();
+  s.npt = j.at("npt").get<bool>();
+  s.files.scratch = path_of(j.at("scratch"));
+  s.files.keep_walker_files = j.at("keep_walker_files").get<bool>();
+  return s;
+}
+
 }  // namespace
 
 std::optional<Potential> potential_named(const std::string& name) {
@@ -220,6 +311,8 @@ const char* potential_name(Potential potential) {
 nlohmann::json engine_spec_json(const EngineSpec& spec) {
   if (const auto* b = std::get_if<BuiltinSpec>(&spec)) return builtin_json(*b);
   if (const auto* g = std::get_if<GromacsSpec>(&spec)) return gromacs_json(*g);
+  if (const auto* c = std::get_if<CommandSpec>(&spec)) return command_json(*c);
+  if (const auto* a = std::get_if<AmberSpec>(&spec)) return amber_json(*a);
   return openmm_json(std::get<OpenMMSpec>(spec));
 }
 
@@ -229,6 +322,8 @@ EngineSpec engine_spec_from_json(const nlohmann::json& j) {
     if (engine == "builtin") return builtin_from(j);
     if (engine == "openmm") return openmm_from(j);
     if (engine == "gromacs") return gromacs_from(j);
+    if (engine == "command") return command_from(j);
+    if (engine == "amber") return amber_from(j);
     throw core::CorruptionError("engine spec: unknown engine '" + engine + "'");
   } catch (const json::exception& e) {
     throw core::CorruptionError(std::string("engine spec from the driver: ") + e.what());

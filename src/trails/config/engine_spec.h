@@ -96,7 +96,47 @@ struct OpenMMSpec {
   std::uint64_t seed_base = 0;  // the campaign's engine seed: only the pre-equilibration uses it
 };
 
-using EngineSpec = std::variant<BuiltinSpec, OpenMMSpec, GromacsSpec>;
+// Where the external engines (command, Amber, GROMACS) run each walker: a private directory
+// under `scratch` (execution.scratch; unset: $TMPDIR, then /tmp), removed after the walker unless
+// keep_walker_files, which moves it to run_dir/walker_files/ (docs/engines.md, "Walker files and
+// scratch").
+struct WalkerFilesSpec {
+  std::optional<std::filesystem::path> scratch;
+  bool keep_walker_files = false;
+};
+
+// engine.md_engine: command: a user's program runs each segment (docs/engines.md, "The command
+// engine"). A molecular system when conf_file is set (its PDB/GRO gives the topology and the
+// reference structure; nm, ps, K), else a point system whose coordinates are the CVs (reduced
+// units; start is system.start's first point and fixes the dimension).
+struct CommandSpec {
+  std::vector<std::string> command;  // engine.command: argv, argv[0] looked up in PATH
+  std::optional<double> timeout_s;   // engine.command_timeout
+  double dt = 0.002;                 // engine.dt, handed to the program
+  double temperature = 300.0;        // engine.temperature
+  double pressure = 1.0;             // engine.pressure
+  bool npt = false;                  // engine.npt
+  std::optional<std::filesystem::path> conf_file;  // system.conf_file (.pdb/.gro): molecular
+  std::vector<double> start;                       // point systems: system.start[0]
+  WalkerFilesSpec files;
+};
+
+// engine.md_engine: amber: pmemd/sander per segment (docs/engines.md, "The Amber engine").
+struct AmberSpec {
+  std::string executable = "pmemd";                 // engine.amber_executable
+  std::optional<std::filesystem::path> input_file;  // engine.amber_input_file (mdin template)
+  std::vector<std::string> extra_args;              // engine.amber_extra_args
+  bool netcdf = true;  // engine.amber_trajectory_format: netcdf/auto (true), ascii (false)
+  std::filesystem::path top_file;   // system.top_file (prmtop)
+  std::filesystem::path conf_file;  // system.conf_file (inpcrd/rst7/ncrst)
+  double dt = 0.002;                // engine.dt (ps)
+  double temperature = 300.0;       // engine.temperature (K)
+  double pressure = 1.0;            // engine.pressure
+  bool npt = false;                 // engine.npt
+  WalkerFilesSpec files;
+};
+
+using EngineSpec = std::variant<BuiltinSpec, OpenMMSpec, GromacsSpec, CommandSpec, AmberSpec>;
 
 // engine.potential by its YAML name (double_well, muller_brown, ...); nullopt for any other.
 std::optional<Potential> potential_named(const std::string& name);

@@ -12,7 +12,6 @@ namespace {
 using json = nlohmann::json;
 using T = ValueType;
 
-constexpr std::string_view kAmber = "the Amber engine";
 constexpr std::string_view kWe = "weighted-ensemble kinetics (spawn_scheme: we)";
 constexpr std::string_view kModel = "training a learned CV model (adaptive_model block)";
 
@@ -84,7 +83,7 @@ struct K {
   }
   // Shorthands: the keys of one not-built engine, the scheduler backends, a neural space.
   K& gromacs() { return only_with(kEngineKey, {"gromacs"}); }
-  K& amber() { return not_built(kAmber).only_with(kEngineKey, {"amber"}); }
+  K& amber() { return only_with(kEngineKey, {"amber"}); }
   K& scheduler() { return only_with(kBackendKey, kSchedulers); }
   K& model(std::vector<std::string_view> spaces) {
     return not_built(kModel).only_with(kSpaceKey, std::move(spaces));
@@ -141,7 +140,7 @@ std::vector<KeySpec> make_table() {
       K("system", "start", T::Points, null_v).null().non_empty(),
       // ---- engine ----
       K("engine", "md_engine", T::String, "openmm")
-          .one_of({"builtin", "openmm", "gromacs", "amber"}),
+          .one_of({"builtin", "openmm", "gromacs", "amber", "command"}),
       K("engine", "seed", T::Int, null_v).null().ge(0).wide(),
       K("engine", "potential", T::String, "muller_brown")
           .one_of({"double_well", "muller_brown", "three_well", "harmonic", "biased_walk"})
@@ -192,13 +191,20 @@ std::vector<KeySpec> make_table() {
       K("engine", "gromacs_mdrun_extra_args", T::StringList, empty_list).gromacs(),
       K("engine", "gromacs_grompp_maxwarn", T::Int, 0).ge(0).gromacs(),
       // Trails extension (docs/engines.md, "Scratch"): keep each walker's work directory.
-      K("engine", "keep_walker_files", T::Bool, false).gromacs(),
       K("engine", "amber_executable", T::String, "pmemd").amber(),
       K("engine", "amber_input_file", T::FilePath, null_v).null().amber(),
       K("engine", "amber_extra_args", T::StringList, empty_list).amber(),
       K("engine", "amber_trajectory_format", T::String, "auto")
           .one_of({"auto", "netcdf", "ascii"})
           .amber(),
+      // Trails extensions: the command engine (docs/engines.md, "The command engine") and the
+      // external engines' per-walker files (docs/engines.md, "Walker files and scratch").
+      K("engine", "command", T::Command, null_v).null().only_with(kEngineKey, {"command"}),
+      K("engine", "command_timeout", T::Number, null_v)
+          .null()
+          .gt(0)
+          .only_with(kEngineKey, {"command"}),
+      K("engine", "keep_walker_files", T::Bool, false),
       // ---- spawning ----
       K("spawning", "walker", T::Int, 10).gt(0),
       K("spawning", "step", T::Int, 10000).gt(0),
@@ -268,10 +274,9 @@ std::vector<KeySpec> make_table() {
       K("execution", "devices", T::IntList, null_v).null().non_empty().ge(0),
       K("execution", "workers_per_device", T::Int, 1).ge(1),
       K("execution", "binding_check", T::String, "warn").one_of({"warn", "fail", "off"}),
+      K("execution", "scratch", T::String, null_v).null(),  // node-local disk: docs/execution.md
       K("execution", "walker_timeout", T::Number, null_v).null().gt(0),
       K("execution", "persistent_workers", T::Bool, false),
-      // Trails extension: where external engines run each walker (default $TMPDIR).
-      K("execution", "scratch", T::String, null_v).null(),
       K("execution", "partition", T::String, null_v).null().scheduler(),
       K("execution", "account", T::String, null_v).null().scheduler(),
       K("execution", "walltime", T::String, "01:00:00").scheduler(),

@@ -29,6 +29,7 @@ enum class ValueType {
   Mapping,      // msm.convergence_criteria: free-form nested mapping
   MappingList,  // cvs: a list of mappings (each checked by the cvs module when the CvSet is built)
   IntOrAuto,    // adaptive_model.batch_size
+  Command,      // engine.command: an argument list, or one string split on whitespace
 };
 
 enum class Support {

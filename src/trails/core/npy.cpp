@@ -1,5 +1,6 @@
 #include "trails/core/npy.h"
 
+#include <bit>
 #include <charconv>
 #include <cstring>
 #include <fstream>
@@ -161,6 +162,39 @@ NpyArray read_npy(const std::filesystem::path& file) {
     bad(file, "data shorter than the header's shape " + a.shape_text);
   }
   return a;
+}
+
+void write_npy(const std::filesystem::path& file, std::span<const double> values,
+               const std::vector<std::int64_t>& shape) {
+  std::int64_t n = 1;
+  std::string dims;
+  for (const std::int64_t d : shape) {
+    n *= d;
+    dims += std::to_string(d) + ", ";
+  }
+  if (shape.size() > 1) dims.resize(dims.size() - 2);  // "(3,)" keeps its comma, "(2, 3)" not
+  if (n != static_cast<std::int64_t>(values.size())) {
+    throw InputError(file.string() + ": shape (" + dims + ") does not hold " +
+                     std::to_string(values.size()) + " values");
+  }
+  std::string header = "{'descr': '<f8', 'fortran_order': False, 'shape': (" + dims + "), }";
+  // Magic (6) + version (2) + length (2) + header + '\n' is padded to a multiple of 64.
+  const std::size_t unpadded = 10 + header.size() + 1;
+  header.append((64 - unpadded % 64) % 64, ' ');
+  header += '\n';
+  std::string bytes = "\x93NUMPY";
+  bytes += '\x01';
+  bytes += '\x00';
+  bytes += static_cast<char>(header.size() & 0xff);
+  bytes += static_cast<char>((header.size() >> 8) & 0xff);
+  bytes += header;
+  static_assert(std::endian::native == std::endian::little, "npy files are written little-endian");
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.write(reinterpret_cast<const char*>(values.data()),
+            static_cast<std::streamsize>(values.size() * sizeof(double)));
+  out.close();
+  if (!out) throw StoreError("cannot write " + file.string());
 }
 
 }  // namespace trails::core

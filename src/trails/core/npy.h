@@ -1,5 +1,6 @@
 // NumPy .npy files (format versions 1, 2 and 3): the one header parser of Trails, used by
-// `trails msm` (integer state ids) and system.project_file (float64 CV rows). read_npy checks
+// `trails msm` (integer state ids), system.project_file (float64 CV rows) and the command
+// engine's walker files (float64 coordinates, both ways). read_npy checks
 // the container (magic, header, C order, little-endian, data length) and hands the raw
 // little-endian elements back; callers check dtype and shape for their use. Every problem is a
 // core::InputError naming the file and what is wrong.
@@ -7,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -29,5 +31,11 @@ struct NpyArray {
 };
 
 NpyArray read_npy(const std::filesystem::path& file);
+
+// Writes `values` as a little-endian float64 array of `shape` (format version 1.0, C order).
+// Throws InputError when the shape does not hold values.size() elements, StoreError (naming the
+// file) when it cannot be written.
+void write_npy(const std::filesystem::path& file, std::span<const double> values,
+               const std::vector<std::int64_t>& shape);
 
 }  // namespace trails::core

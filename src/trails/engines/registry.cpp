@@ -3,8 +3,10 @@
 #include <nlohmann/json.hpp>
 
 #include "trails/core/error.h"
+#include "trails/engines/amber/amber_engine.h"
 #include "trails/engines/builtin/builtin_engine.h"
 #include "trails/engines/gromacs/gromacs_engine.h"
+#include "trails/engines/command/command_engine.h"
 #include "trails/engines/openmm/openmm_engine.h"
 #include "trails/engines/openmm/prepared_system.h"
 
@@ -25,6 +27,15 @@ std::unique_ptr<Engine> build(const config::GromacsSpec& spec,
                               const std::filesystem::path& run_dir) {
   return std::make_unique<gromacs::GromacsEngine>(spec,
                                                   gromacs::prepare_gromacs_run(spec, run_dir));
+}
+
+std::unique_ptr<Engine> build(const config::CommandSpec& spec,
+                              const std::filesystem::path& run_dir) {
+  return std::make_unique<command::CommandEngine>(spec, run_dir);
+}
+
+std::unique_ptr<Engine> build(const config::AmberSpec& spec, const std::filesystem::path& run_dir) {
+  return std::make_unique<amber::AmberEngine>(spec, run_dir);
 }
 
 }  // namespace
