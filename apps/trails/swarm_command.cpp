@@ -60,7 +60,10 @@ class SwarmConsole final : public swarm::SwarmProgress {
     if (tty_ && done_ > 0) fmt::print(out_, "\n");
     for (const auto& c : o.chains) {
       fmt::print(out_, "path {}: {} cycle(s), {}, final progress {:.6g}\n", c.chain, c.cycles,
-                 c.converged ? "converged" : "not converged", c.anchor_metric);
+                 c.converged      ? "converged"
+                 : c.stop.empty() ? "not converged"
+                                  : c.stop,
+                 c.anchor_metric);
     }
     fmt::print(out_, "Ran {} cycle(s) in {}\n", o.cycles_run, duration(o.wall_s));
   }

@@ -51,6 +51,49 @@ void apply_profile(const SwarmReader& r, SwarmOptions& o, Problems& problems) {
   if (!r.at("pathgennie.sigma").present) o.sigma = 0.1;
 }
 
+// convergence.cv_at_most / cv_at_least: a mapping of CV name → finite bound.
+std::map<std::string, double> cv_bounds(const SwarmReader& r, const char* key, Problems& problems) {
+  std::map<std::string, double> out;
+  const Value& v = r.at(key);
+  if (!v.value.is_object()) return out;
+  for (const auto& [name, bound] : v.value.items()) {
+    if (!bound.is_number() || !std::isfinite(bound.get<double>())) {
+      problems.add(v.at, std::string(key) + "." + name,
+                   "must be a number (the bound on CV '" + name + "'), got " + bound.dump());
+      continue;
+    }
+    out[name] = bound.get<double>();
+  }
+  if (v.value.empty()) {
+    problems.add(v.at, key, "is empty; give {CV name: bound, ...} or remove it");
+  }
+  return out;
+}
+
+// The unfold mode's keys: weights required there, and used nowhere else.
+void check_unfold(const SwarmReader& r, const SwarmOptions& o, Problems& problems) {
+  const Value& weights = r.at("pathgennie.unfold_weights");
+  const bool unfold = o.probing == Probing::Unfold;
+  if (unfold && !weights.present) {
+    problems.add(r.at("pathgennie.mode").at, "pathgennie.unfold_weights",
+                 "unfold mode needs one weight per CV for its score s = sum w_i (xi_i - xi0_i) "
+                 "(sign: the direction that unfolds; size: 1 / the CV's scale), e.g. [10.0, "
+                 "-1.0] for cvs [RMSD in nm, Q]");
+  }
+  for (const char* k : {"unfold_weights", "unfold_phase_cycles"}) {
+    const std::string path = std::string("pathgennie.") + k;
+    if (!unfold && r.at(path).present) {
+      problems.add(r.at(path).at, path, "applies to mode: unfold only; remove it");
+    }
+  }
+  if (unfold && r.at("pathgennie.escape_metric").present &&
+      o.escape_metric != EscapeMetric::DistanceFromStart) {
+    problems.add(r.at("pathgennie.escape_metric").at, "pathgennie.escape_metric",
+                 "unfold mode measures the weighted distance from the start; remove "
+                 "escape_metric");
+  }
+}
+
 // The options' cross-field rules: devices listed once, the keys a profile does not give, and
 // the keys that belong to the other mode.
 void check_options(const SwarmReader& r, const SwarmOptions& o, Problems& problems) {
@@ -95,11 +138,14 @@ SwarmOptions build_options(const SwarmReader& r, Problems& problems) {
   const std::string mode =
       v("pathgennie.mode").is_string() ? v("pathgennie.mode").get<std::string>() : "escape";
   o.mode = mode == "target" || mode == "fold" ? SwarmMode::Target : SwarmMode::Escape;
-  o.probing = mode == "unbind" ? Probing::Unbind : mode == "fold" ? Probing::Fold : Probing::None;
+  o.probing = mode == "unbind"   ? Probing::Unbind
+              : mode == "fold"   ? Probing::Fold
+              : mode == "unfold" ? Probing::Unfold
+                                 : Probing::None;
   o.probe_batch = int_of(r.at("pathgennie.probe_batch")).value_or(0);
   if (o.probing == Probing::None && r.at("pathgennie.probe_batch").present) {
     problems.add(r.at("pathgennie.probe_batch").at, "pathgennie.probe_batch",
-                 "applies to the legacy modes (mode: unbind or fold); remove it");
+                 "applies to the legacy modes (mode: unbind, fold or unfold); remove it");
   }
   o.tau1_steps = int_of(r.at("pathgennie.tau1_steps")).value_or(0);
   o.tau2_steps = int_of(r.at("pathgennie.tau2_steps")).value_or(0);
@@ -128,7 +174,19 @@ SwarmOptions build_options(const SwarmReader& r, Problems& problems) {
   if (v("convergence.metric_at_least").is_number()) {
     o.metric_at_least = v("convergence.metric_at_least").get<double>();
   }
+  if (v("pathgennie.unfold_weights").is_array()) {
+    o.unfold_weights = v("pathgennie.unfold_weights").get<std::vector<double>>();
+  }
+  o.unfold_phase_cycles = int_of(r.at("pathgennie.unfold_phase_cycles")).value_or(1000);
+  o.cv_at_most = cv_bounds(r, "convergence.cv_at_most", problems);
+  o.cv_at_least = cv_bounds(r, "convergence.cv_at_least", problems);
+  o.min_cycles = int_of(r.at("convergence.min_cycles")).value_or(0);
+  o.stall_cycles = int_of(r.at("convergence.stall_cycles"));
+  o.stall_tolerance = v("convergence.stall_tolerance").get<double>();
+  o.stagnation_window = int_of(r.at("convergence.stagnation_window"));
+  o.stagnation_tolerance = v("convergence.stagnation_tolerance").get<double>();
   apply_profile(r, o, problems);
+  check_unfold(r, o, problems);
 
   // workers_per_device, or its legacy alias tau1_workers (not both).
   const Value& wpd = r.at("pathgennie.workers_per_device");
@@ -227,6 +285,7 @@ SwarmConfig load_swarm_config(const fs::path& file) {
 std::string mode_name(const SwarmOptions& o) {
   if (o.probing == Probing::Unbind) return "unbind";
   if (o.probing == Probing::Fold) return "fold";
+  if (o.probing == Probing::Unfold) return "unfold";
   return o.mode == SwarmMode::Target ? "target" : "escape";
 }
 
@@ -245,9 +304,20 @@ json SwarmConfig::result_relevant_json() const {
   p["reject_worse_anchor"] = o.reject_worse_anchor;
   p["seed"] = o.seed;
   p["paths"] = o.paths;
+  if (o.probing == Probing::Unfold) {
+    p["unfold_weights"] = o.unfold_weights;
+    p["unfold_phase_cycles"] = o.unfold_phase_cycles;
+  }
   json c;
   c["distance_to_target"] = o.distance_to_target ? json(*o.distance_to_target) : json(nullptr);
   c["metric_at_least"] = o.metric_at_least ? json(*o.metric_at_least) : json(nullptr);
+  c["cv_at_most"] = o.cv_at_most;
+  c["cv_at_least"] = o.cv_at_least;
+  c["min_cycles"] = o.min_cycles;
+  c["stall_cycles"] = o.stall_cycles ? json(*o.stall_cycles) : json(nullptr);
+  c["stall_tolerance"] = o.stall_tolerance;
+  c["stagnation_window"] = o.stagnation_window ? json(*o.stagnation_window) : json(nullptr);
+  c["stagnation_tolerance"] = o.stagnation_tolerance;
   const json base = md.result_relevant_json();
   json j;
   j["pathgennie"] = p;
