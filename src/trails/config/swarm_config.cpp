@@ -34,21 +34,18 @@ std::optional<int> int_of(const Value& v) {
   return std::nullopt;
 }
 
-// PathGennie's `discovery` profile (τ1 2, τ2 8, N 15, σ 0.1), applied under explicit keys.
-void apply_profile(const SwarmReader& r, SwarmOptions& o, Problems& problems) {
+// The profiles, applied under explicit keys: PathGennie's `discovery` (τ1 2, τ2 8, N 15, σ 0.1)
+// and Trails' `sampling` (τ1 5, τ2 10, N 16, σ 0.5), whose values PathGennie does not document
+// (docs/swarm.md, "Profiles", gives the reasoning).
+void apply_profile(const SwarmReader& r, SwarmOptions& o) {
   const Value& profile = r.at("pathgennie.profile");
   if (!profile.value.is_string()) return;
   o.profile = profile.value.get<std::string>();
-  if (*o.profile == "sampling") {
-    problems.add(profile.at, "pathgennie.profile",
-                 "the values of PathGennie's `sampling` profile are not known to this build; set "
-                 "tau1_steps, tau2_steps, max_trial and sigma explicitly, or use `discovery`");
-    return;
-  }
-  if (!r.at("pathgennie.tau1_steps").present) o.tau1_steps = 2;
-  if (!r.at("pathgennie.tau2_steps").present) o.tau2_steps = 8;
-  if (!r.at("pathgennie.max_trial").present) o.max_trial = 15;
-  if (!r.at("pathgennie.sigma").present) o.sigma = 0.1;
+  const bool sampling = *o.profile == "sampling";
+  if (!r.at("pathgennie.tau1_steps").present) o.tau1_steps = sampling ? 5 : 2;
+  if (!r.at("pathgennie.tau2_steps").present) o.tau2_steps = sampling ? 10 : 8;
+  if (!r.at("pathgennie.max_trial").present) o.max_trial = sampling ? 16 : 15;
+  if (!r.at("pathgennie.sigma").present) o.sigma = sampling ? 0.5 : 0.1;
 }
 
 // convergence.cv_at_most / cv_at_least: a mapping of CV name → finite bound.
@@ -107,9 +104,10 @@ void check_options(const SwarmReader& r, const SwarmOptions& o, Problems& proble
     const std::string path = std::string("pathgennie.") + k;
     const bool set = std::string(k) == "max_cycle" || !o.profile ? r.at(path).present : true;
     if (!set) {
-      problems.add(Position{}, path,
-                   "required; set pathgennie." + std::string(k) +
-                       (std::string(k) == "max_cycle" ? "" : " (or choose profile: discovery)"));
+      problems.add(
+          Position{}, path,
+          "required; set pathgennie." + std::string(k) +
+              (std::string(k) == "max_cycle" ? "" : " (or choose profile: discovery or sampling)"));
     }
   }
   const Value& target = r.at("pathgennie.target_projection");
@@ -185,7 +183,7 @@ SwarmOptions build_options(const SwarmReader& r, Problems& problems) {
   o.stall_tolerance = v("convergence.stall_tolerance").get<double>();
   o.stagnation_window = int_of(r.at("convergence.stagnation_window"));
   o.stagnation_tolerance = v("convergence.stagnation_tolerance").get<double>();
-  apply_profile(r, o, problems);
+  apply_profile(r, o);
   check_unfold(r, o, problems);
 
   // workers_per_device, or its legacy alias tau1_workers (not both).
