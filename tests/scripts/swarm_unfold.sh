@@ -5,18 +5,14 @@
 # phase switch survives kill -9 and --resume; stall and stagnation stop a chain with the stored
 # reason; bad unfold keys exit 2 and write nothing.
 source "$(dirname "$0")/lib/common.bash"
+source "$ROOT/tests/scripts/lib/swarm.bash"
 
 # unfold_config FILE WORKDIR [extra pathgennie lines...]: unfold mode with score x − y, stopping
 # in basin B (x ≥ 0.4 and y ≤ 0.3).
 unfold_config() {
-  local file=$1 workdir=$2
-  shift 2
-  sed -e "s#^workdir: .*#workdir: $workdir#" \
-    -e 's/^  mode: target/  mode: unfold\n  unfold_weights: [1.0, -1.0]/' -e '/target_projection/d' \
-    -e 's/distance_to_target: .*/cv_at_least: {x0: 0.4}\n  cv_at_most: {x1: 0.3}/' \
-    "$ROOT/examples/swarm-muller-brown/input.yaml" > "$file"
-  local line
-  for line in "$@"; do sed -i "s#^  seed: \(.*\)#  seed: \1\n  $line#" "$file"; done
+  swarm_config "$@"
+  sed -i -e 's/^  mode: target/  mode: unfold\n  unfold_weights: [1.0, -1.0]/' -e '/target_projection/d' \
+    -e 's/distance_to_target: .*/cv_at_least: {x0: 0.4}\n  cv_at_most: {x1: 0.3}/' "$1"
 }
 fingerprint() {
   cut -d, -f1-10,12 "$1/path_0/metrics.csv"

@@ -110,6 +110,18 @@ void check_options(const SwarmReader& r, const SwarmOptions& o, Problems& proble
               (std::string(k) == "max_cycle" ? "" : " (or choose profile: discovery or sampling)"));
     }
   }
+  const Value& stride = r.at("pathgennie.subframe_stride");
+  if (stride.present && !o.save_subframes) {
+    problems.add(stride.at, "pathgennie.subframe_stride",
+                 "applies only with save_subframes: true; set that or remove the stride");
+  }
+  if (o.save_subframes &&
+      (o.tau1_steps % o.subframe_stride != 0 || o.tau2_steps % o.subframe_stride != 0)) {
+    problems.add(stride.at, "pathgennie.subframe_stride",
+                 "must divide tau1_steps (" + std::to_string(o.tau1_steps) + ") and tau2_steps (" +
+                     std::to_string(o.tau2_steps) +
+                     "), so that every anchor is a subframe; choose a common divisor");
+  }
   const Value& target = r.at("pathgennie.target_projection");
   if (o.mode == SwarmMode::Target && !target.present) {
     problems.add(r.at("pathgennie.mode").at, "pathgennie.target_projection",
@@ -154,6 +166,8 @@ SwarmOptions build_options(const SwarmReader& r, Problems& problems) {
     o.temperature = v("pathgennie.temperature").get<double>();
   }
   o.save_freq = int_of(r.at("pathgennie.save_freq")).value_or(10);
+  o.save_subframes = v("pathgennie.save_subframes") == true;
+  o.subframe_stride = int_of(r.at("pathgennie.subframe_stride")).value_or(1);
   if (v("pathgennie.target_projection").is_array()) {
     o.target_projection = v("pathgennie.target_projection").get<std::vector<double>>();
   }
@@ -334,6 +348,8 @@ json SwarmConfig::effective_json() const {
   j["pathgennie"]["probe_batch"] = swarm.probe_batch == 0 ? json(nullptr) : json(swarm.probe_batch);
   j["pathgennie"]["profile"] = swarm.profile ? json(*swarm.profile) : json(nullptr);
   j["pathgennie"]["temperature"] = swarm.temperature ? json(*swarm.temperature) : json(nullptr);
+  j["pathgennie"]["save_subframes"] = swarm.save_subframes;
+  j["pathgennie"]["subframe_stride"] = swarm.subframe_stride;
   j["workdir"] = workdir.string();
   return j;
 }

@@ -56,6 +56,8 @@ const std::vector<KeySpec>& swarm_keys() {
     t.push_back(nullable(at_least(pg("sigma", T::Number, none), 0, true)));
     t.push_back(nullable(at_least(pg("temperature", T::Number, none), 0, true)));
     t.push_back(at_least(pg("save_freq", T::Int, 10), 1));
+    t.push_back(pg("save_subframes", T::Bool, false));
+    t.push_back(nullable(at_least(pg("subframe_stride", T::Int, none), 1)));
     t.push_back(nullable(pg("target_projection", T::NumberList, none)));
     t.push_back(choices(pg("escape_metric", T::String, "distance_from_start"),
                         {"distance_from_start", "cv0"}));

@@ -14,6 +14,7 @@
 #include "trails/report/frame_trajectory.h"
 #include "trails/report/gnuplot.h"
 #include "trails/report/potential_from_meta.h"
+#include "trails/swarm/swarm_store.h"
 
 namespace trails::report {
 namespace {
@@ -104,13 +105,7 @@ void require_campaign_run(const store::RunMeta& meta, const fs::path& run_dir,
 std::vector<std::vector<swarm::CycleRecord>> swarm_chains(const store::RunStore& store) {
   const int paths = store.meta().config.at("pathgennie").at("paths").get<int>();
   std::vector<std::vector<swarm::CycleRecord>> chains(static_cast<std::size_t>(paths));
-  const auto last = store.last_committed();
-  if (!last) return chains;
-  const std::map<std::string, int> versions = {
-      {swarm::kCycleRecordKey, swarm::kCycleRecordVersion}};
-  for (std::int64_t i = 0; i <= *last; ++i) {
-    auto r =
-        swarm::cycle_record_from_json(store.load_state(i, versions).at(swarm::kCycleRecordKey));
+  for (auto& r : swarm::load_cycle_records(store)) {
     chains.at(static_cast<std::size_t>(r.chain)).push_back(std::move(r));
   }
   return chains;

@@ -34,6 +34,17 @@ CycleSeeds draw_cycle_seeds(std::uint64_t master_seed, int chain, std::int64_t c
   return seeds;
 }
 
+engines::Configuration chain_start(const config::SwarmConfig& config, const engines::Engine& engine,
+                                   int chain) {
+  engines::Configuration c = engine.default_start();
+  const auto points = config.start_points();
+  if (!points.empty()) {
+    c.positions = points.size() == 1 ? points.front() : points[static_cast<std::size_t>(chain)];
+  }
+  c.velocities.clear();
+  return c;
+}
+
 Chain::Chain(int index, Anchor anchor, std::vector<double> start_cvs, ProgressMetric metric,
              std::vector<CvBound> bounds, std::int64_t first_cycle, std::int64_t path_steps,
              ChainMemory memory, bool done)

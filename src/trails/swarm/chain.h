@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "trails/config/swarm_config.h"
+#include "trails/engines/engine.h"
 #include "trails/engines/segment.h"
 #include "trails/features/projection.h"
 #include "trails/swarm/cycle_record.h"
@@ -31,6 +32,11 @@ struct CycleSeeds {
   std::uint64_t tau2 = 0;
 };
 CycleSeeds draw_cycle_seeds(std::uint64_t master_seed, int chain, std::int64_t cycle, int n_trials);
+
+// The start configuration of chain k: system.start's point (one for all, or one per chain) on
+// the built-in engine, else the engine's prepared structure; no velocities.
+engines::Configuration chain_start(const config::SwarmConfig& config, const engines::Engine& engine,
+                                   int chain);
 
 // A finished cycle waiting for its turn to be committed.
 struct FinishedCycle {

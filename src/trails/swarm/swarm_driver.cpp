@@ -53,19 +53,6 @@ exec::ExecutionOptions execution_options(const config::SwarmOptions& o) {
   return x;
 }
 
-// The start configuration of chain k: system.start's point (one for all, or one per chain) on
-// the built-in engine, else the engine's prepared structure.
-engines::Configuration chain_start(const config::SwarmConfig& config, const engines::Engine& engine,
-                                   int chain) {
-  engines::Configuration c = engine.default_start();
-  const auto points = config.start_points();
-  if (!points.empty()) {
-    c.positions = points.size() == 1 ? points.front() : points[static_cast<std::size_t>(chain)];
-  }
-  c.velocities.clear();
-  return c;
-}
-
 class SwarmRun {
  public:
   SwarmRun(const config::SwarmConfig& config, bool resume, SwarmProgress& progress)
