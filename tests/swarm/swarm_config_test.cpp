@@ -142,6 +142,26 @@ TEST_F(SwarmConfigTest, CrossFieldRules) {
       std::string::npos);
 }
 
+TEST_F(SwarmConfigTest, PathgennieTemperatureIsTheVelocityTemperatureBesideAnotherThermostat) {
+  const std::string pdb =
+      std::string(TRAILS_SOURCE_DIR) + "/examples/alanine-dipeptide/alanine-dipeptide.pdb";
+  const auto load = [&](const std::string& engine_extra) {
+    return load_swarm_config(write(
+        "pathgennie:\n  temperature: 355\n  tau1_steps: 2\n  tau2_steps: 2\n"
+        "  max_trial: 2\n  max_cycle: 2\ncvs:\n  - {name: phi, kind: phi, resid: 2}\n"
+        "system:\n  conf_file: " +
+        pdb + "\n  forcefield: [amber14-all.xml]\nengine:\n  md_engine: openmm\n" + engine_extra));
+  };
+  const auto split = load("  temperature: 300\n");
+  EXPECT_DOUBLE_EQ(split.md.engine.openmm.temperature, 300.0);
+  EXPECT_EQ(split.md.engine.openmm.velocity_temperature, 355.0);
+  EXPECT_EQ(std::get<OpenMMSpec>(split.engine_spec()).params.velocity_temperature, 355.0);
+  const auto alone = load("");
+  EXPECT_DOUBLE_EQ(alone.md.engine.openmm.temperature, 355.0);
+  EXPECT_FALSE(alone.md.engine.openmm.velocity_temperature.has_value());
+  EXPECT_NE(split.result_relevant_json(), alone.result_relevant_json());
+}
+
 TEST_F(SwarmConfigTest, MolecularTargetsAreCheckedAgainstTheCvsNotAPotential) {
   // An OpenMM run's CV count is known only once its topology is read (swarm_driver.cpp); the
   // built-in potential's dimension (a default here) must not be applied to it.

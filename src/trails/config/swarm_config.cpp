@@ -225,12 +225,13 @@ void check_md(const detail::RawConfig& raw, const SwarmReader& r, SwarmOptions& 
   }
   if (!builtin && o.temperature) {
     const detail::Entry& engine_t = raw.at("engine.temperature");
+    // Given alone it sets both; beside a different engine.temperature (the thermostat's), it
+    // is the temperature of the trials' velocity draws only (PathGennie notes §6-10).
     if (engine_t.present && engine_t.valid && engine_t.value.get<double>() != *o.temperature) {
-      problems.add(temperature.at, "pathgennie.temperature",
-                   "differs from engine.temperature; Trails draws trial velocities at the "
-                   "thermostat's temperature, so give one of the two");
+      md.engine.openmm.velocity_temperature = *o.temperature;
+    } else {
+      md.engine.openmm.temperature = *o.temperature;
     }
-    md.engine.openmm.temperature = *o.temperature;
   }
   const detail::Entry& start = raw.at("system.start");
   if (start.present && start.valid && start.value.is_array() && !start.value.empty()) {
@@ -316,6 +317,7 @@ json SwarmConfig::result_relevant_json() const {
   p["reject_worse_anchor"] = o.reject_worse_anchor;
   p["seed"] = o.seed;
   p["paths"] = o.paths;
+  p["temperature"] = o.temperature ? json(*o.temperature) : json(nullptr);
   if (o.probing == Probing::Unfold) {
     p["unfold_weights"] = o.unfold_weights;
     p["unfold_phase_cycles"] = o.unfold_phase_cycles;

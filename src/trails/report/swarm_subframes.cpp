@@ -78,7 +78,7 @@ std::vector<fs::path> write_swarm_subframes(const fs::path& run_dir,
       if (meta.engine_system.contains("cv_names")) {
         names = meta.engine_system.at("cv_names").get<std::vector<std::string>>();
       }
-      const auto d = static_cast<std::size_t>(p.n_atoms * p.spatial_dim);
+      const auto d = static_cast<std::size_t>(p.n_atoms) * static_cast<std::size_t>(p.spatial_dim);
       for (std::size_t i = names.size(); i < d; ++i) names.push_back(fmt::format("x{}", i));
       core::write_output(core::check_output("swarm output", file), subframes_csv(p, names, dt));
     }
