@@ -11,6 +11,8 @@
 #include "commands.h"
 #include "trails/config/swarm_config.h"
 #include "trails/report/swarm_outputs.h"
+#include "trails/report/swarm_subframes.h"
+#include "trails/swarm/subframes.h"
 #include "trails/swarm/swarm_driver.h"
 
 namespace trails::app {
@@ -60,7 +62,10 @@ class SwarmConsole final : public swarm::SwarmProgress {
     if (tty_ && done_ > 0) fmt::print(out_, "\n");
     for (const auto& c : o.chains) {
       fmt::print(out_, "path {}: {} cycle(s), {}, final progress {:.6g}\n", c.chain, c.cycles,
-                 c.converged ? "converged" : "not converged", c.anchor_metric);
+                 c.converged      ? "converged"
+                 : c.stop.empty() ? "not converged"
+                                  : c.stop,
+                 c.anchor_metric);
     }
     fmt::print(out_, "Ran {} cycle(s) in {}\n", o.cycles_run, duration(o.wall_s));
   }
@@ -74,6 +79,28 @@ class SwarmConsole final : public swarm::SwarmProgress {
   double last_print_ = -1e9;
 };
 
+// Replays the chosen trials and extensions into a continuous path per chain and says whether
+// every replayed segment end is bitwise the stored anchor (docs/swarm.md, "Subframes").
+void write_subframes(const config::SwarmConfig& config) {
+  const auto paths = swarm::replay_subframes(config);
+  for (std::size_t k = 0; k < paths.size(); ++k) {
+    const auto& p = paths[k];
+    if (p.mismatched_cycles.empty()) {
+      fmt::print("subframes: path {}: {} frame(s); all {} replayed anchors match bitwise\n", k,
+                 p.n_frames(), p.anchors_replayed);
+    } else {
+      fmt::print(stderr,
+                 "warning: subframes: path {}: {} of {} replayed anchors differ from the stored "
+                 "ones (first: cycle {}); the engine is not deterministic per seed "
+                 "(docs/engines.md), so the subframes are a nearby path, not the path\n",
+                 k, p.mismatched_cycles.size(), p.anchors_replayed, p.mismatched_cycles.front());
+    }
+  }
+  for (const auto& f : report::write_swarm_subframes(config.workdir, paths)) {
+    fmt::print("wrote {}\n", f.string());
+  }
+}
+
 int cmd_swarm(const fs::path& config_file, bool resume) {
   const auto config = config::load_swarm_config(config_file);
   SwarmConsole console(stdout);
@@ -81,6 +108,7 @@ int cmd_swarm(const fs::path& config_file, bool resume) {
   for (const auto& f : report::write_swarm_outputs(config.workdir)) {
     fmt::print("wrote {}\n", f.string());
   }
+  if (config.swarm.save_subframes) write_subframes(config);
   return 0;
 }
 

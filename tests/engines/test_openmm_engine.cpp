@@ -119,6 +119,30 @@ TEST(OpenMMEngine, InheritedVelocitiesAreUsedAndRecorded) {
   EXPECT_FALSE(same_bits(a.frames, fresh.frames));
 }
 
+TEST(OpenMMEngine, FreshVelocitiesFollowTheVelocityTemperatureNotTheThermostat) {
+  // Σv² of fresh Maxwell–Boltzmann velocities scales with the temperature they are drawn at;
+  // after one 2 fs step under a 300 K thermostat (γ = 1/ps) a 1200 K draw keeps about 4× the
+  // 300 K one, seed for seed (the same seeds, so the ratio is not a sampling estimate).
+  auto sum_v2 = [](const config::OpenMMEngineConfig& c) {
+    const OpenMMEngine engine(c, alad());
+    auto instance = engine.make_instance();
+    double sum = 0.0;
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+      const SegmentResult r = instance->run(task_for(engine, seed, 1, 1));
+      EXPECT_TRUE(r.ok()) << r.error;
+      for (double v : r.final_state.velocities) sum += v * v;
+    }
+    return sum;
+  };
+  config::OpenMMEngineConfig hot = settings("Reference");
+  hot.velocity_temperature = 1200.0;
+  const double ratio = sum_v2(hot) / sum_v2(settings("Reference"));
+  EXPECT_GT(ratio, 3.6);
+  EXPECT_LT(ratio, 4.4);
+  EXPECT_NE(OpenMMEngine(hot, alad()).describe().find("velocities drawn at 1200 K"),
+            std::string::npos);
+}
+
 TEST(OpenMMEngine, RecordsWhereItRan) {
   const OpenMMEngine engine(settings("CPU"), alad());
   const SegmentResult r = engine.make_instance()->run(task_for(engine, 1, 50, 50));

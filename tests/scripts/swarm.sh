@@ -4,15 +4,8 @@
 # multi-path run is the same chain run alone, SIGKILL then --resume gives the uninterrupted run's
 # outputs; status and plot read the run; bad input exits 2 and writes nothing.
 source "$(dirname "$0")/lib/common.bash"
+source "$ROOT/tests/scripts/lib/swarm.bash"
 
-# swarm_config FILE WORKDIR [extra pathgennie lines...]
-swarm_config() {
-  local file=$1 workdir=$2
-  shift 2
-  sed -e "s#^workdir: .*#workdir: $workdir#" "$ROOT/examples/swarm-muller-brown/input.yaml" > "$file"
-  local line
-  for line in "$@"; do sed -i "s#^  seed: \(.*\)#  seed: \1\n  $line#" "$file"; done
-}
 # The outputs that must match bit for bit: metrics without the wall-time column, the path, the CVs.
 # same_export RUN_A RUN_B: `trails export` CVs and lineage are byte-identical.
 same_export() {

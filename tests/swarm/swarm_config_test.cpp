@@ -86,6 +86,15 @@ TEST_F(SwarmConfigTest, DiscoveryProfileAppliesUnderExplicitKeys) {
   EXPECT_DOUBLE_EQ(c.swarm.sigma, 0.1);
 }
 
+TEST_F(SwarmConfigTest, SamplingProfileAppliesUnderExplicitKeys) {
+  const auto c = load_swarm_config(
+      write("pathgennie:\n  profile: sampling\n  max_cycle: 10\n  max_trial: 8\n" + kEngine));
+  EXPECT_EQ(c.swarm.tau1_steps, 5);
+  EXPECT_EQ(c.swarm.tau2_steps, 10);
+  EXPECT_EQ(c.swarm.max_trial, 8);  // explicit wins
+  EXPECT_DOUBLE_EQ(c.swarm.sigma, 0.5);
+}
+
 TEST_F(SwarmConfigTest, ProblemsNameFileLineAndKey) {
   const std::string text = error_of(
       "pathgennie:\n  max_trials: 8\n  tau1_steps: 0\n  max_cycle: 5\n  tau2_steps: 2\n"
@@ -122,12 +131,35 @@ TEST_F(SwarmConfigTest, CrossFieldRules) {
   EXPECT_NE(error_of("pathgennie:\n  temperature: 300\n" + base + kEngine)
                 .find("the built-in engine's temperature is engine.kT"),
             std::string::npos);
-  EXPECT_NE(error_of("pathgennie:\n  profile: sampling\n  max_cycle: 5\n" + kEngine)
-                .find("`sampling` profile are not known"),
+  EXPECT_NE(error_of("pathgennie:\n  mode: unfold\n" + base + kEngine)
+                .find("pathgennie.unfold_weights: unfold mode needs one weight per CV"),
+            std::string::npos);
+  EXPECT_NE(error_of("pathgennie:\n" + base + kEngine + "convergence:\n  cv_at_most: {x0: a}\n")
+                .find("convergence.cv_at_most.x0: must be a number"),
             std::string::npos);
   EXPECT_NE(
       error_of("pathgennie:\n  devices: [0, 0]\n" + base + kEngine).find("lists a device twice"),
       std::string::npos);
+}
+
+TEST_F(SwarmConfigTest, PathgennieTemperatureIsTheVelocityTemperatureBesideAnotherThermostat) {
+  const std::string pdb =
+      std::string(TRAILS_SOURCE_DIR) + "/examples/alanine-dipeptide/alanine-dipeptide.pdb";
+  const auto load = [&](const std::string& engine_extra) {
+    return load_swarm_config(write(
+        "pathgennie:\n  temperature: 355\n  tau1_steps: 2\n  tau2_steps: 2\n"
+        "  max_trial: 2\n  max_cycle: 2\ncvs:\n  - {name: phi, kind: phi, resid: 2}\n"
+        "system:\n  conf_file: " +
+        pdb + "\n  forcefield: [amber14-all.xml]\nengine:\n  md_engine: openmm\n" + engine_extra));
+  };
+  const auto split = load("  temperature: 300\n");
+  EXPECT_DOUBLE_EQ(split.md.engine.openmm.temperature, 300.0);
+  EXPECT_EQ(split.md.engine.openmm.velocity_temperature, 355.0);
+  EXPECT_EQ(std::get<OpenMMSpec>(split.engine_spec()).params.velocity_temperature, 355.0);
+  const auto alone = load("");
+  EXPECT_DOUBLE_EQ(alone.md.engine.openmm.temperature, 355.0);
+  EXPECT_FALSE(alone.md.engine.openmm.velocity_temperature.has_value());
+  EXPECT_NE(split.result_relevant_json(), alone.result_relevant_json());
 }
 
 TEST_F(SwarmConfigTest, MolecularTargetsAreCheckedAgainstTheCvsNotAPotential) {

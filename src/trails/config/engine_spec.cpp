@@ -121,6 +121,8 @@ json openmm_json(const OpenMMSpec& s) {
   const MolecularInputs& in = s.inputs;
   return {{"engine", "openmm"},
           {"temperature", o.temperature},
+          {"velocity_temperature",
+           o.velocity_temperature ? json(*o.velocity_temperature) : json(nullptr)},
           {"pressure", o.pressure},
           {"npt", o.npt},
           {"dt", o.dt},
@@ -145,6 +147,9 @@ OpenMMSpec openmm_from(const json& j) {
   OpenMMSpec s;
   OpenMMEngineConfig& o = s.params;
   o.temperature = j.at("temperature").get<double>();
+  if (j.contains("velocity_temperature") && !j.at("velocity_temperature").is_null()) {
+    o.velocity_temperature = j.at("velocity_temperature").get<double>();
+  }
   o.pressure = j.at("pressure").get<double>();
   o.npt = j.at("npt").get<bool>();
   o.dt = j.at("dt").get<double>();

@@ -33,7 +33,10 @@ struct BuiltinEngineConfig {
 
 // engine.md_engine: openmm, its numerical parameters. The per-walker seed comes from the task.
 struct OpenMMEngineConfig {
-  double temperature = 300.0;          // engine.temperature (K)
+  double temperature = 300.0;  // engine.temperature (K)
+  // K: fresh segment velocities are drawn at this temperature instead of the thermostat's (the
+  // swarm's pathgennie.temperature when it differs from engine.temperature: docs/swarm.md).
+  std::optional<double> velocity_temperature;
   double pressure = 1.0;               // engine.pressure (atm), NPT only
   bool npt = false;                    // engine.npt: MonteCarloBarostat every 25 steps
   double dt = 0.002;                   // engine.dt (ps)

@@ -34,21 +34,61 @@ std::optional<int> int_of(const Value& v) {
   return std::nullopt;
 }
 
-// PathGennie's `discovery` profile (τ1 2, τ2 8, N 15, σ 0.1), applied under explicit keys.
-void apply_profile(const SwarmReader& r, SwarmOptions& o, Problems& problems) {
+// The profiles, applied under explicit keys: PathGennie's `discovery` (τ1 2, τ2 8, N 15, σ 0.1)
+// and Trails' `sampling` (τ1 5, τ2 10, N 16, σ 0.5), whose values PathGennie does not document
+// (docs/swarm.md, "Profiles", gives the reasoning).
+void apply_profile(const SwarmReader& r, SwarmOptions& o) {
   const Value& profile = r.at("pathgennie.profile");
   if (!profile.value.is_string()) return;
   o.profile = profile.value.get<std::string>();
-  if (*o.profile == "sampling") {
-    problems.add(profile.at, "pathgennie.profile",
-                 "the values of PathGennie's `sampling` profile are not known to this build; set "
-                 "tau1_steps, tau2_steps, max_trial and sigma explicitly, or use `discovery`");
-    return;
+  const bool sampling = *o.profile == "sampling";
+  if (!r.at("pathgennie.tau1_steps").present) o.tau1_steps = sampling ? 5 : 2;
+  if (!r.at("pathgennie.tau2_steps").present) o.tau2_steps = sampling ? 10 : 8;
+  if (!r.at("pathgennie.max_trial").present) o.max_trial = sampling ? 16 : 15;
+  if (!r.at("pathgennie.sigma").present) o.sigma = sampling ? 0.5 : 0.1;
+}
+
+// convergence.cv_at_most / cv_at_least: a mapping of CV name → finite bound.
+std::map<std::string, double> cv_bounds(const SwarmReader& r, const char* key, Problems& problems) {
+  std::map<std::string, double> out;
+  const Value& v = r.at(key);
+  if (!v.value.is_object()) return out;
+  for (const auto& [name, bound] : v.value.items()) {
+    if (!bound.is_number() || !std::isfinite(bound.get<double>())) {
+      problems.add(v.at, std::string(key) + "." + name,
+                   "must be a number (the bound on CV '" + name + "'), got " + bound.dump());
+      continue;
+    }
+    out[name] = bound.get<double>();
   }
-  if (!r.at("pathgennie.tau1_steps").present) o.tau1_steps = 2;
-  if (!r.at("pathgennie.tau2_steps").present) o.tau2_steps = 8;
-  if (!r.at("pathgennie.max_trial").present) o.max_trial = 15;
-  if (!r.at("pathgennie.sigma").present) o.sigma = 0.1;
+  if (v.value.empty()) {
+    problems.add(v.at, key, "is empty; give {CV name: bound, ...} or remove it");
+  }
+  return out;
+}
+
+// The unfold mode's keys: weights required there, and used nowhere else.
+void check_unfold(const SwarmReader& r, const SwarmOptions& o, Problems& problems) {
+  const Value& weights = r.at("pathgennie.unfold_weights");
+  const bool unfold = o.probing == Probing::Unfold;
+  if (unfold && !weights.present) {
+    problems.add(r.at("pathgennie.mode").at, "pathgennie.unfold_weights",
+                 "unfold mode needs one weight per CV for its score s = sum w_i (xi_i - xi0_i) "
+                 "(sign: the direction that unfolds; size: 1 / the CV's scale), e.g. [10.0, "
+                 "-1.0] for cvs [RMSD in nm, Q]");
+  }
+  for (const char* k : {"unfold_weights", "unfold_phase_cycles"}) {
+    const std::string path = std::string("pathgennie.") + k;
+    if (!unfold && r.at(path).present) {
+      problems.add(r.at(path).at, path, "applies to mode: unfold only; remove it");
+    }
+  }
+  if (unfold && r.at("pathgennie.escape_metric").present &&
+      o.escape_metric != EscapeMetric::DistanceFromStart) {
+    problems.add(r.at("pathgennie.escape_metric").at, "pathgennie.escape_metric",
+                 "unfold mode measures the weighted distance from the start; remove "
+                 "escape_metric");
+  }
 }
 
 // The options' cross-field rules: devices listed once, the keys a profile does not give, and
@@ -64,10 +104,23 @@ void check_options(const SwarmReader& r, const SwarmOptions& o, Problems& proble
     const std::string path = std::string("pathgennie.") + k;
     const bool set = std::string(k) == "max_cycle" || !o.profile ? r.at(path).present : true;
     if (!set) {
-      problems.add(Position{}, path,
-                   "required; set pathgennie." + std::string(k) +
-                       (std::string(k) == "max_cycle" ? "" : " (or choose profile: discovery)"));
+      problems.add(
+          Position{}, path,
+          "required; set pathgennie." + std::string(k) +
+              (std::string(k) == "max_cycle" ? "" : " (or choose profile: discovery or sampling)"));
     }
+  }
+  const Value& stride = r.at("pathgennie.subframe_stride");
+  if (stride.present && !o.save_subframes) {
+    problems.add(stride.at, "pathgennie.subframe_stride",
+                 "applies only with save_subframes: true; set that or remove the stride");
+  }
+  if (o.save_subframes &&
+      (o.tau1_steps % o.subframe_stride != 0 || o.tau2_steps % o.subframe_stride != 0)) {
+    problems.add(stride.at, "pathgennie.subframe_stride",
+                 "must divide tau1_steps (" + std::to_string(o.tau1_steps) + ") and tau2_steps (" +
+                     std::to_string(o.tau2_steps) +
+                     "), so that every anchor is a subframe; choose a common divisor");
   }
   const Value& target = r.at("pathgennie.target_projection");
   if (o.mode == SwarmMode::Target && !target.present) {
@@ -95,11 +148,14 @@ SwarmOptions build_options(const SwarmReader& r, Problems& problems) {
   const std::string mode =
       v("pathgennie.mode").is_string() ? v("pathgennie.mode").get<std::string>() : "escape";
   o.mode = mode == "target" || mode == "fold" ? SwarmMode::Target : SwarmMode::Escape;
-  o.probing = mode == "unbind" ? Probing::Unbind : mode == "fold" ? Probing::Fold : Probing::None;
+  o.probing = mode == "unbind"   ? Probing::Unbind
+              : mode == "fold"   ? Probing::Fold
+              : mode == "unfold" ? Probing::Unfold
+                                 : Probing::None;
   o.probe_batch = int_of(r.at("pathgennie.probe_batch")).value_or(0);
   if (o.probing == Probing::None && r.at("pathgennie.probe_batch").present) {
     problems.add(r.at("pathgennie.probe_batch").at, "pathgennie.probe_batch",
-                 "applies to the legacy modes (mode: unbind or fold); remove it");
+                 "applies to the legacy modes (mode: unbind, fold or unfold); remove it");
   }
   o.tau1_steps = int_of(r.at("pathgennie.tau1_steps")).value_or(0);
   o.tau2_steps = int_of(r.at("pathgennie.tau2_steps")).value_or(0);
@@ -110,6 +166,8 @@ SwarmOptions build_options(const SwarmReader& r, Problems& problems) {
     o.temperature = v("pathgennie.temperature").get<double>();
   }
   o.save_freq = int_of(r.at("pathgennie.save_freq")).value_or(10);
+  o.save_subframes = v("pathgennie.save_subframes") == true;
+  o.subframe_stride = int_of(r.at("pathgennie.subframe_stride")).value_or(1);
   if (v("pathgennie.target_projection").is_array()) {
     o.target_projection = v("pathgennie.target_projection").get<std::vector<double>>();
   }
@@ -128,7 +186,19 @@ SwarmOptions build_options(const SwarmReader& r, Problems& problems) {
   if (v("convergence.metric_at_least").is_number()) {
     o.metric_at_least = v("convergence.metric_at_least").get<double>();
   }
-  apply_profile(r, o, problems);
+  if (v("pathgennie.unfold_weights").is_array()) {
+    o.unfold_weights = v("pathgennie.unfold_weights").get<std::vector<double>>();
+  }
+  o.unfold_phase_cycles = int_of(r.at("pathgennie.unfold_phase_cycles")).value_or(1000);
+  o.cv_at_most = cv_bounds(r, "convergence.cv_at_most", problems);
+  o.cv_at_least = cv_bounds(r, "convergence.cv_at_least", problems);
+  o.min_cycles = int_of(r.at("convergence.min_cycles")).value_or(0);
+  o.stall_cycles = int_of(r.at("convergence.stall_cycles"));
+  o.stall_tolerance = v("convergence.stall_tolerance").get<double>();
+  o.stagnation_window = int_of(r.at("convergence.stagnation_window"));
+  o.stagnation_tolerance = v("convergence.stagnation_tolerance").get<double>();
+  apply_profile(r, o);
+  check_unfold(r, o, problems);
 
   // workers_per_device, or its legacy alias tau1_workers (not both).
   const Value& wpd = r.at("pathgennie.workers_per_device");
@@ -155,12 +225,13 @@ void check_md(const detail::RawConfig& raw, const SwarmReader& r, SwarmOptions& 
   }
   if (!builtin && o.temperature) {
     const detail::Entry& engine_t = raw.at("engine.temperature");
+    // Given alone it sets both; beside a different engine.temperature (the thermostat's), it
+    // is the temperature of the trials' velocity draws only (PathGennie notes §6-10).
     if (engine_t.present && engine_t.valid && engine_t.value.get<double>() != *o.temperature) {
-      problems.add(temperature.at, "pathgennie.temperature",
-                   "differs from engine.temperature; Trails draws trial velocities at the "
-                   "thermostat's temperature, so give one of the two");
+      md.engine.openmm.velocity_temperature = *o.temperature;
+    } else {
+      md.engine.openmm.temperature = *o.temperature;
     }
-    md.engine.openmm.temperature = *o.temperature;
   }
   const detail::Entry& start = raw.at("system.start");
   if (start.present && start.valid && start.value.is_array() && !start.value.empty()) {
@@ -227,6 +298,7 @@ SwarmConfig load_swarm_config(const fs::path& file) {
 std::string mode_name(const SwarmOptions& o) {
   if (o.probing == Probing::Unbind) return "unbind";
   if (o.probing == Probing::Fold) return "fold";
+  if (o.probing == Probing::Unfold) return "unfold";
   return o.mode == SwarmMode::Target ? "target" : "escape";
 }
 
@@ -245,9 +317,21 @@ json SwarmConfig::result_relevant_json() const {
   p["reject_worse_anchor"] = o.reject_worse_anchor;
   p["seed"] = o.seed;
   p["paths"] = o.paths;
+  p["temperature"] = o.temperature ? json(*o.temperature) : json(nullptr);
+  if (o.probing == Probing::Unfold) {
+    p["unfold_weights"] = o.unfold_weights;
+    p["unfold_phase_cycles"] = o.unfold_phase_cycles;
+  }
   json c;
   c["distance_to_target"] = o.distance_to_target ? json(*o.distance_to_target) : json(nullptr);
   c["metric_at_least"] = o.metric_at_least ? json(*o.metric_at_least) : json(nullptr);
+  c["cv_at_most"] = o.cv_at_most;
+  c["cv_at_least"] = o.cv_at_least;
+  c["min_cycles"] = o.min_cycles;
+  c["stall_cycles"] = o.stall_cycles ? json(*o.stall_cycles) : json(nullptr);
+  c["stall_tolerance"] = o.stall_tolerance;
+  c["stagnation_window"] = o.stagnation_window ? json(*o.stagnation_window) : json(nullptr);
+  c["stagnation_tolerance"] = o.stagnation_tolerance;
   const json base = md.result_relevant_json();
   json j;
   j["pathgennie"] = p;
@@ -266,6 +350,8 @@ json SwarmConfig::effective_json() const {
   j["pathgennie"]["probe_batch"] = swarm.probe_batch == 0 ? json(nullptr) : json(swarm.probe_batch);
   j["pathgennie"]["profile"] = swarm.profile ? json(*swarm.profile) : json(nullptr);
   j["pathgennie"]["temperature"] = swarm.temperature ? json(*swarm.temperature) : json(nullptr);
+  j["pathgennie"]["save_subframes"] = swarm.save_subframes;
+  j["pathgennie"]["subframe_stride"] = swarm.subframe_stride;
   j["workdir"] = workdir.string();
   return j;
 }

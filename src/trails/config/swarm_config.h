@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,8 +21,9 @@ namespace trails::config {
 enum class SwarmMode { Escape, Target };  // the progress metric (docs/swarm.md, "Progress")
 // PathGennie's legacy drivers (docs/swarm.md, "Legacy modes"): first-improvement probing in
 // batches instead of softmax selection. unbind: escape metric against a ratchet; fold: target
-// metric against the current anchor.
-enum class Probing { None, Unbind, Fold };
+// metric against the current anchor; unfold: unbind's rule on a weighted score first, then on
+// the weighted distance from the start.
+enum class Probing { None, Unbind, Fold, Unfold };
 enum class EscapeMetric { DistanceFromStart, Cv0 };
 
 // PathGennie's cycle (docs/swarm.md, "The cycle"), one chain or `paths` independent chains.
@@ -36,6 +38,8 @@ struct SwarmOptions {
   double sigma = 0.1;   // softmax temperature over min–max normalised progress
   std::optional<double> temperature;      // K: velocity draws and thermostat (molecular engines)
   int save_freq = 10;                     // reactive-path frame every save_freq cycles (+ the last)
+  bool save_subframes = false;  // replay the chosen τ1 + τ2 of every cycle (docs/swarm.md)
+  int subframe_stride = 1;      // a subframe every this many steps (divides τ1 and τ2)
   std::vector<double> target_projection;  // ξ*, target mode
   EscapeMetric escape_metric = EscapeMetric::DistanceFromStart;
   bool reject_worse_tau2 = false;
@@ -45,12 +49,24 @@ struct SwarmOptions {
   std::uint64_t seed = 0;  // master seed
   std::optional<std::string> profile;
   int paths = 1;  // independent chains on one device pool (multi-path fill)
+  // unfold mode: s = Σ w_i (ξ_i − ξ0_i) for the first unfold_phase_cycles cycles, then the
+  // distance ‖w ⊙ (ξ − ξ0)‖ (one weight per CV; docs/swarm.md, "Legacy modes").
+  std::vector<double> unfold_weights;
+  int unfold_phase_cycles = 1000;
   // convergence: stop a chain when its anchor reaches it (none: run to max_cycle).
-  std::optional<double> distance_to_target;  // target mode: ‖ξ − ξ*‖ ≤ this
-  std::optional<double> metric_at_least;     // escape mode: progress metric ≥ this
+  std::optional<double> distance_to_target;   // target mode: ‖ξ − ξ*‖ ≤ this
+  std::optional<double> metric_at_least;      // escape mode: progress metric ≥ this
+  std::map<std::string, double> cv_at_most;   // CV name → bound: that CV ≤ bound
+  std::map<std::string, double> cv_at_least;  // CV name → bound: that CV ≥ bound
+  int min_cycles = 0;                         // the tests above count from this cycle on
+  // The legacy stall rules (docs/swarm.md, "Stopping"): none = off.
+  std::optional<int> stall_cycles;  // best progress not improved by > stall_tolerance
+  double stall_tolerance = 1e-3;
+  std::optional<int> stagnation_window;  // every change < stagnation_tolerance over the window
+  double stagnation_tolerance = 0.01;
 };
 
-// "escape", "target", "unbind" or "fold": pathgennie.mode as written.
+// "escape", "target", "unbind", "fold" or "unfold": pathgennie.mode as written.
 std::string mode_name(const SwarmOptions& o);
 
 struct SwarmConfig {

@@ -46,7 +46,8 @@ const std::vector<KeySpec>& swarm_keys() {
     const auto pg = [&](std::string_view name, T type, json def) {
       return key("pathgennie", name, type, std::move(def));
     };
-    t.push_back(choices(pg("mode", T::String, "escape"), {"escape", "target", "unbind", "fold"}));
+    t.push_back(
+        choices(pg("mode", T::String, "escape"), {"escape", "target", "unbind", "fold", "unfold"}));
     t.push_back(nullable(at_least(pg("probe_batch", T::Int, none), 1)));
     t.push_back(nullable(at_least(pg("tau1_steps", T::Int, none), 1)));
     t.push_back(nullable(at_least(pg("tau2_steps", T::Int, none), 1)));
@@ -55,6 +56,8 @@ const std::vector<KeySpec>& swarm_keys() {
     t.push_back(nullable(at_least(pg("sigma", T::Number, none), 0, true)));
     t.push_back(nullable(at_least(pg("temperature", T::Number, none), 0, true)));
     t.push_back(at_least(pg("save_freq", T::Int, 10), 1));
+    t.push_back(pg("save_subframes", T::Bool, false));
+    t.push_back(nullable(at_least(pg("subframe_stride", T::Int, none), 1)));
     t.push_back(nullable(pg("target_projection", T::NumberList, none)));
     t.push_back(choices(pg("escape_metric", T::String, "distance_from_start"),
                         {"distance_from_start", "cv0"}));
@@ -70,6 +73,18 @@ const std::vector<KeySpec>& swarm_keys() {
     t.push_back(seed);
     t.push_back(nullable(choices(pg("profile", T::String, none), {"discovery", "sampling"})));
     t.push_back(at_least(pg("paths", T::Int, 1), 1));
+    t.push_back(nullable(pg("unfold_weights", T::NumberList, none)));
+    t.push_back(at_least(pg("unfold_phase_cycles", T::Int, 1000), 0));
+    const auto cv = [&](std::string_view name, T type, json def) {
+      return key("convergence", name, type, std::move(def));
+    };
+    t.push_back(nullable(cv("cv_at_most", T::Mapping, none)));
+    t.push_back(nullable(cv("cv_at_least", T::Mapping, none)));
+    t.push_back(at_least(cv("min_cycles", T::Int, 0), 0));
+    t.push_back(nullable(at_least(cv("stall_cycles", T::Int, none), 1)));
+    t.push_back(at_least(cv("stall_tolerance", T::Number, 1e-3), 0));
+    t.push_back(nullable(at_least(cv("stagnation_window", T::Int, none), 2)));
+    t.push_back(at_least(cv("stagnation_tolerance", T::Number, 0.01), 0));
     t.push_back(nullable(at_least(key("convergence", "distance_to_target", T::Number, none), 0)));
     t.push_back(nullable(key("convergence", "metric_at_least", T::Number, none)));
     t.push_back(key("", "workdir", T::OutPath, "swarm_run"));

@@ -16,6 +16,7 @@
 #include "trails/report/frame_trajectory.h"
 #include "trails/report/gnuplot.h"
 #include "trails/report/potential_from_meta.h"
+#include "trails/swarm/swarm_store.h"
 
 namespace trails::report {
 namespace {
@@ -41,12 +42,13 @@ std::string first_cv_name(const store::RunMeta& meta,
 std::string metrics_csv(const std::vector<swarm::CycleRecord>& chain, double dt) {
   std::string out =
       "cycle,anchor_metric,chosen_trial,selection_entropy,tau2_metric,outcome,accepted,"
-      "converged,path_steps,path_time,wall_s\n";
+      "converged,path_steps,path_time,wall_s,stop\n";
   for (const auto& r : chain) {
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", r.cycle, num(r.anchor_metric),
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", r.cycle, num(r.anchor_metric),
                        r.chosen, num(r.entropy), num(r.tau2_metric), swarm::to_string(r.outcome),
                        r.outcome == swarm::Outcome::KeptAnchor ? 0 : 1, r.converged ? 1 : 0,
-                       r.path_steps, num(static_cast<double>(r.path_steps) * dt), num(r.wall_s));
+                       r.path_steps, num(static_cast<double>(r.path_steps) * dt), num(r.wall_s),
+                       r.stop);
   }
   return out;
 }
@@ -104,13 +106,7 @@ void require_campaign_run(const store::RunMeta& meta, const fs::path& run_dir,
 std::vector<std::vector<swarm::CycleRecord>> swarm_chains(const store::RunStore& store) {
   const int paths = store.meta().config.at("pathgennie").at("paths").get<int>();
   std::vector<std::vector<swarm::CycleRecord>> chains(static_cast<std::size_t>(paths));
-  const auto last = store.last_committed();
-  if (!last) return chains;
-  const std::map<std::string, int> versions = {
-      {swarm::kCycleRecordKey, swarm::kCycleRecordVersion}};
-  for (std::int64_t i = 0; i <= *last; ++i) {
-    auto r =
-        swarm::cycle_record_from_json(store.load_state(i, versions).at(swarm::kCycleRecordKey));
+  for (auto& r : swarm::load_cycle_records(store)) {
     chains.at(static_cast<std::size_t>(r.chain)).push_back(std::move(r));
   }
   return chains;
@@ -124,6 +120,7 @@ json swarm_status(const store::RunStore& store) {
     if (!chain.empty()) {
       const auto& last = chain.back();
       c["converged"] = last.converged;
+      if (!last.stop.empty()) c["stop"] = last.stop;
       c["anchor_metric"] = std::isfinite(last.anchor_metric) ? json(last.anchor_metric) : json();
       c["path_steps"] = last.path_steps;
     }
@@ -140,7 +137,9 @@ std::string format_swarm_status(const json& swarm) {
   for (std::size_t k = 0; k < chains.size(); ++k) {
     const auto& c = chains[k];
     out += fmt::format("path {:<10} {} cycle(s), {}", k, c.at("cycles").get<std::int64_t>(),
-                       c.at("converged").get<bool>() ? "converged" : "not converged");
+                       c.at("converged").get<bool>() ? "converged"
+                       : c.contains("stop")          ? c.at("stop").get<std::string>()
+                                                     : "not converged");
     if (c.contains("anchor_metric") && c.at("anchor_metric").is_number()) {
       out += fmt::format(", progress {:.6g}", c.at("anchor_metric").get<double>());
     }

@@ -34,16 +34,48 @@ CycleSeeds draw_cycle_seeds(std::uint64_t master_seed, int chain, std::int64_t c
   return seeds;
 }
 
+engines::Configuration chain_start(const config::SwarmConfig& config, const engines::Engine& engine,
+                                   int chain) {
+  engines::Configuration c = engine.default_start();
+  const auto points = config.start_points();
+  if (!points.empty()) {
+    c.positions = points.size() == 1 ? points.front() : points[static_cast<std::size_t>(chain)];
+  }
+  c.velocities.clear();
+  return c;
+}
+
 Chain::Chain(int index, Anchor anchor, std::vector<double> start_cvs, ProgressMetric metric,
-             std::int64_t first_cycle, std::int64_t path_steps, double ratchet, bool done)
+             std::vector<CvBound> bounds, std::int64_t first_cycle, std::int64_t path_steps,
+             ChainMemory memory, bool done)
     : index_(index),
       anchor_(std::move(anchor)),
       start_cvs_(std::move(start_cvs)),
       metric_(std::move(metric)),
       cycle_(first_cycle),
+      bounds_(std::move(bounds)),
       path_steps_(path_steps),
-      ratchet_(ratchet),
+      memory_(memory),
       done_(done) {}
+
+bool Chain::scored(const config::SwarmOptions& o, std::int64_t cycle) {
+  return o.probing == config::Probing::Unfold && cycle < o.unfold_phase_cycles;
+}
+
+double Chain::value_of(const config::SwarmOptions& o, const Anchor& a, std::int64_t cycle) const {
+  return scored(o, cycle) ? metric_.weighted_displacement(a.cvs) : a.metric;
+}
+
+ChainMemory Chain::fresh_memory(const config::SwarmOptions& o, const Anchor& start,
+                                const ProgressMetric& metric) {
+  ChainMemory m;
+  // The start's value (PathGennie's unfolder began its score ratchet at −∞ and its distance
+  // ratchet at 0: docs/swarm.md, "Legacy modes").
+  m.ratchet = scored(o, 0) ? metric.weighted_displacement(start.cvs) : start.metric;
+  m.stall_best = start.metric;
+  m.steady_last = kNaN;
+  return m;
+}
 
 engines::SegmentTask Chain::trial_task(const config::SwarmOptions& o, std::size_t i) const {
   engines::SegmentTask t;
@@ -71,6 +103,14 @@ std::vector<engines::SegmentTask> Chain::next_batch(const config::SwarmOptions& 
 std::vector<engines::SegmentTask> Chain::start_cycle(const config::SwarmOptions& o, int batch,
                                                      std::int64_t& next_task_id) {
   TRAILS_CHECK(!done_ && !running_, "start_cycle on a finished or busy chain");
+  if (o.probing == config::Probing::Unfold && cycle_ == o.unfold_phase_cycles && cycle_ > 0) {
+    // unfold's phase switch: from here probes must beat the anchor's distance from the start
+    // (PathGennie's untouched ratchet of 0 accepted any probe), and the stagnation window
+    // restarts, since the score and the distance are different quantities.
+    memory_.ratchet = anchor_.metric;
+    memory_.steady_last = kNaN;
+    memory_.steady_count = 0;
+  }
   Running r;
   r.cycle = cycle_;
   r.seeds = draw_cycle_seeds(o.seed, index_, cycle_, o.max_trial);
@@ -78,6 +118,7 @@ std::vector<engines::SegmentTask> Chain::start_cycle(const config::SwarmOptions&
   r.trials.resize(static_cast<std::size_t>(o.max_trial));
   r.trial_cvs.resize(r.trials.size());
   r.metrics.assign(r.trials.size(), kNaN);
+  r.values.assign(r.trials.size(), kNaN);
   r.started = std::chrono::steady_clock::now();
   running_ = std::move(r);
   // Trial i's task id is first_task + i (owns_trial): the cycle reserves N ids now.
@@ -107,12 +148,6 @@ std::vector<double> Chain::cvs_of(const engines::SegmentResult& r,
   return out;
 }
 
-bool Chain::passes(const config::SwarmOptions& o, const Anchor& a) const {
-  if (o.distance_to_target) return metric_.distance(a.cvs) <= *o.distance_to_target;
-  if (o.metric_at_least) return a.metric >= *o.metric_at_least;
-  return false;
-}
-
 engines::SegmentTask Chain::tau2_task(const config::SwarmOptions& o, std::int64_t& next_task_id) {
   Running& r = *running_;
   const engines::SegmentResult& chosen = *r.trials[static_cast<std::size_t>(r.chosen)];
@@ -135,6 +170,7 @@ Step Chain::take_trial(engines::SegmentResult result, const features::Projection
   if (result.ok() && result.n_frames > 0) {
     r.trial_cvs[i] = cvs_of(result, projection);
     r.metrics[i] = metric_(r.trial_cvs[i]);
+    r.values[i] = scored(o, r.cycle) ? metric_.weighted_displacement(r.trial_cvs[i]) : r.metrics[i];
   }
   r.trials[i] = std::move(result);
   if (--r.batch_left > 0) return {};
@@ -145,7 +181,7 @@ Step Chain::take_trial(engines::SegmentResult result, const features::Projection
 // answer of sequential first-improvement probing, whatever the batch size).
 Step Chain::after_batch(const config::SwarmOptions& o, std::int64_t& next_task_id) {
   Running& r = *running_;
-  const std::span<const double> ran(r.metrics.data(), r.submitted);
+  const std::span<const double> ran(r.values.data(), r.submitted);
   Step step;
   if (o.probing == config::Probing::None) {
     r.probabilities = selection_probabilities(r.metrics, o.sigma);
@@ -155,8 +191,10 @@ Step Chain::after_batch(const config::SwarmOptions& o, std::int64_t& next_task_i
       return step;
     }
   } else {
-    // unbind beats its ratchet; fold improves on the current anchor's distance to the target.
-    const double bar = o.probing == config::Probing::Unbind ? ratchet_ : anchor_.metric;
+    // unbind and unfold beat their ratchet; fold improves on the current anchor's distance to
+    // the target.
+    const bool ratchets = o.probing != config::Probing::Fold;
+    const double bar = ratchets ? memory_.ratchet : anchor_.metric;
     std::optional<std::size_t> improver;
     for (std::size_t k = 0; k < r.submitted && !improver; ++k) {
       if (std::isfinite(ran[k]) && ran[k] > bar) improver = k;
@@ -173,10 +211,10 @@ Step Chain::after_batch(const config::SwarmOptions& o, std::int64_t& next_task_i
       r.chosen = static_cast<std::int64_t>(*best);
       r.probabilities.assign(r.submitted, 0.0);
       r.probabilities[*best] = 1.0;
-      // unbind without an improver keeps the best probe's end and skips τ2; fold always extends
-      // (from the best probe; PathGennie's folder extended the last one).
-      if (!improver && o.probing == config::Probing::Unbind) {
-        Anchor best_end{r.trials[*best]->final_state, r.trial_cvs[*best], ran[*best]};
+      // unbind and unfold without an improver keep the best probe's end and skip τ2; fold
+      // always extends (from the best probe; PathGennie's folder extended the last one).
+      if (!improver && ratchets) {
+        Anchor best_end{r.trials[*best]->final_state, r.trial_cvs[*best], r.metrics[*best]};
         best_end.state.velocities.clear();
         step.finished = finish(o, std::move(best_end), Outcome::Trial, o.tau1_steps, kNaN, {});
         return step;
@@ -212,7 +250,8 @@ FinishedCycle Chain::take_tau2(engines::SegmentResult result,
   std::int64_t steps = o.tau1_steps;
   // reject_worse_tau2: the extension may not lose progress over the trial it extends; a failed
   // extension also falls back to the trial's end.
-  if (std::isfinite(tau2_metric) && !(o.reject_worse_tau2 && tau2_metric < r.metrics[k])) {
+  if (std::isfinite(tau2_metric) &&
+      !(o.reject_worse_tau2 && value_of(o, extended, r.cycle) < r.values[k])) {
     candidate = std::move(extended);
     outcome = Outcome::Extended;
     steps += o.tau2_steps;
@@ -224,14 +263,19 @@ FinishedCycle Chain::finish(const config::SwarmOptions& o, Anchor candidate, Out
                             std::int64_t steps, double tau2_metric,
                             std::optional<engines::SegmentResult> tau2) {
   Running& r = *running_;
-  if (o.reject_worse_anchor && candidate.metric < anchor_.metric) {
+  if (o.reject_worse_anchor && value_of(o, candidate, r.cycle) < value_of(o, anchor_, r.cycle)) {
     outcome = Outcome::KeptAnchor;
     steps = 0;
   } else {
     anchor_ = std::move(candidate);
   }
   path_steps_ += steps;
-  if (o.probing == config::Probing::Unbind) ratchet_ = std::max(ratchet_, anchor_.metric);
+  // One ratchet rule for unbind and both unfold phases: the best value an anchor has had.
+  const double value = value_of(o, anchor_, r.cycle);
+  const bool ratchets =
+      o.probing == config::Probing::Unbind || o.probing == config::Probing::Unfold;
+  if (ratchets) memory_.ratchet = std::max(memory_.ratchet, value);
+  const std::string stop = update_stall_rules(o, memory_, anchor_.metric, value);
 
   FinishedCycle f;
   CycleRecord& rec = f.record;
@@ -249,8 +293,13 @@ FinishedCycle Chain::finish(const config::SwarmOptions& o, Anchor candidate, Out
   rec.reference = metric_.reference();
   rec.start_cvs = start_cvs_;
   rec.path_steps = path_steps_;
-  rec.ratchet = o.probing == config::Probing::Unbind ? ratchet_ : kNaN;
-  rec.converged = passes(o, anchor_);
+  rec.ratchet = ratchets ? memory_.ratchet : kNaN;
+  rec.converged = converged(o, metric_, bounds_, r.cycle, anchor_.cvs, anchor_.metric);
+  rec.stall_best = memory_.stall_best;
+  rec.stall_count = memory_.stall_count;
+  rec.steady_last = memory_.steady_last;
+  rec.steady_count = memory_.steady_count;
+  rec.stop = rec.converged ? "" : stop;
   rec.wall_s = seconds_since(r.started);
   for (std::size_t i = 0; i < r.submitted; ++i) {
     f.trials.push_back(std::move(*r.trials[i]));
@@ -261,7 +310,7 @@ FinishedCycle Chain::finish(const config::SwarmOptions& o, Anchor candidate, Out
 
   running_.reset();
   ++cycle_;
-  done_ = rec.converged || cycle_ >= o.max_cycle;
+  done_ = rec.converged || !rec.stop.empty() || cycle_ >= o.max_cycle;
   return f;
 }
 

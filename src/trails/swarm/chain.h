@@ -9,10 +9,12 @@
 #include <vector>
 
 #include "trails/config/swarm_config.h"
+#include "trails/engines/engine.h"
 #include "trails/engines/segment.h"
 #include "trails/features/projection.h"
 #include "trails/swarm/cycle_record.h"
 #include "trails/swarm/progress_metric.h"
+#include "trails/swarm/stop_rules.h"
 
 namespace trails::swarm {
 
@@ -30,6 +32,11 @@ struct CycleSeeds {
   std::uint64_t tau2 = 0;
 };
 CycleSeeds draw_cycle_seeds(std::uint64_t master_seed, int chain, std::int64_t cycle, int n_trials);
+
+// The start configuration of chain k: system.start's point (one for all, or one per chain) on
+// the built-in engine, else the engine's prepared structure; no velocities.
+engines::Configuration chain_start(const config::SwarmConfig& config, const engines::Engine& engine,
+                                   int chain);
 
 // A finished cycle waiting for its turn to be committed.
 struct FinishedCycle {
@@ -51,9 +58,14 @@ struct Step {
 class Chain {
  public:
   // `start_cvs`: the CVs of the chain's start configuration (recorded with every cycle).
-  // `ratchet`: unbind's record to beat (the start's progress on a fresh chain).
+  // `memory`: the ratchet and stall rules (fresh_memory() on a fresh chain).
   Chain(int index, Anchor anchor, std::vector<double> start_cvs, ProgressMetric metric,
-        std::int64_t first_cycle, std::int64_t path_steps, double ratchet, bool done);
+        std::vector<CvBound> bounds, std::int64_t first_cycle, std::int64_t path_steps,
+        ChainMemory memory, bool done);
+
+  // A fresh chain's memory from its start: the record to beat is the start's own value.
+  static ChainMemory fresh_memory(const config::SwarmOptions& o, const Anchor& start,
+                                  const ProgressMetric& metric);
 
   int index() const { return index_; }
   bool done() const { return done_; }
@@ -85,6 +97,7 @@ class Chain {
     std::size_t batch_left = 0;  // results of the current batch still to come
     std::vector<std::vector<double>> trial_cvs;
     std::vector<double> metrics;
+    std::vector<double> values;  // what the legacy modes' probes are judged by
     std::size_t trials_left = 0;
     std::vector<double> probabilities;
     std::int64_t chosen = -1;
@@ -100,15 +113,18 @@ class Chain {
   FinishedCycle finish(const config::SwarmOptions& o, Anchor candidate, Outcome outcome,
                        std::int64_t steps, double tau2_metric,
                        std::optional<engines::SegmentResult> tau2);
-  bool passes(const config::SwarmOptions& o, const Anchor& a) const;
+  // unfold before its phase switch judges by the weighted score, everything else by progress.
+  static bool scored(const config::SwarmOptions& o, std::int64_t cycle);
+  double value_of(const config::SwarmOptions& o, const Anchor& a, std::int64_t cycle) const;
 
   int index_;
   Anchor anchor_;
   std::vector<double> start_cvs_;
   ProgressMetric metric_;
   std::int64_t cycle_;
+  std::vector<CvBound> bounds_;
   std::int64_t path_steps_;
-  double ratchet_;
+  ChainMemory memory_;
   int batch_ = 1;
   bool done_;
   std::optional<Running> running_;

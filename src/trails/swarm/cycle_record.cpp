@@ -68,6 +68,11 @@ json to_json(const CycleRecord& r) {
   j["path_steps"] = r.path_steps;
   j["ratchet"] = number(r.ratchet);
   j["converged"] = r.converged;
+  j["stall_best"] = number(r.stall_best);
+  j["stall_count"] = r.stall_count;
+  j["steady_last"] = number(r.steady_last);
+  j["steady_count"] = r.steady_count;
+  j["stop"] = r.stop;
   j["wall_s"] = r.wall_s;
   return j;
 }
@@ -94,6 +99,12 @@ CycleRecord cycle_record_from_json(const json& j) {
     r.path_steps = j.at("path_steps").get<std::int64_t>();
     r.ratchet = number_from(j.at("ratchet"));
     r.converged = j.at("converged").get<bool>();
+    // Added to version 1 with the stall rules; a record without them had none set.
+    r.stall_best = number_from(j.value("stall_best", json(nullptr)));
+    r.stall_count = j.value("stall_count", std::int64_t{0});
+    r.steady_last = number_from(j.value("steady_last", json(nullptr)));
+    r.steady_count = j.value("steady_count", std::int64_t{0});
+    r.stop = j.value("stop", std::string());
     r.wall_s = j.at("wall_s").get<double>();
     return r;
   } catch (const json::exception& e) {

@@ -42,9 +42,16 @@ struct CycleRecord {
   std::vector<double> reference;  // ξ₀ (escape) or ξ* (target) of the chain
   std::vector<double> start_cvs;  // the CVs of the chain's start configuration
   std::int64_t path_steps = 0;    // MD steps along the reactive path up to the new anchor
-  double ratchet = 0.0;           // unbind: the record after this cycle (NaN in other modes)
-  bool converged = false;         // the new anchor passes the convergence test
-  double wall_s = 0.0;            // first trial submitted → anchor known
+  double ratchet = 0.0;    // unbind, unfold: the record after this cycle (NaN in other modes)
+  bool converged = false;  // the new anchor passes the convergence test
+  // The stall rules' memory after this cycle (docs/swarm.md, "Stopping"): the best progress so
+  // far and the cycles since it improved; the last stagnation value and the cycles it has held.
+  double stall_best = 0.0;
+  std::int64_t stall_count = 0;
+  double steady_last = 0.0;
+  std::int64_t steady_count = 0;
+  std::string stop;     // "" (running, converged or capped), "stalled" or "stagnated"
+  double wall_s = 0.0;  // first trial submitted → anchor known
 };
 
 nlohmann::json to_json(const CycleRecord& record);

@@ -13,22 +13,30 @@ namespace trails::swarm {
 
 class ProgressMetric {
  public:
-  // `reference`: ξ₀ (escape) or ξ* (target); `periods`: one per component, 0 = not periodic.
+  // `reference`: ξ₀ (escape) or ξ* (target); `periods`: one per component, 0 = not periodic;
+  // `weights`: one per component, scaling it in the distance (empty: all 1; unfold mode).
   ProgressMetric(config::SwarmMode mode, config::EscapeMetric escape, std::vector<double> reference,
-                 std::vector<double> periods);
+                 std::vector<double> periods, std::vector<double> weights = {});
 
   // The progress of ξ (NaN when ξ has no finite component to measure).
   double operator()(std::span<const double> xi) const;
-  // ‖ξ − reference‖ with minimum images over the finite components.
+  // ‖w ⊙ (ξ − reference)‖ with minimum images over the finite components.
   double distance(std::span<const double> xi) const;
+  // Σ w_i (ξ_i − reference_i) over the finite components, minimum images: the unfold mode's
+  // first-phase score (NaN when no component is finite).
+  double weighted_displacement(std::span<const double> xi) const;
 
   const std::vector<double>& reference() const { return reference_; }
 
  private:
+  template <class F>
+  double sum_weighted_differences(std::span<const double> xi, F f) const;
+
   config::SwarmMode mode_;
   config::EscapeMetric escape_;
   std::vector<double> reference_;
   std::vector<double> periods_;
+  std::vector<double> weights_;
 };
 
 // a − b for a component of period `period` (0: plain difference), folded into [−period/2,

@@ -53,19 +53,6 @@ exec::ExecutionOptions execution_options(const config::SwarmOptions& o) {
   return x;
 }
 
-// The start configuration of chain k: system.start's point (one for all, or one per chain) on
-// the built-in engine, else the engine's prepared structure.
-engines::Configuration chain_start(const config::SwarmConfig& config, const engines::Engine& engine,
-                                   int chain) {
-  engines::Configuration c = engine.default_start();
-  const auto points = config.start_points();
-  if (!points.empty()) {
-    c.positions = points.size() == 1 ? points.front() : points[static_cast<std::size_t>(chain)];
-  }
-  c.velocities.clear();
-  return c;
-}
-
 class SwarmRun {
  public:
   SwarmRun(const config::SwarmConfig& config, bool resume, SwarmProgress& progress)
@@ -81,7 +68,7 @@ class SwarmRun {
     SwarmOutcome outcome;
     for (std::size_t k = 0; k < chains_.size(); ++k) {
       outcome.chains.push_back(ChainOutcome{static_cast<int>(k), committed_cycles_[k],
-                                            last_converged_[k], last_metric_[k]});
+                                            last_converged_[k], last_metric_[k], last_stop_[k]});
     }
     outcome.cycles_run = cycles_run_;
     outcome.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -95,13 +82,20 @@ class SwarmRun {
     store_ = std::make_unique<SwarmStore>(config_, resume_);
     engine_ = engines::make_engine(config_.engine_spec(), config_.workdir);
     projection_ = make_projection(config_, *engine_);
-    if (o_.mode == config::SwarmMode::Target &&
-        static_cast<int>(o_.target_projection.size()) != projection_->dimension()) {
-      throw core::ConfigError(fmt::format(
-          "{}: pathgennie.target_projection has {} values but the CVs give {} columns; give one "
-          "value per CV",
-          config_.config_file.string(), o_.target_projection.size(), projection_->dimension()));
-    }
+    // One value per CV: the target point, the unfold weights.
+    const auto check_per_cv = [&](bool used, const std::vector<double>& v, const char* key,
+                                  const char* what) {
+      if (used && static_cast<int>(v.size()) != projection_->dimension()) {
+        throw core::ConfigError(fmt::format(
+            "{}: pathgennie.{} has {} values but the CVs give {} columns; give one {} per CV",
+            config_.config_file.string(), key, v.size(), projection_->dimension(), what));
+      }
+    };
+    check_per_cv(o_.mode == config::SwarmMode::Target, o_.target_projection, "target_projection",
+                 "value");
+    check_per_cv(o_.probing == config::Probing::Unfold, o_.unfold_weights, "unfold_weights",
+                 "weight");
+    bounds_ = resolve_cv_bounds(o_, projection_->column_names(), config_.config_file.string());
     // Devices are checked (CUDA_VISIBLE_DEVICES) before anything is stored.
     executor_ = exec::make_executor(*engine_, execution_options(o_));
     n_slots_ = executor_->slots().size();
@@ -110,6 +104,7 @@ class SwarmRun {
     const auto k_chains = static_cast<std::size_t>(o_.paths);
     committed_cycles_.assign(k_chains, 0);
     last_converged_.assign(k_chains, false);
+    last_stop_.assign(k_chains, "");
     last_metric_.assign(k_chains, 0.0);
     anchor_keys_.assign(k_chains, std::nullopt);
     std::vector<const CycleRecord*> last(k_chains, nullptr);
@@ -126,12 +121,14 @@ class SwarmRun {
     projection_->project(start.state.positions, 1, start.state.box, xi0);
     std::vector<double> reference =
         o_.mode == config::SwarmMode::Target ? o_.target_projection : xi0;
-    ProgressMetric metric(o_.mode, o_.escape_metric, reference, projection_->periods());
+    ProgressMetric metric(
+        o_.mode, o_.escape_metric, reference, projection_->periods(),
+        o_.probing == config::Probing::Unfold ? o_.unfold_weights : std::vector<double>{});
     start.cvs = xi0;
     start.metric = metric(xi0);
     if (last == nullptr) {
-      const double ratchet = start.metric;  // unbind: the first record to beat is the start
-      return Chain(chain, start, xi0, std::move(metric), 0, 0, ratchet, false);
+      const ChainMemory memory = Chain::fresh_memory(o_, start, metric);
+      return Chain(chain, start, xi0, std::move(metric), bounds_, 0, 0, memory, false);
     }
     // Resume: the anchor of the last committed cycle, read back from its stored frame.
     Anchor anchor = start;
@@ -142,9 +139,12 @@ class SwarmRun {
     last_converged_[k] = last->converged;
     last_metric_[k] = last->anchor_metric;
     anchor_keys_[k] = last->anchor;
-    const bool done = last->converged || last->cycle + 1 >= o_.max_cycle;
-    return Chain(chain, std::move(anchor), xi0, std::move(metric), last->cycle + 1,
-                 last->path_steps, last->ratchet, done);
+    last_stop_[k] = last->stop;
+    const bool done = last->converged || !last->stop.empty() || last->cycle + 1 >= o_.max_cycle;
+    const ChainMemory memory{last->ratchet, last->stall_best, last->stall_count, last->steady_last,
+                             last->steady_count};
+    return Chain(chain, std::move(anchor), xi0, std::move(metric), bounds_, last->cycle + 1,
+                 last->path_steps, memory, done);
   }
 
   std::vector<std::string> banner() const {
@@ -192,6 +192,7 @@ class SwarmRun {
       ++committed_cycles_[kk];
       ++cycles_run_;
       last_converged_[kk] = f.record.converged;
+      last_stop_[kk] = f.record.stop;
       last_metric_[kk] = f.record.anchor_metric;
       f.chains_running = static_cast<int>(
           std::count_if(chains_.begin(), chains_.end(), [](const Chain& c) { return !c.done(); }));
@@ -286,6 +287,8 @@ class SwarmRun {
   std::vector<std::deque<FinishedCycle>> pending_;
   std::vector<std::int64_t> committed_cycles_;  // per chain: the next cycle to commit
   std::vector<bool> last_converged_;
+  std::vector<std::string> last_stop_;
+  std::vector<CvBound> bounds_;  // convergence.cv_at_most / cv_at_least, resolved
   std::vector<double> last_metric_;
   std::vector<std::optional<core::FrameKey>> anchor_keys_;  // per chain: the committed anchor
   std::deque<engines::SegmentTask> tau2_;

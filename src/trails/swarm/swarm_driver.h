@@ -34,6 +34,7 @@ struct ChainOutcome {
   std::int64_t cycles = 0;  // committed cycles
   bool converged = false;
   double anchor_metric = 0.0;
+  std::string stop;  // "stalled" or "stagnated" when a stall rule ended the chain
 };
 
 struct SwarmOutcome {

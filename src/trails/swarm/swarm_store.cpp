@@ -104,26 +104,35 @@ void SwarmStore::open(const engines::Engine& engine, const std::vector<std::stri
   next_iteration_ = last ? *last + 1 : 0;
 }
 
-std::vector<CycleRecord> SwarmStore::history() const {
+std::vector<CycleRecord> load_cycle_records(const store::RunStore& store) {
   std::vector<CycleRecord> out;
-  if (!resume_) return out;
-  const auto last = store_->last_committed();
+  const auto last = store.last_committed();
   if (!last) return out;
   const std::map<std::string, int> versions = {{kCycleRecordKey, kCycleRecordVersion}};
   for (std::int64_t i = 0; i <= *last; ++i) {
-    out.push_back(cycle_record_from_json(store_->load_state(i, versions).at(kCycleRecordKey)));
+    out.push_back(cycle_record_from_json(store.load_state(i, versions).at(kCycleRecordKey)));
   }
   return out;
 }
 
-engines::Configuration SwarmStore::anchor_state(const core::FrameKey& key,
-                                                const engines::Configuration& layout) const {
-  const auto frames = store_->load_frames(std::span<const core::FrameKey>(&key, 1));
+std::vector<CycleRecord> SwarmStore::history() const {
+  if (!resume_) return {};
+  return load_cycle_records(*store_);
+}
+
+engines::Configuration stored_anchor(const store::RunStore& store, const core::FrameKey& key,
+                                     const engines::Configuration& layout) {
+  const auto frames = store.load_frames(std::span<const core::FrameKey>(&key, 1));
   engines::Configuration c = layout;
   c.positions = frames.front().positions;
   c.box = frames.front().box;
   c.velocities.clear();
   return c;
+}
+
+engines::Configuration SwarmStore::anchor_state(const core::FrameKey& key,
+                                                const engines::Configuration& layout) const {
+  return stored_anchor(*store_, key, layout);
 }
 
 std::optional<core::FrameKey> SwarmStore::commit(FinishedCycle& f,

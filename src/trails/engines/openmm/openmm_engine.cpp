@@ -67,8 +67,13 @@ OpenMMEngine::OpenMMEngine(const config::OpenMMEngineConfig& config, PreparedSys
 }
 
 std::string OpenMMEngine::describe() const {
-  return fmt::format("openmm ({} atoms, {} platform, {} K, dt {} ps{})", prepared_.n_atoms,
-                     platform_, config_.temperature, config_.dt, config_.npt ? ", NPT" : "");
+  const std::string velocities =
+      config_.velocity_temperature
+          ? fmt::format(" (velocities drawn at {} K)", *config_.velocity_temperature)
+          : "";
+  return fmt::format("openmm ({} atoms, {} platform, {} K{}, dt {} ps{})", prepared_.n_atoms,
+                     platform_, config_.temperature, velocities, config_.dt,
+                     config_.npt ? ", NPT" : "");
 }
 
 std::unique_ptr<EngineInstance> OpenMMEngine::make_instance(const Slot& slot) const {

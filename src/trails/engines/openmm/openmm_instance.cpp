@@ -194,7 +194,10 @@ void OpenMMInstance::arm(const Configuration& start, std::uint64_t seed, bool mi
   if (!start.velocities.empty() && !minimize) {
     context_->setVelocities(to_vec3(start.velocities));
   } else {
-    context_->setVelocitiesToTemperature(config_.temperature, s);
+    // Fresh velocities: at the swarm's velocity temperature when it differs from the
+    // thermostat's (PathGennie notes §6-10), else at the thermostat's.
+    context_->setVelocitiesToTemperature(config_.velocity_temperature.value_or(config_.temperature),
+                                         s);
   }
   context_->setTime(0.0);
   context_->setStepCount(0);
