@@ -246,16 +246,25 @@ TEST(LoadErrors, NotBuiltFeaturesAwayFromTheirDefaults) {
       {good_config() + "execution:\n  binding_check: strict\n", "execution.binding_check"},
       {with("  start:", "  feature_selection: name CA\n  start:"),
        "system.feature_selection: only applies to molecular engines"},
-      {good_config() + "  spawn_scheme: we\n", "the we spawning scheme is not supported"},
       {good_config() +
            "  spawn_scheme: voronoi\n  voronoi_clusters: 300\n  voronoi_max_clusters: 200\n",
        "spawning.voronoi_clusters: the Voronoi spawner starts with voronoi_clusters = 300 cells, "
        "more than its cap voronoi_max_clusters = 200"},
       {good_config() + "  inherit_velocities: true\n",
-       "spawning.inherit_velocities: weighted-ensemble kinetics (spawn_scheme: we) is not "
-       "supported"},
+       "spawning.inherit_velocities: continues each walker's velocities into its children, which "
+       "only the weighted ensemble does: set spawning.spawn_scheme: we"},
+      {good_config() + "  spawn_scheme: we\n  inherit_velocities: true\n",
+       "spawning.inherit_velocities: the built-in overdamped integrator has no velocities"},
       {good_config() + "  recycle_target: [[0, 1], [0, 1]]\n",
-       "spawning.recycle_target: weighted-ensemble kinetics"},
+       "spawning.recycle_target: recycles walkers that reach the target, which only the weighted "
+       "ensemble does"},
+      {good_config() + "  spawn_scheme: we\nbinning:\n  scheme: gradient\n",
+       "binning.scheme: the weighted-ensemble resampler bins on the uniform grid"},
+      {good_config() + "  spawn_scheme: we\n  recycle_target: [[0, 1]]\n",
+       "spawning.recycle_target: has 1 box but the CV space has 2 dimensions (n_bins)"},
+      {good_config() + "  spawn_scheme: we\n  recycle_target: [[1, 0], [0, 1]]\n",
+       "lo must be less than hi, got [1, 0]"},
+      {good_config() + "  spawn_scheme: we\n  we_allocation: all\n", "spawning.we_allocation"},
       {good_config() + "msm:\n  convergence_criteria:\n    its: {tol: 0.2, n: 2}\n    bogus: {}\n",
        "msm.convergence_criteria.bogus: unknown criterion; known: implied_timescales (its), vamp2, "
        "transition_matrix, stationary_distribution, statistical_error"},

@@ -83,12 +83,18 @@ TEST(TrailsMdCompat, KeysWithAnEffectInTrailsMdStayRefused) {
   TempDir dir;
   // Trails-MD itself requires spawn_scheme: we for these.
   EXPECT_HAS(load_error(dir.write("a.yaml", good_config() + "  inherit_velocities: true\n")),
-             "spawning.inherit_velocities: weighted-ensemble kinetics");
-  // A chosen feature that is not built: one message, the choice's, not one per key.
-  const std::string m = load_error(
-      dir.write("b.yaml", good_config() + "  spawn_scheme: we\n  recycle_basis_index: 1\n"));
-  EXPECT_HAS(m, "1 problem(s)");
-  EXPECT_HAS(m, "spawning.spawn_scheme: the we spawning scheme is not supported");
+             "spawning.inherit_velocities: continues each walker's velocities");
+  // With the weighted ensemble they are built: no note, no error.
+  const CampaignConfig c = load_campaign_config(dir.write(
+      "b.yaml", good_config() +
+                    "  spawn_scheme: we\n  recycle_basis_index: 1\n  we_target_per_bin: 3\n"
+                    "  we_allocation: per_bin\n  recycle_target: [[0.5, 1.2], [0, 0.2]]\n"));
+  EXPECT_TRUE(c.notes.empty()) << joined(c.notes);
+  EXPECT_EQ(c.spawning.recycle_basis_index, 1);
+  EXPECT_TRUE(c.spawning.we_per_bin);
+  EXPECT_EQ(c.spawning.we_target_per_bin, 3);
+  ASSERT_EQ(c.spawning.recycle_target.size(), 2u);
+  EXPECT_EQ(c.spawning.recycle_target[1][1], 0.2);
 }
 
 // A built scheme's own key is a note only when another scheme is chosen.

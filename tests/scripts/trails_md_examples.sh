@@ -7,7 +7,9 @@
 # once. The AlaD GROMACS topology (#includes of amber99sb.ff) prepares with the installed GROMACS
 # force fields; a missing include names the line, the directories and engine.gromacs_include_dir.
 # Input problems of the preparation stage come with the others, each line once. The Voronoi
-# variant checks (AlaD) and runs (hello world); the kinetics scheme (we) is refused naming its key. With TRAILS_TEST_LONG=1 AlaD also runs its 2
+# variant checks (AlaD) and runs (hello world). The kinetics example (config_kinetics.yaml: the
+# weighted ensemble with inherited velocities and recycling) checks and runs 2 iterations, with
+# weights summing to 1 and the recycled flux in the ledger. With TRAILS_TEST_LONG=1 AlaD also runs its 2
 # iterations (16 walkers × 5000 steps of 1021 atoms: about 10 minutes on 2 CPU cores).
 source "$(dirname "$0")/lib/common.bash"
 cp -r "$ROOT/tests/data/trails-md-examples" ex
@@ -127,7 +129,7 @@ if [ "${TRAILS_TEST_LONG:-0}" = 1 ]; then
 fi
 
 # --- Voronoi: AlaD's config_voronoi (the AlaD config with spawn_scheme: voronoi) checks, and the
-# hello world runs 2 iterations with it; kinetics (we) is refused, naming the key --------------
+# hello world runs 2 iterations with it -------------------------------------------------------
 sed "s/spawn_scheme: density/spawn_scheme: voronoi/" "$ALAD/config.yaml" > "$ALAD/voronoi.yaml"
 "$TRAILS" check "$ALAD/voronoi.yaml" > alad-vor.out 2>&1 || fail "AlaD voronoi check: $(cat alad-vor.out)"
 sed "s/spawn_scheme: density/spawn_scheme: voronoi/; s/outdir: output/outdir: voronoi-out/" \
@@ -136,9 +138,25 @@ sed "s/spawn_scheme: density/spawn_scheme: voronoi/; s/outdir: output/outdir: vo
   fail "hello world with voronoi: $(cat vor-run.out)"
 [ "$(committed "$HELLO/voronoi-out")" = 2 ] || fail "hello world with voronoi: not 2 iterations"
 pass "spawn_scheme voronoi: AlaD's Voronoi config checks, the hello world runs 2 iterations"
-sed "s/spawn_scheme: density/spawn_scheme: we/; s/outdir: output/outdir: we-out/" \
-  "$HELLO/config.yaml" > "$HELLO/we.yaml"
-expect_exit 2 "spawn_scheme we" \
-  "spawning.spawn_scheme: the we spawning scheme is not supported by this build" \
-  "$TRAILS" check "$HELLO/we.yaml"
-pass "spawn_scheme we: refused with a message naming spawning.spawn_scheme"
+
+# --- kinetics: Trails-MD's config_kinetics (weighted ensemble, inherited velocities, recycling) --
+"$TRAILS" run --config "$HELLO/config_kinetics.yaml" --check > kin-check.out 2>&1 ||
+  fail "kinetics check: $(cat kin-check.out)"
+grep -qF "Preflight checks passed" kin-check.out || fail "kinetics check: $(cat kin-check.out)"
+"$TRAILS" run --config "$HELLO/config_kinetics.yaml" --iterations 2 > kin-run.out 2>&1 ||
+  fail "kinetics run: $(cat kin-run.out)"
+KIN=$HELLO/kinetics-output
+[ "$(committed "$KIN")" = 2 ] || fail "kinetics: not 2 iterations committed"
+/usr/bin/python3 - "$KIN" <<'PY' || fail "kinetics: weights or recycling"
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1] + "/ledger.sqlite")
+for it in (0, 1):
+    w = [r[0] for r in db.execute("SELECT weight FROM walkers WHERE iteration = ?", (it,))]
+    assert len(w) == 16 and abs(sum(w) - 1) < 1e-9, (it, w)
+flux = db.execute("SELECT iteration, flux FROM recycling ORDER BY iteration").fetchall()
+assert [f[0] for f in flux] == [0, 1] and all(0 <= f[1] <= 1 for f in flux), flux
+PY
+grep -q "recycled_flux" "$KIN/output.log" || fail "kinetics: output.log has no recycled_flux column"
+"$TRAILS" status "$KIN" > kin-status.out || fail "kinetics status"
+grep -q "^mfpt " kin-status.out || fail "kinetics: status has no mfpt line: $(cat kin-status.out)"
+pass "kinetics example: checks, runs 2 iterations of the weighted ensemble (weights sum to 1, flux recorded)"

@@ -110,7 +110,8 @@ class CampaignDriver {
   void starts_from_cv_rows(IterationState& it);  // CV rows are coordinates (identity)
   void starts_from_frames(IterationState& it);   // full-precision frames
   void keep_starts_if_reduced(IterationState& it) const;
-  void update_coverage(IterationState& it);  // coverage, then the resolution ladder
+  void inherit_end_states(IterationState& it);  // spawning.inherit_velocities
+  void update_coverage(IterationState& it);     // coverage, then the resolution ladder
   void start_msm_build(IterationState& it);
   void commit_iteration(IterationState& it);
   void log_iteration(IterationState& it);
@@ -129,6 +130,14 @@ class CampaignDriver {
   // Start configurations of this iteration's spawn choices: frames of `rec` (just produced) come
   // from memory, older ones from their shards.
   std::vector<engines::Configuration> next_configurations(const store::IterationRecord& rec) const;
+  // The weight of each of the n walkers of the iteration being collected: the weighted spawner's
+  // for its slots, else empty (equal weights).
+  std::vector<double> slot_weights(std::size_t n) const;
+  // spawning.inherit_velocities: each next start whose source is the end frame of a segment of
+  // `finals` (that iteration's end states) continues that end state, positions, velocities and
+  // box at full precision; slots the spawner recycled keep the basis and fresh velocities.
+  void continue_end_states(const std::vector<core::FrameKey>& sources,
+                           const std::vector<store::FinalState>& finals);
   // The time step recorded with each iteration (H5MD time = step × dt): the engine's own unit.
   double record_dt() const;
   // Start configurations of the iteration after `last` on resume: the stored spawn starts when

@@ -41,6 +41,10 @@ std::vector<CampaignDriver::Element> CampaignDriver::compose_iteration() const {
   // frames come from the record or the shards.
   e.push_back(projection_->is_identity() ? Element{"starts", &CampaignDriver::starts_from_cv_rows}
                                          : Element{"starts", &CampaignDriver::starts_from_frames});
+  // Weighted-ensemble kinetics: children continue their parent's end state, velocities included.
+  if (config_.spawning.inherit_velocities) {
+    e.push_back({"inherit", &CampaignDriver::inherit_end_states});
+  }
   e.push_back({"coverage", &CampaignDriver::update_coverage});
   e.push_back({"msm build", &CampaignDriver::start_msm_build});
   e.push_back({"commit", &CampaignDriver::commit_iteration});
@@ -108,6 +112,7 @@ void CampaignDriver::collect_segments(IterationState& it) {
   std::size_t frame_values = 0;
   for (const auto& r : it.results) frame_values += r.ok() ? r.frames.size() : 0;
   rec.positions.reserve(frame_values);
+  const auto weights = slot_weights(it.results.size());
   for (std::size_t w = 0; w < it.results.size(); ++w) {
     auto& r = it.results[w];
     store::WalkerRecord wr;
@@ -123,8 +128,9 @@ void CampaignDriver::collect_segments(IterationState& it) {
     wr.device = r.device;
     wr.visible_devices = r.visible_devices;
     wr.host = r.host;
-    // Every segment weighs the same until a resampler sets weights (docs/file-formats.md).
-    wr.weight = 1.0 / static_cast<double>(it.results.size());
+    // The weight a weighted spawner gave the slot; else every segment weighs the same
+    // (docs/file-formats.md).
+    wr.weight = weights.empty() ? 1.0 / static_cast<double>(it.results.size()) : weights[w];
     rec.walkers.push_back(wr);
     if (!r.ok()) continue;
     it.spans.push_back({wr.walker, r.n_frames});
@@ -208,6 +214,10 @@ void CampaignDriver::spawn(IterationState& it) {
   const spawners::SpawnPool pool{history_, tracker_->pool_first_frame(), tracker_->pool(),
                                  tracker_->grid(), msm_->latest()};
   it.chosen = spawner_->choose(pool, config_.spawning.walker, rng);
+  if (const auto* w = spawner_->weighting()) {
+    it.rec.recycled_flux = w->recycled_flux;
+    it.rec.recycled_walkers = w->recycled_walkers;
+  }
   for (std::size_t k = 0; k < it.chosen.size(); ++k) {
     it.rec.spawns.push_back({static_cast<std::int64_t>(k),
                              it.chosen[k] - tracker_->pool_first_frame(),
@@ -235,6 +245,12 @@ void CampaignDriver::starts_from_frames(IterationState& it) {
   // ones from their shards (exactly what resume reads, so both paths agree bitwise).
   next_starts_ = next_configurations(it.rec);
   keep_starts_if_reduced(it);
+}
+
+void CampaignDriver::inherit_end_states(IterationState& it) {
+  std::vector<core::FrameKey> sources;
+  for (const auto& s : it.rec.spawns) sources.push_back(s.source);
+  continue_end_states(sources, it.rec.final_states);
 }
 
 void CampaignDriver::keep_starts_if_reduced(IterationState& it) const {
@@ -297,6 +313,8 @@ void CampaignDriver::log_iteration(IterationState& it) {
     summary.msm_wait_s = it.msm_wait_s;
   }
   for (const auto& s : rec.spawns) summary.spawn_pool_indices.push_back(s.pool_index);
+  summary.recycled_flux = rec.recycled_flux;
+  summary.recycled_walkers = rec.recycled_walkers;
   log_->append(summary);
 
   iteration_seconds_.push_back(seconds_since(it.t_start));

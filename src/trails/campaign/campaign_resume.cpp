@@ -53,12 +53,17 @@ void CampaignDriver::resume() {
     if (state.contains("msm")) msm_->restore(state.at("msm"), history_);
     const auto& last = records.back();
     next_starts_ = resume_starts(last);
+    if (config_.spawning.inherit_velocities) {  // the end states, as the uninterrupted run had
+      std::vector<core::FrameKey> sources;
+      for (const auto& s : last.spawns) sources.push_back(s.source);
+      continue_end_states(sources, store_->load_final_states(last.iteration));
+    }
     next_parents_.clear();
     for (const auto& s : last.spawns) next_parents_.emplace_back(s.source);
     next_iteration_ = last.iteration + 1;
   }
   log_ = std::make_unique<RunLog>(config_.outdir / "output.log", config_);
-  log_->rewrite(store_->summaries());
+  log_->rewrite(store_->summaries(), store_->recycling());
 }
 
 void CampaignDriver::restore_state(const nlohmann::json& state) {

@@ -141,6 +141,11 @@ CampaignOutcome CampaignDriver::run_locked() {
   // A failure from here to the first commit removes what the run created (run()).
   plan_devices();  // a device beyond CUDA_VISIBLE_DEVICES fails before anything exists
   engine_ = engines::make_engine(config_.engine_spec(), config_.outdir);
+  if (config_.spawning.inherit_velocities && !engine_->capabilities().continues_velocities) {
+    throw core::ConfigError(
+        "spawning.inherit_velocities: this engine draws fresh velocities for every segment; use "
+        "md_engine: openmm or the built-in engine with integrator: langevin, or remove the key");
+  }
   projection_ = make_projection(config_, *engine_);
   record_policy_ = make_record_policy(config_, *engine_);
   load_initial_trajectory();  // read and checked before anything is written

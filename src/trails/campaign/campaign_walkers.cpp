@@ -124,6 +124,37 @@ std::vector<engines::Configuration> CampaignDriver::next_configurations(
   return starts;
 }
 
+std::vector<double> CampaignDriver::slot_weights(std::size_t n) const {
+  const auto* w = spawner_->weighting();
+  if (w == nullptr || w->weights.empty()) return {};
+  TRAILS_CHECK(w->weights.size() == n, "one weight per walker of the last spawn");
+  return w->weights;
+}
+
+void CampaignDriver::continue_end_states(const std::vector<core::FrameKey>& sources,
+                                         const std::vector<store::FinalState>& finals) {
+  const auto* w = spawner_->weighting();
+  TRAILS_CHECK(w != nullptr && w->recycled.size() == sources.size(),
+               "inherit_velocities comes with a weighted spawner (config/)");
+  TRAILS_CHECK(next_starts_.size() == sources.size(), "one start per spawn slot");
+  for (std::size_t k = 0; k < sources.size(); ++k) {
+    if (w->recycled[k]) continue;  // the basis structure, fresh Maxwell–Boltzmann velocities
+    const auto fs = std::find_if(finals.begin(), finals.end(),
+                                 [&](const auto& f) { return f.walker == sources[k].walker; });
+    TRAILS_CHECK(fs != finals.end(), "the weighted ensemble spawns from ends of ok segments");
+    if (fs->velocities.empty()) {
+      throw core::EngineError(fmt::format(
+          "spawning.inherit_velocities: walker {} reported no velocities to continue; use an "
+          "engine that continues velocities (openmm, builtin with integrator: langevin)",
+          fs->walker));
+    }
+    auto& c = next_starts_[k];
+    c.positions = fs->positions;
+    c.velocities = fs->velocities;
+    c.box = fs->box;
+  }
+}
+
 double CampaignDriver::record_dt() const {
   // engine.dt in the engine's own unit (EngineSystem::time_unit).
   return engine_->system().dt;

@@ -13,7 +13,11 @@
 namespace trails::campaign {
 
 RunLog::RunLog(std::filesystem::path path, const config::CampaignConfig& config)
-    : path_(std::move(path)), header_(header(config)), msm_(config.msm.enabled) {}
+    : path_(std::move(path)),
+      header_(header(config)),
+      msm_(config.msm.enabled),
+      recycling_(!config.spawning.recycle_target.empty()),
+      tau_(config.spawning.step * config.engine.builtin.dt) {}
 
 RunLog::~RunLog() {
   if (file_ != nullptr) std::fclose(file_);
@@ -41,6 +45,8 @@ std::string RunLog::header(const config::CampaignConfig& c) {
   // Trails extension: the in-loop MSM's timing (the build joined in this iteration ran during
   // its MD when overlapped; wait is what the join blocked). NA in rows rewritten on resume.
   if (c.msm.enabled) h += "\tmsm_build_s\tmsm_wait_s";
+  // Trails extension: weighted-ensemble recycling (docs/kinetics.md).
+  if (!c.spawning.recycle_target.empty()) h += "\trecycled_flux\trecycled_walkers\tmfpt";
   h += "\n";
   return h;
 }
@@ -60,9 +66,33 @@ std::string RunLog::row(const store::IterationSummary& it, bool msm) {
       nlohmann::json(it.spawn_pool_indices).dump(), shard, shard, "ledger.sqlite", extra);
 }
 
-void RunLog::rewrite(const std::vector<store::IterationSummary>& committed) {
+std::string RunLog::recycling_columns(const store::IterationSummary& it) {
+  if (!recycling_) return "";
+  if (prefix_.empty()) prefix_.push_back(0.0);
+  const double flux = it.recycled_flux.value_or(0.0);
+  prefix_.push_back(prefix_.back() + flux);
+  // analysis::steady_state_mfpt's rule on the series so far, from prefix sums (O(1) a row).
+  const std::size_t n = prefix_.size() - 1;
+  const auto skip = n / 2;
+  const double mean = (prefix_[n] - prefix_[skip]) / static_cast<double>(n - skip);
+  return fmt::format("\t{:.10g}\t{}\t{}", flux, it.recycled_walkers,
+                     mean > 0.0 ? fmt::format("{:.6g}", tau_ / mean) : std::string("NA"));
+}
+
+void RunLog::rewrite(std::vector<store::IterationSummary> committed,
+                     const std::vector<store::RecyclingRow>& recycling) {
   std::string text = header_;
-  for (const auto& it : committed) text += row(it, msm_);
+  prefix_.clear();
+  std::size_t r = 0;
+  for (auto& it : committed) {
+    while (r < recycling.size() && recycling[r].iteration < it.iteration) ++r;
+    if (r < recycling.size() && recycling[r].iteration == it.iteration) {
+      it.recycled_flux = recycling[r].flux;
+      it.recycled_walkers = recycling[r].walkers;
+    }
+    const std::string line = row(it, msm_);
+    text += line.substr(0, line.size() - 1) + recycling_columns(it) + "\n";
+  }
   core::write_file_atomic(path_, text);
   if (file_ != nullptr) std::fclose(file_);
   file_ = std::fopen(path_.c_str(), "a");
@@ -71,7 +101,8 @@ void RunLog::rewrite(const std::vector<store::IterationSummary>& committed) {
 
 void RunLog::append(const store::IterationSummary& iteration) {
   TRAILS_CHECK(file_ != nullptr, "RunLog::append before rewrite");
-  const std::string line = row(iteration, msm_);
+  std::string line = row(iteration, msm_);
+  line = line.substr(0, line.size() - 1) + recycling_columns(iteration) + "\n";
   if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() || std::fflush(file_) != 0) {
     throw core::StoreError("cannot append to " + path_.string());
   }

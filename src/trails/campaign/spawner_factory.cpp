@@ -8,6 +8,7 @@
 #include "trails/spawners/lof_spawner.h"
 #include "trails/spawners/msm_spawner.h"
 #include "trails/spawners/voronoi_spawner.h"
+#include "trails/spawners/we_spawner.h"
 
 namespace trails::campaign {
 
@@ -42,6 +43,11 @@ std::unique_ptr<spawners::Spawner> make_spawner(const config::CampaignConfig& c)
   if (scheme == "lof") {
     return std::make_unique<spawners::LofSpawner>(
         spawners::LofOptions{c.spawning.lof_neighbors, target});
+  }
+  if (scheme == "we") {
+    return std::make_unique<spawners::WeSpawner>(
+        spawners::WeOptions{c.spawning.we_per_bin, c.spawning.we_target_per_bin,
+                            c.spawning.recycle_target, c.spawning.recycle_basis_index});
   }
   if (scheme == "fps") return std::make_unique<spawners::FpsSpawner>(spawners::FpsOptions{target});
   TRAILS_CHECK(scheme == "density", "spawn_scheme admitted by config/");

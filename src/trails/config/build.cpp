@@ -321,6 +321,14 @@ CampaignConfig build_config(const RawConfig& raw) {
   s.voronoi_clusters = as_int(raw, "spawning.voronoi_clusters", s.voronoi_clusters);
   s.voronoi_periodic = as_bool(raw, "spawning.voronoi_periodic", s.voronoi_periodic);
   s.lof_neighbors = as_int(raw, "spawning.lof_neighbors", s.lof_neighbors);
+  s.inherit_velocities = as_bool(raw, "spawning.inherit_velocities", s.inherit_velocities);
+  if (const json& v = raw.value("spawning.recycle_target"); v.is_array()) {
+    for (const auto& box : v)
+      s.recycle_target.push_back({box[0].get<double>(), box[1].get<double>()});
+  }
+  s.recycle_basis_index = as_int(raw, "spawning.recycle_basis_index", s.recycle_basis_index);
+  s.we_target_per_bin = as_int(raw, "spawning.we_target_per_bin", s.we_target_per_bin);
+  s.we_per_bin = as_string(raw, "spawning.we_allocation") == "per_bin";
   build_msm(raw, c.msm);
   // engine.gpu_ids is Trails-MD's name for the same setting (both set: check_execution).
   for (const char* key : {"execution.devices", "engine.gpu_ids"}) {

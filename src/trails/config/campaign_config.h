@@ -3,6 +3,7 @@
 // absolute (resolved against the config file's directory). Key names follow Trails-MD's schema.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -78,6 +79,12 @@ struct SpawningConfig {
   int voronoi_clusters = 150;  // also the MSM spawner's fallback microstate count
   bool voronoi_periodic = false;
   int lof_neighbors = 20;
+  // Weighted ensemble (spawn_scheme: we; docs/kinetics.md).
+  bool inherit_velocities = false;
+  std::vector<std::array<double, 2>> recycle_target;  // one [lo, hi] per CV axis; empty: none
+  int recycle_basis_index = 0;
+  int we_target_per_bin = 4;
+  bool we_per_bin = false;  // we_allocation: per_bin (else budget: spawning.walker)
 
   int frames_per_walker() const { return step / stride; }
 };

@@ -197,6 +197,13 @@ json built_values(const CampaignConfig& c, bool all) {
     s["voronoi_periodic"] = sp.voronoi_periodic;
   }
   if (sp.spawn_scheme == "lof") s["lof_neighbors"] = sp.lof_neighbors;
+  if (sp.spawn_scheme == "we") {
+    s["inherit_velocities"] = sp.inherit_velocities;
+    s["recycle_target"] = sp.recycle_target.empty() ? json(nullptr) : json(sp.recycle_target);
+    s["recycle_basis_index"] = sp.recycle_basis_index;
+    s["we_target_per_bin"] = sp.we_target_per_bin;
+    s["we_allocation"] = sp.we_per_bin ? "per_bin" : "budget";
+  }
   if (sp.spawn_scheme == "msm") {  // only then do they change results (keeps old digests)
     s["voronoi_clusters"] = sp.voronoi_clusters;
     j["msm"]["spawn_alpha"] = c.msm.spawn_alpha;

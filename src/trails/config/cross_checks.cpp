@@ -221,6 +221,7 @@ void check_cross_fields(const RawConfig& raw, Problems& problems) {
   check_builtin_dimensions(raw, problems);
   check_spawning(raw, problems);
   check_voronoi(raw, problems);
+  check_kinetics(raw, problems);
   check_msm(raw, problems);
   check_output(raw, problems);
   check_execution(raw, problems);

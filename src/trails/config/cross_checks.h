@@ -56,6 +56,8 @@ void check_learned_space(const RawConfig& raw, Problems& problems);
 void check_learned_features(const RawConfig& raw, Problems& problems);
 // msm.* (msm_checks.cpp).
 void check_msm(const RawConfig& raw, Problems& problems);
+// spawning.inherit_velocities and recycle_target (kinetics_checks.cpp).
+void check_kinetics(const RawConfig& raw, Problems& problems);
 // The output block against the engine, the spawning window and the space (output_checks.cpp).
 void check_output(const RawConfig& raw, Problems& problems);
 

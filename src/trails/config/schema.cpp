@@ -12,7 +12,6 @@ namespace {
 using json = nlohmann::json;
 using T = ValueType;
 
-constexpr std::string_view kWe = "weighted-ensemble kinetics (spawn_scheme: we)";
 constexpr std::string_view kModel = "training a learned CV model (adaptive_model block)";
 
 // Shorthands for the conditions under which Trails-MD reads a not-built feature's keys.
@@ -211,8 +210,7 @@ std::vector<KeySpec> make_table() {
       K("spawning", "stride", T::Int, 100).gt(0),
       K("spawning", "max_workers", T::Int, 4).ge(1),
       K("spawning", "spawn_scheme", T::String, "density")
-          .one_of({"density", "voronoi", "lof", "fps", "msm", "we"})
-          .built_only({"density", "voronoi", "lof", "fps", "msm"}, "the {} spawning scheme"),
+          .one_of({"density", "voronoi", "lof", "fps", "msm", "we"}),
       K("spawning", "spawn_type", T::String, "hard").one_of({"hard", "soft", "probabilistic"}),
       K("spawning", "recent_density_window", T::Int, 5).ge(0),
       K("spawning", "search_mode", T::String, "explore").one_of({"explore", "target"}),
@@ -227,16 +225,16 @@ std::vector<KeySpec> make_table() {
       K("spawning", "voronoi_grid_size", T::Int, 250).gt(0).no_effect(),
       K("spawning", "voronoi_periodic", T::Bool, false).only_with(kSchemeKey, {"voronoi"}),
       K("spawning", "lof_neighbors", T::Int, 20).gt(0).only_with(kSchemeKey, {"lof"}),
-      K("spawning", "inherit_velocities", T::Bool, false).not_built(kWe),
-      K("spawning", "recycle_target", T::Boxes, null_v).null().non_empty().not_built(kWe),
-      K("spawning", "recycle_basis_index", T::Int, 0)
-          .ge(0)
-          .not_built(kWe)
-          .only_with(kSchemeKey, {"we"}),
-      // Trails-MD's in-loop WE never reads it either (its budget is spawning.walker).
-      K("spawning", "we_target_per_bin", T::Int, 4)
-          .gt(0)
-          .not_built(kWe)
+      // Weighted-ensemble kinetics (docs/kinetics.md); the rules that tie them to the scheme and
+      // the engine are check_kinetics (cross_checks.cpp).
+      K("spawning", "inherit_velocities", T::Bool, false),
+      K("spawning", "recycle_target", T::Boxes, null_v).null().non_empty(),
+      K("spawning", "recycle_basis_index", T::Int, 0).ge(0).only_with(kSchemeKey, {"we"}),
+      // Trails-MD's in-loop WE never reads it (fix:we-target-per-bin): Trails uses it with
+      // we_allocation: per_bin.
+      K("spawning", "we_target_per_bin", T::Int, 4).gt(0).only_with(kSchemeKey, {"we"}),
+      K("spawning", "we_allocation", T::String, "budget")
+          .one_of({"budget", "per_bin"})
           .only_with(kSchemeKey, {"we"}),
       K("spawning", "n_bins", T::IntList, null_v).null().non_empty().ge(1),
       // ---- msm ----

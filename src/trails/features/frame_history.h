@@ -36,6 +36,11 @@ class FrameHistory {
   // Global index of the first frame of the i-th stored iteration block and its frame count.
   std::int64_t block_first(std::size_t block) const { return blocks_[block].first; }
   std::int64_t block_frames(std::size_t block) const;
+  // The ok walkers of the i-th stored iteration block, in walker order (their frames follow each
+  // other from block_first(i)).
+  std::span<const WalkerSpan> block_walkers(std::size_t block) const {
+    return blocks_[block].walkers;
+  }
 
  private:
   struct Block {

@@ -16,6 +16,7 @@
 #include "trails/report/analyze_report.h"
 #include "trails/report/cv_axes.h"
 #include "trails/report/cv_columns.h"
+#include "trails/report/kinetics.h"
 #include "trails/report/msm_builds.h"
 #include "trails/report/plot_fes.h"
 #include "trails/report/potential_from_meta.h"
@@ -191,7 +192,8 @@ ReportData gather(const AnalyzeRequest& request) {
 
 // A run without an MSM model: the histogram free energy of its frames (free_energy.h) is the
 // report, written to --outfile or RUN_DIR/analysis/fes.png; nullopt when a build has a model.
-std::optional<AnalyzeResult> analyze_without_model(const AnalyzeRequest& request) {
+std::optional<AnalyzeResult> analyze_without_model(const AnalyzeRequest& request,
+                                                   const std::optional<json>& mfpt) {
   const auto store = store::RunStore::open(request.run_dir, store::RunStore::Mode::ReadOnly);
   require_campaign_run(store.meta(), request.run_dir, "trails analyze");
   const auto builds = checked_msm_builds(store);
@@ -255,6 +257,10 @@ std::optional<AnalyzeResult> analyze_without_model(const AnalyzeRequest& request
       fes.dims == 2 ? picture.axes[0].label() + ", " + picture.axes[1].label()
                     : picture.axes[0].label(),
       occupied, fes.free_energy.size(), picture.scale.kT, request.temperature, outfile.string());
+  if (mfpt) {
+    result.summary["mfpt"] = *mfpt;
+    result.text += mfpt_text(*mfpt);
+  }
   if (request.json_out) {
     core::write_output(targets[1], result.summary.dump(2) + "\n");
     result.text += "wrote " + request.json_out->string() + "\n";
@@ -282,10 +288,22 @@ AnalyzeResult analyze_run(const AnalyzeRequest& request) {
   const fs::path outfile =
       request.outfile.value_or(request.run_dir / "analysis" / "convergence_report.png");
   validate_request(request, outfile);
-  if (auto fes_only = analyze_without_model(request)) return std::move(*fes_only);
+  // The MFPT block of a weighted-ensemble run with recycling (docs/kinetics.md).
+  std::optional<json> mfpt;
+  {
+    const auto store = store::RunStore::open(request.run_dir, store::RunStore::Mode::ReadOnly);
+    if (const auto k = kinetics_series(store, request.tau_ps)) {
+      mfpt = mfpt_json(*k, request.discard_fraction);
+    }
+  }
+  if (auto fes_only = analyze_without_model(request, mfpt)) return std::move(*fes_only);
   const ReportData r = gather(request);
   json s = detail::summary_json(r, request, outfile);
   std::string text = detail::summary_text(r, request);
+  if (mfpt) {
+    s["mfpt"] = *mfpt;
+    text += mfpt_text(*mfpt);
+  }
   detail::ReportFigure figure;
 
   // Everything is validated and computed; only now is anything written.

@@ -19,6 +19,7 @@
 #include "trails/report/cv_axes.h"
 #include "trails/report/gnuplot.h"
 #include "trails/report/its_picture.h"
+#include "trails/report/kinetics.h"
 #include "trails/report/msm_builds.h"
 #include "trails/report/msm_network.h"
 #include "trails/report/time_axis.h"
@@ -72,7 +73,8 @@ std::vector<fs::path> plot_msm_builds(const store::RunStore& store, const fs::pa
 
   // Convergence over iterations: every run.
   if (!summaries.empty()) {
-    const auto panels = convergence_panels(summaries, series, time);
+    auto panels = convergence_panels(summaries, series, time);
+    if (const auto k = kinetics_series(store, std::nullopt)) panels.push_back(mfpt_panel(*k, 0.5));
     written.push_back(tmp / "convergence.png");
     script += terminal(written.back(), 1000, 260 * static_cast<int>(panels.size()) + 80);
     script += convergence_plot(panels, summaries.front().iteration, summaries.back().iteration, tmp,

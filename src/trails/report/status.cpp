@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "trails/binning/uniform_grid.h"
+#include "trails/report/kinetics.h"
 #include "trails/report/msm_builds.h"
 #include "trails/report/swarm_outputs.h"
 #include "trails/store/progress_file.h"
@@ -163,6 +164,8 @@ nlohmann::json run_status(const std::filesystem::path& run_dir) {
                {"analysis_fraction", runner > 0 ? analysis / runner : 0.0},
                {"mean_iteration_s", (runner + analysis) / static_cast<double>(summaries.size())}};
   s["eta_s"] = recent_s / static_cast<double>(recent) * static_cast<double>(remaining);
+  // Weighted-ensemble recycling: the Hill-relation MFPT so far (docs/kinetics.md).
+  if (const auto k = kinetics_series(store, std::nullopt)) s["kinetics"] = mfpt_json(*k, 0.5);
 
   // Where the last iteration's walkers ran (the GPU-binding record), grouped in walker order.
   nlohmann::json placement = nlohmann::json::array();
@@ -278,6 +281,7 @@ std::string format_status(const nlohmann::json& s) {
           m["n_metastable"].get<int>());
     }
   }
+  if (s.contains("kinetics")) out += mfpt_text(s["kinetics"]);
   const bool converged = s["convergence"]["converged"].get<bool>();
   out += fmt::format("convergence     {}\n",
                      converged ? "converged: " + s["convergence"]["reason"].get<std::string>()

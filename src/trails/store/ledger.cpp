@@ -202,6 +202,7 @@ void Ledger::insert(const IterationRecord& r, const ShardInfo& shard,
     insert_walkers(r);
     insert_spawns(r);
     insert_elements(r);
+    insert_recycling(r);
     record_rows_digest(r.iteration);
     before_commit();
     txn.commit();

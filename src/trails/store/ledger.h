@@ -81,6 +81,8 @@ class Ledger {
   // without it simply have no builds). put_msm_build replaces a row of the same iteration.
   void put_msm_build(std::int64_t iteration, double build_s, const std::string& model_json);
   std::vector<MsmBuildRow> msm_builds() const;
+  // Weighted-ensemble recycling (table recycling, written inside insert(); ledger_recycling.cpp).
+  std::vector<RecyclingRow> recycling() const;
 
   // Keys changed on resume (table config_changes, added by the first writer that records one)
   // and the new meta values, in one transaction; meta() follows.
@@ -107,6 +109,7 @@ class Ledger {
 
  private:
   void close_writer() noexcept;
+  void insert_recycling(const IterationRecord& r);
   // Warns when meta.writer is 'open' (a writer that never closed) but there was no -wal file
   // before this open: the commits that were only in the WAL are gone (docs/reliability.md).
   void warn_if_wal_lost(bool had_wal) const;

@@ -95,6 +95,11 @@ struct IterationRecord {
   // otherwise (a resume then reads the spawned frames from the shards).
   std::vector<FinalState> spawn_starts;
   std::vector<FrameObservable> observables;  // extra shard datasets (shard only)
+  // Weighted-ensemble recycling (table recycling, docs/file-formats.md): the weight of the
+  // walkers of this iteration that ended in the recycling target, and how many they were; none
+  // without recycling.
+  std::optional<double> recycled_flux;
+  std::int64_t recycled_walkers = 0;
   double runner_s = 0.0;
   double analysis_s = 0.0;
   std::int64_t cumulative_frames = 0;

@@ -59,6 +59,10 @@ struct IterationSummary {
   // overlapped) and how long the join blocked.
   double msm_build_s = std::numeric_limits<double>::quiet_NaN();
   double msm_wait_s = std::numeric_limits<double>::quiet_NaN();
+  // Weighted-ensemble recycling of this iteration, for output.log (the ledger's recycling table;
+  // summaries() leaves them empty).
+  std::optional<double> recycled_flux;
+  std::int64_t recycled_walkers = 0;
 };
 
 // One in-loop MSM build (docs/file-formats.md, table msm_builds).
@@ -66,6 +70,13 @@ struct MsmBuildRow {
   std::int64_t iteration = 0;  // the build covers every frame up to this iteration
   double build_s = 0.0;        // wall time of the build (not part of the model)
   nlohmann::json model;        // lag, active set, π, T, timescales, ITS, VAMP-2, convergence
+};
+
+// Weighted-ensemble recycling of one iteration (docs/file-formats.md, table recycling).
+struct RecyclingRow {
+  std::int64_t iteration = 0;
+  double flux = 0.0;         // weight that reached the recycling target in the iteration
+  std::int64_t walkers = 0;  // walkers recycled
 };
 
 // A result-relevant key changed by a --resume (docs/reliability.md, "What may change on
@@ -141,6 +152,9 @@ class RunStore {
   // same build: a resumed run recomputes the same bits).
   void commit_msm_build(const MsmBuildRow& row);
   std::vector<MsmBuildRow> msm_builds() const;
+  // The recycled flux of every committed iteration of a recycling run, ascending (written
+  // with the iteration's commit; empty for other runs).
+  std::vector<RecyclingRow> recycling() const;
   // Durably records keys a --resume changed, in one transaction with the new configuration:
   // meta's config, config_digest, effective_config and engine_system become `updated`'s, so
   // the next resume compares with what this one ran.

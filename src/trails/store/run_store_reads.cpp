@@ -53,6 +53,7 @@ detail::ShardLocation RunStore::Impl::committed_shard(std::int64_t iteration) co
 }
 
 std::vector<MsmBuildRow> RunStore::msm_builds() const { return impl_->ledger->msm_builds(); }
+std::vector<RecyclingRow> RunStore::recycling() const { return impl_->ledger->recycling(); }
 
 std::vector<ConfigChange> RunStore::config_changes() const {
   return impl_->ledger->config_changes();
