@@ -104,8 +104,12 @@ const std::map<std::string, std::string, std::less<>>& pathgennie_blocks() {
        "Trails reads the OpenMM system from `engine: {md_engine: openmm, ...}` and `system: "
        "{conf_file, top_file | system_file | forcefield}` (docs/swarm.md, \"From a PathGennie "
        "input.yaml\")"},
-      {"amber", "the Amber engine is not built yet; use `engine: {md_engine: openmm}`"},
-      {"gromacs", "the GROMACS engine is not built yet; use `engine: {md_engine: openmm}`"},
+      {"amber",
+       "Trails reads the Amber settings from `engine: {md_engine: amber, amber_executable, "
+       "amber_input_file, ...}` (docs/engines.md)"},
+      {"gromacs",
+       "Trails reads the GROMACS settings from `engine: {md_engine: gromacs, "
+       "gromacs_executable, ...}` and `system: {conf_file, top_file}` (docs/engines.md)"},
       {"md", "MD settings live in the `engine:` block (docs/configuration.md)"},
       {"output", "the run's outputs are fixed (docs/swarm.md, \"Outputs\"); remove the block"},
   };

@@ -39,7 +39,8 @@ system:
 
 engine:
   # builtin: analytic potentials integrated inside Trails; openmm: molecules through OpenMM
-  # (examples/alanine-dipeptide); gromacs: gmx grompp + mdrun. Amber is not built yet.
+  # (examples/alanine-dipeptide); gromacs: gmx grompp + mdrun; amber: pmemd/sander; command:
+  # your own program per segment (docs/engines.md).
   md_engine: builtin
   # double_well (1-D), muller_brown (2-D), three_well (2-D), harmonic (n-D), biased_walk (1-D).
   potential: muller_brown
