@@ -43,13 +43,14 @@ TEST(EngineSpecJson, BuiltinRoundTripsEveryField) {
 
 TEST(EngineSpecJson, OpenMMRoundTripsEveryField) {
   OpenMMSpec s;
-  s.params = {310.5, 2.0, true, 0.004, "OpenCL", "double", true, 3, 2.0, 50, 1e-7, 100};
+  s.params = {310.5, 600.0, 2.0, true, 0.004, "OpenCL", "double", true, 3, 2.0, 50, 1e-7, 100};
   s.inputs = {"/a/conf.gro",        "/a/topol.top",
               std::nullopt,         {"amber14-all.xml", "tip3p.xml"},
               "/share/gromacs/top", "/usr/bin/python3"};
   s.seed_base = 18446744073709551615ull;
   const auto d = std::get<OpenMMSpec>(through_cbor(s));
   EXPECT_EQ(d.params.temperature, 310.5);
+  EXPECT_EQ(d.params.velocity_temperature, 600.0);
   EXPECT_EQ(d.params.pressure, 2.0);
   EXPECT_TRUE(d.params.npt);
   EXPECT_EQ(d.params.dt, 0.004);

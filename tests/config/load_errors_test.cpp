@@ -278,18 +278,10 @@ TEST(LoadErrors, NotBuiltFeaturesAwayFromTheirDefaults) {
        "msm.n_metastable: PCCA+ needs at least 2 metastable sets"},
       {good_config() + "msm:\n  convergence_criteria:\n    statistical_error: {tol: 0.1}\n",
        "msm.convergence_criteria.statistical_error: uses the Bayesian standard deviation"},
-      {good_config() + "binning:
-  scheme: adaptive
-",
+      {good_config() + "binning:\n  scheme: adaptive\n",
        "binning.scheme: must be one of uniform, gradient, mab, eigenvector"},
-      {good_config() + "binning:
-  scheme: gradient
-  n_fine: 0
-", "binning.n_fine: must be"},
-      {good_config() + "execution:
-  backend: pbs
-  walkers_per_task: 0
-",
+      {good_config() + "binning:\n  scheme: gradient\n  n_fine: 0\n", "binning.n_fine: must be"},
+      {good_config() + "execution:\n  backend: pbs\n  walkers_per_task: 0\n",
        "execution.walkers_per_task: must be"},
       {good_config() + "execution:\n  walker_timeout: 30\n",
        "execution.walker_timeout: needs execution.persistent_workers: true"},
