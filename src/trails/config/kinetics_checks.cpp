@@ -1,8 +1,9 @@
 // Cross-field rules of weighted-ensemble kinetics (docs/kinetics.md; compat:kinetics-guards):
 // inherit_velocities and recycle_target belong to spawn_scheme: we; inherited velocities need an
 // engine that continues a task's start velocities (every molecular engine, or the built-in
-// Langevin integrator: Trails-MD allows OpenMM only); WE bins on the uniform grid; one recycling box per CV axis; the recycling basis is a frame of
-// iteration 0, which a reduced record policy would not keep in full.
+// Langevin integrator: Trails-MD allows OpenMM only); WE bins on the uniform grid; one recycling
+// box per CV axis; the recycling basis is a frame of iteration 0, which a reduced record policy
+// would not keep in full.
 #include <string>
 
 #include "trails/config/cross_checks.h"

@@ -36,10 +36,10 @@ struct SwarmOptions {
   int max_trial = 0;    // N: trials per cycle
   int max_cycle = 0;    // cycle cap per chain
   double sigma = 0.1;   // softmax temperature over min–max normalised progress
-  std::optional<double> temperature;      // K: velocity draws and thermostat (molecular engines)
-  int save_freq = 10;                     // reactive-path frame every save_freq cycles (+ the last)
-  bool save_subframes = false;  // replay the chosen τ1 + τ2 of every cycle (docs/swarm.md)
-  int subframe_stride = 1;      // a subframe every this many steps (divides τ1 and τ2)
+  std::optional<double> temperature;  // K: velocity draws and thermostat (molecular engines)
+  int save_freq = 10;                 // reactive-path frame every save_freq cycles (+ the last)
+  bool save_subframes = false;        // replay the chosen τ1 + τ2 of every cycle (docs/swarm.md)
+  int subframe_stride = 1;            // a subframe every this many steps (divides τ1 and τ2)
   std::vector<double> target_projection;  // ξ*, target mode
   EscapeMetric escape_metric = EscapeMetric::DistanceFromStart;
   bool reject_worse_tau2 = false;

@@ -5,8 +5,8 @@
 #include "trails/core/error.h"
 #include "trails/engines/amber/amber_engine.h"
 #include "trails/engines/builtin/builtin_engine.h"
-#include "trails/engines/gromacs/gromacs_engine.h"
 #include "trails/engines/command/command_engine.h"
+#include "trails/engines/gromacs/gromacs_engine.h"
 #include "trails/engines/openmm/openmm_engine.h"
 #include "trails/engines/openmm/prepared_system.h"
 
