@@ -22,7 +22,7 @@ std::string python_float(double v) {
   return s;
 }
 
-std::map<std::string, std::string> placeholders(const config::GromacsSpec& spec) {
+std::map<std::string, std::string> template_fields(const config::GromacsSpec& spec) {
   return {{"steps", std::to_string(spec.steps)},
           {"dt", python_float(spec.dt)},
           {"temp", python_float(spec.temperature)},
@@ -87,8 +87,8 @@ std::string format_template(const std::filesystem::path& path, const std::string
       const std::string name = text.substr(i + 1, end - i - 1);
       const auto it = values.find(name);
       if (it == values.end()) {
-        fail("unknown placeholder {" + name +
-             "}; the placeholders are {steps} {dt} {temp} {stride} {pressure} {pcoupl} {tau_p} "
+        fail("unknown field {" + name +
+             "}; the fields are {steps} {dt} {temp} {stride} {pressure} {pcoupl} {tau_p} "
              "{gen_vel}");
       }
       out += it->second;
@@ -117,7 +117,8 @@ constexpr const char* kTrailsKeys[] = {"nstxout", "nstvout",  "nstfout", "nstxou
 
 std::string render_mdp(const config::GromacsSpec& spec) {
   if (!spec.mdp_template) return builtin_mdp(spec);
-  return format_template(*spec.mdp_template, read_template(*spec.mdp_template), placeholders(spec));
+  return format_template(*spec.mdp_template, read_template(*spec.mdp_template),
+                         template_fields(spec));
 }
 
 std::string with_trails_settings(const std::string& mdp) {
