@@ -45,7 +45,7 @@ def main():
     die_after = int(os.environ.get("TRAILS_TEST_WORKER_DIE_AFTER") or 0)
     one_shot = load_one_shot()
     load_extract_cvs = one_shot.load_extract_cvs
-    loaded = {}  # module path -> extract_cvs, imported once
+    loaded = {}  # module path -> (extract_cvs, column labels), imported once
 
     def cached_loader(path):
         if path not in loaded:

@@ -16,10 +16,14 @@ REQUEST.json holds:
   evaluation_only  true with a learned space_mode (changes the wording of a column mismatch)
   output       the .npy to write: a C-ordered little-endian float64 array rows x columns ("run")
   error        where to write a JSON problem report {"message", "traceback"} on failure
+  columns_output  optional ("run"): where to write {"cv_names": [...], "cv_units": [...]} when the
+               module defines CV_NAMES and/or CV_UNITS (one string per column; docs/cvs.md)
 
 extract_cvs is called as Trails-MD calls it: extract_cvs(trajectories, top_file, conf_file), the
 first argument a list of str. The module is imported from its path with its own directory first
-on sys.path, so helper modules next to it import too.
+on sys.path, so helper modules next to it import too. Two optional module attributes name the
+columns for Trails' pictures and exports: CV_NAMES (e.g. ["phi", "psi"]) and CV_UNITS (e.g.
+["rad", "rad"]); Trails-MD ignores them, so a project file that defines them still runs there.
 
 Exit status: 0 success; 3 a problem with the user's module or its result (report in `error`);
 anything else: this script itself failed (its traceback on stderr).
@@ -50,7 +54,27 @@ def tail_of_traceback(exc):
     return "\n".join(lines[-TRACEBACK_LINES:])
 
 
+COLUMN_ATTRIBUTES = ("CV_NAMES", "CV_UNITS")
+
+
+def column_labels(path, module):
+    # CV_NAMES / CV_UNITS: optional lists of non-empty strings, one per column (checked in run).
+    labels = {}
+    for attribute in COLUMN_ATTRIBUTES:
+        value = getattr(module, attribute, None)
+        if value is None:
+            continue
+        if (not isinstance(value, (list, tuple)) or not value or
+                not all(isinstance(v, str) and v.strip() for v in value)):
+            raise ProjectFileProblem(
+                f"{path}: {attribute} = {value!r:.60} must be a list of non-empty strings, one "
+                "per column extract_cvs returns (or leave it out)")
+        labels[attribute.lower()] = [str(v) for v in value]
+    return labels
+
+
 def load_extract_cvs(path):
+    """Imports the module: (extract_cvs, its column labels {"cv_names"?, "cv_units"?})."""
     if not os.path.isfile(path):
         raise ProjectFileProblem(f"{path}: no such file")
     sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
@@ -71,14 +95,14 @@ def load_extract_cvs(path):
     if not callable(fn):
         raise ProjectFileProblem(f"{path}: extract_cvs = {fn!r:.60} is not callable; define it as "
                                  "a function of (trajectories, top_file, conf_file)")
-    return fn
+    return fn, column_labels(path, module)
 
 
 def run(request):
     import numpy as np
 
     path = request["module"]
-    fn = load_extract_cvs(path)
+    fn, labels = load_extract_cvs(path)
     if request["mode"] == "check":
         return
     trajectories = [str(t) for t in request["trajectories"]]
@@ -122,10 +146,18 @@ def run(request):
         raise ProjectFileProblem(
             f"{path}: extract_cvs returned {int(bad.sum())} non-finite values (first: "
             f"{cvs[r, c]} at row {r}, column {c}); every CV value must be a finite number")
+    for key, values in labels.items():
+        if len(values) != cvs.shape[1]:
+            raise ProjectFileProblem(
+                f"{path}: {key.upper()} has {len(values)} entries but extract_cvs returned "
+                f"{cvs.shape[1]} columns; give one entry per column")
     tmp = request["output"] + ".tmp"
     with open(tmp, "wb") as f:
         np.save(f, np.ascontiguousarray(cvs, dtype="<f8"))
     os.replace(tmp, request["output"])
+    if labels and request.get("columns_output"):
+        with open(request["columns_output"], "w") as f:
+            json.dump(labels, f)
 
 
 def main():

@@ -48,6 +48,21 @@ TEST(CvAxes, RecordedColumnNamesAreTheNamesEverywhere) {
   EXPECT_EQ(cv_axis_label(fixed, builtin, 0, 3), "x (reduced units)");
 }
 
+TEST(CvAxes, ProjectFileCvNamesAndUnitsNameTheAxes) {
+  // A project file's CV_NAMES / CV_UNITS (recorded as cv_names / cv_units) name the axes; an
+  // angle in rad is then drawn in degrees like a cvs: dihedral.
+  json project = kMolecular;
+  project["cv_names"] = {"phi", "psi"};
+  project["cv_units"] = {"rad", "rad"};
+  const json pf = {{"cvs", nullptr}, {"system", {{"project_file", "/data/phi_psi.py"}}}};
+  EXPECT_EQ(cv_axis_label(pf, project, 1, 2), "psi (rad)");
+  EXPECT_TRUE(cv_axis(pf, project, 0, 2).is_radians());
+  EXPECT_EQ(cv_axis(pf, project, 0, 2).in_degrees().label(), "phi (degrees)");
+  // Units recorded for another dimension are ignored, as names are.
+  project["cv_units"] = {"rad"};
+  EXPECT_EQ(cv_axis_label(pf, project, 0, 2), "phi (units of extract_cvs)");
+}
+
 TEST(CvAxes, NamedCvsCarryTheirKindsUnit) {
   const json config = {{"cvs",
                         {{{"name", "phi"}, {"kind", "phi"}, {"resid", 2}},

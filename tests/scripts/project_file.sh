@@ -387,3 +387,28 @@ for cmd in check run; do
   [ ! -e badpy.run ] || fail "engine.python missing: trails $cmd left a run directory"
 done
 pass "TRAILS_PYTHON keeps PYTHONPATH, the default clears it; a missing engine.python is exit 2 naming it"
+
+# 12. CV_NAMES / CV_UNITS (optional module attributes Trails-MD ignores) name the stored columns
+# and the axes' units; a list that does not match the columns is an exit-2 error before any MD.
+cat > named.py <<PY
+from counted import extract_cvs
+CV_NAMES = ["phi", "psi"]
+CV_UNITS = ("rad", "rad")
+PY
+alad_config named.yaml named "$WORK/named.py"
+sed -i 's/^iterations: 3/iterations: 1/' named.yaml
+"$TRAILS" run named.yaml > named.out 2>&1 || fail "run with CV_NAMES: $(cat named.out)"
+"$TRAILS" export named --cvs named.csv --cv-names > /dev/null
+[ "$(head -1 named.csv)" = "iteration,walker,frame,phi,psi" ] ||
+  fail "--cv-names with CV_NAMES: $(head -1 named.csv)"
+/usr/bin/python3 - <<'PY' || fail "cv_units not recorded"
+import json, sqlite3
+meta = dict(sqlite3.connect("named/ledger.sqlite").execute("SELECT key, value FROM meta"))
+system = json.loads(meta["engine_system"])
+assert system["cv_names"] == ["phi", "psi"] and system["cv_units"] == ["rad", "rad"], system
+PY
+printf 'from counted import extract_cvs\nCV_NAMES = ["phi", "psi", "omega"]\n' > names3.py
+printf 'from counted import extract_cvs\nCV_UNITS = "rad"\n' > unitstr.py
+expect_preflight names3 yes "CV_NAMES has 3 entries but extract_cvs returned 2 columns"
+expect_preflight unitstr yes "CV_UNITS = 'rad' must be a list of non-empty strings"
+pass "CV_NAMES / CV_UNITS name the columns and units; a mismatched list is exit 2 before any MD"

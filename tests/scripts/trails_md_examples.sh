@@ -45,6 +45,9 @@ cols = [k for k in rows[0] if k.startswith("cv")]
 assert len(cols) == 2, rows[0].keys()
 assert all(abs(float(r[c])) <= math.pi + 1e-6 for r in rows for c in cols)
 PY
+"$TRAILS" export "$HELLO/output" --cvs named.csv --cv-names
+[ "$(head -1 named.csv)" = "iteration,walker,frame,phi,psi" ] ||
+  fail "the module's CV_NAMES are not the export's headers: $(head -1 named.csv)"
 pass "hello world: 2 iterations, then --resume to 3 (trails run --config), phi/psi from extract_cvs"
 
 # --- trajectory topology: checked against the prepared system's atoms ---------------------------

@@ -201,6 +201,10 @@ store::RunMeta CampaignDriver::run_meta() const {
     }
   } else {
     names = projection_->column_names();
+    // Units a projection knows itself (a project_file's CV_UNITS) name the axes' units.
+    if (auto units = projection_->column_units(); !units.empty()) {
+      meta.engine_system["cv_units"] = units;
+    }
   }
   meta.engine_system["cv_names"] = names;
   meta.engine_system["execution"] = execution_record();  // devices, MPS, MIG (docs/execution.md)

@@ -154,10 +154,18 @@ class ProjectFileProjection final : public features::Projection {
         worker_(core::resolve_python(config.engine.python)) {}
 
   int dimension() const override { return dimension_; }
+  // The module's CV_NAMES when it defines them (read at the start-structure probe), else
+  // extract_cvs[i] (docs/cvs.md, "Naming the columns").
   std::vector<std::string> column_names() const override {
+    std::lock_guard lock(mutex_);
+    if (!names_.empty()) return names_;
     std::vector<std::string> names;
     for (int i = 0; i < dimension_; ++i) names.push_back(fmt::format("extract_cvs[{}]", i));
     return names;
+  }
+  std::vector<std::string> column_units() const override {
+    std::lock_guard lock(mutex_);
+    return units_;
   }
 
   void project(std::span<const double> frames, std::int64_t n_frames, std::span<const double> boxes,
@@ -244,6 +252,7 @@ class ProjectFileProjection final : public features::Projection {
     }
     TRAILS_CHECK(row == static_cast<std::size_t>(n_frames), "walker spans do not cover the frames");
     const fs::path output = fs::absolute(dir / "cvs.npy");
+    const fs::path columns = fs::absolute(dir / "columns.json");
     json request{{"mode", "run"},
                  {"module", module_.string()},
                  {"trajectories", trajectories},
@@ -252,8 +261,10 @@ class ProjectFileProjection final : public features::Projection {
                  {"rows", n_frames},
                  {"columns", dimension_ > 0 ? json(dimension_) : json(nullptr)},
                  {"evaluation_only", evaluation_only_},
-                 {"output", output.string()}};
+                 {"output", output.string()},
+                 {"columns_output", columns.string()}};
     if (auto problem = worker_.call(request)) return problem;
+    read_column_labels(columns);
     const core::NpyArray a = core::read_npy(output);
     if (dimension_ == 0 && a.shape.size() == 2 && a.shape[0] == n_frames && a.shape[1] >= 1) {
       dimension_ = static_cast<int>(a.shape[1]);  // learned space: the probe fixes the columns
@@ -275,10 +286,22 @@ class ProjectFileProjection final : public features::Projection {
     return std::nullopt;
   }
 
+  // CV_NAMES / CV_UNITS as the module's last call reported them (checked there against the
+  // columns; absent attributes leave the defaults).
+  void read_column_labels(const fs::path& file) const {
+    std::ifstream in(file);
+    if (!in) return;
+    const json labels = json::parse(in);
+    names_ = labels.value("cv_names", std::vector<std::string>{});
+    units_ = labels.value("cv_units", std::vector<std::string>{});
+  }
+
   fs::path module_;
   json top_file_;
   json conf_file_;
   fs::path scratch_;
+  mutable std::vector<std::string> names_;  // CV_NAMES, else empty (under mutex_)
+  mutable std::vector<std::string> units_;  // CV_UNITS, else empty (under mutex_)
   mutable int dimension_;  // set once, by the probe, for a learned space (under mutex_ after)
   bool evaluation_only_;
   int stride_;

@@ -24,6 +24,9 @@ class Projection {
   virtual ~Projection() = default;
   virtual int dimension() const = 0;
   virtual std::vector<std::string> column_names() const = 0;
+  // Per column, the unit a projection knows of its own ("rad", "nm", ...), recorded with the run
+  // for axis labels; empty when the units come from the configuration (docs/report.md).
+  virtual std::vector<std::string> column_units() const { return {}; }
   // Appends n_frames × dimension() values to `out`. frames: n_frames × n_atoms × spatial_dim;
   // boxes: n_frames × 9 (vectors as rows) or empty for a system without a box.
   virtual void project(std::span<const double> frames, std::int64_t n_frames,

@@ -110,6 +110,12 @@ CvAxis cv_axis(const json& config, const json& engine_system, int index, int dim
       recorded[static_cast<std::size_t>(index)].is_string()) {
     axis.name = recorded[static_cast<std::size_t>(index)].get<std::string>();
   }
+  // And its recorded unit (a project_file's CV_UNITS) wins over the configuration's guess.
+  const auto& units = engine_system.value("cv_units", json());
+  if (units.is_array() && static_cast<int>(units.size()) == dim &&
+      units[static_cast<std::size_t>(index)].is_string()) {
+    axis.unit = units[static_cast<std::size_t>(index)].get<std::string>();
+  }
   return axis;
 }
 

@@ -5,6 +5,11 @@ trajectories in the order given. top_file is the topology the trajectories are r
 import mdtraj as md
 import numpy as np
 
+# Optional for Trails (Trails-MD ignores them): the columns' names and units for the pictures
+# and `trails export --cv-names` (docs/cvs.md, "Naming the columns").
+CV_NAMES = ["phi", "psi"]
+CV_UNITS = ["rad", "rad"]
+
 
 def extract_cvs(trajectories, top_file, conf_file):
     traj = md.load(list(trajectories), top=top_file or conf_file)
