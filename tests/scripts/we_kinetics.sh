@@ -2,10 +2,12 @@
 # Weighted-ensemble kinetics on the built-in double well (docs/kinetics.md): spawn_scheme we with
 # recycling at x >= 1 and inherited Langevin velocities. Every iteration's walker weights sum to
 # 1; recycled walkers restart from the frozen basis (frame 0:0:0); the flux is in the ledger,
-# output.log, `trails status`, `trails analyze` (the MFPT block) and `trails plot` (an MFPT panel
-# in convergence.png). Inherited velocities change the run; a kill -9 in the middle followed by
-# --resume exports byte for byte what an uninterrupted run exports (weights, flux and the
-# resampler's state included), with the uniform grid and with each adaptive binning.scheme. Bad kinetics configurations exit 2 before anything is written.
+# output.log, `trails status`, `trails analyze` (the MFPT block), `trails plot` (an MFPT panel in
+# convergence.png, and flux_convergence.png) and `trails report` (which embeds it). Inherited
+# velocities change the run; a kill -9 in the middle followed by --resume exports byte for byte
+# what an uninterrupted run exports (weights, flux and the resampler's state included), with the
+# uniform grid and with each adaptive binning.scheme. Bad kinetics configurations exit 2 before
+# anything is written.
 source "$(dirname "$0")/lib/common.bash"
 
 # we_config FILE OUTDIR [extra spawning lines...]
@@ -82,11 +84,24 @@ grep -q "^mfpt " analyze.out || fail "analyze has no MFPT block: $(cat analyze.o
   fail "analyze --json mfpt"
 "$TRAILS" plot we --output plots > plot.out 2>&1 || fail "plot: $(cat plot.out)"
 [ -s plots/convergence.png ] || fail "plot: no convergence.png"
+grep -qx "wrote plots/flux_convergence.png" plot.out || fail "plot: no flux_convergence.png: $(cat plot.out)"
+/usr/bin/python3 - plots/flux_convergence.png <<'PY' || fail "flux_convergence.png is not a 1000x600 picture"
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+assert b[:8] == b"\x89PNG\r\n\x1a\n" and b[-8:-4] == b"IEND" and len(b) > 8000
+assert struct.unpack(">II", b[16:24]) == (1000, 600), struct.unpack(">II", b[16:24])
+PY
+"$TRAILS" report we > report.out 2>&1 || fail "report: $(cat report.out)"
+grep -q "Weighted-ensemble flux and MFPT" we/report/index.html || fail "report: no flux_convergence picture"
 pass "we: weights sum to 1, recycling to the basis, flux in ledger/output.log/status/analyze/plot"
 
 # Inherited velocities have an effect; a crash + resume is byte-identical.
 we_config fresh.yaml fresh
 "$TRAILS" run fresh.yaml --iterations 30 > /dev/null || fail "fresh-velocity run"
+sed -e '/recycle_target/d' fresh.yaml | sed 's/^outdir: fresh/outdir: norecycle/' > norecycle.yaml
+"$TRAILS" run norecycle.yaml --iterations 3 > /dev/null || fail "a WE run without recycling"
+"$TRAILS" plot norecycle --output noplots > /dev/null || fail "plot without recycling"
+[ ! -e noplots/flux_convergence.png ] || fail "flux_convergence.png drawn for a run that never recycles"
 export_run we we
 export_run fresh fresh
 ! cmp -s we.cvs.csv fresh.cvs.csv || fail "inherit_velocities changed nothing"
