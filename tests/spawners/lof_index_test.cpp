@@ -104,6 +104,20 @@ TEST(LofIndex, IncrementalEqualsFullRecomputationOnTrajectories) {
 
 TEST(LofIndex, SmallPoolsWhereKGrowsWithThePool) { compare_over_campaign(20, 3, 12, -1); }
 
+// A history replayed in place (a retrained space re-projects every frame into the same object)
+// is noticed even without reset(): the scores are the new points', not the old ones'.
+TEST(LofIndex, HistoryReplayedInPlaceRebuilds) {
+  features::FrameHistory h(2);
+  LofIndex index(5);
+  core::Rng rng(3);
+  const std::vector<features::FrameHistory::WalkerSpan> w = {{0, 100}};
+  for (std::int64_t it = 0; it < 3; ++it) h.append(it, w, iteration_points(it, 100, rng));
+  index.update(h, 0);
+  h = features::FrameHistory(2);
+  for (std::int64_t it = 0; it < 4; ++it) h.append(it, w, iteration_points(it + 7, 100, rng));
+  EXPECT_EQ(index.update(h, 0), analysis::local_outlier_factor(pool_points(h, 0), 2, 5));
+}
+
 // The spawner through its index: the same weights as a fresh spawner (which builds from
 // scratch, as a resumed run does) after every iteration, and the same draws.
 TEST(LofIndex, SpawnerWithIndexMatchesAFreshOne) {

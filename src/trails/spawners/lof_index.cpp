@@ -330,8 +330,14 @@ const std::vector<double>& LofIndex::update(const features::FrameHistory& histor
   const std::int64_t n = history.frames() - first;
   TRAILS_CHECK(n >= 2, "LofIndex: a pool of at least 2 frames");
   const int k = static_cast<int>(std::min<std::int64_t>(neighbors_, n - 1));
+  // Another history (or a replayed one: a spot check of the newest old frame) rebuilds; the
+  // campaign also calls reset() whenever it replaces the space.
+  const auto same_point = [&](std::int64_t g) {
+    const auto a = history.point(g), b = at(g);
+    return std::equal(a.begin(), a.end(), b.begin(), b.end());
+  };
   if (&history != seen_ || history.frames() < end_ || first < first_ || first >= end_ || k != k_ ||
-      static_cast<std::size_t>(history.cv_dim()) != dim_) {
+      static_cast<std::size_t>(history.cv_dim()) != dim_ || !same_point(end_ - 1)) {
     reset();
     seen_ = &history;
     dim_ = static_cast<std::size_t>(history.cv_dim());

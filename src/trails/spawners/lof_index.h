@@ -17,7 +17,8 @@
 //   - lrd of the frames whose list changed or with a neighbour whose k-distance changed, LOF of
 //     those with a changed lrd or a neighbour with one: the same chunk test finds them;
 //   - frames that lost a neighbour to the window: one full query each.
-// A change of k (a pool smaller than neighbors + 1), another history object, or reset() rebuilds
+// A change of k (a pool smaller than neighbors + 1), another history object, a history whose
+// newest already-seen frame no longer holds the same point (replayed in place), or reset() rebuilds
 // everything, which is what a resumed run does at its first spawn: the scores depend on the pool
 // only, so a resume gives the uninterrupted run's bits without any of this in a checkpoint.
 #pragma once
