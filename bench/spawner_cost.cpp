@@ -5,9 +5,13 @@
 // exploration campaign's (Gaussian blobs around a path of growing length), stored as blocks of
 // 1000 frames, binned once on a 30 x 30 grid (the campaign keeps that table incrementally, so
 // uniform binning is not part of a spawn; an adaptive binner refits and re-bins the pool inside
-// every spawn). Each cell is the median of REPEATS calls with different spawn streams. Not a test.
-// Usage: bench_spawner_cost [MAX_POOL=1000000] [REPEATS=3]
-//        [SCHEMES=density,soft,voronoi,lof,fps,gradient,mab,eigenvector]
+// every spawn). Each cell is the median of REPEATS calls with different spawn streams. A scheme
+// named NAME_warm (lof_warm) is one spawner that sees the pool REPEATS blocks before the pool
+// size and is then called after every appended block, as a campaign calls it; its cell is the
+// median of those REPEATS calls (what an incremental structure costs per iteration). The
+// others are a spawner reset (reset_memory) before each call: the pool seen for the first time. Not
+// a test. Usage: bench_spawner_cost [MAX_POOL=1000000] [REPEATS=3]
+//        [SCHEMES=density,soft,voronoi,lof,fps,gradient,mab,eigenvector,lof_warm]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -35,7 +39,8 @@ namespace {
 constexpr std::int64_t kBlock = 1000;  // frames per stored iteration
 constexpr int kWalkers = 16;
 
-std::unique_ptr<spawners::Spawner> make(const std::string& scheme) {
+std::unique_ptr<spawners::Spawner> make(std::string scheme) {
+  if (scheme.ends_with("_warm")) scheme.resize(scheme.size() - 5);
   for (const char* adaptive : {"gradient", "mab", "eigenvector"}) {
     if (scheme == adaptive) {
       spawners::DensityOptions o;
@@ -80,7 +85,13 @@ int main(int argc, char** argv) {
   fmt::print("pool_frames");
   for (const auto& s : schemes) fmt::print("\t{}_ms", s);
   fmt::print("\n");
+  std::vector<std::unique_ptr<spawners::Spawner>> warm(schemes.size());
+  std::vector<std::vector<double>> warm_ms(schemes.size());
+  for (std::size_t i = 0; i < schemes.size(); ++i) {
+    if (schemes[i].ends_with("_warm")) warm[i] = make(schemes[i]);
+  }
   for (std::int64_t pool = 10000; pool <= max_pool; pool *= 10) {
+    for (auto& ms : warm_ms) ms.clear();
     while (history.frames() < pool) {  // grow the campaign to `pool` frames
       std::vector<double> cvs;
       const double t = static_cast<double>(history.iterations());
@@ -96,12 +107,35 @@ int main(int argc, char** argv) {
         bins.push_back(grid.bin_of(std::span<const double>(cvs.data() + i, 2)));
       }
       table.add_block(history.block_first(history.iterations() - 1), bins);
+      // A warm spawner is built from scratch REPEATS blocks before the pool size (as a resumed
+      // campaign does) and then timed on each block after it.
+      const std::int64_t built_at = pool - repeats * kBlock;
+      for (std::size_t i = 0; i < schemes.size(); ++i) {
+        if (!warm[i] || history.frames() < built_at) continue;
+        if (history.frames() == built_at) warm[i]->reset_memory();
+        core::Rng rng = core::Rng::stream(7, "spawn", history.iterations());
+        const spawners::SpawnPool p{history, 0, table, grid};
+        const auto t0 = std::chrono::steady_clock::now();
+        warm[i]->choose(p, kWalkers, rng);
+        const double ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count();
+        if (history.frames() > built_at) warm_ms[i].push_back(ms);
+      }
     }
     fmt::print("{}", pool);
-    for (const auto& scheme : schemes) {
+    for (std::size_t i = 0; i < schemes.size(); ++i) {
+      const auto& scheme = schemes[i];
+      if (warm[i]) {
+        auto ms = warm_ms[i];
+        std::sort(ms.begin(), ms.end());
+        fmt::print("\t{:.2f}", ms.empty() ? 0.0 : ms[ms.size() / 2]);
+        continue;
+      }
       auto spawner = make(scheme);
       std::vector<double> ms;
       for (int r = 0; r < repeats; ++r) {
+        spawner->reset_memory();  // each call sees the pool for the first time
         core::Rng rng = core::Rng::stream(7, "spawn", static_cast<std::uint64_t>(r));
         const spawners::SpawnPool p{history, 0, table, grid};
         const auto t0 = std::chrono::steady_clock::now();

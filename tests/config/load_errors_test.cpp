@@ -258,8 +258,6 @@ TEST(LoadErrors, NotBuiltFeaturesAwayFromTheirDefaults) {
       {good_config() + "  recycle_target: [[0, 1], [0, 1]]\n",
        "spawning.recycle_target: recycles walkers that reach the target, which only the weighted "
        "ensemble does"},
-      {good_config() + "  spawn_scheme: we\nbinning:\n  scheme: gradient\n",
-       "binning.scheme: the weighted-ensemble resampler bins on the uniform grid"},
       {good_config() + "  spawn_scheme: we\n  recycle_target: [[0, 1]]\n",
        "spawning.recycle_target: has 1 box but the CV space has 2 dimensions (n_bins)"},
       {good_config() + "  spawn_scheme: we\n  recycle_target: [[1, 0], [0, 1]]\n",

@@ -57,6 +57,7 @@ TEST(RunReport, CaptionsKnownAndUnknownPictures) {
   EXPECT_EQ(picture_caption("coverage.png").title, "Coverage");
   EXPECT_EQ(picture_caption("its.png").title, "Implied timescales of the latest MSM build");
   EXPECT_EQ(picture_caption("convergence_report.png").title, "MSM convergence report");
+  EXPECT_EQ(picture_caption("flux_convergence.png").title, "Weighted-ensemble flux and MFPT");
   const auto other = picture_caption("something_new.png");
   EXPECT_EQ(other.title, "something_new.png");
   EXPECT_NE(other.caption.find("no description"), std::string::npos);

@@ -42,7 +42,7 @@ TEST(WeRate, BiasedWalkMfptMatchesBruteForce) {
   const double brute = brute_force_mfpt(rng);
 
   const binning::UniformGrid grid({10}, {0.0}, {kSink});
-  WeSpawner we(WeOptions{false, 4, {{{kSink, 1e9}}}, 0});
+  WeSpawner we(WeOptions{false, 4, {{{kSink, 1e9}}}, 0, {}});
   features::FrameHistory history(1);
   const int walkers = 40;
   std::vector<double> starts(walkers, 0.0);

@@ -7,8 +7,10 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <set>
 
 #include "trails/analysis/hill_mfpt.h"
+#include "trails/binning/binner.h"
 #include "trails/core/error.h"
 #include "trails/spawners/we_resampler.h"
 #include "trails/spawners/we_spawner.h"
@@ -140,7 +142,7 @@ TEST(WeSpawner, FailedWalkersWeightIsDroppedAndTheRestRenormalised) {
 
 TEST(WeSpawner, RecyclesWalkersInTheTargetToTheFrozenBasis) {
   const binning::UniformGrid grid({10}, {0.0}, {100.0});
-  WeSpawner we(WeOptions{false, 4, {{{90.0, 200.0}}}, 0});
+  WeSpawner we(WeOptions{false, 4, {{{90.0, 200.0}}}, 0, {}});
   features::FrameHistory h(1);
   add_iteration(h, 0, {5.0, 6.0, 7.0, 95.0}, {0, 1, 2, 3});
   core::Rng rng(2);
@@ -164,18 +166,66 @@ TEST(WeSpawner, RecyclesWalkersInTheTargetToTheFrozenBasis) {
 
 TEST(WeSpawner, RestoredStateResamplesBitwiseTheSame) {
   const binning::UniformGrid grid({10}, {0.0}, {100.0});
-  WeSpawner a(WeOptions{false, 4, {{{90.0, 200.0}}}, 0});
+  WeSpawner a(WeOptions{false, 4, {{{90.0, 200.0}}}, 0, {}});
   features::FrameHistory h(1);
   add_iteration(h, 0, {5.0, 6.0, 7.0, 95.0}, {0, 1, 2, 3});
   core::Rng r0(4);
   a.choose(h, grid, 4, r0);
-  WeSpawner b(WeOptions{false, 4, {{{90.0, 200.0}}}, 0});
+  WeSpawner b(WeOptions{false, 4, {{{90.0, 200.0}}}, 0, {}});
   b.restore(nlohmann::json::parse(a.state().dump()));
   add_iteration(h, 1, {15.0, 16.0, 37.0, 38.0}, {0, 1, 2, 3});
   core::Rng ra(8), rb(8);
   EXPECT_EQ(a.choose(h, grid, 4, ra), b.choose(h, grid, 4, rb));
   EXPECT_EQ(a.weighting()->weights, b.weighting()->weights);
   EXPECT_EQ(a.state(), b.state());
+}
+
+// With an adaptive binning.scheme the resampler bins with the binner fitted to the live end points
+// at the start of the call: the per-bin allocation gives target_per_bin walkers to each bin the
+// fitted edges make occupied, which here are not the uniform grid's bins.
+TEST(WeSpawner, AdaptiveSchemeBinsWithEdgesFittedToTheLiveEnsemble) {
+  const binning::UniformGrid grid({6}, {0.0}, {100.0});
+  for (const auto scheme : {binning::BinningScheme::Gradient, binning::BinningScheme::Mab}) {
+    features::FrameHistory h(1);
+    // All in the first of six uniform bins; the fitted edges split them.
+    add_iteration(h, 0, {2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 14.0}, {0, 1, 2, 3, 4, 5, 6, 7});
+    const auto occupied = [&](binning::Binner& b) {
+      std::vector<double> ends;  // the live ensemble: each walker's end frame
+      for (std::int64_t g = 1; g < h.frames(); g += 2) ends.push_back(h.point(g)[0]);
+      b.fit(ends, grid);
+      std::set<std::int64_t> bins;
+      for (const double x : ends) bins.insert(b.bin_of(std::vector<double>{x}));
+      return static_cast<std::int64_t>(bins.size());
+    };
+    const binning::BinnerOptions opts{scheme, 20, 1};
+    WeOptions o{true, 2, {}, 0, opts};
+    WeSpawner we(o);
+    core::Rng rng(3);
+    const auto chosen = we.choose(h, grid, 0, rng);
+    const auto expected = occupied(*binning::make_binner(opts));
+    const auto uniform = occupied(*binning::make_binner({}));
+    EXPECT_NE(expected, uniform) << "the data should tell the two binnings apart";
+    EXPECT_EQ(static_cast<std::int64_t>(chosen.size()), 2 * expected);
+    EXPECT_NEAR(sum(we.weighting()->weights), 1.0, 1e-12);
+    // The fitted bins are the spawner's state; a copy restored from it resamples the same.
+    EXPECT_EQ(we.state().at("binner").at("scheme"), binning::scheme_name(scheme));
+    WeSpawner back(o);
+    back.restore(nlohmann::json::parse(we.state().dump()));
+    EXPECT_EQ(back.state(), we.state());
+    add_iteration(h, 1, {2.2, 5.0, 9.0, 13.0}, {0, 1, 2, 3});
+    core::Rng ra(9), rb(9);
+    EXPECT_EQ(we.choose(h, grid, 0, ra), back.choose(h, grid, 0, rb));
+    EXPECT_EQ(we.weighting()->weights, back.weighting()->weights);
+  }
+}
+
+TEST(WeSpawner, StateOfAnotherBinningSchemeIsRefused) {
+  WeSpawner gradient(WeOptions{false, 4, {}, 0, {binning::BinningScheme::Gradient, 20, 1}});
+  WeSpawner uniform(WeOptions{});
+  EXPECT_THROW(uniform.restore(gradient.state()), core::InputError);
+  auto bad = uniform.state();
+  bad["version"] = 7;
+  EXPECT_THROW(uniform.restore(bad), core::InputError);
 }
 
 TEST(HillMfpt, KnownAnswers) {

@@ -45,9 +45,9 @@ std::unique_ptr<spawners::Spawner> make_spawner(const config::CampaignConfig& c)
         spawners::LofOptions{c.spawning.lof_neighbors, target});
   }
   if (scheme == "we") {
-    return std::make_unique<spawners::WeSpawner>(
-        spawners::WeOptions{c.spawning.we_per_bin, c.spawning.we_target_per_bin,
-                            c.spawning.recycle_target, c.spawning.recycle_basis_index});
+    return std::make_unique<spawners::WeSpawner>(spawners::WeOptions{
+        c.spawning.we_per_bin, c.spawning.we_target_per_bin, c.spawning.recycle_target,
+        c.spawning.recycle_basis_index, binner_options(c)});
   }
   if (scheme == "fps") return std::make_unique<spawners::FpsSpawner>(spawners::FpsOptions{target});
   TRAILS_CHECK(scheme == "density", "spawn_scheme admitted by config/");

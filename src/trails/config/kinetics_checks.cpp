@@ -1,7 +1,7 @@
 // Cross-field rules of weighted-ensemble kinetics (docs/kinetics.md; compat:kinetics-guards):
 // inherit_velocities and recycle_target belong to spawn_scheme: we; inherited velocities need an
 // engine that continues a task's start velocities (every molecular engine, or the built-in
-// Langevin integrator: Trails-MD allows OpenMM only); WE bins on the uniform grid; one recycling
+// Langevin integrator: Trails-MD allows OpenMM only); one recycling
 // box per CV axis; the recycling basis is a frame of iteration 0, which a reduced record policy
 // would not keep in full.
 #include <string>
@@ -36,17 +36,6 @@ void check_inherit(const RawConfig& raw, Problems& problems) {
   }
 }
 
-// The resampler bins on the campaign's uniform grid; the adaptive binners serve the density
-// spawner only (docs/kinetics.md), so another binning.scheme with WE is refused, not ignored.
-void check_we_binning(const RawConfig& raw, Problems& problems) {
-  const Entry& scheme = raw.at("binning.scheme");
-  if (!is_we(raw) || !scheme.present || !scheme.valid || scheme.value == "uniform") return;
-  problems.add(scheme.value_at, "binning.scheme",
-               "the weighted-ensemble resampler bins on the uniform grid (n_bins, min_values, "
-               "max_values); adaptive binning with spawn_scheme: we is not built: remove "
-               "binning.scheme or set it to uniform");
-}
-
 void check_recycle(const RawConfig& raw, Problems& problems) {
   const Entry& target = raw.at("spawning.recycle_target");
   if (!target.present || !target.valid || target.value.is_null()) return;
@@ -79,7 +68,6 @@ void check_recycle(const RawConfig& raw, Problems& problems) {
 void check_kinetics(const RawConfig& raw, Problems& problems) {
   check_inherit(raw, problems);
   check_recycle(raw, problems);
-  check_we_binning(raw, problems);
 }
 
 }  // namespace trails::config::detail

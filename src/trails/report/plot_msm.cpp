@@ -56,7 +56,8 @@ TimescaleSeries series_of(const std::vector<CheckedMsmBuild>& builds) {
 
 const std::vector<const char*>& msm_plot_files() {
   static const std::vector<const char*> files = {
-      "convergence.png", "its.png", "timescales.png", "network.png", "network.json", "network.txt"};
+      "convergence.png", "flux_convergence.png", "its.png",    "timescales.png",
+      "network.png",     "network.json",         "network.txt"};
   return files;
 }
 
@@ -72,13 +73,24 @@ std::vector<fs::path> plot_msm_builds(const store::RunStore& store, const fs::pa
   const TimescaleSeries series = series_of(builds);
 
   // Convergence over iterations: every run.
+  const auto kinetics = kinetics_series(store, std::nullopt);
   if (!summaries.empty()) {
     auto panels = convergence_panels(summaries, series, time);
-    if (const auto k = kinetics_series(store, std::nullopt)) panels.push_back(mfpt_panel(*k, 0.5));
+    if (kinetics) panels.push_back(mfpt_panel(*kinetics, 0.5));
     written.push_back(tmp / "convergence.png");
     script += terminal(written.back(), 1000, 260 * static_cast<int>(panels.size()) + 80);
     script += convergence_plot(panels, summaries.front().iteration, summaries.back().iteration, tmp,
                                "Convergence over iterations");
+  }
+
+  // A recycling weighted-ensemble run: its flux and MFPT on their own (docs/kinetics.md).
+  if (kinetics) {
+    const fs::path dir = tmp / "flux";  // convergence_plot names its data files per picture
+    fs::create_directories(dir);
+    written.push_back(tmp / "flux_convergence.png");
+    script += terminal(written.back(), 1000, 2 * 260 + 80);
+    script += convergence_plot(flux_panels(*kinetics, 0.5), kinetics->iterations.front(),
+                               kinetics->iterations.back(), dir, flux_title(*kinetics, 0.5));
   }
 
   const CheckedMsmBuild* latest = nullptr;

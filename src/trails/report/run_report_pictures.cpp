@@ -20,7 +20,7 @@ struct KnownPicture {
 
 // The pictures `trails plot` and `trails analyze` draw (docs/analysis.md, docs/report.md), in
 // the order the page shows them.
-constexpr std::array<KnownPicture, 12> kKnownPictures = {{
+constexpr std::array<KnownPicture, 13> kKnownPictures = {{
     {"coverage", "Coverage",
      "Every sampled CV point, coloured by the iteration that produced it (colour bar). Built-in "
      "2-D potentials are drawn over the potential's contours (grey). Regions without points have "
@@ -51,6 +51,12 @@ constexpr std::array<KnownPicture, 12> kKnownPictures = {{
     {"convergence", "Convergence over iterations",
      "Exploration fraction, occupied bins and the slowest timescale against the iteration. "
      "Curves that have gone flat mean more sampling adds little."},
+    {"flux_convergence", "Weighted-ensemble flux and MFPT",
+     "Top: the weight recycled into the target in each iteration, with the mean over the "
+     "steady-state tail (the first half dropped). Bottom: the MFPT the run estimated after each "
+     "iteration (Hill relation, τ / tail-mean flux) and the value it converges to. Trust the rate "
+     "once the running estimate lies flat on that line; a curve still falling or rising needs "
+     "more iterations."},
     {"convergence_report", "MSM convergence report",
      "Four panels of trails analyze: implied timescales against lag, the timescales over the "
      "builds, VAMP-2 over the builds, and the free-energy surface of the first two CVs (kJ/mol)."},

@@ -4,30 +4,29 @@
 #include <algorithm>
 #include <cmath>
 
-#include "trails/analysis/local_outlier_factor.h"
 #include "trails/core/error.h"
 #include "trails/spawners/density_spawner.h"
 
 namespace trails::spawners {
 
-LofSpawner::LofSpawner(LofOptions options) : options_(std::move(options)) {
+LofSpawner::LofSpawner(LofOptions options)
+    : options_(std::move(options)), index_(std::max(options_.neighbors, 1)) {
   TRAILS_CHECK(options_.neighbors >= 1, "LofSpawner: lof_neighbors must be >= 1");
 }
 
 std::vector<double> LofSpawner::frame_weights(const features::FrameHistory& history,
-                                              std::int64_t first) const {
+                                              std::int64_t first) {
   const int d = history.cv_dim();
-  const std::vector<double> pts = pool_points(history, first);
-  const auto n = static_cast<std::int64_t>(pts.size()) / d;
+  const std::int64_t n = history.frames() - first;
   TRAILS_CHECK(n > 0, "LofSpawner: the frame pool is empty");
   if (n == 1) return {1.0};
-  const int k = static_cast<int>(std::min<std::int64_t>(options_.neighbors, n - 1));
-  std::vector<double> w = analysis::local_outlier_factor(pts, d, k);
+  std::vector<double> w = index_.update(history, first);
   const double lo = *std::min_element(w.begin(), w.end());
   for (double& x : w) x -= lo;
   if (options_.target) {
     const auto& t = *options_.target;
     check_target_dimension(t, d);
+    const std::vector<double> pts = pool_points(history, first);  // target mode only: O(pool)
     std::vector<double> p(w.size());
     double total = 0.0;
     for (std::size_t i = 0; i < p.size(); ++i) {
@@ -45,7 +44,7 @@ std::vector<double> LofSpawner::frame_weights(const features::FrameHistory& hist
 }
 
 std::vector<std::int64_t> LofSpawner::choose(const features::FrameHistory& history,
-                                             std::int64_t first, int n, core::Rng& rng) const {
+                                             std::int64_t first, int n, core::Rng& rng) {
   TRAILS_CHECK(n >= 0, "LofSpawner: negative walker count");
   if (n == 0) return {};
   auto rows = weighted_choice(frame_weights(history, first), n, rng);

@@ -2,6 +2,8 @@
 
 #include <map>
 #include <numeric>
+#include <span>
+#include <string>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -10,6 +12,34 @@
 #include "trails/spawners/we_resampler.h"
 
 namespace trails::spawners {
+
+namespace {
+
+// State layout version (docs/file-formats.md, the spawner state of a checkpoint). A state without
+// a version is the layout of the builds before it (no binner: they binned on the uniform grid).
+constexpr int kStateVersion = 1;
+
+}  // namespace
+
+WeSpawner::WeSpawner(WeOptions options)
+    : options_(std::move(options)), binner_(binning::make_binner(options_.binning)) {}
+
+WeSpawner::WeSpawner(const WeSpawner& other)
+    : Spawner(other),
+      options_(other.options_),
+      weighting_(other.weighting_),
+      basis_(other.basis_),
+      binner_(other.binner_->clone()) {}
+
+WeSpawner& WeSpawner::operator=(const WeSpawner& other) {
+  if (this != &other) {
+    options_ = other.options_;
+    weighting_ = other.weighting_;
+    basis_ = other.basis_;
+    binner_ = other.binner_->clone();
+  }
+  return *this;
+}
 
 std::vector<std::int64_t> WeSpawner::choose(const SpawnPool& pool, int n, core::Rng& rng) {
   return choose(pool.history, pool.grid, n, rng);
@@ -77,12 +107,14 @@ std::vector<std::int64_t> WeSpawner::choose(const features::FrameHistory& histor
         fmt::format("spawning.recycle_target has {} boxes but the CV space has {} dimensions",
                     options_.recycle_target.size(), history.cv_dim()));
   }
-  // Recycle, then bin (recycled walkers in the basis's bin); bins renumbered densely in
-  // ascending grid order, which is the order the resampled bins are concatenated in.
+  // Recycle, then bin (recycled walkers at the basis); bins renumbered densely in ascending
+  // bin-id order, which is the order the resampled bins are concatenated in.
   std::vector<char> recycled(live.size(), 0);
   double flux = 0.0;
   std::int64_t n_recycled = 0;
-  std::vector<std::int64_t> bin(live.size());
+  const auto d = static_cast<std::size_t>(history.cv_dim());
+  std::vector<double> points;  // the live end points, recycled ones moved to the basis
+  points.reserve(live.size() * d);
   for (std::size_t i = 0; i < live.size(); ++i) {
     const auto p = history.point(endpoint[i]);
     recycled[i] = recycling && in_target(p) ? 1 : 0;
@@ -90,7 +122,16 @@ std::vector<std::int64_t> WeSpawner::choose(const features::FrameHistory& histor
       flux += weights[i];
       ++n_recycled;
     }
-    bin[i] = grid.bin_of(recycled[i] ? history.point(*basis_) : p);
+    const auto at = recycled[i] ? history.point(*basis_) : p;
+    points.insert(points.end(), at.begin(), at.end());
+  }
+  // The bins of this call, fixed from here to the end of the resampling (docs/kinetics.md,
+  // "Adaptive bins"): uniform takes the grid, an adaptive scheme refits its edges to the points
+  // it is about to bin (the live ensemble, as Trails-MD's WE binner is fitted).
+  binner_->fit(points, grid);
+  std::vector<std::int64_t> bin(live.size());
+  for (std::size_t i = 0; i < live.size(); ++i) {
+    bin[i] = binner_->bin_of(std::span<const double>(points).subspan(i * d, d));
   }
   std::map<std::int64_t, std::int64_t> dense;
   for (const auto b : bin) dense.emplace(b, 0);
@@ -118,25 +159,43 @@ std::vector<std::int64_t> WeSpawner::choose(const features::FrameHistory& histor
 }
 
 nlohmann::json WeSpawner::state() const {
-  nlohmann::json s = {{"weights", weighting_.weights},
+  nlohmann::json s = {{"version", kStateVersion},
+                      {"weights", weighting_.weights},
                       {"recycled", weighting_.recycled},
                       {"recycled_walkers", weighting_.recycled_walkers}};
   s["recycled_flux"] = weighting_.recycled_flux ? nlohmann::json(*weighting_.recycled_flux)
                                                 : nlohmann::json(nullptr);
   s["basis_frame"] = basis_ ? nlohmann::json(*basis_) : nlohmann::json(nullptr);
+  s["binner"] = binner_->state();
   return s;
 }
 
 void WeSpawner::restore(const nlohmann::json& state) {
-  weighting_ = {};
-  weighting_.weights = state.at("weights").get<std::vector<double>>();
-  weighting_.recycled = state.at("recycled").get<std::vector<char>>();
-  weighting_.recycled_walkers = state.at("recycled_walkers").get<std::int64_t>();
-  if (!state.at("recycled_flux").is_null()) {
-    weighting_.recycled_flux = state.at("recycled_flux").get<double>();
+  const auto read = [this](const nlohmann::json& blob) {
+    Weighting w;
+    w.weights = blob.at("weights").get<std::vector<double>>();
+    w.recycled = blob.at("recycled").get<std::vector<char>>();
+    w.recycled_walkers = blob.at("recycled_walkers").get<std::int64_t>();
+    if (!blob.at("recycled_flux").is_null())
+      w.recycled_flux = blob.at("recycled_flux").get<double>();
+    std::optional<std::int64_t> basis;
+    if (!blob.at("basis_frame").is_null()) basis = blob.at("basis_frame").get<std::int64_t>();
+    // The bins are refitted at the start of every choose(); the restored ones are those the last
+    // resampling used (what `trails status` and a resumed run's first look report).
+    if (blob.contains("binner")) binner_->restore(blob.at("binner"));
+    weighting_ = std::move(w);  // last: a refused state changes nothing
+    basis_ = basis;
+  };
+  if (state.is_object() && !state.contains("version")) {
+    // A checkpoint of a build before the versioned layout: same fields, uniform bins.
+    try {
+      read(state);
+    } catch (const nlohmann::json::exception& e) {
+      throw core::InputError(std::string("malformed weighted-ensemble spawner state: ") + e.what());
+    }
+    return;
   }
-  basis_.reset();
-  if (!state.at("basis_frame").is_null()) basis_ = state.at("basis_frame").get<std::int64_t>();
+  restore_versioned(state, "weighted-ensemble spawner", kStateVersion, read);
 }
 
 }  // namespace trails::spawners
