@@ -50,11 +50,13 @@ def tail_of_traceback(exc):
     return "\n".join(lines[-TRACEBACK_LINES:])
 
 
-def load_extract_cvs(path):
+def import_module(path, name="trails_project_file"):
+    """The user's module at `path`, imported with its directory first on sys.path (it may import
+    its neighbours, as PathGennie's system.py does)."""
     if not os.path.isfile(path):
         raise ProjectFileProblem(f"{path}: no such file")
     sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
-    spec = importlib.util.spec_from_file_location("trails_project_file", path)
+    spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise ProjectFileProblem(f"{path}: cannot be imported as a Python module")
     module = importlib.util.module_from_spec(spec)
@@ -63,6 +65,11 @@ def load_extract_cvs(path):
     except BaseException as e:  # SyntaxError, ImportError, SystemExit at import time, ...
         raise ProjectFileProblem(
             f"{path}: importing the module failed: {type(e).__name__}: {e}", tail_of_traceback(e))
+    return module
+
+
+def load_extract_cvs(path):
+    module = import_module(path)
     fn = getattr(module, "extract_cvs", None)
     if fn is None:
         raise ProjectFileProblem(
