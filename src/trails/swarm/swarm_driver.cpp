@@ -19,6 +19,7 @@
 #include "trails/store/schema.h"
 #include "trails/swarm/chain.h"
 #include "trails/swarm/cycle_committer.h"
+#include "trails/swarm/pca_projection.h"
 #include "trails/swarm/python_functions.h"
 #include "trails/swarm/swarm_store.h"
 
@@ -33,6 +34,10 @@ std::unique_ptr<features::Projection> make_projection(const config::SwarmConfig&
   const engines::EngineSystem& system = engine.system();
   if (!system.molecular) {
     return features::make_identity_projection(system.n_atoms * system.spatial_dim);
+  }
+  if (has_pca_model(config.md.cvs)) {
+    return make_pca_model_projection(config.md.cvs, system.n_atoms,
+                                     config.config_file.parent_path());
   }
   if (!system.topology) {
     throw core::ConfigError("cvs: the prepared system in " + system.prepared_dir.string() +
