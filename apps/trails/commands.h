@@ -34,6 +34,8 @@ Command add_reweight(CLI::App& app);
 Command add_report(CLI::App& app);
 // swarm_command.cpp
 Command add_swarm(CLI::App& app);
+// pca_command.cpp
+Command add_pca(CLI::App& app);
 // worker_command.cpp
 Command add_worker(CLI::App& app);
 // integrate_command.cpp

@@ -8,7 +8,9 @@ Reads the campaign's structure inputs with OpenMM's Python application layer and
   topology.pdb    the topology with the start positions (and CRYST1 box when periodic)
   prepare.json    atom count, positions (nm, full precision), box (nm, rows a,b,c), inputs
 Inputs follow Trails-MD: GRO+TOP, PDB/inpcrd+prmtop, PDB + force-field XML files, a serialized
-System XML (with conf_file for positions), or a Python module defining make_system(topology, ...);
+System XML (with conf_file for positions), or a Python module defining make_system(topology, ...)
+or exposing `simulation`, an openmm.app.Simulation (PathGennie's system.py: its System and
+integrator are used);
 a PDB may serve as top_file with a system_file (or force field). A GROMACS .top reads its #includes
 from its own directory, then --include-dir, else the installed GROMACS force fields
 (/usr/share/gromacs/top, Debian's gromacs-data; docs/engines.md).
@@ -130,6 +132,10 @@ def main():
             except Exception as e:
                 fail("system.top_file", f"{a.top}: createSystem failed: {e}")
             source = top_ext.lstrip(".")
+    elif topology is None and sysf and simulation_of(sysf) is not None:
+        topology = simulation_of(sysf).topology  # e.g. a .gro start and PathGennie's system.py
+        system, integrator = custom_system(sysf, topology, a, unit)
+        source = "simulation"
     elif topology is None:
         fail("system.top_file",
              f"{conf} holds no topology; set system.top_file (.top or .prmtop/.parm7)")
@@ -253,18 +259,69 @@ def load_topology(app, a, box):
          "with system.system_file)")
 
 
-def custom_system(path, topology, a, unit):
-    import openmm
+_user_modules = {}
+
+
+def user_module(path):
+    """The system_file module, imported once, in its own directory (PathGennie's system.py opens
+    its input files by relative names and may import its neighbours)."""
+    if path in _user_modules:
+        return _user_modules[path]
     if not path.endswith(".py"):
         fail("system.system_file", f"{path}: expected a System XML (.xml) or a Python module (.py)")
+    here = os.getcwd()
+    folder = os.path.dirname(os.path.abspath(path))
+    sys.path.insert(0, folder)
     try:
+        os.chdir(folder)
         spec = importlib.util.spec_from_file_location("trails_user_system", path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
     except Exception as e:
-        fail("system.system_file", f"{path}: import failed: {e}")
+        fail("system.system_file", f"{path}: import failed: {type(e).__name__}: {e}")
+    finally:
+        os.chdir(here)
+    _user_modules[path] = module
+    return module
+
+
+def simulation_of(path):
+    """PathGennie's system.py: a module exposing `simulation`, an openmm.app.Simulation
+    (docs/swarm.md, "From a PathGennie input.yaml"); None for a make_system module."""
+    from openmm import app
+    module = user_module(path)
+    if hasattr(module, "make_system") or not hasattr(module, "simulation"):
+        return None
+    sim = module.simulation
+    if not isinstance(sim, app.Simulation):
+        fail("system.system_file",
+             f"{path}: `simulation` is a {type(sim).__name__}, not an openmm.app.Simulation")
+    return sim
+
+
+def custom_system(path, topology, a, unit):
+    import openmm
+    sim = simulation_of(path)
+    if sim is not None:  # its System and integrator: time step and thermostat must agree
+        integrator = sim.integrator
+        dt = integrator.getStepSize().value_in_unit(unit.picosecond)
+        if abs(dt - a.dt) > 1e-12:
+            fail("system.system_file",
+                 f"{path}: the Simulation's integrator steps {dt} ps but engine.dt is {a.dt} ps; "
+                 f"set engine.dt: {dt} (path times are counted in it)")
+        if hasattr(integrator, "getTemperature"):
+            t = integrator.getTemperature().value_in_unit(unit.kelvin)
+            if abs(t - a.temperature) > 1e-9:
+                fail("system.system_file",
+                     f"{path}: the Simulation's thermostat is at {t} K but engine.temperature is "
+                     f"{a.temperature} K; set engine.temperature: {t} (pathgennie.temperature "
+                     "beside it sets the trials' velocity draws only)")
+        return sim.system, integrator
+    module = user_module(path)
     if not hasattr(module, "make_system"):
-        fail("system.system_file", f"{path}: defines no make_system(topology, ...)")
+        fail("system.system_file",
+             f"{path}: defines no make_system(topology, ...) nor simulation (an "
+             "openmm.app.Simulation, as PathGennie's system.py)")
     offered = {"temp": a.temperature, "dt": a.dt, "pressure": a.pressure}
     sig = inspect.signature(module.make_system)
     accepts_all = any(p.kind == p.VAR_KEYWORD for p in sig.parameters.values())

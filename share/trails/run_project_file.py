@@ -54,6 +54,24 @@ def tail_of_traceback(exc):
     return "\n".join(lines[-TRACEBACK_LINES:])
 
 
+def import_module(path, name="trails_project_file"):
+    """The user's module at `path`, imported with its directory first on sys.path (it may import
+    its neighbours, as PathGennie's system.py does)."""
+    if not os.path.isfile(path):
+        raise ProjectFileProblem(f"{path}: no such file")
+    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ProjectFileProblem(f"{path}: cannot be imported as a Python module")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except BaseException as e:  # SyntaxError, ImportError, SystemExit at import time, ...
+        raise ProjectFileProblem(
+            f"{path}: importing the module failed: {type(e).__name__}: {e}", tail_of_traceback(e))
+    return module
+
+
 COLUMN_ATTRIBUTES = ("CV_NAMES", "CV_UNITS")
 
 
@@ -75,18 +93,7 @@ def column_labels(path, module):
 
 def load_extract_cvs(path):
     """Imports the module: (extract_cvs, its column labels {"cv_names"?, "cv_units"?})."""
-    if not os.path.isfile(path):
-        raise ProjectFileProblem(f"{path}: no such file")
-    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
-    spec = importlib.util.spec_from_file_location("trails_project_file", path)
-    if spec is None or spec.loader is None:
-        raise ProjectFileProblem(f"{path}: cannot be imported as a Python module")
-    module = importlib.util.module_from_spec(spec)
-    try:
-        spec.loader.exec_module(module)
-    except BaseException as e:  # SyntaxError, ImportError, SystemExit at import time, ...
-        raise ProjectFileProblem(
-            f"{path}: importing the module failed: {type(e).__name__}: {e}", tail_of_traceback(e))
+    module = import_module(path)
     fn = getattr(module, "extract_cvs", None)
     if fn is None:
         raise ProjectFileProblem(

@@ -124,7 +124,7 @@ engine:
 YAML
 expect_exit 2 "bad swarm config" "bad.yaml:4:3: pathgennie.max_trials: unknown key" "$TRAILS" swarm bad.yaml
 grep -qF "pathgennie.target_projection: target and fold modes need the target point" err.txt || fail "no target_projection problem: $(cat err.txt)"
-grep -qF "bad.yaml:8:1: projection:" err.txt || fail "no projection problem: $(cat err.txt)"
+grep -qF "bad.yaml:8:1: projection.function: missing" err.txt || fail "no projection problem: $(cat err.txt)"
 [ ! -e bad-run ] || fail "a refused config created its workdir"
 mkdir full && touch full/keep
 swarm_config full.yaml full

@@ -106,8 +106,8 @@ TEST_F(SwarmConfigTest, ProblemsNameFileLineAndKey) {
       << text;
   EXPECT_NE(text.find("input.yaml:3:15: pathgennie.tau1_steps"), std::string::npos) << text;
   EXPECT_NE(text.find("pathgennie.max_trial: required"), std::string::npos) << text;
-  EXPECT_NE(text.find("input.yaml:6:1: projection: PathGennie's Python projection"),
-            std::string::npos)
+  EXPECT_NE(text.find("input.yaml:6:1: projection.function: missing"), std::string::npos) << text;
+  EXPECT_NE(text.find("input.yaml:7:11: projection.module: no Python module"), std::string::npos)
       << text;
   EXPECT_NE(text.find("input.yaml:13:3: engine.potentail: unknown key"), std::string::npos) << text;
 }
@@ -216,6 +216,58 @@ TEST(CycleRecord, RoundTripsThroughJson) {
   nlohmann::json broken = swarm::to_json(r);
   broken.erase("outcome");
   EXPECT_THROW((void)swarm::cycle_record_from_json(broken), core::InputError);
+}
+
+// PathGennie's Python blocks and openmm: block (docs/swarm.md, "From a PathGennie input.yaml").
+TEST_F(SwarmConfigTest, PathgennieBlocksAreReadAsPathgennieWritesThem) {
+  std::ofstream(dir_ / "cvs.py") << "def d(coords, box):\n    return [0.0]\n";
+  std::ofstream(dir_ / "system.py") << "simulation = None\n";
+  const std::string pdb = std::string(TRAILS_SOURCE_DIR) + "/examples/swarm-ion-pair/ion-pair.pdb";
+  const auto c = load_swarm_config(
+      write("pathgennie:\n  tau1_steps: 2\n  tau2_steps: 2\n  max_trial: 2\n  max_cycle: 2\n"
+            "projection:\n  module: cvs\n  function: d\n  box: 25.0\n  periodic: [true]\n"
+            "convergence:\n  module: cvs.py\n  function: d\n  cutoff: {a: [1, 2]}\n"
+            "  min_cycles: 3\nopenmm:\n  module: system\n  structure: " +
+            pdb + "\n  platform: Reference\n  precision: double\n"));
+  ASSERT_TRUE(c.swarm.projection.has_value());
+  EXPECT_EQ(c.swarm.projection->module, dir_ / "cvs.py");
+  EXPECT_EQ(c.swarm.projection->function, "d");
+  EXPECT_EQ(c.swarm.projection->kwargs, nlohmann::json({{"box", 25.0}}));
+  ASSERT_EQ(c.swarm.projection_periods.size(), 1U);
+  EXPECT_DOUBLE_EQ(c.swarm.projection_periods[0], 2.0 * 3.141592653589793);
+  ASSERT_TRUE(c.swarm.convergence_function.has_value());
+  EXPECT_EQ(c.swarm.convergence_function->kwargs,
+            nlohmann::json::parse(R"({"cutoff": {"a": [1.0, 2.0]}})"));
+  EXPECT_EQ(c.swarm.min_cycles, 3);  // a declarative key beside the function
+  EXPECT_EQ(c.md.engine.md_engine, "openmm");
+  EXPECT_EQ(c.md.engine.openmm.platform_name, "Reference");
+  EXPECT_EQ(c.md.system.system_file, dir_ / "system.py");
+  EXPECT_EQ(c.md.system.conf_file, fs::path(pdb));
+  EXPECT_NE(c.swarm.projection->location.find("input.yaml:6:1: projection.function"),
+            std::string::npos);
+}
+
+TEST_F(SwarmConfigTest, PathgennieBlocksRefuseConflicts) {
+  std::ofstream(dir_ / "cvs.py") << "def d(coords):\n    return [0.0]\n";
+  const std::string base =
+      "pathgennie:\n  tau1_steps: 2\n  tau2_steps: 2\n  max_trial: 2\n"
+      "  max_cycle: 2\nprojection: {module: cvs, function: d}\n";
+  const std::string pdb = std::string(TRAILS_SOURCE_DIR) + "/examples/swarm-ion-pair/ion-pair.pdb";
+  EXPECT_NE(error_of(base + kEngine).find("the built-in engine's state is a point"),
+            std::string::npos);
+  const std::string openmm =
+      "openmm:\n  structure: " + pdb + "\n  forcefield: [amber14-all.xml, amber14/tip3p.xml]\n";
+  const std::string twice = error_of(base + openmm + "system:\n  conf_file: " + pdb + "\n");
+  EXPECT_NE(twice.find("openmm.structure: also given as system.conf_file"), std::string::npos)
+      << twice;
+  EXPECT_NE(error_of(base + openmm + "cvs:\n  - {name: d, kind: distance, atoms: [0, 1]}\n")
+                .find("the CVs are given twice"),
+            std::string::npos);
+  EXPECT_NE(error_of(base + openmm + "  precision: quad\n").find("openmm.precision:"),
+            std::string::npos);
+  EXPECT_NE(error_of(base + openmm + "engine:\n  md_engine: builtin\n")
+                .find("engine.md_engine is builtin"),
+            std::string::npos);
 }
 
 }  // namespace

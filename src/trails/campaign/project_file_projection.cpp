@@ -14,12 +14,12 @@
 #include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
-#include "trails/campaign/project_file_worker.h"
 #include "trails/core/error.h"
 #include "trails/core/npy.h"
 #include "trails/core/python.h"
 #include "trails/core/source_tree.h"
 #include "trails/core/subprocess.h"
+#include "trails/features/python_worker.h"
 #include "trails/trajio/trajectory.h"
 
 namespace trails::campaign {
@@ -151,7 +151,7 @@ class ProjectFileProjection final : public features::Projection {
         evaluation_only_(config.learned_space()),
         stride_(config.spawning.stride),
         dt_ps_(config.engine.openmm.dt),
-        worker_(core::resolve_python(config.engine.python)) {}
+        worker_(core::resolve_python(config.engine.python), "system.project_file") {}
 
   int dimension() const override { return dimension_; }
   // The module's CV_NAMES when it defines them (read at the start-structure probe), else
@@ -306,7 +306,7 @@ class ProjectFileProjection final : public features::Projection {
   bool evaluation_only_;
   int stride_;
   double dt_ps_;
-  mutable ProjectFileWorker worker_;  // one Python process for the campaign (under mutex_)
+  mutable features::PythonWorker worker_;  // one Python process for the campaign (under mutex_)
   mutable std::mutex mutex_;
 };
 

@@ -20,6 +20,13 @@ std::string located(const std::string& file, Position at, const std::string& key
 }
 
 void Problems::add(Position at, std::string key_path, std::string text) {
+  for (const auto& [from, to] : renames_) {
+    if (key_path.rfind(from, 0) == 0 &&
+        (key_path.size() == from.size() || key_path[from.size()] == '.')) {
+      key_path = to + key_path.substr(from.size());
+      break;
+    }
+  }
   items_.push_back(Item{true, at, std::move(key_path), std::move(text)});
 }
 

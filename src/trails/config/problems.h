@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <yaml-cpp/yaml.h>
@@ -31,6 +32,12 @@ class Problems {
   // A problem with the file as a whole (it cannot be read): no line or key.
   void add_file_problem(std::string text);
 
+  // Problems later added under `from` (or a key below it) are reported under `to`: a swarm's
+  // PathGennie `openmm:` keys are read by the campaign table under system.* / engine.* names.
+  void rename(std::string from, std::string to) {
+    renames_.emplace_back(std::move(from), std::move(to));
+  }
+
   bool empty() const { return items_.empty(); }
   std::size_t size() const { return items_.size(); }
   // True if a problem was already recorded for exactly this key path (avoids cascades).
@@ -50,6 +57,7 @@ class Problems {
   };
   std::string file_;
   std::vector<Item> items_;
+  std::vector<std::pair<std::string, std::string>> renames_;
 };
 
 }  // namespace trails::config::detail

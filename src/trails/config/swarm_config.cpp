@@ -180,6 +180,9 @@ SwarmOptions build_options(const SwarmReader& r, Problems& problems) {
   }
   if (v("pathgennie.seed").is_number_integer()) o.seed = v("pathgennie.seed").get<std::uint64_t>();
   o.paths = int_of(r.at("pathgennie.paths")).value_or(1);
+  o.projection = r.projection();
+  o.projection_periods = r.projection_periods();
+  o.convergence_function = r.convergence_function();
   if (v("convergence.distance_to_target").is_number()) {
     o.distance_to_target = v("convergence.distance_to_target").get<double>();
   }
@@ -214,6 +217,27 @@ SwarmOptions build_options(const SwarmReader& r, Problems& problems) {
 }
 
 // Start points against the chains and the built-in potential; the temperature against the engine.
+// PathGennie's Python functions take atom coordinates: molecular engines only, and the CVs come
+// from either `projection:` or `cvs:`.
+void check_python_functions(const detail::RawConfig& raw, const SwarmOptions& o,
+                            Problems& problems) {
+  const bool builtin = detail::builtin_dimension(raw).has_value();
+  for (const auto* f : {&o.projection, &o.convergence_function}) {
+    if (*f && builtin) {
+      problems.add(raw.at("engine.md_engine").value_at, (*f)->block,
+                   "a Python " + (*f)->block +
+                       " function takes atom coordinates (Å), but the built-in engine's "
+                       "state is a point of its potential; use the declarative keys");
+    }
+  }
+  const detail::Entry& cvs = raw.at("cvs");
+  if (o.projection && cvs.present) {
+    problems.add(cvs.key_at, "cvs",
+                 "the CVs are given twice: by projection: (PathGennie's Python function) and by "
+                 "cvs:; keep one");
+  }
+}
+
 void check_md(const detail::RawConfig& raw, const SwarmReader& r, SwarmOptions& o,
               CampaignConfig& md, Problems& problems) {
   const bool builtin = md.engine.md_engine == "builtin";
@@ -252,6 +276,7 @@ void check_md(const detail::RawConfig& raw, const SwarmReader& r, SwarmOptions& 
                        "-dimensional");
     }
   }
+  check_python_functions(raw, o, problems);
   const std::optional<int> dim = detail::builtin_dimension(raw);
   const Value& target = r.at("pathgennie.target_projection");
   if (dim && target.present && static_cast<int>(o.target_projection.size()) != *dim) {
@@ -275,7 +300,7 @@ SwarmConfig load_swarm_config(const fs::path& file) {
                      detail::describe(*root));
     problems.throw_if_any();
   }
-  SwarmReader reader(absolute.parent_path(), problems);
+  SwarmReader reader(absolute.parent_path(), file.string(), problems);
   const YAML::Node md_document = reader.read(*root);
   const detail::RawConfig raw =
       detail::read_document(md_document, absolute.parent_path(), problems);
@@ -328,6 +353,13 @@ json SwarmConfig::result_relevant_json() const {
   c["cv_at_most"] = o.cv_at_most;
   c["cv_at_least"] = o.cv_at_least;
   c["min_cycles"] = o.min_cycles;
+  const auto function_json = [](const std::optional<PythonFunction>& f) {
+    if (!f) return json(nullptr);
+    return json{{"module", f->module.string()}, {"function", f->function}, {"kwargs", f->kwargs}};
+  };
+  c["function"] = function_json(o.convergence_function);
+  p["projection"] = function_json(o.projection);
+  if (o.projection) p["projection"]["periodic"] = o.projection_periods;
   c["stall_cycles"] = o.stall_cycles ? json(*o.stall_cycles) : json(nullptr);
   c["stall_tolerance"] = o.stall_tolerance;
   c["stagnation_window"] = o.stagnation_window ? json(*o.stagnation_window) : json(nullptr);

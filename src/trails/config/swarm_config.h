@@ -26,6 +26,16 @@ enum class SwarmMode { Escape, Target };  // the progress metric (docs/swarm.md,
 enum class Probing { None, Unbind, Fold, Unfold };
 enum class EscapeMetric { DistanceFromStart, Cv0 };
 
+// A PathGennie Python function (docs/swarm.md, "From a PathGennie input.yaml"):
+// module.function(coords_Å (n_atoms, 3), **kwargs), run by the swarm's one Python worker.
+struct PythonFunction {
+  std::filesystem::path module;  // absolute
+  std::string function;
+  nlohmann::json kwargs = nlohmann::json::object();
+  std::string block;     // "projection" or "convergence", for messages
+  std::string location;  // "FILE:LINE:COL: BLOCK.function" of the block, for messages
+};
+
 // PathGennie's cycle (docs/swarm.md, "The cycle"), one chain or `paths` independent chains.
 struct SwarmOptions {
   SwarmMode mode = SwarmMode::Escape;  // escape and unbind: Escape; target and fold: Target
@@ -64,6 +74,11 @@ struct SwarmOptions {
   double stall_tolerance = 1e-3;
   std::optional<int> stagnation_window;  // every change < stagnation_tolerance over the window
   double stagnation_tolerance = 0.01;
+  // PathGennie's `projection:` (the CVs, instead of `cvs:`) and `convergence: {module,
+  // function}` (combined with the declarative tests above: all must hold).
+  std::optional<PythonFunction> projection;
+  std::vector<double> projection_periods;  // projection.periodic: per component, 0 = none
+  std::optional<PythonFunction> convergence_function;
 };
 
 // "escape", "target", "unbind", "fold" or "unfold": pathgennie.mode as written.

@@ -93,17 +93,10 @@ const std::vector<KeySpec>& swarm_keys() {
   return table;
 }
 
-// Top-level blocks of PathGennie's input.yaml that Trails reads differently, with what to write.
+// Top-level blocks of PathGennie's input.yaml that Trails reads differently, with what to write
+// (`projection:`, `convergence:` and `openmm:` are read as PathGennie writes them).
 const std::map<std::string, std::string, std::less<>>& pathgennie_blocks() {
   static const std::map<std::string, std::string, std::less<>> blocks = {
-      {"projection",
-       "PathGennie's Python projection functions are not run by Trails; describe the CVs "
-       "declaratively in a `cvs:` list (docs/cvs.md); the built-in engine's CVs are its "
-       "coordinates"},
-      {"openmm",
-       "Trails reads the OpenMM system from `engine: {md_engine: openmm, ...}` and `system: "
-       "{conf_file, top_file | system_file | forcefield}` (docs/swarm.md, \"From a PathGennie "
-       "input.yaml\")"},
       {"amber",
        "Trails reads the Amber settings from `engine: {md_engine: amber, amber_executable, "
        "amber_input_file, ...}` (docs/engines.md)"},
@@ -125,8 +118,8 @@ const KeySpec* find_swarm_key(std::string_view block, std::string_view name) {
 
 }  // namespace
 
-SwarmReader::SwarmReader(fs::path config_dir, Problems& problems)
-    : dir_(std::move(config_dir)), problems_(problems) {
+SwarmReader::SwarmReader(fs::path config_dir, std::string display_file, Problems& problems)
+    : dir_(std::move(config_dir)), file_(std::move(display_file)), problems_(problems) {
   for (const auto& k : swarm_keys()) {
     json def = k.default_value;
     if (k.type == T::OutPath) def = resolve_path(def.get<std::string>(), dir_).string();
@@ -137,6 +130,8 @@ SwarmReader::SwarmReader(fs::path config_dir, Problems& problems)
 YAML::Node SwarmReader::read(const YAML::Node& root) {
   YAML::Node md(YAML::NodeType::Map);
   std::set<std::string> seen;
+  YAML::Node openmm_key, openmm;  // applied once engine/system are read
+  bool has_openmm = false;
   for (const auto& kv : root) {
     const Position at = position_of(kv.first.Mark());
     if (!kv.first.IsScalar()) {
@@ -150,6 +145,14 @@ YAML::Node SwarmReader::read(const YAML::Node& root) {
     }
     if (name == "engine" || name == "system" || name == "cvs") {
       md[name] = kv.second;
+    } else if (name == "projection") {
+      projection_ = read_function(name, kv.first, kv.second);
+    } else if (name == "convergence" && kv.second.IsMap() && kv.second["module"]) {
+      convergence_ = read_function(name, kv.first, kv.second);
+    } else if (name == "openmm") {
+      openmm_key = kv.first;
+      openmm = kv.second;
+      has_openmm = true;
     } else if (name == "pathgennie" || name == "convergence") {
       read_block(name, at, kv.second);
     } else if (const KeySpec* spec = find_swarm_key("", name)) {
@@ -160,6 +163,7 @@ YAML::Node SwarmReader::read(const YAML::Node& root) {
       problems_.add(at, name, unknown_text("", name));
     }
   }
+  if (has_openmm) read_openmm(openmm_key, openmm, md);
   if (!md["system"]) md["system"] = YAML::Node(YAML::NodeType::Map);
   md["spawning"] = YAML::Node(YAML::NodeType::Map);  // required by the campaign table; unused
   return md;
@@ -193,6 +197,10 @@ void SwarmReader::read_key(const KeySpec& spec, const YAML::Node& k, const YAML:
   if (convert_value(v, spec, ValueSite{spec.dotted(), out.at, dir_}, problems_, converted)) {
     out.value = converted;
   }
+}
+
+const KeySpec* SwarmReader::key_spec(std::string_view block, std::string_view name) {
+  return find_swarm_key(block, name);
 }
 
 std::string SwarmReader::unknown_text(std::string_view block, const std::string& name) {

@@ -8,14 +8,17 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <yaml-cpp/yaml.h>
 #include <nlohmann/json.hpp>
 
 #include "trails/config/problems.h"
 #include "trails/config/schema.h"
+#include "trails/config/swarm_config.h"
 
 namespace trails::config::detail {
 
@@ -28,20 +31,42 @@ class SwarmReader {
     Position at;
   };
 
-  SwarmReader(std::filesystem::path config_dir, Problems& problems);
+  // `display_file`: the config file as the user named it, for locations in messages.
+  SwarmReader(std::filesystem::path config_dir, std::string display_file, Problems& problems);
 
   // Reads the swarm's keys; returns the campaign-shaped document of engine/system/cvs.
   YAML::Node read(const YAML::Node& root);
 
   const Value& at(const std::string& dotted) const { return values_.at(dotted); }
 
+  // PathGennie's Python blocks (swarm_pathgennie.cpp): `projection:` and a `convergence:` with
+  // a module.
+  const std::optional<PythonFunction>& projection() const { return projection_; }
+  const std::vector<double>& projection_periods() const { return periods_; }
+  const std::optional<PythonFunction>& convergence_function() const { return convergence_; }
+
  private:
+  // swarm_pathgennie.cpp: a {module, function, **kwargs} block; in `convergence:` the
+  // declarative keys are read as usual and the rest are the function's kwargs.
+  std::optional<PythonFunction> read_function(const std::string& block, const YAML::Node& k,
+                                              const YAML::Node& v);
+  // projection.periodic: per component true (2π), false (0) or a period.
+  void read_periods(const YAML::Node& v, const std::string& dotted);
+  // swarm_pathgennie.cpp: PathGennie's `openmm:` block, written into the campaign-shaped
+  // document's engine/system blocks (docs/swarm.md has the table).
+  void read_openmm(const YAML::Node& k, const YAML::Node& v, YAML::Node& md);
+
   void read_block(const std::string& block, Position at, const YAML::Node& value);
   void read_key(const KeySpec& spec, const YAML::Node& k, const YAML::Node& v);
+  static const KeySpec* key_spec(std::string_view block, std::string_view name);
   static std::string unknown_text(std::string_view block, const std::string& name);
 
   std::filesystem::path dir_;
+  std::string file_;
   Problems& problems_;
+  std::optional<PythonFunction> projection_;
+  std::vector<double> periods_;
+  std::optional<PythonFunction> convergence_;
   std::map<std::string, Value> values_;
 };
 

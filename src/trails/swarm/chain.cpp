@@ -294,7 +294,11 @@ FinishedCycle Chain::finish(const config::SwarmOptions& o, Anchor candidate, Out
   rec.start_cvs = start_cvs_;
   rec.path_steps = path_steps_;
   rec.ratchet = ratchets ? memory_.ratchet : kNaN;
-  rec.converged = converged(o, metric_, bounds_, r.cycle, anchor_.cvs, anchor_.metric);
+  std::function<bool()> function;
+  if (convergence_function_) {
+    function = [this] { return convergence_function_(anchor_.state.positions); };
+  }
+  rec.converged = converged(o, metric_, bounds_, r.cycle, anchor_.cvs, anchor_.metric, function);
   rec.stall_best = memory_.stall_best;
   rec.stall_count = memory_.stall_count;
   rec.steady_last = memory_.steady_last;

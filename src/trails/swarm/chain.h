@@ -5,7 +5,9 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "trails/config/swarm_config.h"
@@ -67,6 +69,11 @@ class Chain {
   static ChainMemory fresh_memory(const config::SwarmOptions& o, const Anchor& start,
                                   const ProgressMetric& metric);
 
+  // PathGennie's convergence function on an anchor's positions (nm), one more test beside the
+  // declarative ones (docs/swarm.md, "Stopping").
+  using ConvergenceFunction = std::function<bool(std::span<const double>)>;
+  void set_convergence_function(ConvergenceFunction f) { convergence_function_ = std::move(f); }
+
   int index() const { return index_; }
   bool done() const { return done_; }
   bool busy() const { return running_.has_value(); }
@@ -123,6 +130,7 @@ class Chain {
   ProgressMetric metric_;
   std::int64_t cycle_;
   std::vector<CvBound> bounds_;
+  ConvergenceFunction convergence_function_;
   std::int64_t path_steps_;
   ChainMemory memory_;
   int batch_ = 1;

@@ -31,7 +31,7 @@ std::vector<CvBound> resolve_cv_bounds(const config::SwarmOptions& o,
 
 bool converged(const config::SwarmOptions& o, const ProgressMetric& metric,
                const std::vector<CvBound>& bounds, std::int64_t cycle, std::span<const double> cvs,
-               double progress) {
+               double progress, const std::function<bool()>& function) {
   if (cycle < o.min_cycles) return false;
   bool any = false;
   // Every test that is set must hold (PathGennie's unbinding stop was a conjunction).
@@ -46,6 +46,10 @@ bool converged(const config::SwarmOptions& o, const ProgressMetric& metric,
   for (const CvBound& b : bounds) {
     const double x = cvs[b.column];
     if (!(b.at_most ? x <= b.bound : x >= b.bound)) return false;
+    any = true;
+  }
+  if (function) {
+    if (!function()) return false;
     any = true;
   }
   return any;

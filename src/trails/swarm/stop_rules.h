@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -39,10 +40,12 @@ std::vector<CvBound> resolve_cv_bounds(const config::SwarmOptions& o,
                                        const std::string& config_file);
 
 // Whether an anchor (its CVs and progress) passes every convergence test that is set (none
-// set: never); from cycle `min_cycles` on.
+// set: never); from cycle `min_cycles` on. `function`, when given, is the PathGennie
+// convergence function on the anchor: one more test that must hold, called only when the
+// declarative ones do.
 bool converged(const config::SwarmOptions& o, const ProgressMetric& metric,
                const std::vector<CvBound>& bounds, std::int64_t cycle, std::span<const double> cvs,
-               double progress);
+               double progress, const std::function<bool()>& function = {});
 
 // Folds one cycle's anchor into the stall rules: `progress` is the anchor's progress, `steady`
 // the value the stagnation window watches. Returns "stalled", "stagnated" or "".

@@ -19,6 +19,8 @@
 #include "trails/store/schema.h"
 #include "trails/swarm/chain.h"
 #include "trails/swarm/cycle_committer.h"
+#include "trails/swarm/pca_projection.h"
+#include "trails/swarm/python_functions.h"
 #include "trails/swarm/swarm_store.h"
 
 namespace trails::swarm {
@@ -32,6 +34,10 @@ std::unique_ptr<features::Projection> make_projection(const config::SwarmConfig&
   const engines::EngineSystem& system = engine.system();
   if (!system.molecular) {
     return features::make_identity_projection(system.n_atoms * system.spatial_dim);
+  }
+  if (has_pca_model(config.md.cvs)) {
+    return make_pca_model_projection(config.md.cvs, system.n_atoms,
+                                     config.config_file.parent_path());
   }
   if (!system.topology) {
     throw core::ConfigError("cvs: the prepared system in " + system.prepared_dir.string() +
@@ -79,9 +85,16 @@ class SwarmRun {
 
  private:
   void setup() {
+    if (o_.projection || o_.convergence_function) {
+      // PathGennie's Python functions: imported before anything is written.
+      python_ = std::make_shared<PythonFunctions>(config_);
+      python_->check_imports();
+    }
     store_ = std::make_unique<SwarmStore>(config_, resume_);
     engine_ = engines::make_engine(config_.engine_spec(), config_.workdir);
-    projection_ = make_projection(config_, *engine_);
+    if (python_) python_->check_on(chain_start(config_, *engine_, 0).positions);
+    projection_ =
+        o_.projection ? PythonFunctions::projection(python_) : make_projection(config_, *engine_);
     // One value per CV: the target point, the unfold weights.
     const auto check_per_cv = [&](bool used, const std::vector<double>& v, const char* key,
                                   const char* what) {
@@ -109,7 +122,13 @@ class SwarmRun {
     anchor_keys_.assign(k_chains, std::nullopt);
     std::vector<const CycleRecord*> last(k_chains, nullptr);
     for (const auto& r : history) last[static_cast<std::size_t>(r.chain)] = &r;
-    for (std::size_t k = 0; k < k_chains; ++k) chains_.push_back(make_chain(k, last[k]));
+    for (std::size_t k = 0; k < k_chains; ++k) {
+      chains_.push_back(make_chain(k, last[k]));
+      if (o_.convergence_function) {
+        chains_.back().set_convergence_function(
+            [python = python_](std::span<const double> x) { return python->converged(x); });
+      }
+    }
     pending_.resize(k_chains);
     committed_total_ = static_cast<std::int64_t>(history.size());
   }
@@ -280,6 +299,7 @@ class SwarmRun {
   std::unique_ptr<SwarmStore> store_;
   std::unique_ptr<CycleCommitter> committer_;  // declared after store_: destroyed first
   std::unique_ptr<engines::Engine> engine_;
+  std::shared_ptr<PythonFunctions> python_;  // PathGennie's projection/convergence functions
   std::unique_ptr<features::Projection> projection_;
   std::unique_ptr<exec::Executor> executor_;  // handed to loop()
   std::size_t n_slots_ = 1;

@@ -1,4 +1,4 @@
-#include "trails/campaign/project_file_worker.h"
+#include "trails/features/python_worker.h"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -8,24 +8,27 @@
 #include "trails/core/error.h"
 #include "trails/core/source_tree.h"
 
-namespace trails::campaign {
+namespace trails::features {
 namespace {
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-// The worker's reply in words: nullopt for {"ok": true}.
-std::optional<std::string> problem_of(const std::string& line) {
+// The worker's reply in words: nullopt for {"ok": true} (then stored in `out`).
+std::optional<std::string> problem_of(const std::string& line, json* out) {
   json reply;
   try {
     reply = json::parse(line);
   } catch (const json::exception&) {
     return fmt::format("{} answered with something that is not its JSON reply: {:.200}",
-                       project_file_worker_script().string(), line);
+                       python_worker_script().string(), line);
   }
-  if (reply.value("ok", false)) return std::nullopt;
+  if (reply.value("ok", false)) {
+    if (out != nullptr) *out = std::move(reply);
+    return std::nullopt;
+  }
   if (reply.contains("internal")) {
-    return fmt::format("{} failed:\n{}", project_file_worker_script().string(),
+    return fmt::format("{} failed:\n{}", python_worker_script().string(),
                        core::indent_lines(reply["internal"].get<std::string>()));
   }
   std::string text = reply.value("message", std::string("(no message)"));
@@ -43,38 +46,38 @@ std::string last_output_of(const core::ChildProcess& child) {
 
 }  // namespace
 
-fs::path project_file_worker_script() {
+fs::path python_worker_script() {
   if (const char* s = std::getenv("TRAILS_PROJECT_FILE_WORKER"); s != nullptr && *s != '\0') {
     return s;
   }
   return core::source_dir() / "share" / "trails" / "project_file_worker.py";
 }
 
-ProjectFileWorker::ProjectFileWorker(core::PythonInterpreter python) : python_(std::move(python)) {}
+PythonWorker::PythonWorker(core::PythonInterpreter python, std::string label)
+    : python_(std::move(python)), label_(std::move(label)) {}
 
-std::optional<int> ProjectFileWorker::pid() const {
+std::optional<int> PythonWorker::pid() const {
   if (!child_) return std::nullopt;
   return static_cast<int>(child_->pid());
 }
 
-void ProjectFileWorker::start() {
+void PythonWorker::start() {
   core::ProcessOptions options;
   options.stderr_tail_bytes = 4000;
   python_.apply(options);
   try {
     child_ = std::make_unique<core::ChildProcess>(
-        std::vector<std::string>{python_.program, project_file_worker_script().string()}, options);
+        std::vector<std::string>{python_.program, python_worker_script().string()}, options);
   } catch (const core::InputError& e) {
     throw core::InputError(
-        fmt::format("system.project_file: {} (the Python interpreter is {}; set "
-                    "engine.python or TRAILS_PYTHON)",
-                    e.what(), python_.describe()));
+        fmt::format("{}: {} (the Python interpreter is {}; set engine.python or TRAILS_PYTHON)",
+                    label_, e.what(), python_.describe()));
   }
-  spdlog::debug("system.project_file: worker {} started ({} {})", child_->pid(), python_.describe(),
-                project_file_worker_script().string());
+  spdlog::debug("{}: worker {} started ({} {})", label_, child_->pid(), python_.describe(),
+                python_worker_script().string());
 }
 
-std::optional<std::string> ProjectFileWorker::call(const json& request) {
+std::optional<std::string> PythonWorker::call(const json& request, json* reply_out) {
   // A death — found at the call (killed while idle) or during it — is restarted once and the
   // call retried; the second death is the error.
   int deaths = 0;
@@ -90,22 +93,22 @@ std::optional<std::string> ProjectFileWorker::call(const json& request) {
     if (deaths >= 2) break;
     if (!child_) {
       if (deaths > 0) {
-        spdlog::warn("system.project_file: the Python worker died: {}; restarting it", first_death);
+        spdlog::warn("{}: the Python worker died: {}; restarting it", label_, first_death);
       }
       start();
     }
     const std::optional<std::string> reply = child_->request(request.dump());
     if (const std::string printed = child_->take_new_stderr(); !printed.empty()) {
-      spdlog::debug("system.project_file output:\n{}", printed);
+      spdlog::debug("{} output:\n{}", label_, printed);
     }
-    if (reply) return problem_of(*reply);
+    if (reply) return problem_of(*reply, reply_out);
     note_death();
     if (deaths >= 2) break;
   }
   return fmt::format(
       "{}: the Python worker ({} {}) died: {}; restarted and retried, it died again: {}{}",
-      request.value("module", std::string()), python_.describe(),
-      project_file_worker_script().string(), first_death, last_death, last_output);
+      request.value("module", std::string()), python_.describe(), python_worker_script().string(),
+      first_death, last_death, last_output);
 }
 
-}  // namespace trails::campaign
+}  // namespace trails::features
