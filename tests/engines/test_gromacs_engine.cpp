@@ -1,9 +1,10 @@
 // The GROMACS engine (docs/engines.md, "GROMACS") on Trails-MD's AlaD inputs (start.gro,
 // topol.top with #include "amber99sb.ff/..."): the MDP template, one grompp per campaign, the
 // per-walker run input equal to grompp's own for the same state and seed, fresh velocities, a
-// failing mdrun as a failed walker with its log kept, the configuration keys. A walker with real
-// MD runs where this host's gmx mdrun can run (Debian's build refuses CPUs without rdtscp:
-// then that one test is skipped and says why).
+// failing mdrun as a failed walker with its log kept, the configuration keys, a walker with real
+// MD. gmx is tests/scripts/gmx-for-tests (engine.gromacs_executable): native, or mdrun under
+// qemu-x86_64 where the CPU lacks rdtscp, which Debian's mdrun refuses; only where neither can run
+// is the real-MD test skipped, saying why.
 #include <unistd.h>
 
 #include <cmath>
@@ -32,6 +33,7 @@ namespace {
 
 namespace fs = std::filesystem;
 const fs::path kAlad = fs::path(TRAILS_TEST_DATA) / "trails-md-examples/AlaD";
+const std::string kGmx = std::string(TRAILS_SOURCE_DIR) + "/tests/scripts/gmx-for-tests";
 
 std::string text_of(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -52,11 +54,12 @@ config::GromacsSpec alad_spec() {
   s.conf_file = kAlad / "start.gro";
   s.top_file = kAlad / "topol.top";
   s.include_dir = "/usr/share/gromacs/top";
+  s.params.executable = kGmx;
   s.params.mdrun_ntomp = 1;
   s.params.mdrun_pin = "off";
   s.params.mdrun_extra_args = {"-reprod"};
-  s.steps = 20;
-  s.stride = 10;
+  s.steps = 10;
+  s.stride = 5;
   return s;
 }
 
@@ -87,8 +90,8 @@ TEST(GromacsMdp, TemplatePlaceholdersAndTrailsSettings) {
   s.mdp_template = dir / "t.mdp";
   s.temperature = 300;
   const std::string mdp = with_trails_settings(render_mdp(s));
-  EXPECT_NE(mdp.find("nsteps = 20\ndt = 0.002\nref_t = 300.0\n"), std::string::npos) << mdp;
-  EXPECT_NE(mdp.find("; set by Trails: nstxout_compressed = 10"), std::string::npos) << mdp;
+  EXPECT_NE(mdp.find("nsteps = 10\ndt = 0.002\nref_t = 300.0\n"), std::string::npos) << mdp;
+  EXPECT_NE(mdp.find("; set by Trails: nstxout_compressed = 5"), std::string::npos) << mdp;
   EXPECT_NE(mdp.find("; set by Trails: gen_vel = yes"), std::string::npos) << mdp;
   EXPECT_NE(mdp.find("pcoupl = no ; {literal}"), std::string::npos) << mdp;
   EXPECT_NE(mdp.find("gen-vel = no\ncontinuation = no\n"), std::string::npos) << mdp;
@@ -216,8 +219,8 @@ SegmentTask walker_task(std::uint64_t seed) {
   SegmentTask t;
   t.iteration = 3;
   t.walker = 5;
-  t.steps = 20;
-  t.stride = 10;
+  t.steps = 10;
+  t.stride = 5;
   t.seed = seed;
   return t;
 }
@@ -239,13 +242,13 @@ TEST_F(GromacsAlad, FailingMdrunIsAFailedWalkerWithItsLogKept) {
   EXPECT_TRUE(fs::exists(dir / "walker.tpr")) << dir;
   const SegmentResult odd = engine.make_instance()->run([] {
     SegmentTask t = walker_task(1);
-    t.steps = 25;
+    t.steps = 12;
     return t;
   }());
   EXPECT_NE(odd.error.find("not a positive multiple of stride"), std::string::npos) << odd.error;
 }
 
-// Real MD: 20 steps of 1021 atoms with -reprod on one thread.
+// Real MD: 10 steps of 1021 atoms with -reprod on one thread.
 TEST_F(GromacsAlad, WalkerFramesFinalStateAndBitwiseRepeat) {
   config::GromacsSpec s = alad_spec();
   s.scratch = test_dir("walker");
