@@ -20,6 +20,7 @@
 #include "trails/core/subprocess.h"
 #include "trails/engines/external/walker_scratch.h"
 #include "trails/engines/gromacs/gromacs_engine.h"
+#include "trails/engines/gromacs/md_log.h"
 #include "trails/engines/gromacs/mdp.h"
 #include "trails/engines/gromacs/mdrun_command.h"
 #include "trails/engines/gromacs/prepared_run.h"
@@ -248,6 +249,34 @@ TEST_F(GromacsAlad, FailingMdrunIsAFailedWalkerWithItsLogKept) {
   EXPECT_NE(odd.error.find("not a positive multiple of stride"), std::string::npos) << odd.error;
 }
 
+// Regression: mdrun prints its citations again at exit, so the raw 30-line tail of a log whose
+// run stopped early was references only. The tail keeps the lines above them.
+TEST(GromacsMdLog, TailWithoutCitationBlocks) {
+  const std::string cite =
+      "++++ PLEASE READ AND CITE THE FOLLOWING REFERENCE ++++\nA. Author\nJ. 1 (2000)\n"
+      "-------- -------- --- Thank You --- -------- --------\n\n";
+  const std::string log = "header\n" + cite + "Hardware detected:\n  CPU info:\n" + cite + cite;
+  EXPECT_EQ(md_log_tail(log, 30), "header\nHardware detected:\n  CPU info:\n");
+  EXPECT_EQ(md_log_tail(log, 2), "Hardware detected:\n  CPU info:\n");
+  EXPECT_EQ(md_log_tail("step 1\nstep 2\n", 1), "step 2\n");
+}
+
+// A walker whose mdrun starts, writes md.log and then refuses the run (-nb gpu on Debian's
+// CPU-only build; the fatal error goes to stderr): the error has both, and no citations.
+TEST_F(GromacsAlad, RefusedMdrunReportsItsLogAndItsFatalError) {
+  config::GromacsSpec s = alad_spec();
+  s.scratch = test_dir("refused");
+  s.params.mdrun_nb = "gpu";
+  const SegmentResult r = GromacsEngine(s, *prepared_).make_instance()->run(walker_task(1));
+  ASSERT_FALSE(r.ok());
+  if (r.error.find("compiled to use the rdtscp") != std::string::npos)
+    GTEST_SKIP() << r.error.substr(0, 300);
+  EXPECT_NE(r.error.find("; the end of md.log:"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("Hardware detected"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("built without GPU support"), std::string::npos) << r.error;
+  EXPECT_EQ(r.error.find("PLEASE READ AND CITE"), std::string::npos) << r.error;
+}
+
 // Real MD: 10 steps of 1021 atoms with -reprod on one thread.
 TEST_F(GromacsAlad, WalkerFramesFinalStateAndBitwiseRepeat) {
   config::GromacsSpec s = alad_spec();
@@ -255,7 +284,7 @@ TEST_F(GromacsAlad, WalkerFramesFinalStateAndBitwiseRepeat) {
   const GromacsEngine engine(s, *prepared_);
   auto instance = engine.make_instance();
   const SegmentResult a = instance->run(walker_task(11));
-  if (!a.ok() && a.error.find("rdtscp") != std::string::npos) {
+  if (!a.ok() && a.error.find("compiled to use the rdtscp") != std::string::npos) {
     GTEST_SKIP() << "this host's gmx mdrun cannot run (Debian's GROMACS needs the rdtscp CPU "
                     "instruction): "
                  << a.error.substr(0, 300);

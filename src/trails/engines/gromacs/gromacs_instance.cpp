@@ -11,6 +11,7 @@
 #include "trails/core/error.h"
 #include "trails/core/subprocess.h"
 #include "trails/engines/external/walker_scratch.h"
+#include "trails/engines/gromacs/md_log.h"
 #include "trails/engines/gromacs/mdrun_command.h"
 #include "trails/engines/gromacs/tpr_patch.h"
 #include "trails/engines/gromacs/velocities.h"
@@ -29,11 +30,11 @@ double seconds_since(Clock::time_point t0) {
 
 constexpr std::size_t kLogTailLines = 30;
 
-// The walker's failure in words: mdrun's status, then the end of md.log (or of its stderr
-// when it died before writing a log).
+// The walker's failure in words: mdrun's status, the end of md.log without its citations, and
+// the end of mdrun's stderr (where GROMACS prints the fatal error of a refused input).
 std::string mdrun_failure(const std::vector<std::string>& argv, const core::ProcessResult& p,
                           const fs::path& dir) {
-  const std::string log = external::file_tail(dir / "md.log", kLogTailLines);
+  const std::string log = md_log_file_tail(dir / "md.log", kLogTailLines);
   std::string msg = "gmx mdrun " + p.status.describe();
   if (!log.empty()) msg += "; the end of md.log:\n" + core::indent_lines(log);
   if (!p.stderr_tail.empty()) {
