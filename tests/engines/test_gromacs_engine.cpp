@@ -18,7 +18,6 @@
 #include "trails/config/load.h"
 #include "trails/core/error.h"
 #include "trails/core/subprocess.h"
-#include "trails/engines/external/walker_scratch.h"
 #include "trails/engines/gromacs/gromacs_engine.h"
 #include "trails/engines/gromacs/md_log.h"
 #include "trails/engines/gromacs/mdp.h"
@@ -200,22 +199,6 @@ TEST(GromacsVelocities, MaxwellBoltzmannFromTheSeedWithoutDrift) {
   EXPECT_NEAR(t, 300.0, 15.0);  // 9000 degrees of freedom: a 5 % band is > 3 sigma
 }
 
-TEST(GromacsScratch, RemovedUnlessKept) {
-  const fs::path root = test_dir("scratch");
-  fs::path gone, kept;
-  {
-    external::WalkerScratch a(root, "a", false);
-    gone = a.dir();
-    std::ofstream(gone / "md.log") << "x\n";
-    external::WalkerScratch b(root, "b", false);
-    kept = b.keep();
-  }
-  EXPECT_FALSE(fs::exists(gone));
-  EXPECT_TRUE(fs::exists(kept));
-  { external::WalkerScratch c(root, "c", true); }
-  EXPECT_EQ(std::distance(fs::directory_iterator(root), fs::directory_iterator()), 2);
-}
-
 SegmentTask walker_task(std::uint64_t seed) {
   SegmentTask t;
   t.iteration = 3;
@@ -228,7 +211,7 @@ SegmentTask walker_task(std::uint64_t seed) {
 
 TEST_F(GromacsAlad, FailingMdrunIsAFailedWalkerWithItsLogKept) {
   config::GromacsSpec s = alad_spec();
-  s.scratch = test_dir("failing");
+  s.files.scratch = test_dir("failing");
   s.params.mdrun_extra_args = {"-no-such-mdrun-option"};
   const GromacsEngine engine(s, *prepared_);
   const SegmentResult r = engine.make_instance()->run(walker_task(1));
@@ -237,9 +220,13 @@ TEST_F(GromacsAlad, FailingMdrunIsAFailedWalkerWithItsLogKept) {
             std::string::npos)
       << r.error;
   EXPECT_NE(r.error.find("no-such-mdrun-option"), std::string::npos) << r.error;
-  const auto kept = r.error.find("are kept in ");
-  ASSERT_NE(kept, std::string::npos) << r.error;
-  const fs::path dir = r.error.substr(kept + 12, r.error.find(')', kept) - kept - 12);
+  // The one rule of the external engines: without keep_walker_files a failed walker's
+  // directory stays in scratch, and the error says where.
+  ASSERT_EQ(std::distance(fs::directory_iterator(*s.files.scratch), fs::directory_iterator()), 1);
+  const fs::path dir = *fs::directory_iterator(*s.files.scratch);
+  EXPECT_NE(r.error.find("(the walker's files are kept in " + dir.string() + ")"),
+            std::string::npos)
+      << r.error;
   EXPECT_TRUE(fs::exists(dir / "walker.tpr")) << dir;
   const SegmentResult odd = engine.make_instance()->run([] {
     SegmentTask t = walker_task(1);
@@ -251,21 +238,20 @@ TEST_F(GromacsAlad, FailingMdrunIsAFailedWalkerWithItsLogKept) {
 
 // Regression: mdrun prints its citations again at exit, so the raw 30-line tail of a log whose
 // run stopped early was references only. The tail keeps the lines above them.
-TEST(GromacsMdLog, TailWithoutCitationBlocks) {
+TEST(GromacsMdLog, CitationBlocksAreDropped) {
   const std::string cite =
       "++++ PLEASE READ AND CITE THE FOLLOWING REFERENCE ++++\nA. Author\nJ. 1 (2000)\n"
       "-------- -------- --- Thank You --- -------- --------\n\n";
-  const std::string log = "header\n" + cite + "Hardware detected:\n  CPU info:\n" + cite + cite;
-  EXPECT_EQ(md_log_tail(log, 30), "header\nHardware detected:\n  CPU info:\n");
-  EXPECT_EQ(md_log_tail(log, 2), "Hardware detected:\n  CPU info:\n");
-  EXPECT_EQ(md_log_tail("step 1\nstep 2\n", 1), "step 2\n");
+  const std::string log = "header\n" + cite + "Hardware detected:\n\n  CPU info:\n" + cite + cite;
+  EXPECT_EQ(without_citations(log), "header\nHardware detected:\n\n  CPU info:\n");
+  EXPECT_EQ(without_citations("step 1\nstep 2\n\n"), "step 1\nstep 2\n");
 }
 
 // A walker whose mdrun starts, writes md.log and then refuses the run (-nb gpu on Debian's
 // CPU-only build; the fatal error goes to stderr): the error has both, and no citations.
 TEST_F(GromacsAlad, RefusedMdrunReportsItsLogAndItsFatalError) {
   config::GromacsSpec s = alad_spec();
-  s.scratch = test_dir("refused");
+  s.files.scratch = test_dir("refused");
   s.params.mdrun_nb = "gpu";
   const SegmentResult r = GromacsEngine(s, *prepared_).make_instance()->run(walker_task(1));
   ASSERT_FALSE(r.ok());
@@ -280,7 +266,7 @@ TEST_F(GromacsAlad, RefusedMdrunReportsItsLogAndItsFatalError) {
 // Real MD: 10 steps of 1021 atoms with -reprod on one thread.
 TEST_F(GromacsAlad, WalkerFramesFinalStateAndBitwiseRepeat) {
   config::GromacsSpec s = alad_spec();
-  s.scratch = test_dir("walker");
+  s.files.scratch = test_dir("walker");
   const GromacsEngine engine(s, *prepared_);
   auto instance = engine.make_instance();
   const SegmentResult a = instance->run(walker_task(11));
@@ -308,7 +294,17 @@ TEST_F(GromacsAlad, WalkerFramesFinalStateAndBitwiseRepeat) {
   const SegmentResult next = instance->run(cont);
   ASSERT_TRUE(next.ok()) << next.error;
   EXPECT_NE(next.frames, a.frames);
-  EXPECT_TRUE(fs::is_empty(*s.scratch));  // no walker files left behind
+  EXPECT_TRUE(fs::is_empty(*s.files.scratch));  // no walker files left behind
+}
+
+// $TRAILS_MD_TIMEOUT reaches mdrun: a limit shorter than mdrun's start-up fails the walker.
+TEST_F(GromacsAlad, MdrunPastTheTimeLimitIsAFailedWalker) {
+  config::GromacsSpec s = alad_spec();
+  s.files.scratch = test_dir("timeout");
+  s.timeout_s = 0.05;
+  const SegmentResult r = GromacsEngine(s, *prepared_).make_instance()->run(walker_task(1));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error.find("gmx mdrun timed out after"), std::string::npos) << r.error;
 }
 
 TEST(GromacsMdrunCommand, PresetsPinOffsetPerSlotAndGpuId) {
@@ -353,11 +349,43 @@ TEST(GromacsConfig, KeysBuildTheSpecAndSurviveTheWire) {
   EXPECT_EQ(spec.params.mdrun_ntomp, 2);
   EXPECT_EQ(spec.params.mdrun_pin, "on");
   EXPECT_EQ(spec.params.grompp_maxwarn, 1);
-  EXPECT_TRUE(spec.params.keep_walker_files);
+  EXPECT_TRUE(spec.files.keep_walker_files);
   EXPECT_EQ(spec.steps, 40);
+  EXPECT_FALSE(spec.timeout_s);
   const auto back =
       std::get<config::GromacsSpec>(config::engine_spec_from_json(config::engine_spec_json(spec)));
   EXPECT_EQ(config::engine_spec_json(back), config::engine_spec_json(spec));
+  EXPECT_TRUE(back.files.keep_walker_files);
+
+  // TRAILS_MD_TIMEOUT (Trails-MD row 38): seconds; 0 is no limit; anything else is refused.
+  struct Env {
+    explicit Env(const char* v) { ::setenv("TRAILS_MD_TIMEOUT", v, 1); }
+    ~Env() { ::unsetenv("TRAILS_MD_TIMEOUT"); }
+  };
+  {
+    const Env env("90.5");
+    const auto timed = std::get<config::GromacsSpec>(c.engine_spec());
+    ASSERT_TRUE(timed.timeout_s);
+    EXPECT_EQ(*timed.timeout_s, 90.5);
+    const auto wire = std::get<config::GromacsSpec>(
+        config::engine_spec_from_json(config::engine_spec_json(timed)));
+    EXPECT_EQ(wire.timeout_s, timed.timeout_s);
+  }
+  {
+    const Env env("0");
+    EXPECT_FALSE(std::get<config::GromacsSpec>(c.engine_spec()).timeout_s);
+  }
+  for (const char* bad : {"ten", "-5", "inf", "5s"}) {
+    const Env env(bad);
+    try {
+      (void)c.engine_spec();
+      ADD_FAILURE() << bad << ": expected ConfigError";
+    } catch (const core::ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string("TRAILS_MD_TIMEOUT=") + bad),
+                std::string::npos)
+          << e.what();
+    }
+  }
 }
 
 }  // namespace

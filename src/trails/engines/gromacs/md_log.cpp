@@ -1,43 +1,30 @@
 #include "trails/engines/gromacs/md_log.h"
 
-#include <deque>
-#include <fstream>
 #include <sstream>
 
 namespace trails::engines::gromacs {
 
-std::string md_log_tail(const std::string& log, std::size_t max_lines) {
+std::string without_citations(const std::string& log) {
   std::istringstream in(log);
-  std::deque<std::string> kept;
-  std::string line;
+  std::string out, line;
   bool citing = false;
   bool after_citation = false;  // the blank lines that follow a block go with it
-  const auto blank = [](const std::string& l) {
-    return l.find_first_not_of(" \t\r") == std::string::npos;
-  };
+  std::size_t end_of_text = 0;  // out's size after its last non-blank line
   while (std::getline(in, line)) {
+    const bool blank = line.find_first_not_of(" \t\r") == std::string::npos;
     if (line.find("++++ PLEASE READ AND CITE") != std::string::npos) citing = true;
-    if (!citing && !(after_citation && blank(line))) {
+    if (!citing && !(after_citation && blank)) {
       after_citation = false;
-      kept.push_back(line);
-      if (kept.size() > max_lines) kept.pop_front();
+      out += line + "\n";
+      if (!blank) end_of_text = out.size();
     }
     if (citing && line.find("--- Thank You ---") != std::string::npos) {
       citing = false;
       after_citation = true;
     }
   }
-  while (!kept.empty() && blank(kept.back())) kept.pop_back();
-  std::string out;
-  for (const auto& l : kept) out += l + "\n";
+  out.resize(end_of_text);
   return out;
-}
-
-std::string md_log_file_tail(const std::filesystem::path& path, std::size_t max_lines) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return md_log_tail(text.str(), max_lines);
 }
 
 }  // namespace trails::engines::gromacs

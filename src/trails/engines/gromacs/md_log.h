@@ -1,19 +1,15 @@
-// The end of a failed walker's md.log for its error message (docs/engines.md, "Failures").
+// What of a failed walker's md.log goes into its error (docs/engines.md, "Failures").
 #pragma once
 
-#include <cstddef>
-#include <filesystem>
 #include <string>
 
 namespace trails::engines::gromacs {
 
-// The last `max_lines` lines of md.log's text without GROMACS' citation blocks (from "++++ PLEASE
-// READ AND CITE" to "--- Thank You ---"). mdrun prints them at the start and again at exit, so on
-// a failure that it reports on stderr only (a refused -nb gpu, a bad thread count) the raw tail
-// is nothing but references, and the lines that say what mdrun did last sit above them.
-std::string md_log_tail(const std::string& log, std::size_t max_lines);
-
-// md_log_tail of the file ("" when it cannot be read).
-std::string md_log_file_tail(const std::filesystem::path& path, std::size_t max_lines);
+// md.log's text without GROMACS' citation blocks (from "++++ PLEASE READ AND CITE" to
+// "--- Thank You ---", with the blank lines after each) and without trailing blank lines. mdrun
+// prints those blocks at the start and again at exit, so when it reports a failure on stderr only
+// (a refused -nb gpu, a bad thread count) the raw end of the log is nothing but references, and
+// the lines that say what mdrun did last sit above them.
+std::string without_citations(const std::string& log);
 
 }  // namespace trails::engines::gromacs
