@@ -8,9 +8,9 @@
 # (engine.gromacs_executable): native, or mdrun under qemu-x86_64 on a CPU without rdtscp, which
 # Debian's mdrun refuses; only where neither runs is the MD half skipped (exit 77).
 source "$(dirname "$0")/lib/common.bash"
+source "$ROOT/tests/scripts/lib/gromacs.bash"
 cp "$ROOT/tests/data/trails-md-examples/AlaD/"{start.gro,topol.top} .
 mkdir -p scratch
-GMX=$ROOT/tests/scripts/gmx-for-tests
 
 gmx_config() {  # FILE OUTDIR MAX_WORKERS [extra engine lines]
   local file=$1 outdir=$2 workers=$3
@@ -19,25 +19,12 @@ gmx_config() {  # FILE OUTDIR MAX_WORKERS [extra engine lines]
 outdir: $outdir
 random_seed: 11
 iterations: 2
-cvs:
-  - {name: phi, kind: phi, resid: 2}
-  - {name: psi, kind: psi, resid: 2}
 n_bins: [12, 12]
 min_values: [-3.141592653589793, -3.141592653589793]
 max_values: [3.141592653589793, 3.141592653589793]
-system:
-  conf_file: start.gro
-  top_file: topol.top
 execution:
   scratch: $PWD/scratch
-engine:
-  md_engine: gromacs
-  gromacs_executable: $GMX
-  gromacs_include_dir: /usr/share/gromacs/top
-  gromacs_mdrun_ntomp: 1
-  gromacs_mdrun_pin: 'off'
-  gromacs_mdrun_extra_args: [-reprod]
-  temperature: 300.0
+$(alad_phi_psi_gromacs)
 spawning:
   walker: 4
   step: 10
@@ -64,17 +51,7 @@ expect_exit 2 "step not a multiple of stride" "spawning.step: 12 is not a multip
 pass "trails check runs grompp: a missing #include is exit 2 with grompp's message, nothing written"
 
 # --- can this host run mdrun at all (natively or emulated)? ---------------------------------------
-set +e
-route=$("$GMX" --check 2> route.err)
-rc=$?
-set -e
-if [ $rc -eq 77 ]; then
-  echo "SKIP: this host cannot run gmx mdrun:" >&2
-  cat route.err >&2
-  exit 77
-fi
-[ $rc -eq 0 ] || fail "gmx-for-tests --check: exit $rc: $(cat route.err)"
-echo "gmx mdrun: $route"
+require_gmx_mdrun
 set +e
 "$TRAILS" run ok.yaml > ok.out 2>&1
 rc=$?

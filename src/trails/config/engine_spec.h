@@ -53,10 +53,9 @@ struct OpenMMEngineConfig {
 };
 
 // Where the external engines (command, Amber, GROMACS) run each walker: a private directory
-// under `scratch` (execution.scratch; unset: $TMPDIR, then /tmp). After a walker that succeeded it
-// is removed, unless keep_walker_files; a failed walker's directory, and with keep_walker_files
-// every one, is moved to run_dir/walker_files/iteration_I/walker_W (docs/engines.md, "Walker
-// files and scratch").
+// under `scratch` (execution.scratch; unset: $TMPDIR, then /tmp), removed after the walker. With
+// keep_walker_files every one is moved to run_dir/walker_files/iteration_I/walker_W; without,
+// a failed walker's stays in scratch (docs/engines.md, "Walker files and scratch").
 struct WalkerFilesSpec {
   std::optional<std::filesystem::path> scratch;
   bool keep_walker_files = false;
