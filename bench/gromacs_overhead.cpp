@@ -7,9 +7,12 @@
 //                  MDP and topology); walker = that grompp + a cold `gmx mdrun` of the same steps
 //   (c) one mdrun: W*S steps in one process (the floor for the MD itself)
 // Files: what each pattern leaves per iteration (Trails: the iteration's one shard; Trails-MD:
-// one XTC per walker) and creates on the way. Where this host's mdrun cannot run (Debian's build
-// needs rdtscp) only the start-up columns are measured, and the table says so.
-// Usage: bench_gromacs_overhead [WALKERS] [STEPS] [STRIDE]   (default 8 100 10; mdrun -ntomp 1)
+// one XTC per walker) and creates on the way. GMX is the gmx program all three patterns run
+// (default gmx; on a CPU without rdtscp, where Debian's mdrun refuses to start, give
+// tests/scripts/gmx-for-tests: mdrun then runs under qemu-x86_64 in every pattern, grompp
+// natively). Where mdrun cannot run at all only the start-up columns are measured, and the table
+// says so.
+// Usage: bench_gromacs_overhead [WALKERS] [STEPS] [STRIDE] [GMX]   (default 8 100 10 gmx; -ntomp 1)
 #include <unistd.h>
 
 #include <chrono>
@@ -60,7 +63,7 @@ std::string with_values(std::string mdp, int stride, std::int64_t seed) {
 
 trails::core::ProcessResult gmx(const trails::config::GromacsSpec& spec,
                                 const std::vector<std::string>& args, const fs::path& cwd) {
-  std::vector<std::string> argv = {"gmx"};
+  std::vector<std::string> argv = {spec.params.executable};
   argv.insert(argv.end(), args.begin(), args.end());
   trails::core::ProcessOptions o;
   o.working_directory = cwd;
@@ -74,6 +77,7 @@ int main(int argc, char** argv) {
   const int walkers = argc > 1 ? std::stoi(argv[1]) : 8;
   const int steps = argc > 2 ? std::stoi(argv[2]) : 100;
   const int stride = argc > 3 ? std::stoi(argv[3]) : 10;
+  const std::string gmx_program = argc > 4 ? argv[4] : "gmx";
   const fs::path alad = fs::path(TRAILS_SOURCE_DIR) / "tests/data/trails-md-examples/AlaD";
   const fs::path work =
       fs::temp_directory_path() / ("trails-gmx-bench-" + std::to_string(getpid()));
@@ -82,9 +86,10 @@ int main(int argc, char** argv) {
   spec.conf_file = alad / "start.gro";
   spec.top_file = alad / "topol.top";
   spec.include_dir = "/usr/share/gromacs/top";
+  spec.params.executable = gmx_program;
   spec.params.mdrun_ntomp = 1;
   spec.params.mdrun_pin = "off";
-  spec.scratch = work / "scratch";
+  spec.files.scratch = work / "scratch";
   spec.steps = steps;
   spec.stride = stride;
 
@@ -162,8 +167,8 @@ int main(int argc, char** argv) {
     one_mdrun = since(t0);
   }
 
-  std::printf("GROMACS overhead: AlaD 1021 atoms, %d walkers x %d steps, stride %d, 1 thread\n",
-              walkers, steps, stride);
+  std::printf("GROMACS overhead: AlaD 1021 atoms, %d walkers x %d steps, stride %d, 1 thread, %s\n",
+              walkers, steps, stride, gmx_program.c_str());
   std::printf("campaign grompp (once)                 %8.3f s\n", campaign_grompp);
   std::printf("per-walker start-up  trails (patch)    %8.4f s\n", trails_startup / walkers);
   std::printf("per-walker start-up  trails-md (grompp) %7.4f s   ratio trails/trails-md %.4f\n",

@@ -1,7 +1,8 @@
 // The command engine's contract (docs/engines.md, "The command engine"): a program that echoes
 // the task's start and frames back is read exactly; a failing program, a missing or short
 // output and a timeout are failed walkers with the program's stderr; the walker directory is in
-// the scratch root and removed, or kept under RUN_DIR/walker_files; the task environment.
+// the scratch root and removed (a failed walker's left there), or kept under
+// RUN_DIR/walker_files; the task environment.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -110,9 +111,15 @@ TEST_F(CommandEngineTest, AFailingProgramIsAFailedWalkerWithItsStderr) {
   EXPECT_NE(result.error.find("walker 3 of iteration 2"), std::string::npos) << result.error;
   EXPECT_NE(result.error.find("exited with status 3"), std::string::npos) << result.error;
   EXPECT_NE(result.error.find("segment blew up: NaN"), std::string::npos) << result.error;
-  EXPECT_NE(result.error.find("engine.keep_walker_files"), std::string::npos) << result.error;
   EXPECT_TRUE(result.frames.empty());
-  EXPECT_EQ(entries(scratch()), 0u);
+  // A failed walker's directory stays in scratch (no keep_walker_files), and the error says where.
+  ASSERT_EQ(entries(scratch()), 1u);
+  const fs::path kept = *fs::directory_iterator(scratch());
+  EXPECT_NE(result.error.find("(the walker's files are kept in " + kept.string() + ")"),
+            std::string::npos)
+      << result.error;
+  EXPECT_TRUE(fs::exists(kept / "walker.log")) << kept;
+  EXPECT_FALSE(fs::exists(run_dir() / "walker_files"));
 }
 
 TEST_F(CommandEngineTest, AShortOutputIsAFailedWalker) {

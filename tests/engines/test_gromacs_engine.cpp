@@ -1,9 +1,10 @@
 // The GROMACS engine (docs/engines.md, "GROMACS") on Trails-MD's AlaD inputs (start.gro,
 // topol.top with #include "amber99sb.ff/..."): the MDP template, one grompp per campaign, the
 // per-walker run input equal to grompp's own for the same state and seed, fresh velocities, a
-// failing mdrun as a failed walker with its log kept, the configuration keys. A walker with real
-// MD runs where this host's gmx mdrun can run (Debian's build refuses CPUs without rdtscp:
-// then that one test is skipped and says why).
+// failing mdrun as a failed walker with its log kept, the configuration keys, a walker with real
+// MD. gmx is tests/scripts/gmx-for-tests (engine.gromacs_executable): native, or mdrun under
+// qemu-x86_64 where the CPU lacks rdtscp, which Debian's mdrun refuses; only where neither can run
+// is the real-MD test skipped, saying why.
 #include <unistd.h>
 
 #include <cmath>
@@ -17,8 +18,8 @@
 #include "trails/config/load.h"
 #include "trails/core/error.h"
 #include "trails/core/subprocess.h"
-#include "trails/engines/external/walker_scratch.h"
 #include "trails/engines/gromacs/gromacs_engine.h"
+#include "trails/engines/gromacs/md_log.h"
 #include "trails/engines/gromacs/mdp.h"
 #include "trails/engines/gromacs/mdrun_command.h"
 #include "trails/engines/gromacs/prepared_run.h"
@@ -32,6 +33,7 @@ namespace {
 
 namespace fs = std::filesystem;
 const fs::path kAlad = fs::path(TRAILS_TEST_DATA) / "trails-md-examples/AlaD";
+const std::string kGmx = std::string(TRAILS_SOURCE_DIR) + "/tests/scripts/gmx-for-tests";
 
 std::string text_of(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -52,11 +54,12 @@ config::GromacsSpec alad_spec() {
   s.conf_file = kAlad / "start.gro";
   s.top_file = kAlad / "topol.top";
   s.include_dir = "/usr/share/gromacs/top";
+  s.params.executable = kGmx;
   s.params.mdrun_ntomp = 1;
   s.params.mdrun_pin = "off";
   s.params.mdrun_extra_args = {"-reprod"};
-  s.steps = 20;
-  s.stride = 10;
+  s.steps = 10;
+  s.stride = 5;
   return s;
 }
 
@@ -87,8 +90,8 @@ TEST(GromacsMdp, TemplatePlaceholdersAndTrailsSettings) {
   s.mdp_template = dir / "t.mdp";
   s.temperature = 300;
   const std::string mdp = with_trails_settings(render_mdp(s));
-  EXPECT_NE(mdp.find("nsteps = 20\ndt = 0.002\nref_t = 300.0\n"), std::string::npos) << mdp;
-  EXPECT_NE(mdp.find("; set by Trails: nstxout_compressed = 10"), std::string::npos) << mdp;
+  EXPECT_NE(mdp.find("nsteps = 10\ndt = 0.002\nref_t = 300.0\n"), std::string::npos) << mdp;
+  EXPECT_NE(mdp.find("; set by Trails: nstxout_compressed = 5"), std::string::npos) << mdp;
   EXPECT_NE(mdp.find("; set by Trails: gen_vel = yes"), std::string::npos) << mdp;
   EXPECT_NE(mdp.find("pcoupl = no ; {literal}"), std::string::npos) << mdp;
   EXPECT_NE(mdp.find("gen-vel = no\ncontinuation = no\n"), std::string::npos) << mdp;
@@ -196,35 +199,19 @@ TEST(GromacsVelocities, MaxwellBoltzmannFromTheSeedWithoutDrift) {
   EXPECT_NEAR(t, 300.0, 15.0);  // 9000 degrees of freedom: a 5 % band is > 3 sigma
 }
 
-TEST(GromacsScratch, RemovedUnlessKept) {
-  const fs::path root = test_dir("scratch");
-  fs::path gone, kept;
-  {
-    external::WalkerScratch a(root, "a", false);
-    gone = a.dir();
-    std::ofstream(gone / "md.log") << "x\n";
-    external::WalkerScratch b(root, "b", false);
-    kept = b.keep();
-  }
-  EXPECT_FALSE(fs::exists(gone));
-  EXPECT_TRUE(fs::exists(kept));
-  { external::WalkerScratch c(root, "c", true); }
-  EXPECT_EQ(std::distance(fs::directory_iterator(root), fs::directory_iterator()), 2);
-}
-
 SegmentTask walker_task(std::uint64_t seed) {
   SegmentTask t;
   t.iteration = 3;
   t.walker = 5;
-  t.steps = 20;
-  t.stride = 10;
+  t.steps = 10;
+  t.stride = 5;
   t.seed = seed;
   return t;
 }
 
 TEST_F(GromacsAlad, FailingMdrunIsAFailedWalkerWithItsLogKept) {
   config::GromacsSpec s = alad_spec();
-  s.scratch = test_dir("failing");
+  s.files.scratch = test_dir("failing");
   s.params.mdrun_extra_args = {"-no-such-mdrun-option"};
   const GromacsEngine engine(s, *prepared_);
   const SegmentResult r = engine.make_instance()->run(walker_task(1));
@@ -233,26 +220,57 @@ TEST_F(GromacsAlad, FailingMdrunIsAFailedWalkerWithItsLogKept) {
             std::string::npos)
       << r.error;
   EXPECT_NE(r.error.find("no-such-mdrun-option"), std::string::npos) << r.error;
-  const auto kept = r.error.find("are kept in ");
-  ASSERT_NE(kept, std::string::npos) << r.error;
-  const fs::path dir = r.error.substr(kept + 12, r.error.find(')', kept) - kept - 12);
+  // The one rule of the external engines: without keep_walker_files a failed walker's
+  // directory stays in scratch, and the error says where.
+  ASSERT_EQ(std::distance(fs::directory_iterator(*s.files.scratch), fs::directory_iterator()), 1);
+  const fs::path dir = *fs::directory_iterator(*s.files.scratch);
+  EXPECT_NE(r.error.find("(the walker's files are kept in " + dir.string() + ")"),
+            std::string::npos)
+      << r.error;
   EXPECT_TRUE(fs::exists(dir / "walker.tpr")) << dir;
   const SegmentResult odd = engine.make_instance()->run([] {
     SegmentTask t = walker_task(1);
-    t.steps = 25;
+    t.steps = 12;
     return t;
   }());
   EXPECT_NE(odd.error.find("not a positive multiple of stride"), std::string::npos) << odd.error;
 }
 
-// Real MD: 20 steps of 1021 atoms with -reprod on one thread.
+// Regression: mdrun prints its citations again at exit, so the raw 30-line tail of a log whose
+// run stopped early was references only. The tail keeps the lines above them.
+TEST(GromacsMdLog, CitationBlocksAreDropped) {
+  const std::string cite =
+      "++++ PLEASE READ AND CITE THE FOLLOWING REFERENCE ++++\nA. Author\nJ. 1 (2000)\n"
+      "-------- -------- --- Thank You --- -------- --------\n\n";
+  const std::string log = "header\n" + cite + "Hardware detected:\n\n  CPU info:\n" + cite + cite;
+  EXPECT_EQ(without_citations(log), "header\nHardware detected:\n\n  CPU info:\n");
+  EXPECT_EQ(without_citations("step 1\nstep 2\n\n"), "step 1\nstep 2\n");
+}
+
+// A walker whose mdrun starts, writes md.log and then refuses the run (-nb gpu on Debian's
+// CPU-only build; the fatal error goes to stderr): the error has both, and no citations.
+TEST_F(GromacsAlad, RefusedMdrunReportsItsLogAndItsFatalError) {
+  config::GromacsSpec s = alad_spec();
+  s.files.scratch = test_dir("refused");
+  s.params.mdrun_nb = "gpu";
+  const SegmentResult r = GromacsEngine(s, *prepared_).make_instance()->run(walker_task(1));
+  ASSERT_FALSE(r.ok());
+  if (r.error.find("compiled to use the rdtscp") != std::string::npos)
+    GTEST_SKIP() << r.error.substr(0, 300);
+  EXPECT_NE(r.error.find("; the end of md.log:"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("Hardware detected"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("built without GPU support"), std::string::npos) << r.error;
+  EXPECT_EQ(r.error.find("PLEASE READ AND CITE"), std::string::npos) << r.error;
+}
+
+// Real MD: 10 steps of 1021 atoms with -reprod on one thread.
 TEST_F(GromacsAlad, WalkerFramesFinalStateAndBitwiseRepeat) {
   config::GromacsSpec s = alad_spec();
-  s.scratch = test_dir("walker");
+  s.files.scratch = test_dir("walker");
   const GromacsEngine engine(s, *prepared_);
   auto instance = engine.make_instance();
   const SegmentResult a = instance->run(walker_task(11));
-  if (!a.ok() && a.error.find("rdtscp") != std::string::npos) {
+  if (!a.ok() && a.error.find("compiled to use the rdtscp") != std::string::npos) {
     GTEST_SKIP() << "this host's gmx mdrun cannot run (Debian's GROMACS needs the rdtscp CPU "
                     "instruction): "
                  << a.error.substr(0, 300);
@@ -276,7 +294,17 @@ TEST_F(GromacsAlad, WalkerFramesFinalStateAndBitwiseRepeat) {
   const SegmentResult next = instance->run(cont);
   ASSERT_TRUE(next.ok()) << next.error;
   EXPECT_NE(next.frames, a.frames);
-  EXPECT_TRUE(fs::is_empty(*s.scratch));  // no walker files left behind
+  EXPECT_TRUE(fs::is_empty(*s.files.scratch));  // no walker files left behind
+}
+
+// $TRAILS_MD_TIMEOUT reaches mdrun: a limit shorter than mdrun's start-up fails the walker.
+TEST_F(GromacsAlad, MdrunPastTheTimeLimitIsAFailedWalker) {
+  config::GromacsSpec s = alad_spec();
+  s.files.scratch = test_dir("timeout");
+  s.timeout_s = 0.05;
+  const SegmentResult r = GromacsEngine(s, *prepared_).make_instance()->run(walker_task(1));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error.find("gmx mdrun timed out after"), std::string::npos) << r.error;
 }
 
 TEST(GromacsMdrunCommand, PresetsPinOffsetPerSlotAndGpuId) {
@@ -321,11 +349,43 @@ TEST(GromacsConfig, KeysBuildTheSpecAndSurviveTheWire) {
   EXPECT_EQ(spec.params.mdrun_ntomp, 2);
   EXPECT_EQ(spec.params.mdrun_pin, "on");
   EXPECT_EQ(spec.params.grompp_maxwarn, 1);
-  EXPECT_TRUE(spec.params.keep_walker_files);
+  EXPECT_TRUE(spec.files.keep_walker_files);
   EXPECT_EQ(spec.steps, 40);
+  EXPECT_FALSE(spec.timeout_s);
   const auto back =
       std::get<config::GromacsSpec>(config::engine_spec_from_json(config::engine_spec_json(spec)));
   EXPECT_EQ(config::engine_spec_json(back), config::engine_spec_json(spec));
+  EXPECT_TRUE(back.files.keep_walker_files);
+
+  // TRAILS_MD_TIMEOUT (Trails-MD row 38): seconds; 0 is no limit; anything else is refused.
+  struct Env {
+    explicit Env(const char* v) { ::setenv("TRAILS_MD_TIMEOUT", v, 1); }
+    ~Env() { ::unsetenv("TRAILS_MD_TIMEOUT"); }
+  };
+  {
+    const Env env("90.5");
+    const auto timed = std::get<config::GromacsSpec>(c.engine_spec());
+    ASSERT_TRUE(timed.timeout_s);
+    EXPECT_EQ(*timed.timeout_s, 90.5);
+    const auto wire = std::get<config::GromacsSpec>(
+        config::engine_spec_from_json(config::engine_spec_json(timed)));
+    EXPECT_EQ(wire.timeout_s, timed.timeout_s);
+  }
+  {
+    const Env env("0");
+    EXPECT_FALSE(std::get<config::GromacsSpec>(c.engine_spec()).timeout_s);
+  }
+  for (const char* bad : {"ten", "-5", "inf", "5s"}) {
+    const Env env(bad);
+    try {
+      (void)c.engine_spec();
+      ADD_FAILURE() << bad << ": expected ConfigError";
+    } catch (const core::ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string("TRAILS_MD_TIMEOUT=") + bad),
+                std::string::npos)
+          << e.what();
+    }
+  }
 }
 
 }  // namespace

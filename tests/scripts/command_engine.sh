@@ -7,7 +7,8 @@
 #    the same files as the built-in run's (one shard per iteration) and the scratch root is
 #    empty; with engine.keep_walker_files they are under RUN_DIR/walker_files, one directory
 #    per walker;
-# 3. a failing program stops the run with its stderr; a short output fails the walker;
+# 3. a failing program stops the run with its stderr (its directory kept in scratch); a
+#    short output fails the walker; TRAILS_MD_TIMEOUT limits the program, a bad value is exit 2;
 # 4. the numpy example (examples/command-engine/runseg.py) runs.
 source "$(dirname "$0")/lib/common.bash"
 export TRAILS_EXECUTABLE=$TRAILS
@@ -61,6 +62,9 @@ command_config fail.yaml failrun "$WORK/fail.sh"
 expect_exit 1 "a failing program" "cannot open restart file (bad input)" \
   "$TRAILS" run fail.yaml --iterations 1
 grep -qF "exited with status 3" err.txt || fail "the exit status is not reported: $(cat err.txt)"
+kept=$(sed -n "s/.*(the walker's files are kept in \(.*\))\$/\1/p" err.txt | head -1)
+[ -n "$kept" ] && [ -s "$kept/walker.log" ] || fail "a failed walker's directory is not kept: $(cat err.txt)"
+rm -rf scratch/*
 
 cat > short.sh <<'SH'
 #!/bin/sh
@@ -70,7 +74,25 @@ SH
 chmod +x short.sh
 command_config short.yaml shortrun "$WORK/short.sh"
 expect_exit 1 "a short output" "17 frames, expected 20" "$TRAILS" run short.yaml --iterations 1
-pass "a failing program and a short output are failed walkers with the reason"
+pass "a failing program and a short output are failed walkers with the reason; its files are kept"
+
+# TRAILS_MD_TIMEOUT (Trails-MD row 38): the program's limit when engine.command_timeout is unset.
+cat > slow.sh <<'SH'
+#!/bin/sh
+exec sleep 30
+SH
+chmod +x slow.sh
+command_config slow.yaml slowrun "$WORK/slow.sh"
+TRAILS_MD_TIMEOUT=0.5 expect_exit 1 "a program past TRAILS_MD_TIMEOUT" "timed out after" \
+  "$TRAILS" run slow.yaml --iterations 1
+for bad in ten -1; do
+  TRAILS_MD_TIMEOUT=$bad expect_exit 2 "TRAILS_MD_TIMEOUT=$bad" "TRAILS_MD_TIMEOUT=$bad: expected a number" \
+    "$TRAILS" run command.yaml --iterations 4 --resume
+done
+TRAILS_MD_TIMEOUT=ten expect_exit 2 "check with TRAILS_MD_TIMEOUT=ten" "TRAILS_MD_TIMEOUT=ten" \
+  "$TRAILS" check slow.yaml
+[ "$(ls command/shards | wc -l)" -eq 3 ] || fail "a refused TRAILS_MD_TIMEOUT wrote an iteration"
+pass "TRAILS_MD_TIMEOUT limits the program; a bad value is exit 2 naming it, nothing written"
 
 mkdir example-src
 cp "$ROOT/examples/command-engine/runseg.py" example-src/

@@ -71,7 +71,6 @@ void build_gromacs(const RawConfig& raw, GromacsEngineConfig& g) {
     g.mdrun_extra_args = v.get<std::vector<std::string>>();
   }
   g.grompp_maxwarn = as_int(raw, "engine.gromacs_grompp_maxwarn", g.grompp_maxwarn);
-  g.keep_walker_files = as_bool(raw, "engine.keep_walker_files", g.keep_walker_files);
 }
 
 std::vector<std::string> as_strings(const RawConfig& raw, const std::string& key) {
@@ -257,7 +256,6 @@ CampaignConfig build_config(const RawConfig& raw) {
   o.equilibrate = as_bool(raw, "engine.equilibrate", o.equilibrate);
   c.engine.gromacs_include_dir = as_path(raw, "engine.gromacs_include_dir");
   build_gromacs(raw, c.engine.gromacs);
-  c.execution.scratch = as_path(raw, "execution.scratch");
   if (const json& v = raw.value("engine.python"); v.is_string())
     c.engine.python = v.get<std::string>();
   if (const json& v = raw.value("engine.command"); v.is_array()) {
@@ -273,7 +271,6 @@ CampaignConfig build_config(const RawConfig& raw) {
     c.engine.amber_extra_args = v.get<std::vector<std::string>>();
   }
   c.engine.amber_trajectory_format = as_string(raw, "engine.amber_trajectory_format");
-  c.execution.scratch = as_path(raw, "execution.scratch");
   if (const json& v = raw.value("cvs"); v.is_array()) c.cvs = v;
   c.system.conf_file = as_path(raw, "system.conf_file");
   c.system.initial_trajectory = as_path(raw, "system.initial_trajectory");

@@ -194,9 +194,10 @@ struct ExecutionConfig {
   std::vector<int> devices;  // execution.devices or engine.gpu_ids; empty: spawning.max_workers
   std::string devices_key = "execution.devices";  // the key that set them, for messages
   int workers_per_device = 1;
-  std::string binding_check = "warn";            // warn | fail | off
-  std::optional<std::filesystem::path> scratch;  // execution.scratch (external engines, arrays)
-  SchedulerConfig scheduler;                     // backend slurm | pbs | torque
+  std::string binding_check = "warn";  // warn | fail | off
+  // execution.scratch is read once, into scheduler.scratch: the array job scripts stage there,
+  // and the external engines make walker directories there (walker_files()).
+  SchedulerConfig scheduler;  // backend slurm | pbs | torque; execution.scratch
 };
 
 struct CampaignConfig {
@@ -233,7 +234,7 @@ struct CampaignConfig {
   // The typed description of the chosen engine (engine.md_engine), all that engines/ sees.
   EngineSpec engine_spec() const;
   // Where an external engine runs its walkers (execution.scratch, engine.keep_walker_files).
-  WalkerFilesSpec walker_files() const { return {execution.scratch, engine.keep_walker_files}; }
+  WalkerFilesSpec walker_files() const;
   int cv_dimension() const { return static_cast<int>(n_bins.size()); }
   bool learned_space() const { return space_mode != "fixed"; }
 

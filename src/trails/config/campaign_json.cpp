@@ -154,8 +154,7 @@ json built_values(const CampaignConfig& c, bool all) {
     if (all) {  // where walkers run, not what they compute
       e["command_timeout"] = c.engine.command_timeout ? json(*c.engine.command_timeout) : json();
       e["keep_walker_files"] = c.engine.keep_walker_files;
-      j["execution"]["scratch"] =
-          c.execution.scratch ? json(c.execution.scratch->string()) : json();
+      j["execution"]["scratch"] = optional_json(c.execution.scheduler.scratch);
     }
   }
 
@@ -271,8 +270,8 @@ json built_values(const CampaignConfig& c, bool all) {
     j["execution"]["persistent_workers"] = c.execution.persistent_workers;
     j["execution"]["walker_timeout"] = optional_json(c.execution.walker_timeout);
     if (c.engine.md_engine == "gromacs") {  // only then, so other runs' files stay as they were
-      j["execution"]["scratch"] = path_or_null(c.execution.scratch);
-      e["keep_walker_files"] = c.engine.gromacs.keep_walker_files;
+      j["execution"]["scratch"] = optional_json(c.execution.scheduler.scratch);
+      e["keep_walker_files"] = c.engine.keep_walker_files;
     }
     const ExecutionConfig& x = c.execution;
     const json devices = x.devices.empty() ? json(nullptr) : json(x.devices);

@@ -26,7 +26,8 @@ EngineSpec CampaignConfig::engine_spec() const {
     spec.top_file = system.top_file.value_or(std::filesystem::path());
     spec.mdp_template = system.system_file;
     spec.include_dir = engine.gromacs_include_dir;
-    spec.scratch = execution.scratch;
+    spec.files = walker_files();
+    spec.timeout_s = md_timeout_from_environment();
     spec.temperature = engine.openmm.temperature;
     spec.pressure = engine.openmm.pressure;
     spec.npt = engine.openmm.npt;
@@ -38,7 +39,8 @@ EngineSpec CampaignConfig::engine_spec() const {
   if (engine.md_engine == "command") {
     CommandSpec spec;
     spec.command = engine.command;
-    spec.timeout_s = engine.command_timeout;
+    spec.timeout_s =
+        engine.command_timeout ? engine.command_timeout : md_timeout_from_environment();
     spec.dt = engine.builtin.dt;
     spec.temperature = engine.openmm.temperature;
     spec.pressure = engine.openmm.pressure;
@@ -53,6 +55,7 @@ EngineSpec CampaignConfig::engine_spec() const {
     spec.executable = engine.amber_executable;
     spec.input_file = engine.amber_input_file;
     spec.extra_args = engine.amber_extra_args;
+    spec.timeout_s = md_timeout_from_environment();
     spec.netcdf = engine.amber_trajectory_format != "ascii";
     // check_amber_engine (config/engine_checks.cpp) required both files.
     spec.top_file = system.top_file.value_or(std::filesystem::path());
@@ -66,6 +69,13 @@ EngineSpec CampaignConfig::engine_spec() const {
   }
   // The schema admits only the engines above; reaching this is a bug, not bad input.
   throw core::InternalError("engine.md_engine: no spec for '" + engine.md_engine + "'");
+}
+
+WalkerFilesSpec CampaignConfig::walker_files() const {
+  WalkerFilesSpec files;
+  if (execution.scheduler.scratch) files.scratch = *execution.scheduler.scratch;
+  files.keep_walker_files = engine.keep_walker_files;
+  return files;
 }
 
 namespace {
@@ -180,31 +190,44 @@ std::optional<std::string> optional_string_of(const json& j) {
   return j.get<std::string>();
 }
 
+// The keys every external engine's spec carries on the wire: where walkers run, what is kept,
+// the subprocess limit.
+void put_external(json& j, const WalkerFilesSpec& files, const std::optional<double>& timeout_s) {
+  j["scratch"] = path_json(files.scratch);
+  j["keep_walker_files"] = files.keep_walker_files;
+  j["timeout_s"] = timeout_s ? json(*timeout_s) : json(nullptr);
+}
+void get_external(const json& j, WalkerFilesSpec& files, std::optional<double>& timeout_s) {
+  files.scratch = path_of(j.at("scratch"));
+  files.keep_walker_files = j.at("keep_walker_files").get<bool>();
+  if (!j.at("timeout_s").is_null()) timeout_s = j.at("timeout_s").get<double>();
+}
+
 json gromacs_json(const GromacsSpec& s) {
   const GromacsEngineConfig& g = s.params;
-  return {{"engine", "gromacs"},
-          {"executable", g.executable},
-          {"mdrun_ntmpi", g.mdrun_ntmpi},
-          {"mdrun_ntomp", g.mdrun_ntomp ? json(*g.mdrun_ntomp) : json(nullptr)},
-          {"mdrun_nb", optional_string_json(g.mdrun_nb)},
-          {"mdrun_pme", optional_string_json(g.mdrun_pme)},
-          {"mdrun_update", optional_string_json(g.mdrun_update)},
-          {"mdrun_bonded", optional_string_json(g.mdrun_bonded)},
-          {"mdrun_pin", optional_string_json(g.mdrun_pin)},
-          {"mdrun_extra_args", g.mdrun_extra_args},
-          {"grompp_maxwarn", g.grompp_maxwarn},
-          {"keep_walker_files", g.keep_walker_files},
-          {"conf_file", s.conf_file.string()},
-          {"top_file", s.top_file.string()},
-          {"mdp_template", path_json(s.mdp_template)},
-          {"include_dir", path_json(s.include_dir)},
-          {"scratch", path_json(s.scratch)},
-          {"temperature", s.temperature},
-          {"pressure", s.pressure},
-          {"npt", s.npt},
-          {"dt", s.dt},
-          {"steps", s.steps},
-          {"stride", s.stride}};
+  json j = {{"engine", "gromacs"},
+            {"executable", g.executable},
+            {"mdrun_ntmpi", g.mdrun_ntmpi},
+            {"mdrun_ntomp", g.mdrun_ntomp ? json(*g.mdrun_ntomp) : json(nullptr)},
+            {"mdrun_nb", optional_string_json(g.mdrun_nb)},
+            {"mdrun_pme", optional_string_json(g.mdrun_pme)},
+            {"mdrun_update", optional_string_json(g.mdrun_update)},
+            {"mdrun_bonded", optional_string_json(g.mdrun_bonded)},
+            {"mdrun_pin", optional_string_json(g.mdrun_pin)},
+            {"mdrun_extra_args", g.mdrun_extra_args},
+            {"grompp_maxwarn", g.grompp_maxwarn},
+            {"conf_file", s.conf_file.string()},
+            {"top_file", s.top_file.string()},
+            {"mdp_template", path_json(s.mdp_template)},
+            {"include_dir", path_json(s.include_dir)},
+            {"temperature", s.temperature},
+            {"pressure", s.pressure},
+            {"npt", s.npt},
+            {"dt", s.dt},
+            {"steps", s.steps},
+            {"stride", s.stride}};
+  put_external(j, s.files, s.timeout_s);
+  return j;
 }
 
 GromacsSpec gromacs_from(const json& j) {
@@ -220,12 +243,11 @@ GromacsSpec gromacs_from(const json& j) {
   g.mdrun_pin = optional_string_of(j.at("mdrun_pin"));
   g.mdrun_extra_args = j.at("mdrun_extra_args").get<std::vector<std::string>>();
   g.grompp_maxwarn = j.at("grompp_maxwarn").get<int>();
-  g.keep_walker_files = j.at("keep_walker_files").get<bool>();
   s.conf_file = j.at("conf_file").get<std::string>();
   s.top_file = j.at("top_file").get<std::string>();
   s.mdp_template = path_of(j.at("mdp_template"));
   s.include_dir = path_of(j.at("include_dir"));
-  s.scratch = path_of(j.at("scratch"));
+  get_external(j, s.files, s.timeout_s);
   s.temperature = j.at("temperature").get<double>();
   s.pressure = j.at("pressure").get<double>();
   s.npt = j.at("npt").get<bool>();
@@ -236,48 +258,45 @@ GromacsSpec gromacs_from(const json& j) {
 }
 
 json command_json(const CommandSpec& s) {
-  return {{"engine", "command"},
-          {"command", s.command},
-          {"timeout_s", s.timeout_s ? json(*s.timeout_s) : json(nullptr)},
-          {"dt", s.dt},
-          {"temperature", s.temperature},
-          {"pressure", s.pressure},
-          {"npt", s.npt},
-          {"conf_file", path_json(s.conf_file)},
-          {"start", s.start},
-          {"scratch", path_json(s.files.scratch)},
-          {"keep_walker_files", s.files.keep_walker_files}};
+  json j = {{"engine", "command"},
+            {"command", s.command},
+            {"dt", s.dt},
+            {"temperature", s.temperature},
+            {"pressure", s.pressure},
+            {"npt", s.npt},
+            {"conf_file", path_json(s.conf_file)},
+            {"start", s.start}};
+  put_external(j, s.files, s.timeout_s);
+  return j;
 }
 
 CommandSpec command_from(const json& j) {
   CommandSpec s;
   s.command = j.at("command").get<std::vector<std::string>>();
-  if (!j.at("timeout_s").is_null()) s.timeout_s = j.at("timeout_s").get<double>();
   s.dt = j.at("dt").get<double>();
   s.temperature = j.at("temperature").get<double>();
   s.pressure = j.at("pressure").get<double>();
   s.npt = j.at("npt").get<bool>();
   s.conf_file = path_of(j.at("conf_file"));
   s.start = j.at("start").get<std::vector<double>>();
-  s.files.scratch = path_of(j.at("scratch"));
-  s.files.keep_walker_files = j.at("keep_walker_files").get<bool>();
+  get_external(j, s.files, s.timeout_s);
   return s;
 }
 
 json amber_json(const AmberSpec& s) {
-  return {{"engine", "amber"},
-          {"executable", s.executable},
-          {"input_file", path_json(s.input_file)},
-          {"extra_args", s.extra_args},
-          {"netcdf", s.netcdf},
-          {"top_file", s.top_file.string()},
-          {"conf_file", s.conf_file.string()},
-          {"dt", s.dt},
-          {"temperature", s.temperature},
-          {"pressure", s.pressure},
-          {"npt", s.npt},
-          {"scratch", path_json(s.files.scratch)},
-          {"keep_walker_files", s.files.keep_walker_files}};
+  json j = {{"engine", "amber"},
+            {"executable", s.executable},
+            {"input_file", path_json(s.input_file)},
+            {"extra_args", s.extra_args},
+            {"netcdf", s.netcdf},
+            {"top_file", s.top_file.string()},
+            {"conf_file", s.conf_file.string()},
+            {"dt", s.dt},
+            {"temperature", s.temperature},
+            {"pressure", s.pressure},
+            {"npt", s.npt}};
+  put_external(j, s.files, s.timeout_s);
+  return j;
 }
 
 AmberSpec amber_from(const json& j) {
@@ -292,8 +311,7 @@ AmberSpec amber_from(const json& j) {
   s.temperature = j.at("temperature").get<double>();
   s.pressure = j.at("pressure").get<double>();
   s.npt = j.at("npt").get<bool>();
-  s.files.scratch = path_of(j.at("scratch"));
-  s.files.keep_walker_files = j.at("keep_walker_files").get<bool>();
+  get_external(j, s.files, s.timeout_s);
   return s;
 }
 

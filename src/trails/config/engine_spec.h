@@ -52,6 +52,15 @@ struct OpenMMEngineConfig {
   int equilibration_steps = 5000;
 };
 
+// Where the external engines (command, Amber, GROMACS) run each walker: a private directory
+// under `scratch` (execution.scratch; unset: $TMPDIR, then /tmp), removed after the walker. With
+// keep_walker_files every one is moved to run_dir/walker_files/iteration_I/walker_W; without,
+// a failed walker's stays in scratch (docs/engines.md, "Walker files and scratch").
+struct WalkerFilesSpec {
+  std::optional<std::filesystem::path> scratch;
+  bool keep_walker_files = false;
+};
+
 // engine.md_engine: gromacs, the keys of Trails-MD's rows 27-31 (docs/engines.md, "GROMACS").
 struct GromacsEngineConfig {
   std::string executable = "gmx";  // engine.gromacs_executable (PATH lookup without a '/')
@@ -61,7 +70,6 @@ struct GromacsEngineConfig {
   std::optional<std::string> mdrun_pin;       // auto|on|off; on: -pinoffset from the slot
   std::vector<std::string> mdrun_extra_args;  // appended verbatim
   int grompp_maxwarn = 0;                     // grompp -maxwarn
-  bool keep_walker_files = false;             // engine.keep_walker_files
 };
 
 // Everything the GROMACS engine is built from. Paths are absolute.
@@ -71,7 +79,8 @@ struct GromacsSpec {
   std::filesystem::path top_file;                     // system.top_file (.top)
   std::optional<std::filesystem::path> mdp_template;  // system.system_file
   std::optional<std::filesystem::path> include_dir;   // engine.gromacs_include_dir (GMXLIB)
-  std::optional<std::filesystem::path> scratch;       // execution.scratch; none: $TMPDIR
+  WalkerFilesSpec files;                              // execution.scratch, keep_walker_files
+  std::optional<double> timeout_s;                    // $TRAILS_MD_TIMEOUT: grompp, mdrun
   double temperature = 300.0;                         // engine.temperature (K)
   double pressure = 1.0;                              // engine.pressure (atm; the MDP gets bar)
   bool npt = false;                                   // engine.npt
@@ -99,22 +108,13 @@ struct OpenMMSpec {
   std::uint64_t seed_base = 0;  // the campaign's engine seed: only the pre-equilibration uses it
 };
 
-// Where the external engines (command, Amber, GROMACS) run each walker: a private directory
-// under `scratch` (execution.scratch; unset: $TMPDIR, then /tmp), removed after the walker unless
-// keep_walker_files, which moves it to run_dir/walker_files/ (docs/engines.md, "Walker files and
-// scratch").
-struct WalkerFilesSpec {
-  std::optional<std::filesystem::path> scratch;
-  bool keep_walker_files = false;
-};
-
 // engine.md_engine: command: a user's program runs each segment (docs/engines.md, "The command
 // engine"). A molecular system when conf_file is set (its PDB/GRO gives the topology and the
 // reference structure; nm, ps, K), else a point system whose coordinates are the CVs (reduced
 // units; start is system.start's first point and fixes the dimension).
 struct CommandSpec {
   std::vector<std::string> command;  // engine.command: argv, argv[0] looked up in PATH
-  std::optional<double> timeout_s;   // engine.command_timeout
+  std::optional<double> timeout_s;   // engine.command_timeout, else $TRAILS_MD_TIMEOUT
   double dt = 0.002;                 // engine.dt, handed to the program
   double temperature = 300.0;        // engine.temperature
   double pressure = 1.0;             // engine.pressure
@@ -129,6 +129,7 @@ struct AmberSpec {
   std::string executable = "pmemd";                 // engine.amber_executable
   std::optional<std::filesystem::path> input_file;  // engine.amber_input_file (mdin template)
   std::vector<std::string> extra_args;              // engine.amber_extra_args
+  std::optional<double> timeout_s;                  // $TRAILS_MD_TIMEOUT: pmemd/sander
   bool netcdf = true;  // engine.amber_trajectory_format: netcdf/auto (true), ascii (false)
   std::filesystem::path top_file;   // system.top_file (prmtop)
   std::filesystem::path conf_file;  // system.conf_file (inpcrd/rst7/ncrst)
@@ -140,6 +141,12 @@ struct AmberSpec {
 };
 
 using EngineSpec = std::variant<BuiltinSpec, OpenMMSpec, GromacsSpec, CommandSpec, AmberSpec>;
+
+// $TRAILS_MD_TIMEOUT (Trails-MD row 38): the external engines' limit on each subprocess (grompp,
+// mdrun, pmemd/sander; the command engine's program when engine.command_timeout is unset).
+// Unset, empty or 0: none. Throws core::ConfigError naming the variable for anything but a
+// finite number >= 0 (md_timeout.cpp).
+std::optional<double> md_timeout_from_environment();
 
 // engine.potential by its YAML name (double_well, muller_brown, ...); nullopt for any other.
 std::optional<Potential> potential_named(const std::string& name);

@@ -19,13 +19,6 @@ namespace trails::engines::amber {
 namespace fs = std::filesystem;
 namespace {
 
-std::string file_tail(const fs::path& file) {
-  std::ifstream in(file);
-  if (!in) return {};
-  const std::string text((std::istreambuf_iterator<char>(in)), {});
-  return external::tail_lines(text, 20);
-}
-
 struct AmberWalker {
   const config::AmberSpec& spec;
   const EngineSystem& system;
@@ -100,7 +93,8 @@ class AmberInstance final : public EngineInstance {
   void run_in(const fs::path& dir, const SegmentTask& task, SegmentResult& result,
               external::Clock::time_point armed_at) const {
     walker_.write_inputs(task, dir);
-    external::SegmentProgram program{amber_command_line(spec_, walker_.executable), {}, {}};
+    external::SegmentProgram program{
+        amber_command_line(spec_, walker_.executable), {}, external::time_limit(spec_.timeout_s)};
     if (walker_.device) {
       program.env.emplace_back("CUDA_VISIBLE_DEVICES", std::to_string(*walker_.device));
     }
@@ -109,7 +103,7 @@ class AmberInstance final : public EngineInstance {
     result.integrate_s = outcome.seconds;
     if (!outcome.ok) {
       throw core::EngineError(outcome.error + "\nthe last lines of mdout:\n" +
-                              file_tail(dir / "mdout"));
+                              external::file_tail(dir / "mdout", 20));
     }
     const auto extract_at = external::Clock::now();
     walker_.read_outputs(task, dir, result);

@@ -57,12 +57,9 @@ class CommandInstance final : public EngineInstance {
                  spec_.temperature, spec_.pressure,         spec_.npt,
                  device_,           system_.topology.get(), spec_.conf_file};
     const nlohmann::json task_json = write_task_files(task, s, dir);
-    external::SegmentProgram program{spec_.command, task_environment(task_json, dir / "task.json"),
-                                     std::nullopt};
-    if (spec_.timeout_s) {
-      program.timeout =
-          std::chrono::milliseconds(static_cast<std::int64_t>(*spec_.timeout_s * 1e3));
-    }
+    const external::SegmentProgram program{spec_.command,
+                                           task_environment(task_json, dir / "task.json"),
+                                           external::time_limit(spec_.timeout_s)};
     result.startup_s = external::seconds_since(armed_at);
     const external::ProgramOutcome outcome = external::run_segment_program(program, dir);
     result.integrate_s = outcome.seconds;

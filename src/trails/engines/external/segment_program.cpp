@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -79,6 +80,20 @@ ProgramOutcome run_segment_program(const SegmentProgram& program, const fs::path
                               result.stderr_tail.empty() ? "output" : "stderr",
                               tail_lines(tail_source, kTailLines));
   return outcome;
+}
+
+std::optional<std::chrono::milliseconds> time_limit(const std::optional<double>& seconds) {
+  if (!seconds) return std::nullopt;
+  return std::chrono::milliseconds(static_cast<std::int64_t>(std::ceil(*seconds * 1e3)));
+}
+
+std::string read_log(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string file_tail(const fs::path& path, std::size_t max_lines) {
+  return tail_lines(read_log(path), max_lines);
 }
 
 fs::path find_program(const std::string& name, const std::string& key) {

@@ -26,6 +26,10 @@ struct SegmentProgram {
   std::optional<std::chrono::milliseconds> timeout;
 };
 
+// A limit in seconds (engine.command_timeout, $TRAILS_MD_TIMEOUT) as run_process takes it, rounded
+// up to whole milliseconds; none: no limit.
+std::optional<std::chrono::milliseconds> time_limit(const std::optional<double>& seconds);
+
 ProgramOutcome run_segment_program(const SegmentProgram& program,
                                    const std::filesystem::path& work_dir);
 
@@ -34,6 +38,12 @@ std::string host_name();
 
 // The last `max_lines` lines of `text`, each indented by four spaces (for error messages).
 std::string tail_lines(const std::string& text, std::size_t max_lines);
+
+// The whole text of a log file the walker's program wrote ("" when it cannot be read).
+std::string read_log(const std::filesystem::path& path);
+
+// tail_lines of a log file: what an engine quotes of its program's own log (mdout, md.log).
+std::string file_tail(const std::filesystem::path& path, std::size_t max_lines);
 
 // argv[0] as it will be run: itself when it contains '/', else its first match in $PATH.
 // Throws core::ConfigError naming `key` when it is not an executable file.

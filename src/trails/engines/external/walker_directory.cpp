@@ -39,6 +39,7 @@ WalkerDirectory::WalkerDirectory(const config::WalkerFilesSpec& files, const fs:
 }
 
 WalkerDirectory::~WalkerDirectory() {
+  if (keep_in_place_) return;
   std::error_code ec;
   if (!kept_.empty()) {
     // A re-run of the iteration (resume) replaces what an interrupted attempt kept.
@@ -53,11 +54,6 @@ WalkerDirectory::~WalkerDirectory() {
   }
   fs::remove_all(path_, ec);
   if (ec) spdlog::warn("cannot remove walker directory {}: {}", path_.string(), ec.message());
-}
-
-std::string WalkerDirectory::files_hint() const {
-  if (!kept_.empty()) return "its files are kept in " + kept_.string();
-  return "set engine.keep_walker_files: true to keep its files";
 }
 
 double seconds_since(Clock::time_point start) {
@@ -75,12 +71,13 @@ SegmentResult run_walker(const SegmentTask& task, const config::WalkerFilesSpec&
   result.spatial_dim = site.spatial_dim;
   const std::string label = fmt::format("walker {} of iteration {}", task.walker, task.iteration);
   try {
-    const WalkerDirectory dir(files, run_dir, task.iteration, task.walker);
+    WalkerDirectory dir(files, run_dir, task.iteration, task.walker);
     try {
       body(dir.path(), result);
       result.status = SegmentStatus::Ok;
     } catch (const core::Error& e) {
-      result.error = fmt::format("{}: {}; {}", label, e.what(), dir.files_hint());
+      result.error = fmt::format("{}: {}\n(the walker's files are kept in {})", label, e.what(),
+                                 dir.keep().string());
     }
   } catch (const core::Error& e) {  // no walker directory
     result.error = fmt::format("{}: {}", label, e.what());

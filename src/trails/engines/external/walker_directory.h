@@ -1,9 +1,12 @@
 // A walker's private working directory for the external engines (command, Amber, GROMACS): made
 // under node-local scratch (execution.scratch; unset: $TMPDIR, then /tmp) so the per-walker files
-// never touch the run directory, and removed when the walker is done. With
-// engine.keep_walker_files it is moved instead to RUN_DIR/walker_files/iteration_I/walker_W
-// (docs/engines.md, "Walker files and scratch"), for debugging. The frames reach the run only
-// through the iteration's shard (one consolidated copy; docs/file-formats.md).
+// never touch the run directory, and removed when the walker is done. One rule for all three
+// (docs/engines.md, "Walker files and scratch"): with engine.keep_walker_files every walker's
+// directory is moved instead to RUN_DIR/walker_files/iteration_I/walker_W; without it, a failed
+// walker's directory stays where it is in scratch (a run that fails in its first iteration
+// removes its run directory, so scratch is the place that outlives it). Either way the error
+// names the place. The frames reach the run only through the iteration's shard (one
+// consolidated copy; docs/file-formats.md).
 #pragma once
 
 #include <chrono>
@@ -29,14 +32,18 @@ class WalkerDirectory {
   WalkerDirectory& operator=(const WalkerDirectory&) = delete;
 
   const std::filesystem::path& path() const { return path_; }
-  // Where the files will be kept after the walker; empty unless engine.keep_walker_files.
+  // Where the files will be moved after the walker; empty unless engine.keep_walker_files.
   const std::filesystem::path& kept_path() const { return kept_; }
-  // What to tell a user whose walker failed: where its files are, or how to keep them.
-  std::string files_hint() const;
+  // Keep the files (a failed walker); returns where they will be.
+  const std::filesystem::path& keep() {
+    keep_in_place_ = kept_.empty();
+    return keep_in_place_ ? path_ : kept_;
+  }
 
  private:
   std::filesystem::path path_;
-  std::filesystem::path kept_;
+  std::filesystem::path kept_;  // RUN_DIR/walker_files/iteration_I/walker_W, or empty
+  bool keep_in_place_ = false;
 };
 
 // The directory walkers' scratch directories are made in: `scratch`, else $TMPDIR, else /tmp.
@@ -53,7 +60,7 @@ struct WalkerSite {
 
 // The frame of every external engine's run(): a fresh WalkerDirectory, `body` filling the
 // result from it (timings, frames, final state; it throws core::Error for a failed walker),
-// and any error turned into a Failed result naming the walker, with where its files are.
+// and any error turned into a Failed result naming the walker and where its files are kept.
 // Never throws for a walker failure.
 using WalkerBody = std::function<void(const std::filesystem::path& dir, SegmentResult& result)>;
 SegmentResult run_walker(const SegmentTask& task, const config::WalkerFilesSpec& files,

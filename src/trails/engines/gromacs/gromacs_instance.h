@@ -8,6 +8,7 @@
 
 #include "trails/config/engine_spec.h"
 #include "trails/engines/engine.h"
+#include "trails/engines/external/walker_directory.h"
 #include "trails/engines/gromacs/prepared_run.h"
 
 namespace trails::engines::gromacs {
@@ -19,14 +20,14 @@ class GromacsInstance final : public EngineInstance {
   SegmentResult run(const SegmentTask& task) override;
 
  private:
-  // Runs the walker in `dir`; false (with r.error set) when it failed.
-  bool run_in(const SegmentTask& task, const std::filesystem::path& dir, SegmentResult& r) const;
+  // Runs the walker in `dir`; throws core::Error when it failed.
+  void run_in(const SegmentTask& task, const std::filesystem::path& dir, SegmentResult& r) const;
 
   config::GromacsSpec spec_;
   std::shared_ptr<const PreparedRun> prepared_;
   std::shared_ptr<const std::string> tpr_;
   Slot slot_;
-  std::string host_;
+  external::WalkerSite site_;
 };
 
 }  // namespace trails::engines::gromacs

@@ -14,6 +14,7 @@
 
 #include "trails/core/error.h"
 #include "trails/core/subprocess.h"
+#include "trails/engines/external/segment_program.h"
 #include "trails/engines/gromacs/mdp.h"
 #include "trails/engines/input_digest.h"
 #include "trails/structure/structure_file.h"
@@ -84,6 +85,7 @@ core::ProcessResult run_gmx(const config::GromacsSpec& spec, std::vector<std::st
   options.working_directory = cwd;
   options.interruptible = true;
   options.stderr_tail_bytes = 16384;
+  options.timeout = external::time_limit(spec.timeout_s);
   try {
     return core::run_process(args, options);
   } catch (const core::InputError& e) {
@@ -116,7 +118,8 @@ void run_grompp(const config::GromacsSpec& spec, const fs::path& dir) {
         "gmx grompp refused the GROMACS inputs (system.conf_file " + spec.conf_file.string() +
         ", system.top_file " + spec.top_file.string() + ", the MDP " +
         (spec.mdp_template ? "template " + spec.mdp_template->string() : "Trails builds") +
-        "); grompp says:\n" + core::indent_lines(r.stderr_tail));
+        "); grompp " + r.status.describe(external::time_limit(spec.timeout_s)) + " and says:\n" +
+        core::indent_lines(r.stderr_tail));
   }
 }
 
@@ -176,6 +179,7 @@ PreparedRun prepare_gromacs_run(const config::GromacsSpec& spec, const fs::path&
                        read_file_bytes(spec.top_file) + "\n" + spec.params.executable + "\n" +
                        (spec.include_dir ? spec.include_dir->string() : "") + "\n" +
                        std::to_string(spec.params.grompp_maxwarn));
+  p.run_dir = run_dir;
   p.dir = run_dir / "prepared" / ("gromacs-" + p.digest);
   if (!fs::exists(p.dir / "prepare.json")) {
     const fs::path tmp = p.dir.string() + ".tmp-" + std::to_string(::getpid());

@@ -15,7 +15,8 @@
 namespace trails::engines::gromacs {
 
 struct PreparedRun {
-  std::filesystem::path dir;
+  std::filesystem::path run_dir;       // RUN_DIR: failed walkers' files go to RUN_DIR/walker_files
+  std::filesystem::path dir;           // RUN_DIR/prepared/gromacs-<digest>
   std::filesystem::path tpr;           // topol.tpr
   std::filesystem::path topology_pdb;  // the start structure as PDB
   std::string digest;
