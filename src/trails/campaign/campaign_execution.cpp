@@ -20,12 +20,6 @@
 namespace trails::campaign {
 namespace {
 
-exec::BindingCheck binding_check_of(const std::string& mode) {
-  if (mode == "fail") return exec::BindingCheck::Fail;
-  if (mode == "off") return exec::BindingCheck::Off;
-  return exec::BindingCheck::Warn;  // the schema admits no other
-}
-
 // progress.json is rewritten at most this often.
 constexpr std::chrono::milliseconds kProgressInterval{250};
 
@@ -65,8 +59,10 @@ std::unique_ptr<exec::Executor> make_mpi_worker_executor(const config::CampaignC
 
 // execution.backend: slurm | pbs | torque: arrays of `trails worker --pack` tasks whose job
 // files live in RUN_DIR/jobs (docs/execution.md, "Scheduler arrays"); a whole iteration is one
-// batch. Scheduler tasks are bound to no device (Trails-MD row 56): the scheduler places them.
-std::unique_ptr<exec::Executor> make_array_executor(const config::CampaignConfig& c) {
+// batch. With execution.devices each array task packs its walkers on its own devices (the ones
+// the scheduler gave it), else they run back to back (Trails-MD row 56: no device binding).
+std::unique_ptr<exec::Executor> make_array_executor(const config::CampaignConfig& c,
+                                                    const exec::ExecutionOptions& placement) {
   exec::SchedulerExecutorOptions o;
   o.kind = exec::scheduler_kind(c.execution.backend);
   o.keys = c.execution.scheduler;
@@ -74,10 +70,20 @@ std::unique_ptr<exec::Executor> make_array_executor(const config::CampaignConfig
   o.engine_setup = engines::worker_engine_setup(c.engine_spec(), c.outdir);
   o.jobs_dir = c.outdir / "jobs";
   o.max_in_flight = static_cast<std::size_t>(c.spawning.walker);
+  o.placement = placement;
+  o.walker_timeout_s = c.execution.walker_timeout;
   return exec::make_scheduler_executor(o);
 }
 
+bool scheduler_backend(const config::CampaignConfig& c) {
+  return c.execution.backend != "local" && c.execution.backend != "mpi";
+}
+
 }  // namespace
+
+exec::VisibleDevices visible_devices_of(const config::CampaignConfig& config) {
+  return scheduler_backend(config) ? exec::VisibleDevices{} : exec::inherited_visible_devices();
+}
 
 exec::ExecutionOptions execution_options(const config::CampaignConfig& config) {
   exec::ExecutionOptions o;
@@ -86,22 +92,24 @@ exec::ExecutionOptions execution_options(const config::CampaignConfig& config) {
   o.max_workers = config.spawning.max_workers;
   // A whole iteration in flight: the driver submits every walker at once (docs/execution.md).
   o.max_in_flight = static_cast<std::size_t>(config.spawning.walker);
-  o.binding_check = binding_check_of(config.execution.binding_check);
+  o.binding_check = exec::binding_check_of(config.execution.binding_check);
   o.devices_key = config.execution.devices_key;
   return o;
 }
 
 void CampaignDriver::plan_devices() {
   execution_ = execution_options(config_);
-  device_plan_ = exec::resolve_devices(execution_, exec::inherited_visible_devices());
-  if (!device_plan_.devices.empty()) mps_ = exec::probe_mps(exec::mps_inputs_from_environment());
+  device_plan_ = exec::resolve_devices(execution_, visible_devices_of(config_));
+  // MPS and MIG of an array task's node are not visible from here.
+  if (!device_plan_.devices.empty() && !scheduler_backend(config_))
+    mps_ = exec::probe_mps(exec::mps_inputs_from_environment());
 }
 
 void CampaignDriver::start_executor() {
   if (config_.execution.backend == "mpi") {
     executor_ = make_mpi_worker_executor(config_, device_plan_, execution_);
-  } else if (config_.execution.backend != "local") {
-    executor_ = make_array_executor(config_);
+  } else if (scheduler_backend(config_)) {
+    executor_ = make_array_executor(config_, execution_);
   } else if (config_.execution.persistent_workers) {
     executor_ = make_worker_executor(config_, device_plan_);
   } else {
@@ -109,7 +117,7 @@ void CampaignDriver::start_executor() {
   }
   for (const auto& warning : exec::packing_warnings(
            device_plan_, engine_->capabilities().uses_devices, mps_, execution_.workers_key)) {
-    spdlog::warn("{}", warning);
+    if (!scheduler_backend(config_)) spdlog::warn("{}", warning);  // not the task's node
   }
   if (const auto line = devices_banner()) spdlog::info("placement: {}", *line);
 }
@@ -138,6 +146,7 @@ nlohmann::json CampaignDriver::execution_record() const {
 
 std::optional<std::string> CampaignDriver::devices_banner() const {
   if (device_plan_.devices.empty()) return std::nullopt;
+  if (scheduler_backend(config_)) return device_plan_.describe() + " in each array task";
   return fmt::format("{}; {}", device_plan_.describe(), exec::describe_mps_mig(mps_, device_plan_));
 }
 
