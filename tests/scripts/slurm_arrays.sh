@@ -54,6 +54,12 @@ same_as_serial packed k "packed array"
   fail "packed: two elements per iteration: $(summaries packed.out)"
 [ -z "$(ls -A scratch)" ] || fail "packed: scratch not cleaned: $(ls scratch)"
 pass "walkers_per_task 4 through node-local scratch: 2 array elements per iteration, byte-identical"
+# trails advise reads the recorded packing and prices walkers_per_task for the slurm backend.
+"$TRAILS" advise packed > advise.out 2>&1 || fail "advise: $(cat advise.out)"
+grep -q "array tasks of 4 walker(s), 2 at once, slurm backend" advise.out || fail "advise: $(cat advise.out)"
+grep -A1 "execution.walkers_per_task" advise.out | grep -qE "slurm array task|on the slurm backend" ||
+  fail "advise: walkers_per_task not worded for slurm: $(cat advise.out)"
+pass "trails advise prices walkers_per_task from the slurm run's timings"
 
 # Packed on the task's devices: walkers_per_task 4 on devices [0, 1] x 2 workers per device.
 # The test cluster has no GPUs: an sbatch wrapper notes the rendered --gres line, removes it
@@ -92,7 +98,7 @@ script=kept/jobs/iter_1/submit_a0_c0.sh
 [ -f "$script" ] || fail "no job script kept: $(cat kept.out)"
 for directive in "#SBATCH --job-name=trails-arr" "#SBATCH --array=0-1%2" "#SBATCH --time=00:05:00" \
   "#SBATCH --cpus-per-task=1" "#SBATCH --comment=trails-test" "echo module line ran" \
-  "'worker' --pack"; do
+  "'worker' '--heartbeat' '60.000' --pack"; do
   grep -qF -- "$directive" "$script" || fail "job script lacks '$directive': $(cat "$script")"
 done
 grep -q "module line ran" kept/jobs/iter_1/logs_a0_c0/*.out || fail "module line not run"

@@ -136,6 +136,13 @@ nlohmann::json CampaignDriver::execution_record() const {
       {"mps_daemon", mps_.daemon},
       {"mps_evidence", mps_.evidence},
       {"engine_uses_devices", engine_->capabilities().uses_devices}};
+  // What trails advise needs of a scheduler run (docs/advise.md, "Job packing").
+  if (scheduler_backend(config_)) {
+    const auto& k = config_.execution.scheduler;
+    record["scheduler"] = {
+        {"walkers_per_task", k.walkers_per_task},
+        {"max_in_flight", k.max_in_flight ? nlohmann::json(*k.max_in_flight) : nlohmann::json()}};
+  }
   // Where the worker ranks ran, rank 1 first (the slots they served: docs/execution.md).
   if (const exec::MpiWorld* world = exec::MpiWorld::current(); world != nullptr) {
     record["mpi_worker_hosts"] =
