@@ -137,3 +137,16 @@ before=$(committed killed)
   fail "--resume after kill -9 of mpirun failed"
 same_as_serial killed k "kill -9 of mpirun, then --resume"
 pass "kill -9 of mpirun after $before iteration(s): its ranks end by themselves; --resume gives the serial result"
+
+# trails swarm is one process (docs/execution.md, "The swarm and the backends"): under mpirun it
+# is refused on every rank (exit 2) before anything is written, and an execution: block in a
+# swarm configuration is refused at that key with what to do instead.
+sed -e "s#^workdir: .*#workdir: swarm_mpi#" "$ROOT/examples/swarm-muller-brown/input.yaml" > swarm.yaml
+expect_exit 2 "trails swarm under mpirun" "trails swarm runs as one process" \
+  "${MPIRUN[@]}" -n 2 "$TRAILS" swarm swarm.yaml
+[ ! -e swarm_mpi ] || fail "trails swarm under mpirun wrote its workdir"
+printf 'execution:\n  backend: slurm\n' >> swarm.yaml
+expect_exit 2 "trails swarm with an execution: block" \
+  "execution: trails swarm has no execution: block" "$TRAILS" swarm swarm.yaml
+grep -qF "run \`trails swarm\` inside one allocation" err.txt || fail "no advice: $(cat err.txt)"
+pass "trails swarm refuses MPI ranks and an execution: block (exit 2, nothing written)"
