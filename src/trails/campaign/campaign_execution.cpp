@@ -26,11 +26,13 @@ constexpr std::chrono::milliseconds kProgressInterval{250};
 // execution.persistent_workers: one `trails worker` process per slot (the device plan's slots,
 // or spawning.max_workers unbound ones), a whole iteration in flight.
 std::unique_ptr<exec::Executor> make_worker_executor(const config::CampaignConfig& c,
-                                                     const exec::DevicePlan& plan) {
+                                                     const exec::DevicePlan& plan,
+                                                     exec::BindingCheck binding) {
   const auto bound = static_cast<std::size_t>(c.spawning.walker);
   exec::WorkerOptions workers;
   workers.argv = {std::filesystem::read_symlink("/proc/self/exe").string(), "worker"};
   workers.engine_setup = engines::worker_engine_setup(c.engine_spec(), c.outdir);
+  workers.binding_check = binding;
   if (c.execution.walker_timeout) {
     workers.walker_timeout = std::chrono::milliseconds(
         static_cast<std::int64_t>(std::ceil(*c.execution.walker_timeout * 1000.0)));
@@ -44,7 +46,8 @@ std::unique_ptr<exec::Executor> make_worker_executor(const config::CampaignConfi
 // spawning.max_workers unused. `trails run` made the world and refused a launch without ranks.
 std::unique_ptr<exec::Executor> make_mpi_worker_executor(const config::CampaignConfig& c,
                                                          const exec::DevicePlan& plan,
-                                                         const exec::ExecutionOptions& keys) {
+                                                         const exec::ExecutionOptions& keys,
+                                                         exec::BindingCheck binding) {
   exec::MpiWorld* world = exec::MpiWorld::current();
   if (world == nullptr) {
     throw core::ConfigError(c.config_file.string() +
@@ -53,6 +56,7 @@ std::unique_ptr<exec::Executor> make_mpi_worker_executor(const config::CampaignC
   }
   exec::WorkerOptions workers;
   workers.engine_setup = engines::worker_engine_setup(c.engine_spec(), c.outdir);
+  workers.binding_check = binding;
   return exec::make_mpi_executor(*world, workers, exec::mpi_slots(world->hosts(), plan, keys),
                                  static_cast<std::size_t>(c.spawning.walker));
 }
@@ -106,12 +110,17 @@ void CampaignDriver::plan_devices() {
 }
 
 void CampaignDriver::start_executor() {
+  // The binding check of out-of-process slots, as make_executor applies it to threads.
+  const exec::BindingCheck binding =
+      engine_->capabilities().uses_devices && !device_plan_.devices.empty()
+          ? execution_.binding_check
+          : exec::BindingCheck::Off;
   if (config_.execution.backend == "mpi") {
-    executor_ = make_mpi_worker_executor(config_, device_plan_, execution_);
+    executor_ = make_mpi_worker_executor(config_, device_plan_, execution_, binding);
   } else if (scheduler_backend(config_)) {
     executor_ = make_array_executor(config_, execution_);
   } else if (config_.execution.persistent_workers) {
-    executor_ = make_worker_executor(config_, device_plan_);
+    executor_ = make_worker_executor(config_, device_plan_, binding);
   } else {
     executor_ = exec::make_executor(*engine_, device_plan_, execution_);
   }

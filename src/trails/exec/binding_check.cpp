@@ -9,6 +9,7 @@
 #include <atomic>
 #include <charconv>
 
+#include "trails/core/error.h"
 #include "trails/exec/engine_decorator.h"
 
 namespace trails::exec {
@@ -106,6 +107,18 @@ std::optional<BindingMismatch> compare_binding(const engines::Slot& slot,
 
 std::unique_ptr<engines::Engine> binding_checked(const engines::Engine& inner, BindingCheck mode) {
   return std::make_unique<CheckedEngine>(inner, mode);
+}
+
+std::vector<std::unique_ptr<engines::EngineInstance>> binding_checked(
+    std::vector<std::unique_ptr<engines::EngineInstance>> instances,
+    const std::vector<engines::Slot>& slots, BindingCheck mode) {
+  if (mode == BindingCheck::Off) return instances;
+  TRAILS_CHECK(instances.size() == slots.size(), "one instance per slot");
+  const auto warned = std::make_shared<Warned>();
+  for (std::size_t i = 0; i < instances.size(); ++i)
+    instances[i] =
+        std::make_unique<CheckedInstance>(std::move(instances[i]), slots[i], mode, warned);
+  return instances;
 }
 
 }  // namespace trails::exec
