@@ -57,6 +57,12 @@ std::unique_ptr<exec::Executor> make_mpi_worker_executor(const config::CampaignC
   exec::WorkerOptions workers;
   workers.engine_setup = engines::worker_engine_setup(c.engine_spec(), c.outdir);
   workers.binding_check = binding;
+  // execution.heartbeat_timeout: a rank silent this long ends the job (docs/execution.md).
+  if (const auto t = c.execution.scheduler.heartbeat_timeout_s) {
+    workers.heartbeat_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(*t * 1000.0));
+    workers.heartbeat_interval =
+        std::min(workers.heartbeat_interval, workers.heartbeat_timeout / 5);
+  }
   return exec::make_mpi_executor(*world, workers, exec::mpi_slots(world->hosts(), plan, keys),
                                  static_cast<std::size_t>(c.spawning.walker));
 }

@@ -74,7 +74,9 @@ class Batch {
   void cancel(const Job& job) const;
   void scan(const Job& job);
   void watch(Job& job) const;
-  std::chrono::milliseconds heartbeat_timeout() const { return ms(k_.heartbeat_timeout_s); }
+  std::chrono::milliseconds heartbeat_timeout() const {
+    return ms(k_.heartbeat_timeout_s.value_or(config::SchedulerConfig::kArrayHeartbeatTimeoutS));
+  }
   std::size_t unfinished_packs(const Job& job) const;
   bool run_attempt(int attempt, const std::vector<std::size_t>& pending);
   void finish_remaining();
