@@ -10,6 +10,8 @@
 
 #include "commands.h"
 #include "trails/config/swarm_config.h"
+#include "trails/core/error.h"
+#include "trails/exec/mpi_world.h"
 #include "trails/report/swarm_outputs.h"
 #include "trails/report/swarm_subframes.h"
 #include "trails/swarm/subframes.h"
@@ -102,6 +104,14 @@ void write_subframes(const config::SwarmConfig& config) {
 }
 
 int cmd_swarm(const fs::path& config_file, bool resume) {
+  // Every rank of an MPI job would run its own swarm into the one workdir (docs/execution.md,
+  // "The swarm and the backends").
+  if (exec::MpiWorld::launched()) {
+    throw core::UsageError(
+        "trails swarm runs as one process: start it without mpirun/srun ranks (its trials run "
+        "on pathgennie.devices x pathgennie.workers_per_device slots inside it; "
+        "docs/execution.md, \"The swarm and the backends\")");
+  }
   const auto config = config::load_swarm_config(config_file);
   SwarmConsole console(stdout);
   (void)swarm::run_swarm(config, resume, console);

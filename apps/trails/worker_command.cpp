@@ -26,11 +26,28 @@ Command add_worker(CLI::App& app) {
   worker->add_option("--results", pack->results_dir, "Where the pack's results go")
       ->needs(pack_option);
   worker->add_option("--scratch", *scratch, "Node-local staging directory")->needs(pack_option);
-  return {worker, [pack, scratch] {
+  // The array task's device plan and heartbeat (exec::pack_worker_arguments writes these).
+  auto binding = std::make_shared<std::string>("warn");
+  auto heartbeat_s = std::make_shared<double>(30.0);
+  worker->add_option("--devices", pack->placement.devices, "Logical devices of the task")
+      ->delimiter(',')
+      ->needs(pack_option);
+  worker->add_option("--workers-per-device", pack->placement.workers_per_device)
+      ->needs(pack_option);
+  worker->add_option("--binding-check", *binding)
+      ->check(CLI::IsMember({"warn", "fail", "off"}))
+      ->needs(pack_option);
+  worker->add_option("--heartbeat", *heartbeat_s, "Seconds between heartbeats")
+      ->check(CLI::PositiveNumber)
+      ->needs(pack_option);
+  return {worker, [pack, scratch, binding, heartbeat_s] {
             if (!pack->pack.empty()) {
               if (pack->results_dir.empty())
                 throw core::UsageError("trails worker --pack needs --results DIR");
               if (!scratch->empty()) pack->scratch = *scratch;
+              pack->placement.binding_check = exec::binding_check_of(*binding);
+              pack->heartbeat_period =
+                  std::chrono::milliseconds(static_cast<std::int64_t>(*heartbeat_s * 1000.0));
               return exec::run_pack(*pack, worker_engine_factory());
             }
             std::signal(SIGPIPE, SIG_IGN);  // a driver that left: writes fail with EPIPE

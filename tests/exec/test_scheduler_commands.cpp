@@ -145,6 +145,28 @@ TEST(JobScript, PbsAndTorqueArraysAndResources) {
   EXPECT_EQ(torque.find("-J "), std::string::npos);
 }
 
+// Packed on the task's devices (ArrayJob::gpus from execution.devices): the GPUs are requested
+// unless gpus_per_task or gres asks already.
+TEST(JobScript, DevicesOfTheTaskRequestTheirGpus) {
+  config::SchedulerConfig k;
+  ArrayJob j = job(4);
+  j.gpus = 2;
+  EXPECT_NE(render_job_script(SchedulerKind::Slurm, k, j).find("#SBATCH --gres=gpu:2\n"),
+            std::string::npos);
+  EXPECT_NE(render_job_script(SchedulerKind::Pbs, k, j).find("#PBS -l select=1:ncpus=1:ngpus=2\n"),
+            std::string::npos);
+  EXPECT_NE(render_job_script(SchedulerKind::Torque, k, j).find("#PBS -l nodes=1:ppn=1:gpus=2\n"),
+            std::string::npos);
+  k.gres = "gpu:a100:2";
+  const std::string own = render_job_script(SchedulerKind::Slurm, k, j);
+  EXPECT_NE(own.find("#SBATCH --gres=gpu:a100:2\n"), std::string::npos);
+  EXPECT_EQ(own.find("--gres=gpu:2"), std::string::npos) << own;
+  k.gres.reset();
+  k.gpus_per_task = 4;
+  EXPECT_EQ(render_job_script(SchedulerKind::Slurm, k, j).find("--gres"), std::string::npos);
+  EXPECT_NE(render_job_script(SchedulerKind::Pbs, k, j).find(":ngpus=4"), std::string::npos);
+}
+
 TEST(JobScript, WalltimesInEverySpelling) {
   EXPECT_EQ(walltime_seconds("01:00:00"), 3600.0);
   EXPECT_EQ(walltime_seconds("1-02:00:00"), 93600.0);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -229,6 +230,51 @@ TEST(AdviseModel, DurationsReadInTheirUnit) {
   EXPECT_EQ(format_duration(0.0301), "30.1 ms");
   EXPECT_EQ(format_duration(1.2e-7), "120 ns");
   EXPECT_EQ(format_duration(-0.002), "-2 ms");
+}
+
+}  // namespace
+}  // namespace trails::report
+
+namespace trails::report {
+namespace {
+
+// A SLURM run: 16 walkers of 0.2 s in 16 array tasks, 2 at once, each task paying 0.3 s of
+// launch: 8 rounds × 0.5 s = 4.0 s. Packs of 8 take 1 round × (0.3 + 8 × 0.2) = 1.9 s.
+std::vector<IterationTiming> array_table() {
+  std::vector<IterationTiming> t = table(3, 16, 1000, 0.0, 0.2, 8);
+  for (IterationTiming& it : t) it.runner_s = 8 * (0.3 + 0.2);
+  return t;
+}
+
+ExecutionSetup slurm(std::optional<int> at_once) {
+  ExecutionSetup x = threads(at_once.value_or(16));
+  x.backend = "slurm";
+  x.walkers_per_task = 1;
+  x.tasks_in_flight = at_once;
+  return x;
+}
+
+TEST(AdviseModel, ArrayLaunchesRecommendPackingWithItsGain) {
+  const Advice a = advise(array_table(), slurm(2));
+  const Recommendation* r = find(a, "execution.walkers_per_task");
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->value, 8);
+  EXPECT_EQ(r->current, 1);
+  EXPECT_NEAR(r->speedup, 4.0 / 1.9, 1e-6);
+  EXPECT_NE(r->reason.find("each slurm array task paid 300 ms of launch"), std::string::npos)
+      << r->reason;
+  EXPECT_NE(r->reason.find("2 launches per iteration instead of 16"), std::string::npos);
+}
+
+TEST(AdviseModel, ArrayTasksAllAtOnceGainNothingFromPackingAndSayWhichBackend) {
+  const Advice a = advise(array_table(), slurm(std::nullopt));
+  EXPECT_EQ(find(a, "execution.walkers_per_task"), nullptr);
+  const auto it =
+      std::find_if(a.not_recommended.begin(), a.not_recommended.end(),
+                   [](const Remark& m) { return m.key == "execution.walkers_per_task"; });
+  ASSERT_NE(it, a.not_recommended.end());
+  EXPECT_NE(it->why.find("on the slurm backend"), std::string::npos) << it->why;
+  EXPECT_EQ(it->why.find("local"), std::string::npos) << it->why;
 }
 
 }  // namespace

@@ -7,7 +7,8 @@
 # cross-field rules; a walker that throws in its rank (TRAILS_TEST_FAULT=throw) fails alone; a
 # rank that dies (TRAILS_TEST_FAULT=segv) ends the job, what was committed stays committed and
 # --resume under mpirun continues to the serial result; so do rank 0 killed at a crash point
-# (TRAILS_CRASH_AT) and kill -9 of mpirun mid-campaign, after which its ranks end by themselves.
+# (TRAILS_CRASH_AT) and kill -9 of mpirun mid-campaign, after which its ranks end by themselves;
+# a rank stopped mid-walker (SIGSTOP) is found by its silent heartbeat and ends the job.
 source "$(dirname "$0")/lib/common.bash"
 
 # As root Open MPI wants --allow-run-as-root; the test machine may have fewer cores than ranks.
@@ -93,6 +94,28 @@ grep -q "signal 11" died.out || fail "mpirun does not say how the rank ended: $(
 same_as_serial died d "a dead rank, then --resume"
 pass "a rank that dies ends the job (exit $rc) with 2 iterations kept; --resume gives the serial result"
 
+# A hung rank: walker 2 of iteration 1 stops its rank (SIGSTOP), so the rank's heartbeats stop;
+# after execution.heartbeat_timeout rank 0 names the walker and the rank and ends the job
+# (exit 1: MPI cannot replace a rank); iteration 0 stays committed and --resume (the fault fires
+# once) gives the serial result. A walker that loops inside a live rank keeps it heartbeating:
+# that is documented, not tested (nothing ends it; walker_timeout is refused with mpi).
+write_config hung.yaml hung
+with_mpi hung.yaml "heartbeat_timeout: 3"
+set +e
+TRAILS_TEST_FAULT=stop:1:2 TRAILS_TEST_FAULT_ONCE=$WORK/once.hung \
+  timeout 120 "${MPIRUN[@]}" -n 3 "$TRAILS" run hung.yaml --iterations 8 > hung.out 2>&1
+rc=$?
+set -e
+[ $rc -eq 1 ] || fail "a hung rank: exit $rc, expected 1: $(cat hung.out)"
+grep -qE "walker 2 of iteration 1: MPI rank [12] on .* sent no heartbeat for 3 s" hung.out ||
+  fail "the hung rank is not named: $(cat hung.out)"
+[ "$(committed hung)" -eq 1 ] || fail "expected iteration 0 committed, got $(committed hung)"
+TRAILS_TEST_FAULT=stop:1:2 TRAILS_TEST_FAULT_ONCE=$WORK/once.hung \
+  "${MPIRUN[@]}" -n 3 "$TRAILS" run hung.yaml --iterations 8 --resume > /dev/null 2>&1 ||
+  fail "--resume after a hung rank failed"
+same_as_serial hung h "a hung rank, then --resume"
+pass "a rank silent past heartbeat_timeout ends the job (exit 1) naming it; --resume gives the serial result"
+
 # Rank 0 killed at a crash point (SIGKILL inside the commit), then --resume under mpirun.
 for point in shard-renamed:3 ledger-commit:5; do
   name=crash${point%%:*}
@@ -137,3 +160,16 @@ before=$(committed killed)
   fail "--resume after kill -9 of mpirun failed"
 same_as_serial killed k "kill -9 of mpirun, then --resume"
 pass "kill -9 of mpirun after $before iteration(s): its ranks end by themselves; --resume gives the serial result"
+
+# trails swarm is one process (docs/execution.md, "The swarm and the backends"): under mpirun it
+# is refused on every rank (exit 2) before anything is written, and an execution: block in a
+# swarm configuration is refused at that key with what to do instead.
+sed -e "s#^workdir: .*#workdir: swarm_mpi#" "$ROOT/examples/swarm-muller-brown/input.yaml" > swarm.yaml
+expect_exit 2 "trails swarm under mpirun" "trails swarm runs as one process" \
+  "${MPIRUN[@]}" -n 2 "$TRAILS" swarm swarm.yaml
+[ ! -e swarm_mpi ] || fail "trails swarm under mpirun wrote its workdir"
+printf 'execution:\n  backend: slurm\n' >> swarm.yaml
+expect_exit 2 "trails swarm with an execution: block" \
+  "execution: trails swarm has no execution: block" "$TRAILS" swarm swarm.yaml
+grep -qF "run \`trails swarm\` inside one allocation" err.txt || fail "no advice: $(cat err.txt)"
+pass "trails swarm refuses MPI ranks and an execution: block (exit 2, nothing written)"

@@ -5,7 +5,8 @@
 # again alone (max_retries); sbatch failing twice with a QOS submit-limit message is retried
 # (submit_retry_limit) while a permanent submit error stops the run at once (exit 1, the
 # message quoted); the driver killed (kill -9) and its array cancelled (scancel) mid-iteration,
-# then --resume, submits only the walkers without a result.
+# then --resume, submits only the walkers without a result; an array task whose heartbeat stops
+# (SIGSTOP) or whose walker passes walker_timeout is cancelled alone and its walkers rerun.
 source "$(dirname "$0")/lib/common.bash"
 source "$(dirname "$0")/lib/slurm.bash"
 trap 'cancel_ours trails-rec; rm -rf "$WORK"' EXIT
@@ -13,26 +14,50 @@ trap 'cancel_ours trails-rec; rm -rf "$WORK"' EXIT
 ITER=3
 serial_reference $ITER
 
+# faulty_run NAME FAULT [extra execution lines]: the campaign NAME on SLURM with the test fault
+# FAULT (KIND:ITERATION:WALKER) fired once, which must fire and must not stop the run.
+faulty_run() {
+  local name=$1 fault=$2
+  write_config "$name.yaml" "$name"
+  with_slurm "$name.yaml" trails-rec "${@:3}"
+  TRAILS_TEST_FAULT=$fault TRAILS_TEST_FAULT_ONCE=$WORK/once.$name \
+    "$TRAILS" run --log-level info "$name.yaml" --iterations $ITER > "$name.out" 2>&1 || fail "$name: $(cat "$name.out")"
+  [ -f "once.$name" ] || fail "$name: the fault never fired: $(cat "$name.out")"
+}
+
 # A walker whose engine throws once: attempt 2 runs that walker alone.
-write_config thrown.yaml thrown
-with_slurm thrown.yaml trails-rec
-TRAILS_TEST_FAULT=throw:1:2 TRAILS_TEST_FAULT_ONCE=$WORK/once.thrown \
-  "$TRAILS" run --log-level info thrown.yaml --iterations $ITER > thrown.out 2>&1 || fail "thrown: $(cat thrown.out)"
-[ -f once.thrown ] || fail "the fault never fired: $(cat thrown.out)"
+faulty_run thrown throw:1:2
 summaries thrown.out | grep -q "iteration 1: 8 walkers in 9 array task(s), 0 reused, 2 attempt(s), 2 submission(s)" ||
   fail "thrown: one walker resubmitted alone: $(summaries thrown.out)"
 same_as_serial thrown t "a walker that threw, resubmitted"
 pass "a walker that failed is resubmitted alone (max_retries) and the run is identical"
 
 # An array task that dies with its pack of 4: the walkers without a marker run again.
-write_config crashed.yaml crashed
-with_slurm crashed.yaml trails-rec "walkers_per_task: 4"
-TRAILS_TEST_FAULT=segv:2:5 TRAILS_TEST_FAULT_ONCE=$WORK/once.crashed \
-  "$TRAILS" run --log-level info crashed.yaml --iterations $ITER > crashed.out 2>&1 || fail "crashed: $(cat crashed.out)"
+faulty_run crashed segv:2:5 "walkers_per_task: 4"
 summaries crashed.out | grep -q "iteration 2: 8 walkers in 3 array task(s), 0 reused, 2 attempt(s), 2 submission(s)" ||
   fail "crashed: the dead pack's walkers resubmitted: $(summaries crashed.out)"
 same_as_serial crashed x "a dead array task, resubmitted"
 pass "an array task killed by SIGSEGV: its walkers without markers run again, identical"
+
+# A hung array task: walker 2 of iteration 1 stops its process (SIGSTOP), so the task's heartbeat
+# stops; after heartbeat_timeout the driver cancels that element alone and attempt 2 runs its
+# walkers without a marker (2 and 3: 0 and 1 had finished).
+faulty_run stopped stop:1:2 "walkers_per_task: 4" "heartbeat_timeout: 3"
+grep -qE "slurm job [0-9]+ element 0 \(walkers 0,1,2,3\): its heartbeat stopped at count [0-9]+ [0-9]+ s ago \(execution.heartbeat_timeout: 3 s\); cancelling that element" stopped.out ||
+  fail "stopped: the hung element is not named: $(cat stopped.out)"
+summaries stopped.out | grep -q "iteration 1: 8 walkers in 3 array task(s), 0 reused, 2 attempt(s), 2 submission(s)" ||
+  fail "stopped: the hung element's walkers resubmitted: $(summaries stopped.out)"
+same_as_serial stopped h "a hung array task, cancelled by heartbeat"
+pass "an array task whose heartbeat stops is cancelled alone, its unfinished walkers rerun; identical"
+
+# A walker that hangs inside a live task (heartbeats go on): walker_timeout cancels its element.
+faulty_run hung hang:2:5 "walker_timeout: 2"
+grep -qE "element 5 \(walkers 5\): task [0-9]+ has run [0-9]+ s, over execution.walker_timeout \(2 s\)" hung.out ||
+  fail "hung: the walker over its time is not named: $(cat hung.out)"
+summaries hung.out | grep -q "iteration 2: 8 walkers in 9 array task(s), 0 reused, 2 attempt(s), 2 submission(s)" ||
+  fail "hung: the hung walker resubmitted alone: $(summaries hung.out)"
+same_as_serial hung w "a walker over walker_timeout, cancelled"
+pass "a walker past walker_timeout has its array element cancelled and runs again; identical"
 
 # sbatch refusing twice with a QOS limit, then the real one.
 mkdir -p qosbin

@@ -20,23 +20,19 @@
 namespace trails::campaign {
 namespace {
 
-exec::BindingCheck binding_check_of(const std::string& mode) {
-  if (mode == "fail") return exec::BindingCheck::Fail;
-  if (mode == "off") return exec::BindingCheck::Off;
-  return exec::BindingCheck::Warn;  // the schema admits no other
-}
-
 // progress.json is rewritten at most this often.
 constexpr std::chrono::milliseconds kProgressInterval{250};
 
 // execution.persistent_workers: one `trails worker` process per slot (the device plan's slots,
 // or spawning.max_workers unbound ones), a whole iteration in flight.
 std::unique_ptr<exec::Executor> make_worker_executor(const config::CampaignConfig& c,
-                                                     const exec::DevicePlan& plan) {
+                                                     const exec::DevicePlan& plan,
+                                                     exec::BindingCheck binding) {
   const auto bound = static_cast<std::size_t>(c.spawning.walker);
   exec::WorkerOptions workers;
   workers.argv = {std::filesystem::read_symlink("/proc/self/exe").string(), "worker"};
   workers.engine_setup = engines::worker_engine_setup(c.engine_spec(), c.outdir);
+  workers.binding_check = binding;
   if (c.execution.walker_timeout) {
     workers.walker_timeout = std::chrono::milliseconds(
         static_cast<std::int64_t>(std::ceil(*c.execution.walker_timeout * 1000.0)));
@@ -50,7 +46,8 @@ std::unique_ptr<exec::Executor> make_worker_executor(const config::CampaignConfi
 // spawning.max_workers unused. `trails run` made the world and refused a launch without ranks.
 std::unique_ptr<exec::Executor> make_mpi_worker_executor(const config::CampaignConfig& c,
                                                          const exec::DevicePlan& plan,
-                                                         const exec::ExecutionOptions& keys) {
+                                                         const exec::ExecutionOptions& keys,
+                                                         exec::BindingCheck binding) {
   exec::MpiWorld* world = exec::MpiWorld::current();
   if (world == nullptr) {
     throw core::ConfigError(c.config_file.string() +
@@ -59,14 +56,23 @@ std::unique_ptr<exec::Executor> make_mpi_worker_executor(const config::CampaignC
   }
   exec::WorkerOptions workers;
   workers.engine_setup = engines::worker_engine_setup(c.engine_spec(), c.outdir);
+  workers.binding_check = binding;
+  // execution.heartbeat_timeout: a rank silent this long ends the job (docs/execution.md).
+  if (const auto t = c.execution.scheduler.heartbeat_timeout_s) {
+    workers.heartbeat_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(*t * 1000.0));
+    workers.heartbeat_interval =
+        std::min(workers.heartbeat_interval, workers.heartbeat_timeout / 5);
+  }
   return exec::make_mpi_executor(*world, workers, exec::mpi_slots(world->hosts(), plan, keys),
                                  static_cast<std::size_t>(c.spawning.walker));
 }
 
 // execution.backend: slurm | pbs | torque: arrays of `trails worker --pack` tasks whose job
 // files live in RUN_DIR/jobs (docs/execution.md, "Scheduler arrays"); a whole iteration is one
-// batch. Scheduler tasks are bound to no device (Trails-MD row 56): the scheduler places them.
-std::unique_ptr<exec::Executor> make_array_executor(const config::CampaignConfig& c) {
+// batch. With execution.devices each array task packs its walkers on its own devices (the ones
+// the scheduler gave it), else they run back to back (Trails-MD row 56: no device binding).
+std::unique_ptr<exec::Executor> make_array_executor(const config::CampaignConfig& c,
+                                                    const exec::ExecutionOptions& placement) {
   exec::SchedulerExecutorOptions o;
   o.kind = exec::scheduler_kind(c.execution.backend);
   o.keys = c.execution.scheduler;
@@ -74,10 +80,20 @@ std::unique_ptr<exec::Executor> make_array_executor(const config::CampaignConfig
   o.engine_setup = engines::worker_engine_setup(c.engine_spec(), c.outdir);
   o.jobs_dir = c.outdir / "jobs";
   o.max_in_flight = static_cast<std::size_t>(c.spawning.walker);
+  o.placement = placement;
+  o.walker_timeout_s = c.execution.walker_timeout;
   return exec::make_scheduler_executor(o);
 }
 
+bool scheduler_backend(const config::CampaignConfig& c) {
+  return c.execution.backend != "local" && c.execution.backend != "mpi";
+}
+
 }  // namespace
+
+exec::VisibleDevices visible_devices_of(const config::CampaignConfig& config) {
+  return scheduler_backend(config) ? exec::VisibleDevices{} : exec::inherited_visible_devices();
+}
 
 exec::ExecutionOptions execution_options(const config::CampaignConfig& config) {
   exec::ExecutionOptions o;
@@ -86,30 +102,37 @@ exec::ExecutionOptions execution_options(const config::CampaignConfig& config) {
   o.max_workers = config.spawning.max_workers;
   // A whole iteration in flight: the driver submits every walker at once (docs/execution.md).
   o.max_in_flight = static_cast<std::size_t>(config.spawning.walker);
-  o.binding_check = binding_check_of(config.execution.binding_check);
+  o.binding_check = exec::binding_check_of(config.execution.binding_check);
   o.devices_key = config.execution.devices_key;
   return o;
 }
 
 void CampaignDriver::plan_devices() {
   execution_ = execution_options(config_);
-  device_plan_ = exec::resolve_devices(execution_, exec::inherited_visible_devices());
-  if (!device_plan_.devices.empty()) mps_ = exec::probe_mps(exec::mps_inputs_from_environment());
+  device_plan_ = exec::resolve_devices(execution_, visible_devices_of(config_));
+  // MPS and MIG of an array task's node are not visible from here.
+  if (!device_plan_.devices.empty() && !scheduler_backend(config_))
+    mps_ = exec::probe_mps(exec::mps_inputs_from_environment());
 }
 
 void CampaignDriver::start_executor() {
+  // The binding check of out-of-process slots, as make_executor applies it to threads.
+  const exec::BindingCheck binding =
+      engine_->capabilities().uses_devices && !device_plan_.devices.empty()
+          ? execution_.binding_check
+          : exec::BindingCheck::Off;
   if (config_.execution.backend == "mpi") {
-    executor_ = make_mpi_worker_executor(config_, device_plan_, execution_);
-  } else if (config_.execution.backend != "local") {
-    executor_ = make_array_executor(config_);
+    executor_ = make_mpi_worker_executor(config_, device_plan_, execution_, binding);
+  } else if (scheduler_backend(config_)) {
+    executor_ = make_array_executor(config_, execution_);
   } else if (config_.execution.persistent_workers) {
-    executor_ = make_worker_executor(config_, device_plan_);
+    executor_ = make_worker_executor(config_, device_plan_, binding);
   } else {
     executor_ = exec::make_executor(*engine_, device_plan_, execution_);
   }
   for (const auto& warning : exec::packing_warnings(
            device_plan_, engine_->capabilities().uses_devices, mps_, execution_.workers_key)) {
-    spdlog::warn("{}", warning);
+    if (!scheduler_backend(config_)) spdlog::warn("{}", warning);  // not the task's node
   }
   if (const auto line = devices_banner()) spdlog::info("placement: {}", *line);
 }
@@ -128,6 +151,13 @@ nlohmann::json CampaignDriver::execution_record() const {
       {"mps_daemon", mps_.daemon},
       {"mps_evidence", mps_.evidence},
       {"engine_uses_devices", engine_->capabilities().uses_devices}};
+  // What trails advise needs of a scheduler run (docs/advise.md, "Job packing").
+  if (scheduler_backend(config_)) {
+    const auto& k = config_.execution.scheduler;
+    record["scheduler"] = {
+        {"walkers_per_task", k.walkers_per_task},
+        {"max_in_flight", k.max_in_flight ? nlohmann::json(*k.max_in_flight) : nlohmann::json()}};
+  }
   // Where the worker ranks ran, rank 1 first (the slots they served: docs/execution.md).
   if (const exec::MpiWorld* world = exec::MpiWorld::current(); world != nullptr) {
     record["mpi_worker_hosts"] =
@@ -138,6 +168,7 @@ nlohmann::json CampaignDriver::execution_record() const {
 
 std::optional<std::string> CampaignDriver::devices_banner() const {
   if (device_plan_.devices.empty()) return std::nullopt;
+  if (scheduler_backend(config_)) return device_plan_.describe() + " in each array task";
   return fmt::format("{}; {}", device_plan_.describe(), exec::describe_mps_mig(mps_, device_plan_));
 }
 

@@ -186,7 +186,7 @@ void preflight(const config::CampaignConfig& config, bool resume) {
         config, store::RunStore::open(config.outdir, store::RunStore::Mode::ReadOnly));
   }
   // Logical devices must exist in the inherited CUDA_VISIBLE_DEVICES (ConfigError naming both).
-  (void)exec::resolve_devices(execution_options(config), exec::inherited_visible_devices());
+  (void)exec::resolve_devices(execution_options(config), visible_devices_of(config));
   // The project file must be importable, with a callable extract_cvs
   // (compat:preflight-project-file).
   check_project_file(config);

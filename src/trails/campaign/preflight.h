@@ -23,6 +23,9 @@ void check_outdir_writable(const std::filesystem::path& dir);
 // The executor options of a campaign: spawning.max_workers, the walker count as the bound, and
 // execution.* (campaign_execution.cpp).
 exec::ExecutionOptions execution_options(const config::CampaignConfig& config);
+// The CUDA_VISIBLE_DEVICES the devices are counted in: this process's, except under a
+// scheduler backend, whose array tasks get theirs from the scheduler on their node (unset here).
+exec::VisibleDevices visible_devices_of(const config::CampaignConfig& config);
 
 // Everything `trails run` verifies before its first write; throws InputError/UsageError, and
 // ConfigError for a system.project_file that does not import or has no extract_cvs.

@@ -110,6 +110,8 @@ void build_scheduler(const RawConfig& raw, SchedulerConfig& s) {
   s.marker_grace_s = as_double(raw, x + "marker_grace", s.marker_grace_s);
   s.max_retries = as_int(raw, x + "max_retries", s.max_retries);
   s.walkers_per_task = as_int(raw, x + "walkers_per_task", s.walkers_per_task);
+  if (const json& v = raw.value(x + "heartbeat_timeout"); v.is_number())
+    s.heartbeat_timeout_s = v.get<double>();
   s.scratch = as_optional_string(raw, x + "scratch");
 }
 

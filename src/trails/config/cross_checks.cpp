@@ -172,8 +172,8 @@ void check_voronoi(const RawConfig& raw, Problems& problems) {
 void check_walker_timeout(const RawConfig& raw, Problems& problems) {
   const Entry& timeout = raw.at("execution.walker_timeout");
   if (!timeout.present || !timeout.valid || timeout.value.is_null()) return;
-  // With MPI ranks the rule is another (execution_checks.cpp).
-  if (raw.usable("execution.backend") && raw.value("execution.backend") == "mpi") return;
+  // With MPI ranks and scheduler arrays the rules are others (execution_checks.cpp).
+  if (raw.usable("execution.backend") && raw.value("execution.backend") != "local") return;
   if (!raw.usable("execution.persistent_workers") ||
       raw.value("execution.persistent_workers").get<bool>()) {
     return;

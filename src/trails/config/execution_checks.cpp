@@ -4,7 +4,7 @@
 // devices). Whether a logical index exists depends on CUDA_VISIBLE_DEVICES at run time and is
 // checked when the campaign starts (exec::resolve_devices). With execution.backend: mpi the
 // worker ranks are the persistent workers, and a rank cannot be stopped alone
-// (docs/execution.md, "MPI ranks").
+// (docs/execution.md, "MPI ranks"). Scheduler arrays: see check_scheduler.
 #include <algorithm>
 #include <string>
 
@@ -47,10 +47,43 @@ void check_mpi(const RawConfig& raw, Problems& problems) {
   }
 }
 
+// Scheduler arrays (docs/execution.md, "Scheduler arrays"): each array task is already one
+// warm worker process, so persistent_workers has nothing to start; walker_timeout is applied
+// through the tasks' heartbeats; a task asked for fewer GPUs than its devices count.
+void check_scheduler(const RawConfig& raw, Problems& problems) {
+  if (!raw.usable("execution.backend")) return;
+  const std::string backend = raw.value("execution.backend").get<std::string>();
+  if (backend != "slurm" && backend != "pbs" && backend != "torque") return;
+  const Entry& persistent = raw.at("execution.persistent_workers");
+  if (persistent.present && persistent.valid && persistent.value == true) {
+    problems.add(
+        persistent.value_at, "execution.persistent_workers",
+        "starts worker processes of the local backend; with execution.backend: " + backend +
+            " each array task already is one warm worker: remove "
+            "execution.persistent_workers (execution.walkers_per_task sets how many "
+            "walkers one task runs)");
+  }
+  const Entry& devices =
+      raw.at("execution.devices").present ? raw.at("execution.devices") : raw.at("engine.gpu_ids");
+  const Entry& gpus = raw.at("execution.gpus_per_task");
+  if (!given(devices) || !gpus.present || !gpus.valid) return;
+  const auto list = devices.value.get<std::vector<int>>();
+  const int needed = list.empty() ? 0 : *std::max_element(list.begin(), list.end()) + 1;
+  const int asked = gpus.value.get<int>();
+  if (asked > 0 && asked < needed) {
+    problems.add(gpus.value_at, "execution.gpus_per_task",
+                 "asks for " + std::to_string(asked) + " GPU(s) per array task, but the devices " +
+                     "of each task go up to logical index " + std::to_string(needed - 1) +
+                     "; raise execution.gpus_per_task to " + std::to_string(needed) +
+                     " or leave it out (then " + std::to_string(needed) + " are requested)");
+  }
+}
+
 }  // namespace
 
 void check_execution(const RawConfig& raw, Problems& problems) {
   check_mpi(raw, problems);
+  check_scheduler(raw, problems);
   const Entry& devices = raw.at("execution.devices");
   const Entry& gpu_ids = raw.at("engine.gpu_ids");
   if (given(devices) && given(gpu_ids)) {

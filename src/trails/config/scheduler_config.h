@@ -30,7 +30,13 @@ struct SchedulerConfig {
   std::optional<double> wait_timeout_s;  // none: 2 x walltime + 3600 s
   double marker_grace_s = 30.0;
   int max_retries = 1;
-  int walkers_per_task = 1;            // job packing: walkers run back to back per array task
+  int walkers_per_task = 1;  // job packing: walkers per array task
+  // A running array task whose heartbeat counter has not moved for this long is hung and is
+  // cancelled; the task writes one every heartbeat_timeout / kHeartbeatsPerTimeout. None: 300 s
+  // for array tasks, the worker link's 30 s for MPI ranks (execution.heartbeat_timeout).
+  std::optional<double> heartbeat_timeout_s;
+  static constexpr double kArrayHeartbeatTimeoutS = 300.0;
+  static constexpr int kHeartbeatsPerTimeout = 5;
   std::optional<std::string> scratch;  // node-local staging; none: $TMPDIR when set
 };
 

@@ -295,6 +295,11 @@ std::vector<KeySpec> make_table() {
       K("execution", "marker_grace", T::Number, 30.0).ge(0).scheduler(),
       K("execution", "max_retries", T::Int, 1).ge(0).scheduler(),
       K("execution", "walkers_per_task", T::Int, 1).ge(1).scheduler(),
+      // Silence before a worker counts as hung: 300 s for array tasks, 30 s for MPI ranks.
+      K("execution", "heartbeat_timeout", T::Number, null_v)
+          .null()
+          .gt(0)
+          .only_with(kBackendKey, {"mpi", "slurm", "pbs", "torque"}),
       // ---- output (record policy of the shards; docs/file-formats.md) ----
       K("output", "record_selection", T::String, null_v).null(),
       K("output", "precision", T::String, "float64").one_of({"float32", "float64"}),

@@ -204,6 +204,16 @@ const KeySpec* SwarmReader::key_spec(std::string_view block, std::string_view na
 }
 
 std::string SwarmReader::unknown_text(std::string_view block, const std::string& name) {
+  // A campaign's execution: block (backend: slurm | pbs | torque | mpi) has no swarm meaning:
+  // ultrashort trials per cycle cannot wait for an array submission each (docs/execution.md,
+  // "The swarm and the backends").
+  if (block.empty() && name == "execution") {
+    return "trails swarm has no execution: block (no scheduler arrays or MPI ranks: a cycle's "
+           "trials are too short to wait for a submission each); remove it, run `trails swarm` "
+           "inside one allocation (a job script: docs/execution.md, \"The swarm and the "
+           "backends\") and spread the trials with pathgennie.devices and "
+           "pathgennie.workers_per_device";
+  }
   std::string best;
   for (const auto& k : swarm_keys()) {
     if (k.block == block && is_close(name, k.name)) best = k.dotted();

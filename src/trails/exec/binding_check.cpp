@@ -9,6 +9,9 @@
 #include <atomic>
 #include <charconv>
 
+#include "trails/core/error.h"
+#include "trails/exec/engine_decorator.h"
+
 namespace trails::exec {
 namespace {
 
@@ -52,21 +55,18 @@ class CheckedInstance final : public engines::EngineInstance {
   std::shared_ptr<Warned> warned_;
 };
 
-class CheckedEngine final : public engines::Engine {
+class CheckedEngine final : public EngineDecorator {
  public:
-  CheckedEngine(const engines::Engine& inner, BindingCheck mode) : inner_(inner), mode_(mode) {}
-  std::string name() const override { return inner_.name(); }
-  using Engine::make_instance;
-  std::unique_ptr<engines::EngineInstance> make_instance(const engines::Slot& slot) const override {
-    return std::make_unique<CheckedInstance>(inner_.make_instance(slot), slot, mode_, warned_);
+  CheckedEngine(const engines::Engine& inner, BindingCheck mode)
+      : EngineDecorator(inner), mode_(mode) {}
+
+ protected:
+  std::unique_ptr<engines::EngineInstance> wrap(std::unique_ptr<engines::EngineInstance> instance,
+                                                const engines::Slot& slot) const override {
+    return std::make_unique<CheckedInstance>(std::move(instance), slot, mode_, warned_);
   }
-  engines::Configuration default_start() const override { return inner_.default_start(); }
-  const engines::EngineSystem& system() const override { return inner_.system(); }
-  engines::EngineCapabilities capabilities() const override { return inner_.capabilities(); }
-  std::string describe() const override { return inner_.describe(); }
 
  private:
-  const engines::Engine& inner_;
   BindingCheck mode_;
   std::shared_ptr<Warned> warned_ = std::make_shared<Warned>();
 };
@@ -107,6 +107,18 @@ std::optional<BindingMismatch> compare_binding(const engines::Slot& slot,
 
 std::unique_ptr<engines::Engine> binding_checked(const engines::Engine& inner, BindingCheck mode) {
   return std::make_unique<CheckedEngine>(inner, mode);
+}
+
+std::vector<std::unique_ptr<engines::EngineInstance>> binding_checked(
+    std::vector<std::unique_ptr<engines::EngineInstance>> instances,
+    const std::vector<engines::Slot>& slots, BindingCheck mode) {
+  if (mode == BindingCheck::Off) return instances;
+  TRAILS_CHECK(instances.size() == slots.size(), "one instance per slot");
+  const auto warned = std::make_shared<Warned>();
+  for (std::size_t i = 0; i < instances.size(); ++i)
+    instances[i] =
+        std::make_unique<CheckedInstance>(std::move(instances[i]), slots[i], mode, warned);
+  return instances;
 }
 
 }  // namespace trails::exec

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "trails/engines/engine.h"
 #include "trails/exec/device_plan.h"
@@ -37,5 +38,12 @@ std::optional<BindingMismatch> compare_binding(const engines::Slot& slot,
 // make_executor for device pools of engines that use devices). `inner` must outlive the
 // instances made; the returned engine itself may be destroyed once they are made.
 std::unique_ptr<engines::Engine> binding_checked(const engines::Engine& inner, BindingCheck mode);
+
+// The same check around instances made elsewhere (worker processes, MPI ranks, whose results
+// carry the placement record their worker wrote): instances[i] serves slots[i]. Off gives them
+// back unchanged.
+std::vector<std::unique_ptr<engines::EngineInstance>> binding_checked(
+    std::vector<std::unique_ptr<engines::EngineInstance>> instances,
+    const std::vector<engines::Slot>& slots, BindingCheck mode);
 
 }  // namespace trails::exec

@@ -66,6 +66,24 @@ std::string DevicePlan::describe() const {
   return out + fmt::format(" x {} worker(s) per device = {} slots", workers_per_device, n_slots());
 }
 
+BindingCheck binding_check_of(std::string_view mode) {
+  if (mode == "fail") return BindingCheck::Fail;
+  if (mode == "off") return BindingCheck::Off;
+  return BindingCheck::Warn;
+}
+
+std::string_view name(BindingCheck mode) {
+  switch (mode) {
+    case BindingCheck::Fail:
+      return "fail";
+    case BindingCheck::Off:
+      return "off";
+    case BindingCheck::Warn:
+      break;
+  }
+  return "warn";
+}
+
 DevicePlan resolve_devices(const ExecutionOptions& options, const VisibleDevices& visible) {
   if (options.workers_per_device < 1) {
     throw core::ConfigError(

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "trails/engines/engine.h"
@@ -17,6 +18,10 @@
 namespace trails::exec {
 
 enum class BindingCheck { Warn, Fail, Off };
+// execution.binding_check's words: "warn" | "fail" | "off" (anything else reads as warn: the
+// schema admits no other).
+BindingCheck binding_check_of(std::string_view mode);
+std::string_view name(BindingCheck mode);
 
 // What a driver asks for. Empty `devices`: no device pool; `max_workers` unbound slots.
 struct ExecutionOptions {

@@ -24,6 +24,8 @@ std::vector<std::string> slurm_directives(const config::SchedulerConfig& k, cons
   if (k.account) d.push_back("--account=" + *k.account);
   if (k.gpus_per_task > 0) d.push_back(fmt::format("--gpus-per-task={}", k.gpus_per_task));
   if (k.gres) d.push_back("--gres=" + *k.gres);
+  if (job.gpus > 0 && k.gpus_per_task == 0 && !k.gres)
+    d.push_back(fmt::format("--gres=gpu:{}", job.gpus));
   if (k.memory) d.push_back("--mem=" + *k.memory);
   return d;
 }
@@ -31,16 +33,17 @@ std::vector<std::string> slurm_directives(const config::SchedulerConfig& k, cons
 std::vector<std::string> pbs_directives(SchedulerKind kind, const config::SchedulerConfig& k,
                                         const ArrayJob& job) {
   std::vector<std::string> d = {"-N " + k.job_name, "-V"};
+  const int gpus = k.gpus_per_task > 0 ? k.gpus_per_task : job.gpus;
   if (kind == SchedulerKind::Torque) {
     // Torque: -t arrays, nodes/ppn resources, memory as its own limit.
     d.push_back(fmt::format("-t 0-{}", job.elements - 1));
     d.push_back(fmt::format("-l nodes=1:ppn={}{}", k.cpus_per_task,
-                            k.gpus_per_task > 0 ? fmt::format(":gpus={}", k.gpus_per_task) : ""));
+                            gpus > 0 ? fmt::format(":gpus={}", gpus) : ""));
     if (k.memory) d.push_back("-l mem=" + *k.memory);
   } else {
     d.push_back(fmt::format("-J 0-{}", job.elements - 1));
     d.push_back(fmt::format("-l select=1:ncpus={}{}{}", k.cpus_per_task,
-                            k.gpus_per_task > 0 ? fmt::format(":ngpus={}", k.gpus_per_task) : "",
+                            gpus > 0 ? fmt::format(":ngpus={}", gpus) : "",
                             k.memory ? ":mem=" + *k.memory : ""));
   }
   d.push_back("-l walltime=" + k.walltime);

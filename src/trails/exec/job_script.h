@@ -24,7 +24,10 @@ struct ArrayJob {
   std::filesystem::path manifest;        // line i+1: the pack file of element i
   std::filesystem::path results_dir;     // where walkers' results and markers go
   std::filesystem::path log_dir;         // per-element stdout/stderr
-  std::vector<std::string> worker_argv;  // e.g. {"/usr/bin/trails", "worker"}
+  std::vector<std::string> worker_argv;  // e.g. {"/usr/bin/trails", "worker", ...}
+  // GPUs the task's device plan needs (execution.devices: logical 0..max); requested when
+  // neither execution.gpus_per_task nor execution.gres asks for them already.
+  int gpus = 0;
 };
 
 std::string render_job_script(SchedulerKind kind, const config::SchedulerConfig& keys,

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "trails/core/error.h"
+#include "trails/exec/binding_check.h"
 #include "trails/exec/mpi_channel.h"
 #include "trails/exec/worker_link.h"
 
@@ -128,6 +129,8 @@ std::unique_ptr<Executor> make_mpi_executor(MpiWorld& world, const WorkerOptions
     ranks.push_back(std::make_unique<MpiRank>(shared, claim, slot, rank,
                                               world.hosts()[static_cast<std::size_t>(rank)]));
   }
+  // Each rank's result carries the placement record its engine wrote, checked here on rank 0.
+  ranks = binding_checked(std::move(ranks), slots, options.binding_check);
   return make_thread_pool_executor(std::move(ranks), std::move(slots), max_in_flight);
 }
 

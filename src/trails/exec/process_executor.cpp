@@ -11,6 +11,7 @@
 
 #include "trails/core/error.h"
 #include "trails/core/subprocess.h"
+#include "trails/exec/binding_check.h"
 #include "trails/exec/channel.h"
 #include "trails/exec/wire.h"
 #include "trails/exec/worker_link.h"
@@ -170,6 +171,7 @@ std::unique_ptr<Executor> make_process_executor(const WorkerOptions& options,
   std::vector<std::unique_ptr<engines::EngineInstance>> workers;
   for (const engines::Slot& slot : slots)
     workers.push_back(std::make_unique<WorkerProcess>(shared, slot));
+  workers = binding_checked(std::move(workers), slots, options.binding_check);
   return make_thread_pool_executor(std::move(workers), std::move(slots), max_in_flight);
 }
 

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "trails/exec/device_plan.h"
 #include "trails/exec/executor.h"
 
 namespace trails::exec {
@@ -33,6 +34,9 @@ struct WorkerOptions {
   std::chrono::milliseconds heartbeat_timeout{30000};
   // How long a worker may take from its start to its Hello (building the engine).
   std::chrono::milliseconds start_timeout{600000};
+  // execution.binding_check on each result's placement record (binding_check.h); the caller
+  // passes Off for engines that do not use devices.
+  BindingCheck binding_check = BindingCheck::Off;
 };
 
 // One worker per slot (slot i has index i), all started (and their Hello checked) before this

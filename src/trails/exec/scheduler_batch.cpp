@@ -12,8 +12,10 @@
 #include "trails/core/fs.h"
 #include "trails/core/subprocess.h"
 #include "trails/exec/job_files.h"
+#include "trails/exec/pack_worker.h"
 #include "trails/exec/scheduler_batch.h"
 #include "trails/exec/scheduler_commands.h"
+#include "trails/exec/task_heartbeat.h"
 
 namespace trails::exec::detail {
 namespace {
@@ -27,9 +29,17 @@ std::chrono::milliseconds ms(double seconds) {
   return std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000.0));
 }
 
+// GPUs one array task needs for its device plan: logical indices 0..max.
+int gpus_for(const std::vector<int>& devices) {
+  return devices.empty() ? 0 : *std::max_element(devices.begin(), devices.end()) + 1;
+}
+
 struct Job {
   std::string id;
   std::vector<std::vector<std::size_t>> packs;  // task indices per array element
+  std::vector<fs::path> pack_files;             // per element
+  std::vector<HeartbeatJudge> judges;           // per element
+  std::vector<bool> cancelled;                  // per element: given up as hung or over time
   fs::path log_dir;
   Clock::time_point deadline;
   std::optional<Clock::time_point> left_queue;  // first poll that no longer listed it
@@ -63,6 +73,10 @@ class Batch {
   bool still_queued(Job& job);
   void cancel(const Job& job) const;
   void scan(const Job& job);
+  void watch(Job& job) const;
+  std::chrono::milliseconds heartbeat_timeout() const {
+    return ms(k_.heartbeat_timeout_s.value_or(config::SchedulerConfig::kArrayHeartbeatTimeoutS));
+  }
   std::size_t unfinished_packs(const Job& job) const;
   bool run_attempt(int attempt, const std::vector<std::size_t>& pending);
   void finish_remaining();
@@ -164,7 +178,10 @@ Job Batch::submit_chunk(int attempt, int chunk, std::vector<std::vector<std::siz
     const fs::path file = dir_ / fmt::format("pack_{}_{}.trwf", tag, e);
     jobs::write_pack(file, pack);
     manifest += file.string() + "\n";
+    job.pack_files.push_back(file);
+    job.judges.emplace_back(heartbeat_timeout(), o_.walker_timeout_s);
   }
+  job.cancelled.assign(packs.size(), false);
   ArrayJob array;
   array.elements = static_cast<int>(packs.size());
   if (o_.kind == SchedulerKind::Slurm && k_.max_in_flight) array.throttle = *k_.max_in_flight;
@@ -172,6 +189,10 @@ Job Batch::submit_chunk(int attempt, int chunk, std::vector<std::vector<std::siz
   array.results_dir = dir_;
   array.log_dir = job.log_dir;
   array.worker_argv = o_.worker_argv;
+  for (std::string& arg : pack_worker_arguments(
+           o_.placement, heartbeat_timeout() / config::SchedulerConfig::kHeartbeatsPerTimeout))
+    array.worker_argv.push_back(std::move(arg));
+  array.gpus = gpus_for(o_.placement.devices);
   core::write_file_atomic(array.manifest, manifest);
   const fs::path script = dir_ / fmt::format("submit_{}.sh", tag);
   core::write_file_atomic(script, render_job_script(o_.kind, k_, array));
@@ -213,10 +234,41 @@ void Batch::scan(const Job& job) {
 }
 
 std::size_t Batch::unfinished_packs(const Job& job) const {
-  return static_cast<std::size_t>(
-      std::count_if(job.packs.begin(), job.packs.end(), [&](const auto& p) {
-        return std::any_of(p.begin(), p.end(), [&](std::size_t i) { return !has_marker_[i]; });
-      }));
+  std::size_t n = 0;
+  for (std::size_t e = 0; e < job.packs.size(); ++e) {
+    const auto& p = job.packs[e];
+    if (!job.cancelled[e] &&
+        std::any_of(p.begin(), p.end(), [&](std::size_t i) { return !has_marker_[i]; }))
+      ++n;
+  }
+  return n;
+}
+
+// Heartbeats (task_heartbeat.h): an element that stopped beating or whose walker passed
+// walker_timeout is cancelled alone; its walkers without a marker run again (max_retries).
+void Batch::watch(Job& job) const {
+  const auto now = HeartbeatJudge::Clock::now();
+  for (std::size_t e = 0; e < job.packs.size(); ++e) {
+    const auto& p = job.packs[e];
+    if (job.cancelled[e] ||
+        std::all_of(p.begin(), p.end(), [&](std::size_t i) { return has_marker_[i]; }))
+      continue;
+    const auto why =
+        job.judges[e].verdict(read_heartbeat(heartbeat_path(dir_, job.pack_files[e])), now);
+    if (!why) continue;
+    std::vector<std::int64_t> walkers;
+    for (const std::size_t i : p) walkers.push_back(tasks_[i].walker);
+    spdlog::warn("{} job {} element {} (walkers {}): {}; cancelling that element", name(o_.kind),
+                 job.id, e, fmt::join(walkers, ","), *why);
+    const std::vector<std::string> argv = cancel_element_command(o_.kind, job.id, e);
+    try {
+      const core::ProcessResult r = core::run_process(argv);
+      if (!r.status.ok()) spdlog::warn("{}: {}", fmt::join(argv, " "), r.stderr_tail);
+    } catch (const core::Error& error) {
+      spdlog::warn("{}: {}", fmt::join(argv, " "), error.describe());
+    }
+    job.cancelled[e] = true;
+  }
 }
 
 bool Batch::still_queued(Job& job) {
@@ -282,6 +334,7 @@ bool Batch::run_attempt(int attempt, const std::vector<std::size_t>& pending) {
     }
     for (auto it = active.begin(); it != active.end();) {
       scan(*it);
+      watch(*it);
       const auto now = Clock::now();
       bool over = unfinished_packs(*it) == 0;
       if (!over && now > it->deadline) {

@@ -1,6 +1,8 @@
 // The scheduler command protocol (scheduler_commands.h).
 #include "trails/exec/scheduler_commands.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -58,6 +60,18 @@ std::vector<std::string> status_command(SchedulerKind kind, const std::string& j
 std::vector<std::string> cancel_command(SchedulerKind kind, const std::string& job_id) {
   if (kind == SchedulerKind::Slurm) return {"scancel", job_id};
   return {"qdel", job_id};
+}
+
+std::vector<std::string> cancel_element_command(SchedulerKind kind, const std::string& job_id,
+                                                std::size_t element) {
+  if (kind == SchedulerKind::Slurm) return {"scancel", fmt::format("{}_{}", job_id, element)};
+  std::string id = job_id;
+  if (const auto at = id.find("[]"); at != std::string::npos) {
+    id.insert(at + 1, std::to_string(element));
+  } else {
+    id += fmt::format("[{}]", element);
+  }
+  return {"qdel", id};
 }
 
 std::vector<std::string> limits_command(SchedulerKind kind) {

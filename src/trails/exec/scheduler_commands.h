@@ -4,6 +4,7 @@
 // text, so the protocol is tested against recorded outputs (tests/exec/test_scheduler_*).
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,6 +16,10 @@ namespace trails::exec {
 std::vector<std::string> submit_command(SchedulerKind kind, const std::string& script);
 std::vector<std::string> status_command(SchedulerKind kind, const std::string& job_id);
 std::vector<std::string> cancel_command(SchedulerKind kind, const std::string& job_id);
+// Cancels one element of an array job: SLURM JOBID_E; PBS/Torque the index put between the
+// brackets of "1234[].server" (1234[E].server).
+std::vector<std::string> cancel_element_command(SchedulerKind kind, const std::string& job_id,
+                                                std::size_t element);
 // The command whose output states the largest array (SLURM MaxArraySize, PBS max_array_size,
 // Torque max_job_array_size).
 std::vector<std::string> limits_command(SchedulerKind kind);

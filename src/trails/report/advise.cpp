@@ -104,6 +104,20 @@ ExecutionSetup setup_of(const store::RunStore& store, const store::WalkerRecord*
   }
   const json execution = object_at(system, "execution");
   s.mps_daemon = execution.value("mps_daemon", false);
+  const json scheduler = object_at(execution, "scheduler");
+  s.walkers_per_task = scheduler.value("walkers_per_task", 1);
+  if (scheduler.contains("max_in_flight") && scheduler.at("max_in_flight").is_number_integer())
+    s.tasks_in_flight = scheduler.at("max_in_flight").get<int>();
+  if (s.backend != "local" && s.backend != "mpi") {
+    // Array tasks run their walkers one after another (or on their devices' slots).
+    const auto walkers = spawning.value("walker", std::int64_t{1});
+    const auto tasks = (walkers + s.walkers_per_task - 1) / s.walkers_per_task;
+    const auto at_once =
+        s.tasks_in_flight ? std::min<std::int64_t>(*s.tasks_in_flight, tasks) : tasks;
+    s.slots = static_cast<int>(std::max<std::int64_t>(
+        1,
+        std::min<std::int64_t>(walkers, at_once * std::max(1, s.devices * s.workers_per_device))));
+  }
   if (execution.contains("engine_uses_devices")) {  // the engine's own answer, recorded at setup
     s.engine_uses_devices = execution.at("engine_uses_devices").get<bool>();
   } else if (last_walker != nullptr) {  // runs written before it was recorded: the GPU platforms
@@ -119,6 +133,8 @@ json setup_json(const ExecutionSetup& s) {
           {"workers_per_device", s.workers_per_device},
           {"persistent_workers", s.persistent_workers},
           {"backend", s.backend},
+          {"walkers_per_task", s.walkers_per_task},
+          {"tasks_in_flight", s.tasks_in_flight ? json(*s.tasks_in_flight) : json()},
           {"stride", s.stride},
           {"n_atoms", s.n_atoms ? json(*s.n_atoms) : json()},
           {"gpu", s.engine_uses_devices},

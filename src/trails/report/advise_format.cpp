@@ -30,6 +30,14 @@ std::string share(const json& total, const char* key) {
 }
 
 std::string execution_line(const json& x) {
+  const std::string backend = x.at("backend").get<std::string>();
+  if (backend != "local" && backend != "mpi") {
+    const json& at_once = x.at("tasks_in_flight");
+    return fmt::format("{} slot(s): array tasks of {} walker(s), {} at once, {} backend",
+                       x.at("slots").get<int>(), x.at("walkers_per_task").get<int>(),
+                       at_once.is_null() ? std::string("all") : std::to_string(at_once.get<int>()),
+                       backend);
+  }
   std::string where = x.at("devices").get<int>() > 0
                           ? fmt::format("{} device(s) × {} worker(s)", x.at("devices").get<int>(),
                                         x.at("workers_per_device").get<int>())

@@ -39,7 +39,11 @@ struct ExecutionSetup {
   bool engine_uses_devices = false;  // a GPU engine (OpenMM), not the built-in one
   bool mps_daemon = false;           // an MPS control daemon was found at the start
   std::string backend = "local";     // execution.backend
-  std::int64_t stride = 1;           // spawning.stride: walker lengths stay multiples of it
+  // Scheduler arrays: walkers per array task, and array tasks at once (max_in_flight; none:
+  // every task of an iteration at once).
+  int walkers_per_task = 1;
+  std::optional<int> tasks_in_flight;
+  std::int64_t stride = 1;  // spawning.stride: walker lengths stay multiples of it
   std::optional<std::int64_t> n_atoms;
 };
 

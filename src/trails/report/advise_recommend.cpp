@@ -152,13 +152,81 @@ void fill_last_round(const ModelFit& m, const AdviceOptions& o, Advice& advice) 
   if (r.speedup >= o.min_speedup) advice.recommendations.push_back(std::move(r));
 }
 
-void job_packing(const ExecutionSetup& setup, Advice& advice) {
-  advice.not_recommended.push_back(
-      {"execution.walkers_per_task",
-       fmt::format("job packing is for scheduler arrays (execution.backend: slurm | pbs | "
-                   "torque, where each array task otherwise starts one engine per walker); this "
-                   "run used the {} backend, whose slots keep one warm engine for all walkers",
-                   setup.backend)});
+// The runner time of W walkers in array tasks of P, C tasks at once, each paying a launch L
+// (queue wait, process and engine start) before its walkers of w each run one after another.
+double array_runner_s(std::int64_t walkers, std::int64_t per_task, std::int64_t at_once,
+                      double launch_s, double walker_s) {
+  const std::int64_t tasks = ceil_div(walkers, per_task);
+  return static_cast<double>(ceil_div(tasks, std::min(at_once, tasks))) *
+         (launch_s + static_cast<double>(std::min(per_task, walkers)) * walker_s);
+}
+
+// execution.walkers_per_task (docs/advise.md, "Job packing"): the launch cost per array task is
+// what the measured runner time leaves after the walkers' own time; fewer, longer tasks pay it
+// fewer times when more tasks than run at once.
+void job_packing(const ModelFit& m, const ExecutionSetup& setup, const AdviceOptions& o,
+                 Advice& advice) {
+  const std::string key = "execution.walkers_per_task";
+  if (setup.backend == "local" || setup.backend == "mpi") {
+    advice.not_recommended.push_back(
+        {key, fmt::format("job packing is for scheduler arrays (execution.backend: slurm | pbs | "
+                          "torque, where each array task otherwise starts one engine per walker); "
+                          "this run used the {} backend, whose slots keep one warm engine for all "
+                          "walkers",
+                          setup.backend)});
+    return;
+  }
+  const std::int64_t p = std::max(1, setup.walkers_per_task);
+  const std::int64_t tasks = ceil_div(m.walkers, p);
+  const std::int64_t at_once = setup.tasks_in_flight ? *setup.tasks_in_flight : tasks;
+  const double walker_s = m.startup_s + static_cast<double>(m.steps) * m.step_s;
+  const double rounds = static_cast<double>(ceil_div(tasks, std::min(at_once, tasks)));
+  const double launch_s =
+      std::max(0.0, m.runner_s / rounds - static_cast<double>(std::min(p, m.walkers)) * walker_s);
+  const double rest = model_iteration_s(m, m.walkers, m.steps, m.slots) - m.runner_s;
+  const double now = array_runner_s(m.walkers, p, at_once, launch_s, walker_s) + rest;
+  std::int64_t best = p;
+  double best_s = now;
+  for (std::int64_t k = 1; k <= m.walkers; k *= 2) {
+    const double t = array_runner_s(m.walkers, k, at_once, launch_s, walker_s) + rest;
+    if (t < best_s * (1.0 - 1e-9)) {
+      best = k;
+      best_s = t;
+    }
+  }
+  const std::string sums = fmt::format(
+      "⌈{} tasks / {} at once⌉ × ({} launch + {} × {} per walker) + {} = {} per iteration", tasks,
+      std::min(at_once, tasks), format_duration(launch_s), std::min(p, m.walkers),
+      format_duration(walker_s), format_duration(rest), format_duration(now));
+  const double speedup = best_s > 0.0 ? now / best_s : 1.0;
+  if (best == p || speedup < o.min_speedup) {
+    advice.not_recommended.push_back(
+        {key, fmt::format("on the {} backend each array task paid {} of launch (queue wait, "
+                          "start-up) before its {} walker(s); with {} tasks at most {} at once, "
+                          "no other walkers_per_task gains {:.3g}× ({})",
+                          setup.backend, format_duration(launch_s), p, tasks,
+                          std::min(at_once, tasks), o.min_speedup, sums)});
+    return;
+  }
+  Recommendation r;
+  r.key = key;
+  r.value = best;
+  r.current = p;
+  r.speedup = speedup;
+  r.reason = fmt::format(
+      "each {} array task paid {} of launch (queue wait, start-up) for {} walker(s) of {}; {} "
+      "per task make {} launches per iteration instead of {}",
+      setup.backend, format_duration(launch_s), p, format_duration(walker_s), best,
+      ceil_div(m.walkers, best), tasks);
+  r.arithmetic =
+      fmt::format("now {}; after ⌈{} / {}⌉ × ({} + {} × {}) + {} = {}", sums,
+                  ceil_div(m.walkers, best), std::min(at_once, ceil_div(m.walkers, best)),
+                  format_duration(launch_s), std::min(best, m.walkers), format_duration(walker_s),
+                  format_duration(rest), format_duration(best_s));
+  r.note =
+      "assumes the launch cost per task stays as measured (queue wait grows with the cluster's "
+      "load) and that the cluster ran at most the tasks in flight at once";
+  advice.recommendations.push_back(std::move(r));
 }
 
 void check_slots(const std::vector<IterationTiming>& iterations, const ExecutionSetup& setup,
@@ -189,7 +257,7 @@ Advice advise(const std::vector<IterationTiming>& iterations, const ExecutionSet
   persistent_workers(advice.fit, setup, options, advice);
   packing(advice.fit, setup, options, advice);
   fill_last_round(advice.fit, options, advice);
-  job_packing(setup, advice);
+  job_packing(advice.fit, setup, options, advice);
   std::stable_sort(
       advice.recommendations.begin(), advice.recommendations.end(),
       [](const Recommendation& a, const Recommendation& b) { return a.speedup > b.speedup; });

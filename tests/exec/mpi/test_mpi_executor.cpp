@@ -3,9 +3,10 @@
 // serial reference, in task order, on the first batch and on warm ranks, with any bound; the
 // streaming contract of executor.h holds; executors follow one another on the same ranks; a
 // walker that throws in its rank (TRAILS_TEST_FAULT=throw:5:3, set for every rank by ctest)
-// fails alone with its error text. The scripted engine of the in-process conformance suite
-// (executor_kinds.h) cannot run here: its behaviours are closures over the test's own state, and
-// a worker rank only receives an engine description.
+// fails alone with its error text; execution.binding_check applies to the ranks' results. The
+// scripted engine of the in-process conformance suite (executor_kinds.h) cannot run here: its
+// behaviours are closures over the test's own state, and a worker rank only receives an engine
+// description.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -100,6 +101,40 @@ TEST(MpiExecutor, ThrowingWalkerFailsOnlyItself) {
         EXPECT_NE(actual[i].error.find("TRAILS_TEST_FAULT: walker 3 of iteration 5 threw"),
                   std::string::npos)
             << actual[i].error;
+      } else {
+        expect_same(actual[i], expected[i]);
+      }
+    }
+  }
+}
+
+// execution.binding_check on worker ranks: each rank's result carries its placement record (the
+// built-in engine records no device), checked on rank 0 against the slot's device: fail turns
+// every walker of a device slot into a failure naming the check, warn keeps the serial bytes.
+TEST(MpiExecutor, BindingCheckAppliesToTheRanksPlacementRecords) {
+  engines::builtin::BuiltinEngine engine(builtin_config());
+  ExecutionOptions keys;
+  keys.devices = {0};
+  keys.workers_per_device = 4;  // up to 4 worker ranks on the one test host
+  const DevicePlan plan = resolve_devices(keys, VisibleDevices{});
+  const auto tasks = walkers(engine, 4, 1);
+  auto reference = make_serial_executor(engine);
+  const auto expected = run_ordered(*reference, tasks);
+  for (const BindingCheck mode : {BindingCheck::Fail, BindingCheck::Warn}) {
+    WorkerOptions o;
+    o.engine_setup =
+        engines::worker_engine_setup(builtin_config(), std::filesystem::temp_directory_path());
+    o.binding_check = mode;
+    auto executor = make_mpi_executor(world(), o, mpi_slots(world().hosts(), plan, keys), 0);
+    const auto actual = run_ordered(*executor, tasks);
+    ASSERT_EQ(actual.size(), expected.size());
+    for (std::size_t i = 0; i < actual.size(); ++i) {
+      if (mode == BindingCheck::Fail) {
+        EXPECT_FALSE(actual[i].ok());
+        EXPECT_NE(actual[i].error.find("asked for device 0 but the walker ran without a device"),
+                  std::string::npos)
+            << actual[i].error;
+        EXPECT_NE(actual[i].error.find("execution.binding_check: fail"), std::string::npos);
       } else {
         expect_same(actual[i], expected[i]);
       }
