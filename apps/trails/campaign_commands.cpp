@@ -19,11 +19,14 @@
 #include "trails/campaign/campaign.h"
 #include "trails/campaign/preflight.h"
 #include "trails/config/load.h"
+#include "trails/config/swarm_config.h"
 #include "trails/config/template.h"
 #include "trails/core/error.h"
 #include "trails/core/output_target.h"
+#include "trails/core/temp_dir.h"
 #include "trails/exec/mpi_world.h"
 #include "trails/store/run_store.h"
+#include "trails/swarm/swarm_driver.h"
 
 namespace trails::app {
 namespace fs = std::filesystem;
@@ -119,6 +122,12 @@ int cmd_run(const fs::path& config_file, std::optional<std::int64_t> iterations,
     world.emplace();
     if (world->rank() != 0) return serve_as_worker_rank(*world);
   }
+  if (config::is_swarm_config(config_file)) {
+    throw core::UsageError(config_file.string() +
+                           " is a swarm configuration (it has a `pathgennie:` block); run it "
+                           "with `trails swarm " +
+                           config_file.string() + "`");
+  }
   const auto config = config::load_campaign_config(config_file);
   check_launch(config, world ? &*world : nullptr);
   campaign::RunOptions options;
@@ -157,7 +166,27 @@ int cmd_run(const fs::path& config_file, std::optional<std::int64_t> iterations,
   return 0;
 }
 
+// `trails check` of a swarm configuration (a `pathgennie:` block): its own loader and the
+// checks `trails swarm` makes before writing anything (docs/swarm.md, "Checking a configuration").
+int cmd_check_swarm(const fs::path& config_file, bool resume) {
+  if (resume) {
+    throw core::UsageError(config_file.string() + " is a swarm configuration; `trails swarm " +
+                           config_file.string() +
+                           " --resume` checks the stored run when it continues it");
+  }
+  const auto config = config::load_swarm_config(config_file);
+  const core::TempDir scratch("trails-check");
+  try {
+    swarm::check_swarm(config, scratch.path());
+  } catch (...) {
+    rethrow_translated(config_file);
+  }
+  fmt::print("Preflight checks passed. Output directory: {}\n", config.workdir.string());
+  return 0;
+}
+
 int cmd_check(const fs::path& config_file, bool resume) {
+  if (config::is_swarm_config(config_file)) return cmd_check_swarm(config_file, resume);
   const auto config = config::load_campaign_config(config_file);
   try {
     campaign::preflight(config, resume);

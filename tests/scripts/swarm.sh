@@ -131,3 +131,19 @@ swarm_config full.yaml full
 expect_exit 2 "non-empty workdir" "exists and is not empty" "$TRAILS" swarm full.yaml
 [ "$(ls full)" = keep ] || fail "a refused run touched a non-empty workdir"
 pass "bad input exits 2 and writes nothing"
+
+# `trails check` reads a swarm configuration (the `pathgennie:` block) with the swarm's loader and
+# makes run_swarm's checks before anything is written; `trails run` points at `trails swarm`.
+swarm_config ok.yaml check-run
+"$TRAILS" check ok.yaml > check.out 2>&1 || fail "trails check of a swarm config: $(cat check.out)"
+grep -qF "Preflight checks passed. Output directory: " check.out || fail "check: $(cat check.out)"
+[ ! -e check-run ] || fail "trails check created the swarm's workdir"
+expect_exit 2 "check of a bad swarm config" "bad.yaml:4:3: pathgennie.max_trials: unknown key" "$TRAILS" check bad.yaml
+sed 's/^  target_projection: .*/  target_projection: [0.6, 0.0, 1.0]/' ok.yaml > wrongdim.yaml
+expect_exit 2 "check: a target with 3 values for 2 CVs" "pathgennie.target_projection" \
+  "$TRAILS" check wrongdim.yaml
+[ ! -e check-run ] || fail "a refused check created the swarm's workdir"
+expect_exit 2 "check --resume of a swarm config" "trails swarm ok.yaml --resume" "$TRAILS" check ok.yaml --resume
+expect_exit 2 "trails run on a swarm config" "run it with \`trails swarm ok.yaml\`" "$TRAILS" run ok.yaml
+[ ! -e check-run ] || fail "a refused run created the swarm's workdir"
+pass "trails check runs the swarm's checks and writes nothing; trails run points at trails swarm"

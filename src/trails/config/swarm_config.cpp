@@ -289,6 +289,15 @@ void check_md(const detail::RawConfig& raw, const SwarmReader& r, SwarmOptions& 
 
 }  // namespace
 
+bool is_swarm_config(const fs::path& file) {
+  Problems ignored(file.string());
+  const std::optional<YAML::Node> root =
+      detail::read_config_document(file, detail::absolute_config_path(file), ignored);
+  if (!root || !root->IsMap()) return false;
+  const YAML::Node& map = *root;
+  return static_cast<bool>(map["pathgennie"]);
+}
+
 SwarmConfig load_swarm_config(const fs::path& file) {
   Problems problems(file.string());
   const fs::path absolute = detail::absolute_config_path(file);

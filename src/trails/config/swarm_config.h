@@ -105,4 +105,9 @@ struct SwarmConfig {
 
 SwarmConfig load_swarm_config(const std::filesystem::path& file);
 
+// True when `file` is a mapping with a top-level `pathgennie:` block: a swarm configuration, for
+// `trails check` and `trails run` to tell apart from a campaign's. False for anything that does
+// not read as such (the campaign loader then reports the file's problems).
+bool is_swarm_config(const std::filesystem::path& file);
+
 }  // namespace trails::config

@@ -83,15 +83,51 @@ class SwarmRun {
     return outcome;
   }
 
+  // `trails check`: everything setup() checks before the store opens, with the engine prepared
+  // in `scratch` instead of the run directory.
+  void check(const std::filesystem::path& scratch) {
+    import_python();
+    prepare(scratch);
+  }
+
  private:
-  void setup() {
+  void import_python() {
     if (o_.projection || o_.convergence_function) {
       // PathGennie's Python functions: imported before anything is written.
       python_ = std::make_shared<PythonFunctions>(config_);
       python_->check_imports();
     }
+  }
+
+  void setup() {
+    import_python();
     store_ = std::make_unique<SwarmStore>(config_, resume_);
-    engine_ = engines::make_engine(config_.engine_spec(), config_.workdir);
+    prepare(config_.workdir);
+    store_->open(*engine_, projection_->column_names());
+    const std::vector<CycleRecord> history = store_->history();
+    const auto k_chains = static_cast<std::size_t>(o_.paths);
+    committed_cycles_.assign(k_chains, 0);
+    last_converged_.assign(k_chains, false);
+    last_stop_.assign(k_chains, "");
+    last_metric_.assign(k_chains, 0.0);
+    anchor_keys_.assign(k_chains, std::nullopt);
+    std::vector<const CycleRecord*> last(k_chains, nullptr);
+    for (const auto& r : history) last[static_cast<std::size_t>(r.chain)] = &r;
+    for (std::size_t k = 0; k < k_chains; ++k) {
+      chains_.push_back(make_chain(k, last[k]));
+      if (o_.convergence_function) {
+        chains_.back().set_convergence_function(
+            [python = python_](std::span<const double> x) { return python->converged(x); });
+      }
+    }
+    pending_.resize(k_chains);
+    committed_total_ = static_cast<std::int64_t>(history.size());
+  }
+
+  // The engine prepared in `dir`, the Python functions called on the start structure, the CV
+  // projection and its per-CV keys, the executor (devices): the checks before the store opens.
+  void prepare(const std::filesystem::path& dir) {
+    engine_ = engines::make_engine(config_.engine_spec(), dir);
     if (python_) python_->check_on(chain_start(config_, *engine_, 0).positions);
     projection_ =
         o_.projection ? PythonFunctions::projection(python_) : make_projection(config_, *engine_);
@@ -112,25 +148,6 @@ class SwarmRun {
     // Devices are checked (CUDA_VISIBLE_DEVICES) before anything is stored.
     executor_ = exec::make_executor(*engine_, execution_options(o_));
     n_slots_ = executor_->slots().size();
-    store_->open(*engine_, projection_->column_names());
-    const std::vector<CycleRecord> history = store_->history();
-    const auto k_chains = static_cast<std::size_t>(o_.paths);
-    committed_cycles_.assign(k_chains, 0);
-    last_converged_.assign(k_chains, false);
-    last_stop_.assign(k_chains, "");
-    last_metric_.assign(k_chains, 0.0);
-    anchor_keys_.assign(k_chains, std::nullopt);
-    std::vector<const CycleRecord*> last(k_chains, nullptr);
-    for (const auto& r : history) last[static_cast<std::size_t>(r.chain)] = &r;
-    for (std::size_t k = 0; k < k_chains; ++k) {
-      chains_.push_back(make_chain(k, last[k]));
-      if (o_.convergence_function) {
-        chains_.back().set_convergence_function(
-            [python = python_](std::span<const double> x) { return python->converged(x); });
-      }
-    }
-    pending_.resize(k_chains);
-    committed_total_ = static_cast<std::int64_t>(history.size());
   }
 
   Chain make_chain(std::size_t k, const CycleRecord* last) {
@@ -322,6 +339,15 @@ class SwarmRun {
 
 SwarmOutcome run_swarm(const config::SwarmConfig& config, bool resume, SwarmProgress& progress) {
   return SwarmRun(config, resume, progress).run();
+}
+
+void check_swarm(const config::SwarmConfig& config, const std::filesystem::path& scratch) {
+  struct Silent final : SwarmProgress {
+    void started(const std::vector<std::string>& /*banner*/) override {}
+    void cycle(const CycleReport& /*report*/) override {}
+    void finished(const SwarmOutcome& /*outcome*/) override {}
+  } silent;
+  SwarmRun(config, false, silent).check(scratch);
 }
 
 }  // namespace trails::swarm

@@ -57,4 +57,10 @@ class SwarmProgress {
 // cycle fails, core::Interrupted on a stop signal (committed cycles are kept).
 SwarmOutcome run_swarm(const config::SwarmConfig& config, bool resume, SwarmProgress& progress);
 
+// `trails check` of a swarm configuration: the checks run_swarm makes before it writes anything
+// (Python imports and calls on the start structure, the engine's preparation, the CVs and their
+// per-CV keys, the devices), with the engine prepared under `scratch` (the caller's temporary
+// directory) so config.workdir is not touched. Throws as run_swarm does.
+void check_swarm(const config::SwarmConfig& config, const std::filesystem::path& scratch);
+
 }  // namespace trails::swarm
