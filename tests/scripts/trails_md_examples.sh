@@ -133,7 +133,9 @@ fi
 
 # --- Voronoi: AlaD's config_voronoi (the AlaD config with spawn_scheme: voronoi) checks, and the
 # hello world runs 2 iterations with it -------------------------------------------------------
-sed "s/spawn_scheme: density/spawn_scheme: voronoi/" "$ALAD/config.yaml" > "$ALAD/voronoi.yaml"
+# (its own outdir: with TRAILS_TEST_LONG=1 AlaD's output already holds the run above)
+sed "s/spawn_scheme: density/spawn_scheme: voronoi/; s/outdir: output/outdir: voronoi-out/" \
+  "$ALAD/config.yaml" > "$ALAD/voronoi.yaml"
 "$TRAILS" check "$ALAD/voronoi.yaml" > alad-vor.out 2>&1 || fail "AlaD voronoi check: $(cat alad-vor.out)"
 sed "s/spawn_scheme: density/spawn_scheme: voronoi/; s/outdir: output/outdir: voronoi-out/" \
   "$HELLO/config.yaml" > "$HELLO/voronoi.yaml"
