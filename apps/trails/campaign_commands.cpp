@@ -25,7 +25,7 @@
 #include "trails/core/error.h"
 #include "trails/core/output_target.h"
 #include "trails/core/temp_dir.h"
-#include "trails/exec/mpi_world.h"
+#include "trails/exec/mpi/mpi_world.h"
 #include "trails/store/run_store.h"
 #include "trails/swarm/swarm_driver.h"
 

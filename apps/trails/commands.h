@@ -10,8 +10,8 @@
 #include <CLI/CLI.hpp>
 
 #include "trails/config/execution_spec.h"
-#include "trails/exec/mpi_world.h"
-#include "trails/exec/worker.h"
+#include "trails/exec/mpi/mpi_world.h"
+#include "trails/exec/wire/worker.h"
 
 namespace trails::app {
 

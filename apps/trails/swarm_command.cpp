@@ -13,7 +13,7 @@
 #include "trails/config/execution_spec.h"
 #include "trails/config/swarm_config.h"
 #include "trails/core/error.h"
-#include "trails/exec/mpi_world.h"
+#include "trails/exec/mpi/mpi_world.h"
 #include "trails/report/swarm_outputs.h"
 #include "trails/report/swarm_subframes.h"
 #include "trails/swarm/subframes.h"

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "trails/core/error.h"
-#include "trails/exec/mpi_executor.h"
+#include "trails/exec/mpi/mpi_executor.h"
 
 namespace trails::exec {
 namespace {

@@ -24,7 +24,7 @@
 #include "trails/core/seeds.h"
 #include "trails/engines/builtin/builtin_engine.h"
 #include "trails/engines/registry.h"
-#include "trails/exec/process_executor.h"
+#include "trails/exec/process/process_executor.h"
 
 namespace trails::exec {
 namespace {

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "trails/exec/job_script.h"
-#include "trails/exec/scheduler_commands.h"
+#include "trails/exec/scheduler/job_script.h"
+#include "trails/exec/scheduler/scheduler_commands.h"
 
 namespace trails::exec {
 namespace {

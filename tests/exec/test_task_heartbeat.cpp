@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <thread>
 
-#include "trails/exec/scheduler_commands.h"
-#include "trails/exec/task_heartbeat.h"
+#include "trails/exec/scheduler/scheduler_commands.h"
+#include "trails/exec/scheduler/task_heartbeat.h"
 
 namespace trails::exec {
 namespace {

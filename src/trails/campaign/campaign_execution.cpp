@@ -13,7 +13,7 @@
 #include "trails/core/error.h"
 #include "trails/engines/registry.h"
 #include "trails/exec/backend.h"
-#include "trails/exec/mpi_world.h"
+#include "trails/exec/mpi/mpi_world.h"
 
 namespace trails::campaign {
 namespace {

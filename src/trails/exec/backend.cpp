@@ -9,10 +9,10 @@
 #include <fmt/format.h>
 
 #include "trails/core/error.h"
-#include "trails/exec/mpi_executor.h"
-#include "trails/exec/mpi_world.h"
-#include "trails/exec/process_executor.h"
-#include "trails/exec/scheduler_executor.h"
+#include "trails/exec/mpi/mpi_executor.h"
+#include "trails/exec/mpi/mpi_world.h"
+#include "trails/exec/process/process_executor.h"
+#include "trails/exec/scheduler/scheduler_executor.h"
 
 namespace trails::exec {
 namespace {

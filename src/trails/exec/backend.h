@@ -13,8 +13,8 @@
 
 #include "trails/config/execution_spec.h"
 #include "trails/engines/engine.h"
-#include "trails/exec/device_plan.h"
 #include "trails/exec/executor.h"
+#include "trails/exec/local/device_plan.h"
 
 namespace trails::exec {
 

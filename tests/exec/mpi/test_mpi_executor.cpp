@@ -20,7 +20,7 @@
 #include "trails/core/seeds.h"
 #include "trails/engines/builtin/builtin_engine.h"
 #include "trails/engines/registry.h"
-#include "trails/exec/mpi_executor.h"
+#include "trails/exec/mpi/mpi_executor.h"
 
 namespace trails::exec {
 namespace {
