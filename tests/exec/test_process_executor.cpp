@@ -1,5 +1,5 @@
-// The process executor (exec/process_executor.h) over real `trails worker` processes and the
-// built-in engine, beyond the conformance body every backend passes (test_backends.cpp: the
+// The process executor (exec/process/process_executor.h) over real `trails worker` processes and
+// the built-in engine, beyond the conformance body every backend passes (test_backends.cpp: the
 // serial reference's bytes on any slot count and bound, the streaming contract, engine
 // failures as results): each failure of a worker fails only the walker it was running, after which
 // a fresh worker serves the slot. Faults are injected with TRAILS_TEST_FAULT=KIND:ITERATION:WALKER

@@ -33,7 +33,7 @@ std::string slots_note(const config::ExecutionSpec& spec);
 
 // The executor of `spec` over `engine` (in-process backends) or `engine_setup` (out of
 // process); `plan` is device_plan_of(spec). Throws ConfigError for backend mpi without an MPI
-// world of at least two ranks (exec/mpi_world.h), EngineError when a worker cannot start.
+// world of at least two ranks (exec/mpi/mpi_world.h), EngineError when a worker cannot start.
 std::unique_ptr<Executor> make_executor(const config::ExecutionSpec& spec,
                                         const engines::Engine& engine,
                                         const std::vector<std::uint8_t>& engine_setup,

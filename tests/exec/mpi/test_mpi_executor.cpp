@@ -1,4 +1,4 @@
-// The MPI executor (exec/mpi_executor.h) over real worker ranks and the built-in engine, under
+// The MPI executor (exec/mpi/mpi_executor.h) over real worker ranks and the built-in engine, under
 // `mpirun -n K` (K = 2, 3, 4: tests/CMakeLists.txt): the same walkers give the same bytes as the
 // serial reference, in task order, on the first batch and on warm ranks, with any bound, and the
 // streaming contract of executor.h holds (the conformance body of every backend); executors follow
