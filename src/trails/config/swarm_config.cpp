@@ -251,7 +251,7 @@ void check_md(const detail::RawConfig& raw, const SwarmReader& r, SwarmOptions& 
   if (!builtin && o.temperature) {
     const detail::Entry& engine_t = raw.at("engine.temperature");
     // Given alone it sets both; beside a different engine.temperature (the thermostat's), it
-    // is the temperature of the trials' velocity draws only (PathGennie notes §6-10).
+    // is the temperature of the trials' velocity draws only (docs/swarm.md, "Temperatures").
     if (engine_t.present && engine_t.valid && engine_t.value.get<double>() != *o.temperature) {
       md.engine.openmm.velocity_temperature = *o.temperature;
     } else {

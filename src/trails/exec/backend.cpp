@@ -79,7 +79,7 @@ std::unique_ptr<Executor> make_worker_ranks(const config::ExecutionSpec& spec,
 // execution.backend: slurm | pbs | torque: arrays of `trails worker --pack` tasks whose job
 // files live in jobs_dir (docs/execution.md, "Scheduler arrays"); the tasks submitted between
 // two waits are one batch. With devices each array task packs its walkers on its own devices
-// (the ones the scheduler gave it), else they run back to back (Trails-MD row 56).
+// (the ones the scheduler gave it), else they run back to back, as in Trails-MD.
 std::unique_ptr<Executor> make_arrays(const config::ExecutionSpec& spec,
                                       const std::vector<std::uint8_t>& setup) {
   SchedulerExecutorOptions o;

@@ -16,7 +16,6 @@
 #include "trails/exec/executor.h"
 #include "trails/features/cv_projection.h"
 #include "trails/store/run_store.h"
-#include "trails/store/schema.h"
 #include "trails/swarm/chain.h"
 #include "trails/swarm/cycle_committer.h"
 #include "trails/swarm/pca_projection.h"

@@ -1,5 +1,5 @@
 // render_job_script and walltime_seconds (job_script.h). Directive order follows Trails-MD's
-// scripts (reference rows 45-47), so a site's checks of those scripts keep working.
+// scripts (docs/execution.md, "The rendered scripts"), so a site's checks of them keep working.
 #include "trails/exec/scheduler/job_script.h"
 
 #include <fmt/format.h>

@@ -1,5 +1,5 @@
 // The batch script of one scheduler array (docs/execution.md, "Scheduler arrays", with
-// examples): #SBATCH or #PBS directives from the execution keys (Trails-MD rows 45-47), then the
+// examples): #SBATCH or #PBS directives from the execution keys (as Trails-MD's), then the
 // module lines verbatim, then one line that picks this element's pack file from the manifest
 // and runs `trails worker --pack` on it. Pure text: nothing is written or run here.
 #pragma once

@@ -1,5 +1,5 @@
-// run_scheduler_batch (scheduler_batch.h): Trails-MD's attempt/chunk loop (reference §5.2)
-// with the plan's additions (docs/execution.md, "Scheduler arrays"): chunks in flight together
+// run_scheduler_batch (scheduler_batch.h): Trails-MD's attempt/chunk loop with Trails'
+// additions (docs/execution.md, "Scheduler arrays"): chunks in flight together
 // under a driver-side throttle instead of one after another, results streamed as their markers
 // appear, results of a resumed run reused, job packing.
 #include <fmt/format.h>

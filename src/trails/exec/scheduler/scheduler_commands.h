@@ -1,6 +1,6 @@
 // How Trails speaks to a batch scheduler's commands (docs/execution.md, "Scheduler arrays"):
 // the argument vectors of submit, status, cancel and limit queries, and the readings of their
-// output (Trails-MD §5.2 for SLURM and PBS; Torque like PBS with -t arrays). Pure functions of
+// output (as Trails-MD's for SLURM and PBS; Torque like PBS with -t arrays). Pure functions of
 // text, so the protocol is tested against recorded outputs (tests/exec/test_scheduler_*).
 #pragma once
 

@@ -56,7 +56,8 @@ struct ErrorReport {
 };
 
 // What a worker needs to build its engine. engine_setup is opaque to exec/: the program that
-// launches workers and the worker itself agree on it (Trails: engines/worker_setup.h).
+// launches workers and the worker itself agree on it (Trails: engines::worker_engine_setup in
+// engines/registry.h).
 struct Setup {
   engines::Slot slot;
   std::int64_t heartbeat_ms = 0;  // the worker sends a Heartbeat this often while a task runs
