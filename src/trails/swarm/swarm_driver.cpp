@@ -134,9 +134,8 @@ class SwarmRun {
                  "weight");
     bounds_ = resolve_cv_bounds(o_, projection_->column_names(), config_.config_file.string());
     // Devices are checked (CUDA_VISIBLE_DEVICES) and worker processes or ranks started before
-    // anything is stored; every backend of the one table (docs/execution.md, "The swarm and
-    // the backends").
-    // the backends"); `trails check` only resolves the devices (it may run without the ranks).
+    // anything is stored, by the one backend table (docs/execution.md, "The swarm and the
+    // backends"); `trails check` only resolves the devices (it may run without the ranks).
     const config::ExecutionSpec spec = config::execution_spec_of(config_);
     if (checking_) {
       (void)exec::device_plan_of(spec);
