@@ -11,45 +11,14 @@
 
 #include "systems.h"
 #include "trails/core/npy.h"
-#include "trails/learned/trainers.h"
+#include "trails/learned/pytorch_replay.h"
 
 namespace trails::learned {
 namespace {
 
-nlohmann::json options_json(const ModelOptions& o) {
-  return {{"kind", o.kind},
-          {"latent_dim", o.latent_dim},
-          {"encoder_hidden_dims", o.encoder_hidden_dims},
-          {"decoder_hidden_dims", o.decoder_hidden_dims},
-          {"deep_tica_hidden_dims", o.deep_tica_hidden_dims},
-          {"dropout_rate", o.dropout_rate},
-          {"learning_rate", o.learning_rate},
-          {"epochs", o.epochs},
-          {"batch_size", o.batch_size ? nlohmann::json(*o.batch_size) : nlohmann::json(nullptr)},
-          {"tvae_beta", o.tvae_beta},
-          {"spib_n_states", o.spib_n_states},
-          {"spib_beta", o.spib_beta},
-          {"spib_refine_rounds", o.spib_refine_rounds},
-          {"seed", o.seed},
-          {"threads", o.threads}};
-}
-
 std::vector<double> python_losses(const ModelOptions& o, const TrainingData& data,
                                   const std::filesystem::path& dir) {
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "options.json") << options_json(o).dump();
-  core::write_npy(dir / "rows.npy", data.rows, {data.n_rows(), data.n_features});
-  std::vector<double> pairs;
-  for (const auto& [a, b] : data.pairs) {
-    pairs.push_back(static_cast<double>(a));
-    pairs.push_back(static_cast<double>(b));
-  }
-  core::write_npy(dir / "pairs.npy", pairs, {static_cast<std::int64_t>(data.pairs.size()), 2});
-  if (o.kind == "spib") {
-    const auto labels = detail::spib_initial_labels(o, data);
-    core::write_npy(dir / "labels.npy", std::vector<double>(labels.begin(), labels.end()),
-                    {static_cast<std::int64_t>(labels.size())});
-  }
+  write_pytorch_replay_inputs(o, data, dir);
   const std::string command = "/usr/bin/python3 " TRAILS_SOURCE_DIR "/bench/learned_pytorch.py " +
                               dir.string() + " > " + (dir / "out.json").string();
   EXPECT_EQ(std::system(command.c_str()), 0) << command;
