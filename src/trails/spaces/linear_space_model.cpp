@@ -73,6 +73,7 @@ analysis::Covariances scaled_columns(const analysis::Covariances& c,
 class LinearSpaceModel final : public SpaceModel {
  public:
   explicit LinearSpaceModel(analysis::LinearProjection p) : p_(std::move(p)) {}
+  int n_features() const override { return static_cast<int>(p_.coefficients.rows()); }
   int dim() const override { return static_cast<int>(p_.coefficients.cols()); }
 
   std::vector<double> project(std::span<const double> features) const override {

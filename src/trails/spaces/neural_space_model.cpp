@@ -1,7 +1,7 @@
 // The neural spaces (space_mode tvae | vampnet | spib | deep-tica): a learned::Model trained on
 // the memory blocks' scaled, column-selected feature rows and their time-lagged pairs inside
-// each walker segment (never across walkers or a failed walker's gap: fix:lagged-pairs), with the
-// scaling kept beside the network so that raw feature rows project.
+// each walker segment (never across walkers or a failed walker's gap: fix:walker-segment-pairs),
+// with the scaling kept beside the network so that raw feature rows project.
 #include <Eigen/Core>
 
 #include "trails/analysis/vamp.h"
@@ -29,6 +29,7 @@ class NeuralSpaceModel final : public SpaceModel {
                      lo_.size() == columns_.size() && scale_.size() == columns_.size(),
                  "a neural space's scaling matches its network's inputs");
   }
+  int n_features() const override { return n_all_; }
   int dim() const override { return net_->dim(); }
 
   std::vector<double> project(std::span<const double> features) const override {
@@ -66,6 +67,9 @@ class NeuralSpaceModel final : public SpaceModel {
             {"min_values", lo_},    {"scale", scale_},      {"lagtime", lagtime_}};
   }
   std::string bytes() const override { return net_->serialize(); }
+  void export_torchscript(const std::filesystem::path& file) const override {
+    net_->export_torchscript(file);
+  }
 
  private:
   std::unique_ptr<learned::Model> net_;
@@ -143,6 +147,32 @@ std::unique_ptr<SpaceTrainer> make_neural_trainer(const std::string& mode,
                                                   const config::LearnedModelConfig& model,
                                                   std::uint64_t seed) {
   return std::make_unique<NeuralTrainer>(mode, model, seed);
+}
+
+void SpaceModel::export_torchscript(const std::filesystem::path& /*file*/) const {
+  throw core::UsageError(
+      "a linear space (pca | tica) has no network to export: its projection (mean and "
+      "coefficients) is the `projection` of the ledger's space state");
+}
+
+std::unique_ptr<SpaceModel> load_space_model(const nlohmann::json& space_state,
+                                             const nlohmann::json* model_element) {
+  const std::string mode = space_state.value("mode", "");
+  if (mode != "pca" && mode != "tica" && !is_neural_space(mode)) {
+    throw core::CorruptionError("ledger state: unknown learned space '" + mode + "'");
+  }
+  const auto trainer = make_space_trainer(mode, {}, 0);
+  if (!is_neural_space(mode)) {
+    if (space_state.at("projection").is_null()) {
+      throw core::UsageError("the learned space has no model yet at this iteration");
+    }
+    return trainer->restore(space_state.at("projection"), {});
+  }
+  if (space_state.at("model").is_null()) {
+    throw core::UsageError("the learned space has no model yet at this iteration");
+  }
+  TRAILS_CHECK(model_element != nullptr, "a neural space loads with its space_model element");
+  return trainer->restore(space_state.at("model"), model_weights(*model_element));
 }
 
 bool is_neural_space(const std::string& mode) {

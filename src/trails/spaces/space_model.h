@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -43,6 +44,7 @@ struct TrainingSet {
 class SpaceModel {
  public:
   virtual ~SpaceModel() = default;
+  virtual int n_features() const = 0;  // columns of a raw feature row
   virtual int dim() const = 0;
   virtual std::vector<double> project(std::span<const double> features) const = 0;
   // VAMP-2 of the model's CVs on one iteration's block (retrain_policy vamp_adaptive): its
@@ -55,6 +57,10 @@ class SpaceModel {
   // Versioned weights (learned::Model::serialize) with the scaling folded around them in
   // state(); empty for linear models, which state() holds whole.
   virtual std::string bytes() const { return {}; }
+  // The network as TorchScript (.pt): forward(x') on scaled, column-selected rows
+  // x' = (x[:, columns] - min_values) / scale (the scaling is in state()). Throws
+  // core::UsageError for a linear model, which has no network.
+  virtual void export_torchscript(const std::filesystem::path& file) const;
 };
 
 // One table of space_modes: pca | tica (linear), tvae | vampnet | spib | deep-tica (neural).
@@ -74,6 +80,12 @@ class SpaceTrainer {
 };
 
 bool is_neural_space(const std::string& mode);
+// A stored model back from the ledger (trails export --model, trails project): the `space`
+// element of an iteration and, for a neural space, the `space_model` element its
+// model_iteration names (nullptr for linear spaces). Throws core::CorruptionError for
+// elements this Trails cannot read, core::UsageError when the state holds no model yet.
+std::unique_ptr<SpaceModel> load_space_model(const nlohmann::json& space_state,
+                                             const nlohmann::json* model_element);
 // The weights in a "space_model" ledger element (SpaceStage::new_model); throws
 // core::CorruptionError for an element of another version or without weights.
 std::string model_weights(const nlohmann::json& element);

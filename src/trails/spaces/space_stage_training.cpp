@@ -57,7 +57,7 @@ TrainingSet SpaceStage::training_set(std::int64_t iteration, const Memory& train
     return set;
   }
   // The memory blocks' rows, in memory order, with their exact walker segments: time-lagged pairs
-  // are formed inside each segment only (fix:lagged-pairs).
+  // are formed inside each segment only (fix:walker-segment-pairs).
   const auto add_block = [&](const Block& b) {
     const auto d = static_cast<std::size_t>(d_);
     const std::size_t n = b.features.size() / d;
