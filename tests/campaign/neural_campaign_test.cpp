@@ -74,7 +74,10 @@ TEST_F(NeuralCampaign, StoppedWithARetrainPendingThenResumedEqualsUninterrupted)
   ASSERT_EQ(rb.size(), 7u);
   for (std::size_t i = 0; i < ra.size(); ++i) {
     EXPECT_EQ(ra[i].cvs, rb[i].cvs) << "iteration " << i;
-    EXPECT_EQ(ra[i].state, rb[i].state) << "iteration " << i;
+    auto sa = ra[i].state, sb = rb[i].state;
+    sa.erase("target_iterations");  // what each invocation asked for: 7, or 4 then 7
+    sb.erase("target_iterations");
+    EXPECT_EQ(sa, sb) << "iteration " << i;
     ASSERT_EQ(ra[i].spawns.size(), rb[i].spawns.size());
     for (std::size_t s = 0; s < ra[i].spawns.size(); ++s) {
       EXPECT_EQ(ra[i].spawns[s].source, rb[i].spawns[s].source);

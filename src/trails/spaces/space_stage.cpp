@@ -5,8 +5,10 @@
 #include "trails/spaces/space_stage.h"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "trails/core/error.h"
 #include "trails/core/rng.h"
@@ -187,7 +189,13 @@ std::vector<double> SpaceStage::add_iteration(
       pending_ = iteration;  // trains during the next MD (start_training), applies after it
     } else {
       learned::TrainingRecord record;
+      const auto t0 = std::chrono::steady_clock::now();
       auto model = trainer_->train(training_set(iteration, training), record);
+      if (trainer_->needs_rows()) {
+        spdlog::info("iteration {}: {} network trained ({} epochs, {:.3f} s, before the spawn)",
+                     iteration, mode_, record.epochs_run,
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      }
       install(std::move(model), record, iteration, iteration);
       controller_.notify_retrained(score(blocks_.back(), current));
     }

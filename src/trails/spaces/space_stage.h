@@ -207,6 +207,7 @@ class SpaceStage {
   struct Trained {
     std::unique_ptr<SpaceModel> model;
     learned::TrainingRecord record;
+    double seconds = 0;  // wall time of the training (logged, never stored)
   };
   std::future<Trained> training_;
   std::vector<double> lo_, hi_;

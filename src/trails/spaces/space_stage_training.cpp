@@ -2,7 +2,10 @@
 // moments or its blocks' feature rows), installing a model (the grid box of the re-projected
 // frames), a neural retrain on its background thread and the ledger element that stores the
 // model; row-wise projection and the VAMP-2 score of the current model.
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
+#include <chrono>
 #include <limits>
 #include <numeric>
 
@@ -127,17 +130,27 @@ void SpaceStage::start_training() {
   TRAILS_CHECK(set.iteration == *pending_, "a pending retrain starts before the next block");
   training_ = std::async(std::launch::async, [this, set = std::move(set)] {
     Trained t;
+    const auto t0 = std::chrono::steady_clock::now();
     t.model = trainer_->train(set, t.record);
+    t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return t;
   });
 }
 
 bool SpaceStage::join_training(std::int64_t iteration, bool discard) {
   TRAILS_CHECK(training_.valid(), "a pending retrain was started before its join");
+  const auto t0 = std::chrono::steady_clock::now();
   Trained t = training_.get();
+  const double waited =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const std::int64_t trained_at = *pending_;
   pending_.reset();
   if (discard) return false;
+  // Timings go to the log only: the ledger holds what is reproducible.
+  spdlog::info(
+      "iteration {}: the {} network decided at iteration {} takes effect ({} epochs, {:.3f} s of "
+      "training during the MD, {:.3f} s waited for it)",
+      iteration, mode_, trained_at, t.record.epochs_run, t.seconds, waited);
   install(std::move(t.model), std::move(t.record), trained_at, iteration);
   return true;
 }
