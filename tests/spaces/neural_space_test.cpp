@@ -1,6 +1,7 @@
 // The neural spaces inside SpaceStage (tvae | vampnet | spib | deep-tica): time-lagged pairs from
-// the exact walker segments (fix:walker-segment-pairs), the iteration at which a retrain takes effect,
-// bitwise resume with a pending retrain, reproducible weights, and the latent-dimension check.
+// the exact walker segments (fix:walker-segment-pairs), the iteration at which a retrain takes
+// effect, bitwise resume with a pending retrain, reproducible weights, and the latent-dimension
+// check.
 #include <gtest/gtest.h>
 
 #include <cmath>
