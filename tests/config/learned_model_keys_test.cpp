@@ -101,8 +101,8 @@ TEST(LearnedModelKeys, BadValuesNameTheirKey) {
       {"  encoder_hidden_dims: [64, -3]\n", "adaptive_model.encoder_hidden_dims"},
       {"  decoder_hidden_dims: [abc]\n", "adaptive_model.decoder_hidden_dims"},
       {"  learning_rate: 0\n", "adaptive_model.learning_rate: must be"},
-      {"  batch_size: 0\n", "adaptive_model.batch_size"},
-      {"  tvae_beta: -1\n", "adaptive_model.tvae_beta: must be"},
+      {"  batch_size: 1\n", "adaptive_model.batch_size"},
+      {"  tvae_beta: 0\n", "adaptive_model.tvae_beta: must be"},
       {"  latent_dim: 3\n", "adaptive_model.latent_dim: 3 differs from the 2 axes of n_bins"},
   };
   for (const auto& c : cases) {

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "systems.h"
+#include "trails/analysis/clustering.h"
 #include "trails/analysis/tica.h"
 #include "trails/analysis/vamp.h"
 #include "trails/learned/pair_covariances.h"
@@ -50,15 +51,47 @@ double slowest_state_correlation(const System& s, const std::vector<double>& cv,
   return std::abs(f.dot(st) / std::sqrt(f.squaredNorm() * st.squaredNorm()));
 }
 
+// |corr| of a 1-D CV with the state index (the chain's states lie on a line, so a CV that
+// separates them orders them).
+double state_correlation(const System& s, const std::vector<double>& cv) {
+  const auto n = static_cast<Eigen::Index>(s.states.size());
+  Eigen::VectorXd f = Eigen::Map<const Eigen::VectorXd>(cv.data(), n), st(n);
+  for (Eigen::Index i = 0; i < n; ++i) st[i] = s.states[static_cast<std::size_t>(i)];
+  f.array() -= f.mean();
+  st.array() -= st.mean();
+  return std::abs(f.dot(st) / std::sqrt(f.squaredNorm() * st.squaredNorm()));
+}
+
+// The VAMP-2 of the CV's three-state discretisation (k-means, k = 3, then the in-sample MSM
+// score of analysis/vamp.h): SPIB's CV is a latent space whose clusters are its states, not a
+// linear basis of the slow functions, so its states are what is scored. A CV that separates the
+// states gives back the true states and the score of the true chain; one that merges two
+// states falls short by about λ₃^{2τ}.
+double discretised_vamp2(const System& s, const std::vector<double>& cv, int dim) {
+  const auto n = static_cast<Eigen::Index>(s.states.size());
+  analysis::KMeansOptions km;
+  km.k = 3;
+  km.seed = 1;
+  const auto points = analysis::points_view(cv, n, dim);
+  const std::vector<int> label = analysis::assign(analysis::kmeans(points, km), points);
+  Eigen::MatrixXd counts = Eigen::MatrixXd::Zero(3, 3);
+  for (const auto& [a, b] : s.data.pairs)
+    counts(label[static_cast<std::size_t>(a)], label[static_cast<std::size_t>(b)]) += 1;
+  Eigen::MatrixXd t = counts;
+  for (int i = 0; i < 3; ++i) t.row(i) /= t.row(i).sum();
+  return analysis::msm_vamp2_score(t, counts, counts);
+}
+
 ModelOptions small(const std::string& kind) {
   ModelOptions o;
   o.kind = kind;
   o.latent_dim = 2;
-  o.encoder_hidden_dims = {16};
+  o.encoder_hidden_dims = {32};
   o.decoder_hidden_dims = {16};
   o.deep_tica_hidden_dims = {16, 16};
   o.learning_rate = 1e-2;
-  o.epochs = 150;
+  o.epochs = 60;
+  o.batch_size = 256;
   o.seed = 7;
   return o;
 }
@@ -76,16 +109,16 @@ TEST(KnownAnswers, VampnetResolvesTheThreeStateChain) {
 }
 
 TEST(KnownAnswers, SpibResolvesTheThreeStateChain) {
-  const System s = test::three_state_chain(8, 500, 1, 11);
+  const System s = test::three_state_chain(8, 500, 1, 11, true);
   ModelOptions o = small("spib");
+  o.latent_dim = 1;
   o.spib_n_states = 3;
   TrainingRecord record;
   const auto model = train(o, s.data, record);
   const std::vector<double> cv = model->project(s.data.rows);
   const double exact = exact_vamp2(s.transition, 1);
-  ASSERT_TRUE(record.vamp2.has_value());
-  EXPECT_NEAR(*record.vamp2, exact, 0.05 * exact) << "exact " << exact;
-  EXPECT_GT(slowest_state_correlation(s, cv, 2), 0.9);
+  EXPECT_NEAR(discretised_vamp2(s, cv, 1), exact, 0.05 * exact) << "exact " << exact;
+  EXPECT_GT(state_correlation(s, cv), 0.9);
   EXPECT_EQ(record.spib_final_states, 3);
 }
 

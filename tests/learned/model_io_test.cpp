@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <thread>
 
 #include "systems.h"
 #include "trails/core/error.h"
@@ -98,6 +99,27 @@ TEST_P(EveryKind, TorchScriptExportProjectsTheSame) {
   for (std::size_t i = 0; i < expected.size(); ++i)
     EXPECT_NEAR(y.data_ptr<double>()[i], expected[i], 1e-12 * (1 + std::abs(expected[i])));
   std::remove(file.c_str());
+}
+
+// torch's generator and thread count are process-wide: trainings on two threads at once (the
+// campaign trains on a background thread) give what each gives alone.
+TEST(ModelIo, ConcurrentTrainingsMatchSerialOnes) {
+  TrainingRecord r;
+  const std::string tvae = train(tiny("tvae", 4), data().data, r)->serialize();
+  const std::string spib = train(tiny("spib", 5, 2), data().data, r)->serialize();
+  std::string a, b;
+  std::thread t1([&] {
+    TrainingRecord record;
+    a = train(tiny("tvae", 4), data().data, record)->serialize();
+  });
+  std::thread t2([&] {
+    TrainingRecord record;
+    b = train(tiny("spib", 5, 2), data().data, record)->serialize();
+  });
+  t1.join();
+  t2.join();
+  EXPECT_EQ(a, tvae);
+  EXPECT_EQ(b, spib);
 }
 
 TEST(ModelIo, DamagedBytesAreRefused) {

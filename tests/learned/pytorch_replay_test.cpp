@@ -1,6 +1,7 @@
 // The same training through PyTorch from Python (bench/learned_pytorch.py, Debian's
 // python3-torch: the same 1.13 library): same seed, so the same initial weights, batches,
-// dropout masks and noise; the per-epoch loss curve must agree to 1e-6.
+// dropout masks and noise; the per-epoch loss curve must agree to 1e-6. And Python's
+// torch.jit.load reads the TorchScript export.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -10,45 +11,14 @@
 
 #include "systems.h"
 #include "trails/core/npy.h"
-#include "trails/learned/trainers.h"
+#include "trails/learned/pytorch_replay.h"
 
 namespace trails::learned {
 namespace {
 
-nlohmann::json options_json(const ModelOptions& o) {
-  return {{"kind", o.kind},
-          {"latent_dim", o.latent_dim},
-          {"encoder_hidden_dims", o.encoder_hidden_dims},
-          {"decoder_hidden_dims", o.decoder_hidden_dims},
-          {"deep_tica_hidden_dims", o.deep_tica_hidden_dims},
-          {"dropout_rate", o.dropout_rate},
-          {"learning_rate", o.learning_rate},
-          {"epochs", o.epochs},
-          {"batch_size", o.batch_size ? nlohmann::json(*o.batch_size) : nlohmann::json(nullptr)},
-          {"tvae_beta", o.tvae_beta},
-          {"spib_n_states", o.spib_n_states},
-          {"spib_beta", o.spib_beta},
-          {"spib_refine_rounds", o.spib_refine_rounds},
-          {"seed", o.seed},
-          {"threads", o.threads}};
-}
-
 std::vector<double> python_losses(const ModelOptions& o, const TrainingData& data,
                                   const std::filesystem::path& dir) {
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "options.json") << options_json(o).dump();
-  core::write_npy(dir / "rows.npy", data.rows, {data.n_rows(), data.n_features});
-  std::vector<double> pairs;
-  for (const auto& [a, b] : data.pairs) {
-    pairs.push_back(static_cast<double>(a));
-    pairs.push_back(static_cast<double>(b));
-  }
-  core::write_npy(dir / "pairs.npy", pairs, {static_cast<std::int64_t>(data.pairs.size()), 2});
-  if (o.kind == "spib") {
-    const auto labels = detail::spib_initial_labels(o, data);
-    core::write_npy(dir / "labels.npy", std::vector<double>(labels.begin(), labels.end()),
-                    {static_cast<std::int64_t>(labels.size())});
-  }
+  write_pytorch_replay_inputs(o, data, dir);
   const std::string command = "/usr/bin/python3 " TRAILS_SOURCE_DIR "/bench/learned_pytorch.py " +
                               dir.string() + " > " + (dir / "out.json").string();
   EXPECT_EQ(std::system(command.c_str()), 0) << command;
@@ -86,6 +56,38 @@ TEST_P(PyTorchReplay, SameLossCurveAsPyTorch) {
   for (std::size_t e = 0; e < python.size(); ++e)
     EXPECT_NEAR(record.loss[e], python[e], 1e-6 * std::max(1.0, std::abs(python[e])))
         << "epoch " << e + 1;
+}
+
+// PyTorch's own torch.jit.load of export_torchscript()'s file projects as project() does.
+TEST_P(PyTorchReplay, PythonLoadsTheTorchScriptExport) {
+  const test::System s = test::three_state_chain(2, 50, 1, 3);
+  ModelOptions o;
+  o.kind = GetParam();
+  o.latent_dim = 2;
+  o.encoder_hidden_dims = {8};
+  o.decoder_hidden_dims = {8};
+  o.deep_tica_hidden_dims = {8};
+  o.epochs = 3;
+  o.spib_n_states = 3;
+  TrainingRecord record;
+  const auto model = train(o, s.data, record);
+  const auto dir = std::filesystem::path(::testing::TempDir()) / ("jit_" + GetParam());
+  std::filesystem::create_directories(dir);
+  model->export_torchscript(dir / "model.pt");
+  core::write_npy(dir / "rows.npy", s.data.rows, {s.data.n_rows(), s.data.n_features});
+  const std::string command =
+      "/usr/bin/python3 -c 'import sys, numpy, torch; m = torch.jit.load(sys.argv[1] + "
+      "\"/model.pt\"); x = torch.from_numpy(numpy.load(sys.argv[1] + \"/rows.npy\")); "
+      "numpy.save(sys.argv[1] + \"/cv.npy\", m(x).detach().numpy())' " +
+      dir.string();
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  const core::NpyArray cv = core::read_npy(dir / "cv.npy");
+  std::filesystem::remove_all(dir);
+  const std::vector<double> expected = model->project(s.data.rows);
+  ASSERT_EQ(cv.n_elements(), static_cast<std::int64_t>(expected.size()));
+  for (std::size_t i = 0; i < expected.size(); ++i)
+    EXPECT_NEAR(cv.float_at(static_cast<std::int64_t>(i)), expected[i],
+                1e-12 * (1 + std::abs(expected[i])));
 }
 
 }  // namespace

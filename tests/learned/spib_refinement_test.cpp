@@ -32,7 +32,9 @@ TEST(SpibRefinement, PrunesStatesWithNonIncreasingChurn) {
   for (std::size_t i = 0; i < record.spib_label_changes.size(); ++i) {
     EXPECT_GE(record.spib_label_changes[i], 0.0);
     EXPECT_LE(record.spib_label_changes[i], 1.0);
-    if (i > 0) EXPECT_LE(record.spib_label_changes[i], record.spib_label_changes[i - 1]);
+    if (i > 0) {
+      EXPECT_LE(record.spib_label_changes[i], record.spib_label_changes[i - 1]);
+    }
   }
   EXPECT_EQ(record.epochs_run, static_cast<int>(record.loss.size()));
 }

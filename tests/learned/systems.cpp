@@ -15,11 +15,13 @@ void finish(System& s, int walkers, int frames, int lag, int n_features) {
 
 }  // namespace
 
-System three_state_chain(int walkers, int frames, int lag, std::uint64_t seed) {
+System three_state_chain(int walkers, int frames, int lag, std::uint64_t seed, bool on_a_line) {
   System s;
   s.transition.resize(3, 3);
   s.transition << 0.95, 0.05, 0.0, 0.025, 0.95, 0.025, 0.0, 0.05, 0.95;
-  const double centre[3][2] = {{0.0, 0.0}, {1.0, 0.0}, {0.5, 0.8}};
+  const double triangle[3][2] = {{0.0, 0.0}, {1.0, 0.0}, {0.5, 0.8}};
+  const double line[3][2] = {{0.0, 0.0}, {0.5, 0.0}, {1.0, 0.0}};
+  const auto& centre = on_a_line ? line : triangle;
   const double pi[3] = {0.25, 0.5, 0.25};  // stationary: pi T = pi
   for (int w = 0; w < walkers; ++w) {
     core::Rng rng = core::Rng::stream(seed, "learned-test-chain", static_cast<std::uint64_t>(w));
@@ -34,10 +36,10 @@ System three_state_chain(int walkers, int frames, int lag, std::uint64_t seed) {
         state = next;
       }
       s.states.push_back(state);
-      s.data.rows.push_back(centre[state][0] + 0.15 * rng.normal());
-      s.data.rows.push_back(centre[state][1] + 0.15 * rng.normal());
-      s.data.rows.push_back(rng.uniform());
-      s.data.rows.push_back(rng.uniform());
+      s.data.rows.push_back(centre[state][0] + 0.1 * rng.normal());
+      s.data.rows.push_back(centre[state][1] + 0.1 * rng.normal());
+      s.data.rows.push_back(0.1 * rng.normal());
+      s.data.rows.push_back(0.1 * rng.normal());
     }
   }
   finish(s, walkers, frames, lag, 4);

@@ -17,7 +17,10 @@ struct System {
 };
 
 // Walker-major rows, segments of `frames` rows each, pairs at `lag` from lagged_pairs().
-System three_state_chain(int walkers, int frames, int lag, std::uint64_t seed);
+// The chain 0 ↔ 1 ↔ 2 (T below); each row: the state's centre (a triangle, or three points on
+// a line) + N(0, 0.1²) noise in 2 features, then 2 features of N(0, 0.1²) noise alone.
+System three_state_chain(int walkers, int frames, int lag, std::uint64_t seed,
+                         bool on_a_line = false);
 System two_basins(int walkers, int frames, int lag, std::uint64_t seed);
 System muller_brown(int walkers, int frames, int lag, std::uint64_t seed);
 

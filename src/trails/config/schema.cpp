@@ -320,9 +320,9 @@ std::vector<KeySpec> make_table() {
       K("adaptive_model", "dropout_rate", T::Number, 0.1).ge(0).lt(1).model({"tvae", "spib"}),
       K("adaptive_model", "learning_rate", T::Number, 5e-4).gt(0).model(kNeuralSpaces),
       K("adaptive_model", "epochs", T::Int, 50).gt(0).model(kNeuralSpaces),
-      K("adaptive_model", "batch_size", T::IntOrAuto, "auto").gt(0).model(kNeuralSpaces),
-      K("adaptive_model", "tvae_beta", T::Number, 1.0).ge(0).model({"tvae"}),
-      K("adaptive_model", "spib_n_states", T::Int, 10).gt(0).model({"spib"}),
+      K("adaptive_model", "batch_size", T::IntOrAuto, "auto").ge(2).model(kNeuralSpaces),
+      K("adaptive_model", "tvae_beta", T::Number, 1.0).gt(0).model({"tvae"}),
+      K("adaptive_model", "spib_n_states", T::Int, 10).ge(2).model({"spib"}),
       K("adaptive_model", "spib_beta", T::Number, 1e-3).ge(0).model({"spib"}),
       K("adaptive_model", "spib_refine_rounds", T::Int, 5).ge(0).model({"spib"}),
       K("adaptive_model", "deep_tica_hidden_dims", T::IntList, json::array({256, 128}))
