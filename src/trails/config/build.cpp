@@ -346,8 +346,7 @@ CampaignConfig build_config(const RawConfig& raw) {
   if (const json& v = raw.value("output.record_selection"); v.is_string()) {
     c.output.record_selection = v.get<std::string>();
   }
-  c.output.xtc = as_string(raw, "output.precision") == "xtc";
-  c.output.float32 = as_string(raw, "output.precision") == "float32" || c.output.xtc;
+  c.output.float32 = as_string(raw, "output.precision") == "float32";
   return c;
 }
 
