@@ -257,18 +257,15 @@ TEST(SwarmPictures, ProgressLabelNamesTheModesMetric) {
                  {"cvs", nullptr},
                  {"pathgennie", {{"mode", "escape"}, {"escape_metric", "distance_from_start"}}}};
   EXPECT_EQ(report::swarm_progress_label(meta, 2),
-            "progress  |ξ - ξ0| (reduced units)  (distance from the start)");
+            "progress  |ξ - ξ0|  (reduced units; distance from the start)");
   meta.config["pathgennie"]["escape_metric"] = "cv0";
-  EXPECT_EQ(report::swarm_progress_label(meta, 2), "progress  = x (reduced units)  (the first CV)");
+  EXPECT_EQ(report::swarm_progress_label(meta, 2), "progress  = x (reduced units)");
   meta.config["pathgennie"] = {{"mode", "target"}};
   EXPECT_EQ(report::swarm_progress_label(meta, 2),
-            "progress  -|ξ - ξ*| (reduced units)  (minus the distance to the target; higher is "
-            "closer)");
+            "progress  -|ξ - ξ*|  (reduced units; 0 at the target)");
   meta.config["pathgennie"] = {{"mode", "unfold"}, {"unfold_weights", {10.0, -1.0}}};
   const auto unfold = report::swarm_progress_label(meta, 2);
-  EXPECT_EQ(unfold,
-            "progress  |w ⊙ (ξ - ξ0)|  (distance from the start, CVs weighted by unfold_weights w "
-            "= [10, -1])");
+  EXPECT_EQ(unfold, "progress  |w ⊙ (ξ - ξ0)|  (w = unfold_weights [10, -1])");
   EXPECT_EQ(unfold.find("|ξ - ξ0|"), std::string::npos);
 }
 

@@ -218,7 +218,7 @@ for png in drawn:
 import html
 text = html.unescape(page)
 row = re.search(r"<th>engine</th><td>([^<]*)</td>", page)
-assert row and "muller_brown" not in page and "potential" not in row.group(1), row and row.group(1)
+assert row and "muller_brown" not in row.group(1) and "potential" not in row.group(1), row and row.group(1)
 row = html.unescape(row.group(1))
 assert row.startswith("openmm (conf_file ") and "alanine-dipeptide.pdb" in row, row
 assert "platform Reference requested" in row and "ran on Reference" in row and "300 K, NVT" in row, row

@@ -83,25 +83,22 @@ std::string swarm_progress_label(const store::RunMeta& meta, int d) {
     if (i == 0) unit = u;
     if (u != unit) unit.clear();
   }
-  const std::string in_unit = unit.empty() ? "" : " (" + unit + ")";
+  // Short enough for the picture's height: the metric, then its unit or what it means.
+  const std::string in_unit = unit.empty() ? "" : unit + "; ";
   if (mode == "target" || mode == "fold") {
-    return "progress  -|ξ - ξ*|" + in_unit +
-           "  (minus the distance to the target; higher is closer)";
+    return "progress  -|ξ - ξ*|  (" + in_unit + "0 at the target)";
   }
   if (mode == "unfold") {
     std::string w;
     for (const auto& x : pg.value("unfold_weights", json::array())) {
       w += (w.empty() ? "" : ", ") + fmt::format("{:g}", x.get<double>());
     }
-    return "progress  |w ⊙ (ξ - ξ0)|  (distance from the start, CVs weighted by unfold_weights "
-           "w = [" +
-           w + "])";
+    return "progress  |w ⊙ (ξ - ξ0)|  (w = unfold_weights [" + w + "])";
   }
   if (pg.value("escape_metric", std::string()) == "cv0") {
-    return fmt::format("progress  = {}  (the first CV)",
-                       cv_axis_label(meta.config, meta.engine_system, 0, d));
+    return "progress  = " + cv_axis_label(meta.config, meta.engine_system, 0, d);
   }
-  return "progress  |ξ - ξ0|" + in_unit + "  (distance from the start)";
+  return "progress  |ξ - ξ0|  (" + in_unit + "distance from the start)";
 }
 
 // The cycles whose anchor is a frame of the reactive path: every save_freq-th and the last.

@@ -67,7 +67,8 @@ std::string settings_rows(const json& pg, const json& status, const json& config
 std::string outcome_table(const std::vector<std::vector<swarm::CycleRecord>>& chains,
                           const store::RunMeta& meta, bool running) {
   const double dt = swarm_dt(meta);
-  const std::string time_unit = meta.engine_system.value("time_unit", std::string("reduced"));
+  std::string time_unit = meta.engine_system.value("time_unit", std::string("reduced"));
+  if (time_unit == "reduced") time_unit = "reduced time units";
   const auto max_cycle = meta.effective_config.at("pathgennie").value("max_cycle", std::int64_t{0});
   std::vector<std::vector<std::string>> rows;
   for (std::size_t k = 0; k < chains.size(); ++k) {
