@@ -1,4 +1,4 @@
-// The executors' wire format (exec/wire.h) on arbitrary bytes: a stream of frames cut by
+// The executors' wire format (exec/wire/wire.h) on arbitrary bytes: a stream of frames cut by
 // take_frame, each payload decoded; a message that decodes encodes again and decodes to the
 // same bytes (the format is exact, docs/execution.md).
 #include <cstddef>
@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "trails/core/error.h"
-#include "trails/exec/wire.h"
+#include "trails/exec/wire/wire.h"
 
 namespace wire = trails::exec::wire;
 
