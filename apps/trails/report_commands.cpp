@@ -196,7 +196,8 @@ Command add_analyze(CLI::App& app) {
   analyze->add_option("--outfile", o->outfile,
                       "Report picture (default RUN_DIR/analysis/convergence_report.png)");
   analyze->add_option("--temperature", o->temperature,
-                      "Temperature (K) of F = -kT ln p in kJ/mol (default 300)");
+                      "Free energies in kJ/mol at this temperature (K); default: the run's "
+                      "engine.temperature, or the built-in engine's kT in its reduced units");
   analyze->add_option("--tau-ps", o->tau_ps,
                       "Walker segment length in ps (spawning.step x engine.dt, as Trails-MD's "
                       "--tau-ps); frame interval = tau x stride / step");
@@ -337,8 +338,8 @@ Command add_report(CLI::App& app) {
   cmd->add_option("RUN_DIR", o->run_dir, "Run directory")->required();
   cmd->add_option("-o,--output", o->out_dir, "Directory for index.html (default RUN_DIR/report)");
   cmd->add_option("--temperature", o->temperature_k,
-                  "Temperature (K) of the free energies in kJ/mol, as trails plot and trails "
-                  "analyze take it");
+                  "Free energies in kJ/mol at this temperature (K), as trails plot and trails "
+                  "analyze take it; default: the run's own unit and temperature");
   cmd->add_option("--tau-ps", o->tau_ps,
                   "Walker segment length in ps, as trails analyze --tau-ps takes it");
   return {cmd, [o] {

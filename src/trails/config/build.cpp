@@ -168,7 +168,10 @@ void build_msm(const RawConfig& raw, MsmConfig& m) {
                          ? raw.value("msm.convergence_criteria")
                          : raw.at("msm.convergence_criteria").spec->default_value;
   // Already validated by check_msm(): names, parameter names and ranges.
-  for (const auto& [name, params] : crit.items()) {
+  for (const auto& item : crit.items()) {
+    // Not a structured binding: clang before 16 cannot capture one in the lambda below.
+    const std::string& name = item.key();
+    const json& params = item.value();
     const auto num = [&](const char* k, double fallback) {
       return params.is_object() && params.contains(k) && params[k].is_number()
                  ? params[k].get<double>()
