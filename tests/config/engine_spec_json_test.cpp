@@ -43,7 +43,8 @@ TEST(EngineSpecJson, BuiltinRoundTripsEveryField) {
 
 TEST(EngineSpecJson, OpenMMRoundTripsEveryField) {
   OpenMMSpec s;
-  s.params = {310.5, 600.0, 2.0, true, 0.004, "OpenCL", "double", true, 3, 2.0, 50, 1e-7, 100};
+  s.params = {310.5, 600.0, 2.0, true, 0.004, "OpenCL", "double", Reproducibility::Fast,
+              true,  3,     2.0, 50,   1e-7,  100};
   s.inputs = {"/a/conf.gro",        "/a/topol.top",
               std::nullopt,         {"amber14-all.xml", "tip3p.xml"},
               "/share/gromacs/top", "/usr/bin/python3"};
@@ -56,6 +57,7 @@ TEST(EngineSpecJson, OpenMMRoundTripsEveryField) {
   EXPECT_EQ(d.params.dt, 0.004);
   EXPECT_EQ(d.params.platform_name, "OpenCL");
   EXPECT_EQ(d.params.precision, "double");
+  EXPECT_EQ(d.params.reproducibility, Reproducibility::Fast);
   EXPECT_TRUE(d.params.equilibrate);
   EXPECT_EQ(d.params.device_index, 3);
   EXPECT_EQ(d.params.friction, 2.0);

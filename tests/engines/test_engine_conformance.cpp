@@ -1,6 +1,7 @@
 // One test body for every engine (as OpenMM runs one body per platform): the built-in engine
-// with each potential and integrator, and OpenMM on the Reference and the CPU platform with
-// alanine dipeptide in vacuum (tests/data/openmm/alad-vacuum). Each case checks: a re-armed
+// with each potential and integrator, and OpenMM on the Reference, the CPU and the OpenCL
+// platform (PoCL; single and mixed precision, engine.reproducibility: bitwise) with alanine
+// dipeptide in vacuum (tests/data/openmm/alad-vacuum). Each case checks: a re-armed
 // instance gives bitwise a fresh one's result; same seed -> same bits, different seed ->
 // different bits; steps/stride frames and no t=0 frame; the final state has positions (and
 // velocities where the dynamics has them); a failing task is Failed with a readable error and
@@ -45,12 +46,14 @@ EngineCase builtin_case(const char* name, config::Potential potential,
           25, velocities};
 }
 
-EngineCase openmm_case(const char* name, const char* platform) {
+EngineCase openmm_case(const char* name, const char* platform, const char* precision = "mixed") {
   return {name,
           [=] {
             setenv("OPENMM_CPU_THREADS", "1", 1);
             config::OpenMMEngineConfig c;
             c.platform_name = platform;
+            c.precision = precision;
+            c.reproducibility = config::Reproducibility::Bitwise;
             c.temperature = 300.0;
             c.dt = 0.002;
             auto prepared = openmm::load_prepared_system(std::filesystem::path(TRAILS_TEST_DATA) /
@@ -78,6 +81,8 @@ std::vector<EngineCase> every_engine() {
       builtin_case("builtin_biased_walk", Potential::BiasedWalk, Integrator::Overdamped, 1e-3),
       openmm_case("openmm_reference", "Reference"),
       openmm_case("openmm_cpu", "CPU"),
+      openmm_case("openmm_opencl_single", "OpenCL", "single"),
+      openmm_case("openmm_opencl_mixed", "OpenCL", "mixed"),
   };
 }
 
@@ -209,7 +214,8 @@ TEST_P(EngineConformance, AFailingTaskIsFailedReadablyAndTheInstanceStaysUsable)
 }
 
 TEST_P(EngineConformance, TheSlotOfAnInstanceDoesNotChangeTheBits) {
-  // Device 0 is ignored by engines and platforms without devices (builtin, Reference, CPU).
+  // Device 0 is ignored by engines and platforms without devices (builtin, Reference, CPU); on
+  // OpenCL it is PoCL's only device, the one OpenMM picks without an index.
   const SegmentResult on_slot = engine_->make_instance(Slot{3, 0, 1})->run(task(4));
   const SegmentResult plain = engine_->make_instance(Slot{2, std::nullopt, 2})->run(task(4));
   ASSERT_TRUE(on_slot.ok() && plain.ok()) << on_slot.error << plain.error;

@@ -148,7 +148,7 @@ TEST(OpenMMEngine, RecordsWhereItRan) {
   const SegmentResult r = engine.make_instance()->run(task_for(engine, 1, 50, 50));
   ASSERT_TRUE(r.ok()) << r.error;
   EXPECT_EQ(r.platform, "CPU");
-  EXPECT_EQ(r.device, "CPU threads=1");  // OPENMM_CPU_THREADS=1 in this test binary
+  EXPECT_EQ(r.device, "CPU threads=1; re-arm bitwise");  // OPENMM_CPU_THREADS=1 here
   EXPECT_FALSE(r.host.empty());
   EXPECT_GE(r.startup_s, 0.0);
   EXPECT_GT(r.integrate_s, 0.0);

@@ -281,6 +281,8 @@ CampaignConfig build_config(const RawConfig& raw) {
   o.dt = b.dt;
   o.platform_name = as_string(raw, "engine.platform_name");
   o.precision = as_string(raw, "engine.precision");
+  o.reproducibility =
+      reproducibility_named(as_string(raw, "engine.reproducibility")).value_or(o.reproducibility);
   o.equilibrate = as_bool(raw, "engine.equilibrate", o.equilibrate);
   c.engine.gromacs_include_dir = as_path(raw, "engine.gromacs_include_dir");
   build_gromacs(raw, c.engine.gromacs);

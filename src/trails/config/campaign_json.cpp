@@ -152,6 +152,10 @@ json built_values(const CampaignConfig& c, bool all) {
     e["platform_name"] = o.platform_name;
     e["precision"] = o.precision;
     e["equilibrate"] = o.equilibrate;
+    // Only when set, so the digests of runs written before the key stay as they were.
+    if (o.reproducibility != Reproducibility::Auto) {
+      e["reproducibility"] = reproducibility_name(o.reproducibility);
+    }
     e["gromacs_include_dir"] = path_or_null(c.engine.gromacs_include_dir);
     j["system"]["conf_file"] = path_or_null(c.system.conf_file);
     j["system"]["top_file"] = path_or_null(c.system.top_file);
@@ -365,7 +369,8 @@ std::vector<std::string> keys_changed(const json& before, const json& after) {
 
 const std::vector<std::string>& resume_changeable_keys() {
   static const std::vector<std::string> keys = {"engine.dt", "engine.platform_name",
-                                                "engine.precision", "min_success_fraction"};
+                                                "engine.precision", "engine.reproducibility",
+                                                "min_success_fraction"};
   return keys;
 }
 

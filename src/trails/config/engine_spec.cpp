@@ -138,6 +138,7 @@ json openmm_json(const OpenMMSpec& s) {
           {"dt", o.dt},
           {"platform_name", o.platform_name},
           {"precision", o.precision},
+          {"reproducibility", reproducibility_name(o.reproducibility)},
           {"equilibrate", o.equilibrate},
           {"device_index", o.device_index ? json(*o.device_index) : json(nullptr)},
           {"friction", o.friction},
@@ -165,6 +166,9 @@ OpenMMSpec openmm_from(const json& j) {
   o.dt = j.at("dt").get<double>();
   o.platform_name = j.at("platform_name").get<std::string>();
   o.precision = j.at("precision").get<std::string>();
+  const auto reproducibility = reproducibility_named(j.at("reproducibility").get<std::string>());
+  if (!reproducibility) throw core::CorruptionError("engine spec: unknown reproducibility");
+  o.reproducibility = *reproducibility;
   o.equilibrate = j.at("equilibrate").get<bool>();
   if (!j.at("device_index").is_null()) o.device_index = j.at("device_index").get<int>();
   o.friction = j.at("friction").get<double>();
@@ -329,6 +333,25 @@ const char* potential_name(Potential potential) {
     if (potential == p) return n;
   }
   return "muller_brown";
+}
+
+std::optional<Reproducibility> reproducibility_named(const std::string& name) {
+  if (name == "auto") return Reproducibility::Auto;
+  if (name == "bitwise") return Reproducibility::Bitwise;
+  if (name == "fast") return Reproducibility::Fast;
+  return std::nullopt;
+}
+
+const char* reproducibility_name(Reproducibility r) {
+  switch (r) {
+    case Reproducibility::Bitwise:
+      return "bitwise";
+    case Reproducibility::Fast:
+      return "fast";
+    case Reproducibility::Auto:
+      break;
+  }
+  return "auto";
 }
 
 nlohmann::json engine_spec_json(const EngineSpec& spec) {

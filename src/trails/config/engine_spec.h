@@ -16,6 +16,10 @@ namespace trails::config {
 
 enum class Potential { DoubleWell, MullerBrown, ThreeWell, Harmonic, BiasedWalk };
 enum class Integrator { Overdamped, Langevin };
+// engine.reproducibility (OpenMM): how a warm Context is re-armed for the next walker
+// (docs/engines.md, "Reproducibility"). Auto: Fast on the GPU-type platforms (CUDA, OpenCL, HIP),
+// Bitwise on CPU and Reference.
+enum class Reproducibility { Auto, Bitwise, Fast };
 
 struct BuiltinEngineConfig {
   Potential potential = Potential::MullerBrown;
@@ -42,8 +46,9 @@ struct OpenMMEngineConfig {
   double dt = 0.002;                   // engine.dt (ps)
   std::string platform_name = "CUDA";  // engine.platform_name; unavailable -> fallback + warning
   std::string precision = "mixed";     // engine.precision (CUDA/OpenCL only)
-  bool equilibrate = false;            // engine.equilibrate: pre-equilibrate the start structure
-  std::optional<int> device_index;     // GPU index for DeviceIndex-style properties; none: inherit
+  Reproducibility reproducibility = Reproducibility::Auto;  // engine.reproducibility
+  bool equilibrate = false;         // engine.equilibrate: pre-equilibrate the start structure
+  std::optional<int> device_index;  // GPU index for DeviceIndex-style properties; none: inherit
   // Fixed by Trails-MD, not keys: friction 1/ps, barostat interval 25, constraint tolerance 1e-6,
   // 5000 equilibration steps.
   double friction = 1.0;
@@ -147,6 +152,10 @@ using EngineSpec = std::variant<BuiltinSpec, OpenMMSpec, GromacsSpec, CommandSpe
 // engine.command_timeout is unset). Unset, empty or 0: none. Throws core::ConfigError naming the
 // variable for anything but a finite number >= 0 (md_timeout.cpp).
 std::optional<double> md_timeout_from_environment();
+
+// engine.reproducibility by its YAML name (auto, bitwise, fast); nullopt for any other.
+std::optional<Reproducibility> reproducibility_named(const std::string& name);
+const char* reproducibility_name(Reproducibility r);
 
 // engine.potential by its YAML name (double_well, muller_brown, ...); nullopt for any other.
 std::optional<Potential> potential_named(const std::string& name);

@@ -156,6 +156,7 @@ std::vector<KeySpec> make_table() {
       K("engine", "platform_name", T::String, "CUDA")
           .one_of({"Reference", "CPU", "CUDA", "OpenCL", "HIP"}),
       K("engine", "precision", T::String, "mixed").one_of({"single", "mixed", "double"}),
+      K("engine", "reproducibility", T::String, "auto").one_of({"auto", "bitwise", "fast"}),
       K("engine", "gpu_ids", T::IntList, null_v).null().non_empty().ge(0),
       K("engine", "equilibrate", T::Bool, false),
       K("engine", "gromacs_executable", T::String, "gmx").gromacs(),

@@ -1,9 +1,9 @@
 // Engine: a registry entry that makes per-worker EngineInstances. An instance holds warm state
-// (a loaded potential, an OpenMM Context) and runs one SegmentTask at a time; it is used by
-// one thread at a time. Re-arming a warm instance with a new task gives bitwise the same result
-// as a fresh instance (tested). run() never throws for a walker failure: it returns Failed.
-// Drivers learn everything about the system from system() and capabilities(): nothing outside
-// config/ and the registry names a concrete engine (docs/architecture.md, "Engines").
+// (a loaded potential, an OpenMM Context) and runs one SegmentTask at a time, on one thread at a
+// time. Re-arming a warm instance gives bitwise a fresh instance's result (tested) unless the
+// engine documents a fast re-arm (OpenMM's engine.reproducibility, docs/engines.md). run() never
+// throws for a walker failure: it returns Failed. Drivers learn the system from system() and
+// capabilities(): only config/ and the registry name a concrete engine (docs/architecture.md).
 #pragma once
 
 #include <memory>

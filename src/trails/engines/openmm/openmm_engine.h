@@ -1,9 +1,11 @@
 // The OpenMM engine (`engine.md_engine: openmm`), through OpenMM's C++ API only.
-// Each EngineInstance keeps one warm Context across walkers and iterations. Re-arming it for a
-// walker sets the walker's seed on the integrator (and barostat) and reinitializes the Context,
-// because OpenMM 7.7 reads the seed only when the Context's kernels are created; then positions,
-// box and velocities come from the task. This gives bitwise the frames of a fresh Context
-// (tested on Reference and CPU) at less than the cost of building one (docs/engines.md).
+// Each EngineInstance keeps one warm Context across walkers and iterations, built on its first
+// walker with that walker's seed. engine.reproducibility says how it is re-armed for the next
+// walker: bitwise re-seeds the integrator (and barostat) and reinitializes the Context (OpenMM
+// reads a seed only when it builds a Context's kernels), giving bitwise the frames of a fresh
+// Context (tested on Reference, CPU and OpenCL); fast keeps the kernels and lets the noise
+// continue (the GPU platforms' default: a rebuild costs them about a second). Positions, box and
+// velocities always come from the task (docs/engines.md, "Reproducibility").
 // Frames are taken in memory every `stride` steps as double-precision nm; no reporters, no files.
 #pragma once
 
@@ -35,7 +37,7 @@ class OpenMMEngine final : public Engine {
   const EngineSystem& system() const override { return system_; }
   EngineCapabilities capabilities() const override {
     return {.continues_velocities = true,
-            .uses_devices = platform_ == "CUDA" || platform_ == "OpenCL"};
+            .uses_devices = platform_ == "CUDA" || platform_ == "OpenCL" || platform_ == "HIP"};
   }
   std::string describe() const override;
 

@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include "trails/core/error.h"
+#include "trails/engines/openmm/context_builds.h"
 #include "trails/engines/openmm/context_table.h"
 #include "trails/engines/openmm/openmm_engine.h"
 #include "trails/engines/openmm/platform.h"
@@ -128,9 +129,11 @@ void OpenMMInstance::create_context() {
   for (int attempt = 0;; ++attempt) {
     try {
       // Per attempt: a CUDA Context that fell back to CPU is created under the CPU table lock.
+      ContextBuildGate gate(platform_);
       auto table = exclusive_context_table(platform_);
       context_ = std::make_unique<OpenMM::Context>(
           *system_, *integrator_, OpenMM::Platform::getPlatformByName(platform_), props);
+      gate.built();
       break;
     } catch (const OpenMM::OpenMMException& e) {
       const std::string what = e.what();
@@ -153,7 +156,8 @@ void OpenMMInstance::create_context() {
     }
   }
   auto table = shared_context_table(platform_);  // CPU property values live in the table
-  device_ = describe_device();
+  fast_ = fast_rearm(config_.reproducibility, platform_);
+  device_ = describe_device() + (fast_ ? "; re-arm fast" : "; re-arm bitwise");
 }
 
 std::string OpenMMInstance::describe_device() {
@@ -174,16 +178,22 @@ std::string OpenMMInstance::describe_device() {
   return platform_;
 }
 
+void OpenMMInstance::seed_noise(int seed) {
+  set_integrator_seed(*integrator_, seed);
+  if (barostat_) barostat_->setRandomNumberSeed(seed);
+}
+
 void OpenMMInstance::arm(const Configuration& start, std::uint64_t seed, bool minimize) {
   const int s = openmm_seed(seed);
-  set_integrator_seed(*integrator_, s);
-  if (barostat_) barostat_->setRandomNumberSeed(s);
   if (!context_) {
+    seed_noise(s);
     create_context();  // takes the table itself, per attempt
-  } else {
+  } else if (!fast_) {
+    seed_noise(s);
     auto table = exclusive_context_table(platform_);
     context_->reinitialize(false);  // the new seeds reach the kernels only this way
-  }
+    count_context_rebuild();
+  }  // fast: the kernels stay, and the thermostat's and barostat's noise continue their streams
   auto table = shared_context_table(platform_);
   if (start.box.size() == 9) {
     const auto b = to_vec3(start.box);

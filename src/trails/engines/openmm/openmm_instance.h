@@ -1,10 +1,11 @@
-// One OpenMM engine instance (private to engines/openmm): a warm Context per instance; per walker:
-// seed the integrator (and barostat), Context::reinitialize(), then positions, box and velocities
-// from the task. OpenMM 7.7 reads an integrator's seed only when a Context's kernels are created,
-// so this is the cheapest re-arm that keeps a walker a pure function of its task (measured in
-// docs/engines.md). The Context's life (System, integrator, creation with platform fallback,
-// re-arming) is in openmm_instance.cpp; running dynamics on it (a walker's segment with its
-// failure recovery, the pre-equilibration) in openmm_segment.cpp.
+// One OpenMM engine instance (private to engines/openmm): a warm Context per instance, built on
+// the first walker with that walker's seed. Per later walker, per engine.reproducibility
+// (docs/engines.md, "Reproducibility"): bitwise re-seeds the integrator (and barostat) and calls
+// Context::reinitialize() (OpenMM reads a seed only when it builds a Context's kernels), so a
+// walker is a pure function of its task; fast keeps the kernels and the noise stream. Both then
+// set positions, box and velocities from the task. The Context's life (System, integrator,
+// creation with platform fallback, re-arming) is in openmm_instance.cpp; running dynamics on it
+// (a walker's segment with its failure recovery, the pre-equilibration) in openmm_segment.cpp.
 #pragma once
 
 #include <cstdint>
@@ -44,8 +45,10 @@ class OpenMMInstance final : public EngineInstance {
   std::unique_lock<std::mutex> maybe_lock();
 
   void create_context();
-  // Seeds, creates or reinitializes the Context, and loads the start state (minimised first
-  // when asked: recovery and pre-equilibration).
+  void seed_noise(int seed);
+  // Creates the Context (seeded with `seed`) or re-arms it (re-seeded and rebuilt only when
+  // bitwise), and loads the start state (minimised first when asked: recovery and
+  // pre-equilibration).
   void arm(const Configuration& start, std::uint64_t seed, bool minimize);
   void recover(const Configuration& start, std::uint64_t seed);
   std::string integrate(const SegmentTask& task, SegmentResult& result);
@@ -58,7 +61,8 @@ class OpenMMInstance final : public EngineInstance {
   int n_atoms_;
   std::string host_;
   std::string visible_;
-  std::string device_;
+  std::string device_;  // where it runs and how it re-arms: the result's `device`
+  bool fast_ = false;   // engine.reproducibility resolved for platform_ (set with the Context)
   std::unique_ptr<OpenMM::System> system_;
   std::unique_ptr<OpenMM::Integrator> integrator_;
   OpenMM::MonteCarloBarostat* barostat_ = nullptr;

@@ -12,6 +12,7 @@
 
 #include "trails/core/error.h"
 #include "trails/engines/openmm/context_table.h"
+#include "trails/engines/openmm/device_errors.h"
 #include "trails/engines/openmm/openmm_engine.h"
 #include "trails/engines/openmm/openmm_instance.h"
 
@@ -219,7 +220,8 @@ SegmentResult OpenMMInstance::run(const SegmentTask& task) {
   bool ok = attempt(false);
   // Exploration walkers (fresh velocities) are recovered by minimising and re-running, as in
   // Trails-MD; a walker that inherited velocities (kinetics) is not: its dynamics would change.
-  if (!ok && task.start.velocities.empty()) {
+  // Nor is one whose device ran out of memory or resources: minimising cannot help.
+  if (!ok && task.start.velocities.empty() && device_resource_problem(failure).empty()) {
     const std::string first = failure;
     ok = attempt(true);
     if (ok) {
@@ -232,10 +234,14 @@ SegmentResult OpenMMInstance::run(const SegmentTask& task) {
   result.platform = platform_;
   result.device = device_;
   if (!ok) {
-    result.error = fmt::format(
-        "{}: OpenMM: {}; reduce engine.dt (currently {} ps) or check the "
-        "start structure",
-        who, failure, config_.dt);
+    if (const std::string device = device_resource_problem(failure); !device.empty()) {
+      result.error = fmt::format("{}: OpenMM: {}; {}", who, failure, device);
+    } else {
+      result.error = fmt::format(
+          "{}: OpenMM: {}; reduce engine.dt (currently {} ps) or check the "
+          "start structure",
+          who, failure, config_.dt);
+    }
     result.frames.clear();
     result.frame_boxes.clear();
     result.n_frames = 0;

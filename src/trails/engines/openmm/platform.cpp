@@ -73,6 +73,22 @@ std::string resolve_platform(const std::string& requested, std::string* warning)
   return chosen;
 }
 
+bool is_gpu_platform(const std::string& platform) {
+  return platform == "CUDA" || platform == "OpenCL" || platform == "HIP";
+}
+
+bool fast_rearm(config::Reproducibility reproducibility, const std::string& platform) {
+  switch (reproducibility) {
+    case config::Reproducibility::Fast:
+      return true;
+    case config::Reproducibility::Bitwise:
+      return false;
+    case config::Reproducibility::Auto:
+      break;
+  }
+  return is_gpu_platform(platform);
+}
+
 std::string visible_devices() {
   std::string out;
   for (const char* name : {"CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",

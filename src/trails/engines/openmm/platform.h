@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "trails/config/engine_spec.h"
+
 namespace OpenMM {
 class Platform;
 }
@@ -31,6 +33,14 @@ std::map<std::string, std::string> platform_properties(const std::string& platfo
 // The platform to use for `requested`: itself if this OpenMM has it, else CPU (or the fastest
 // available) with `warning` set to a sentence saying so.
 std::string resolve_platform(const std::string& requested, std::string* warning);
+
+// CUDA, OpenCL and HIP: platforms whose Contexts hold kernels compiled for a device.
+bool is_gpu_platform(const std::string& platform);
+
+// engine.reproducibility for a Context on `platform`: true when a warm Context is re-armed
+// without rebuilding its kernels (fast), false when it is re-seeded by Context::reinitialize
+// (bitwise). Auto is fast exactly on the GPU-type platforms (docs/engines.md, "Reproducibility").
+bool fast_rearm(config::Reproducibility reproducibility, const std::string& platform);
 
 // "CUDA_VISIBLE_DEVICES=0,1" (and the HIP/ROCR/OpenCL analogues) joined by ", "; "" if none.
 std::string visible_devices();
