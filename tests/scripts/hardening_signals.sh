@@ -140,29 +140,9 @@ pass "trails run | head -1: exit 0, all 6 iterations committed"
 # 5. Concurrent starts on one new outdir: exactly one runs, the others exit 2 and change nothing.
 SYNTHETIC_COST_MS=100 write_config conc.yaml conc
 for round in 1 2 3; do
-  rm -rf conc go
-  pids=()
-  for i in 1 2 3 4 5 6 7 8; do
-    (until [ -e go ]; do sleep 0.01; done
-     exec "$TRAILS" run conc.yaml --iterations 15 > "conc.$i.out" 2> "conc.$i.err") &
-    pids+=($!)
-  done
-  touch go
-  wins=0
-  for i in 1 2 3 4 5 6 7 8; do
-    set +e
-    wait "${pids[$((i - 1))]}"
-    rc=$?
-    set -e
-    if [ $rc -eq 0 ]; then
-      wins=$((wins + 1))
-    else
-      [ $rc -eq 2 ] || fail "round $round, run $i: exit $rc: $(cat "conc.$i.err")"
-      grep -qF "another trails process is running a campaign in $WORK/conc;" "conc.$i.err" ||
-        fail "round $round, run $i: $(cat "conc.$i.err")"
-    fi
-  done
-  [ $wins -eq 1 ] || fail "round $round: $wins of 8 concurrent starts succeeded"
+  rm -rf conc
+  start_together 8 conc "$TRAILS" run conc.yaml --iterations 15
+  one_winner 8 conc "round $round, run" "another trails process is running in $WORK/conc;"
   [ "$(committed conc)" -eq 15 ] || fail "round $round: $(committed conc) committed"
   "$TRAILS" run conc.yaml --iterations 17 --resume > /dev/null || fail "round $round: resume"
   [ "$(committed conc)" -eq 17 ] || fail "round $round: resume reached $(committed conc)"
