@@ -69,16 +69,16 @@ pass "a live swarm: status says running and counts cycles; SIGINT prints a --res
 # --- 4. a resumed campaign's target ---
 SYNTHETIC_COST_MS=100 write_config camp.yaml camp
 "$TRAILS" run camp.yaml --iterations 2 > /dev/null
-"$TRAILS" run camp.yaml --iterations 5 --resume > camp.out 2>&1 &
+"$TRAILS" run camp.yaml --iterations 8 --resume > camp.out 2>&1 &
 pid=$!
 seen=""
-until_status camp camp.json 's["running"]' && seen=yes
-[ -n "$seen" ] || fail "status never saw the resumed campaign running"
+until_status camp camp.json 's["running"] and s.get("target_iterations") == 8' && seen=yes
+[ -n "$seen" ] || fail "status never showed the resumed campaign's target 8: $(cat camp.json)"
 /usr/bin/python3 - camp.json <<'PY' || fail "status of a resumed campaign: $(cat camp.json)"
 import json, sys
 s = json.load(open(sys.argv[1]))
-assert s["target_iterations"] == 5, s["target_iterations"]
+assert s["target_iterations"] == 8, s["target_iterations"]
 assert s["eta_s"] > 0, s["eta_s"]
 PY
 wait $pid || fail "the resumed campaign failed: $(cat camp.out)"
-pass "status during a resumed campaign shows its target (5) and a non-zero ETA"
+pass "status during a resumed campaign shows its target (8) and a non-zero ETA"
