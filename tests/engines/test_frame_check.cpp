@@ -159,7 +159,7 @@ TEST(NonFinite, StartConfigurationIsChecked) {
   start.positions[1] = -std::numeric_limits<double>::infinity();
   const auto why = non_finite_start(start);
   ASSERT_TRUE(why.has_value());
-  EXPECT_EQ(*why, "start configuration: position of atom 0, y is -inf");
+  EXPECT_EQ(*why, "the start configuration is non-finite: position of atom 0, y is -inf");
 }
 
 }  // namespace

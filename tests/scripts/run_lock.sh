@@ -4,7 +4,7 @@
 # 1. eight fresh `trails swarm` into one new workdir: exactly one runs, the others exit 2 saying
 #    another run holds it; nothing damaged (the winner resumes), three rounds;
 # 2. `trails status` of a live swarm says running and counts cycles;
-# 3. SIGINT stops a swarm with the `--resume` command that continues it, and that command works;
+# 3. SIGTERM stops a swarm with the `--resume` command that continues it, and that command works;
 # 4. during a resumed campaign, status shows the resumed run's target, not the stored one.
 source "$(dirname "$0")/lib/common.bash"
 source "$ROOT/tests/scripts/lib/swarm.bash"
@@ -28,7 +28,7 @@ for round in 1 2 3; do
 done
 pass "8 concurrent swarms into one workdir: one ran, the others exit 2, the run resumes (3 rounds)"
 
-# --- 2. and 3. a live swarm: status, then SIGINT ---
+# --- 2. and 3. a live swarm: status, then SIGTERM ---
 slow_swarm live.yaml live 400
 "$TRAILS" swarm live.yaml > live.out 2> live.err &
 pid=$!
@@ -52,19 +52,19 @@ until_status live live.json 's["running"] and s["kind"] == "swarm" and s["iterat
 grep -q "^state  *running" live.txt || fail "status text: $(cat live.txt)"
 grep -q "^cycles  *[0-9]* committed" live.txt || fail "status does not count cycles: $(cat live.txt)"
 ! grep -q "^iterations" live.txt || fail "a swarm's status speaks of iterations: $(cat live.txt)"
-kill -INT $pid
+kill -TERM $pid
 set +e
 wait $pid
 rc=$?
 set -e
-[ $rc -eq 130 ] || fail "SIGINT: exit $rc: $(cat live.err)"
+[ $rc -eq 143 ] || fail "SIGTERM: exit $rc: $(cat live.err)"
 cmd=$(sed -n 's/^resume with: //p' live.err)
 case "$cmd" in *" swarm live.yaml --resume") ;; *) fail "no --resume command: $(cat live.err)" ;; esac
 "$TRAILS" status live --json | grep -q '"running": false' || fail "status after the stop says running"
 n=$(committed live)
 sed -i "s/^  max_cycle: .*/  max_cycle: $((n + 2))/" live.yaml
 eval "$cmd" > again.out 2>&1 || fail "the printed command failed: $cmd: $(cat again.out)"
-pass "a live swarm: status says running and counts cycles; SIGINT prints a --resume that works"
+pass "a live swarm: status says running and counts cycles; SIGTERM prints a --resume that works"
 
 # --- 4. a resumed campaign's target ---
 SYNTHETIC_COST_MS=100 write_config camp.yaml camp

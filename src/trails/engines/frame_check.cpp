@@ -74,12 +74,12 @@ std::optional<std::string> non_finite_box(std::span<const double> box, const cha
 
 std::optional<std::string> non_finite_start(const Configuration& start) {
   if (auto p = first_non_finite(start.positions, start.spatial_dim, "position")) {
-    return "start configuration: " + *p;
+    return "the start configuration is non-finite: " + *p;
   }
   if (auto v = first_non_finite(start.velocities, start.spatial_dim, "velocity")) {
-    return "start configuration: " + *v;
+    return "the start configuration is non-finite: " + *v;
   }
-  return non_finite_box(start.box, "start configuration:");
+  return non_finite_box(start.box, "the start configuration is non-finite:");
 }
 
 std::optional<std::string> non_finite_result(const SegmentResult& r) {

@@ -16,7 +16,7 @@
 namespace trails::engines {
 
 // Why a start configuration cannot be run (a non-finite position, velocity or box value), or
-// none: "start configuration: position 5 (atom 1, y) is -inf".
+// none: "the start configuration is non-finite: position of atom 1, y is -inf".
 std::optional<std::string> non_finite_start(const Configuration& start);
 
 // Why an Ok result must not be used (the first non-finite value of its frames, boxes or final

@@ -69,7 +69,11 @@ void RunStore::Impl::lock_for_writing(int held_fd) {
       const int err = errno;
       ::close(lock_fd);
       lock_fd = -1;
-      if (err == EWOULDBLOCK) throw core::UsageError(another_run_holds(dir));
+      if (err == EWOULDBLOCK) {
+        throw core::InputError(dir.string() +
+                               " is already open for writing by another Trails run; wait for "
+                               "it to finish or stop it, then try again");
+      }
       // Locks unsupported on this file system: proceed without the guard.
     }
   }
