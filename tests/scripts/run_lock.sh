@@ -10,8 +10,8 @@ source "$(dirname "$0")/lib/common.bash"
 source "$ROOT/tests/scripts/lib/swarm.bash"
 
 slow_swarm() {  # FILE WORKDIR CYCLES: the Müller–Brown swarm, 2 ms per trial, CYCLES cycles
-  swarm_config "$1" "$2" "max_cycle: $3"
-  sed -i 's/^  max_cycle: 400$//; s/^  distance_to_target: .*/  distance_to_target: 0.0001/' "$1"
+  swarm_config "$1" "$2"
+  sed -i "s/^  max_cycle: .*/  max_cycle: $3/; s/^  distance_to_target: .*/  distance_to_target: 0.0001/" "$1"
   sed -i 's/^  mass: 1.0$/  mass: 1.0\n  synthetic_cost_ms: 2/' "$1"
 }
 

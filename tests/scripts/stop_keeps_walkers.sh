@@ -31,7 +31,15 @@ config_for() {  # FILE OUTDIR
     -e '/synthetic_cost_ms:/d' \
     -e "s|md_engine: builtin|md_engine: command\n  command: [$WORK/seg.sh]|" builtin.yaml > "$1"
 }
-alive() { [ -s grandchildren ] && while read -r p; do kill -0 "$p" 2> /dev/null && return 0; done < grandchildren; return 1; }
+# alive: a recorded grandchild still runs (a killed one may stay a zombie until init reaps it).
+alive() {
+  [ -s grandchildren ] || return 1
+  local p
+  while read -r p; do
+    [ -r "/proc/$p/stat" ] && [ "$(cut -d' ' -f3 "/proc/$p/stat" 2> /dev/null)" != Z ] && return 0
+  done < grandchildren
+  return 1
+}
 
 touch fast
 config_for ref.yaml ref
@@ -45,7 +53,7 @@ config_for stop.yaml stop
 RUN=stop "$TRAILS" run stop.yaml > stop.out 2> stop.err &
 pid=$!
 for _ in $(seq 1 600); do
-  [ "$(grep -c '^1 ' runs.stop 2> /dev/null)" -ge 3 ] && break
+  [ "$(cat runs.stop 2> /dev/null | grep -c '^1 ')" -ge 3 ] && break
   kill -0 $pid 2> /dev/null || fail "the run ended early: $(cat stop.err)"
   sleep 0.1
 done
