@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Signals, child processes and concurrent runs (docs/reliability.md): SIGINT/SIGTERM/SIGHUP stop
-# `trails run` after the iteration in flight commits, with a summary, the command to resume and
+# `trails run` at once, keeping the finished walkers of the iteration in flight, with a summary, the command to resume and
 # exit 128 + signal; a second signal aborts at once; a stop during OpenMM preparation leaves no
 # child process and no temporary directory; `| head -1` does not kill a campaign; of concurrent
 # starts on one new outdir exactly one runs.
@@ -31,7 +31,7 @@ write_config ref.yaml ref
 "$TRAILS" run ref.yaml --iterations 20 > /dev/null
 export_run ref ref
 
-# 1. One stop signal: the run stops between iterations, says what it kept and how to go on.
+# 1. One stop signal: the run stops at once, says what it kept and how to go on.
 for spec in INT:130 TERM:143 HUP:129; do
   sig=${spec%:*}
   want=${spec#*:}
@@ -39,7 +39,8 @@ for spec in INT:130 TERM:143 HUP:129; do
   SYNTHETIC_COST_MS=100 WALKERS=8 write_config "$dir.yaml" "$dir"
   default_signals "$TRAILS" run "$dir.yaml" --iterations 20 > "$dir.out" 2> "$dir.err" &
   pid=$!
-  until_true 120 progress_lines_at_least "$dir.out" 2
+  # 4 lines: iterations 0 and 1 started and committed (a stop ends the iteration in flight)
+  until_true 120 progress_lines_at_least "$dir.out" 4
   kill -"$sig" $pid
   set +e
   wait $pid
