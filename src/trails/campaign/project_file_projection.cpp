@@ -267,6 +267,7 @@ class ProjectFileProjection final : public features::Projection {
                  {"rows", n_frames},
                  {"columns", dimension_ > 0 ? json(dimension_) : json(nullptr)},
                  {"evaluation_only", evaluation_only_},
+                 {"keep_non_finite", non_finite == NonFinite::Keep},
                  {"output", output.string()},
                  {"columns_output", columns.string()}};
     if (auto problem = worker_.call(request)) return problem;
