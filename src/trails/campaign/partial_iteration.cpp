@@ -9,7 +9,7 @@
 
 #include "trails/core/error.h"
 #include "trails/core/fs.h"
-#include "trails/exec/wire.h"
+#include "trails/exec/wire/wire.h"
 
 namespace trails::campaign {
 namespace {

@@ -2,8 +2,8 @@
 // child processes and concurrent runs"; docs/file-formats.md, "partial/"): kept outside the
 // commit protocol, in RUN_DIR/partial/iter_NNNNNN/walker_NNNNNN.trwf, so that --resume does not
 // run them again. Each file holds the walker's task and its result in the wire format
-// (exec/wire.h: doubles travel bitwise), written to a temporary, fsynced and renamed. A result is
-// used only for a task whose encoding is byte for byte the one the resumed iteration makes (same
+// (exec/wire/wire.h: doubles travel bitwise), written to a temporary, fsynced and renamed. A result
+// is used only for a task whose encoding is byte for byte the one the resumed iteration makes (same
 // start configuration, seed, steps and stride), so a stale or foreign file is never used; the
 // resumed iteration is then bitwise the uninterrupted one. The iteration's commit removes them.
 #pragma once
