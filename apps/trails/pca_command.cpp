@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "trails/core/error.h"
 #include "trails/core/npy.h"
+#include "trails/core/output_target.h"
 #include "trails/ligand_pca/build.h"
 
 namespace trails::app {
@@ -27,6 +28,11 @@ int cmd_pca(PcaOptions o) {
   if (!fs::is_regular_file(o.build.structure)) {
     throw core::UsageError(o.build.structure.string() + ": no such structure file");
   }
+  // Both outputs through the one output-target check before any work (docs/reliability.md,
+  // "Inputs and outputs"): a run's store, a directory or a FIFO is refused, exit 2.
+  std::vector<std::pair<std::string, fs::path>> named{{"-o", o.output}};
+  if (!o.poses.empty()) named.emplace_back("--poses", o.poses);
+  const auto targets = core::check_outputs(named);
   o.build.poses.max_attempts = static_cast<std::int64_t>(
       o.attempts_factor * static_cast<double>(o.build.poses.n_conformations));
   const ligand_pca::BuildResult r = ligand_pca::build_pca_model(o.build);
@@ -46,7 +52,7 @@ int cmd_pca(PcaOptions o) {
       {"attempts", r.attempts},
       {"poses", r.poses.size()},
   };
-  ligand_pca::write_pca_model(o.output, model);
+  ligand_pca::write_pca_model(targets[0].path, model);
   fmt::print("{} pocket CA atoms x {} ligand heavy atoms = {} features\n", model.ca_indices.size(),
              model.ligand_indices.size(), model.n_features());
   fmt::print("{} unique poses from {} attempts (+ the input pose) = {} samples\n",
@@ -60,7 +66,8 @@ int cmd_pca(PcaOptions o) {
     std::vector<double> flat;
     for (const auto& p : r.poses) flat.insert(flat.end(), p.begin(), p.end());
     const auto n = static_cast<std::int64_t>(r.poses.size());
-    core::write_npy(o.poses, flat, {n, static_cast<std::int64_t>(r.poses.front().size() / 3), 3});
+    core::write_npy(targets[1].path, flat,
+                    {n, static_cast<std::int64_t>(r.poses.front().size() / 3), 3});
     fmt::print("wrote {}\n", o.poses.string());
   }
   fmt::print("wrote {}\n", o.output.string());

@@ -148,7 +148,9 @@ def run(request):
             f"{path}: extract_cvs returned {cvs.shape[1]} CV columns but n_bins has {columns} "
             "entries; give n_bins, min_values and max_values one entry per CV column")
     bad = ~np.isfinite(cvs)
-    if bad.any():
+    # At run time Trails fails the walkers with non-finite CVs itself (keep_non_finite); the
+    # start-structure probe refuses them.
+    if bad.any() and not request.get("keep_non_finite"):
         r, c = (int(i) for i in np.argwhere(bad)[0])
         raise ProjectFileProblem(
             f"{path}: extract_cvs returned {int(bad.sum())} non-finite values (first: "

@@ -90,5 +90,77 @@ TEST(FrameCheck, TriclinicBoxUsesTheMinimumImage) {
   EXPECT_FALSE(first_broken_bond(bond, y, box).has_value());
 }
 
+// docs/reliability.md, "Non-finite values": the one rule exec::run_guarded applies to every
+// engine's result, whatever wrote it.
+SegmentResult ok_result() {
+  SegmentResult r;
+  r.status = SegmentStatus::Ok;
+  r.n_atoms = 2;
+  r.spatial_dim = 3;
+  r.n_frames = 2;
+  r.frames = {0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1};
+  r.frame_boxes = std::vector<double>(18, 1.0);
+  r.final_state.n_atoms = 2;
+  r.final_state.spatial_dim = 3;
+  r.final_state.positions = {0, 0, 0, 1, 1, 1};
+  r.final_state.velocities = {0, 0, 0, 0, 0, 0};
+  return r;
+}
+
+TEST(NonFinite, FiniteResultPasses) {
+  SegmentResult r = ok_result();
+  SegmentTask task;
+  fail_if_non_finite(task, r);
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(r.frames.size(), 12u);
+}
+
+TEST(NonFinite, EveryPartOfAResultIsChecked) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  struct Case {
+    void (*spoil)(SegmentResult&, double);
+    double value;
+    const char* reason;
+  };
+  const Case cases[] = {
+      {[](SegmentResult& r, double v) { r.frames[10] = v; }, nan,
+       "frame 1 holds a non-finite coordinate (nan at atom 1, y)"},
+      {[](SegmentResult& r, double v) { r.frames[2] = v; }, -inf,
+       "frame 0 holds a non-finite coordinate (-inf at atom 0, z)"},
+      {[](SegmentResult& r, double v) { r.frame_boxes[12] = v; }, inf,
+       "frame 1 has a non-finite box value (inf)"},
+      {[](SegmentResult& r, double v) { r.final_state.positions[3] = v; }, nan,
+       "final state: position of atom 1, x is nan"},
+      {[](SegmentResult& r, double v) { r.final_state.velocities[1] = v; }, inf,
+       "final state: velocity of atom 0, y is inf"},
+  };
+  for (const Case& c : cases) {
+    SegmentResult r = ok_result();
+    c.spoil(r, c.value);
+    SegmentTask task;
+    task.walker = 5;
+    task.iteration = 2;
+    fail_if_non_finite(task, r);
+    EXPECT_FALSE(r.ok()) << c.reason;
+    EXPECT_NE(r.error.find(std::string("walker 5 of iteration 2: ") + c.reason), std::string::npos)
+        << r.error;
+    EXPECT_TRUE(r.frames.empty() && r.frame_boxes.empty() && r.final_state.positions.empty())
+        << "a failed result keeps nothing";
+  }
+}
+
+TEST(NonFinite, StartConfigurationIsChecked) {
+  Configuration start;
+  start.n_atoms = 1;
+  start.spatial_dim = 2;
+  start.positions = {0.5, 1.0};
+  EXPECT_FALSE(non_finite_start(start).has_value());
+  start.positions[1] = -std::numeric_limits<double>::infinity();
+  const auto why = non_finite_start(start);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_EQ(*why, "the start configuration is non-finite: position of atom 0, y is -inf");
+}
+
 }  // namespace
 }  // namespace trails::engines

@@ -19,6 +19,15 @@ mkdir blowup
 expect_exit 1 "run with dt 1e6 into an empty directory" "nothing was kept" \
   "$TRAILS" run blowup.yaml --iterations 2
 [ -d blowup ] && [ -z "$(ls -A blowup)" ] || fail "the empty outdir was not left empty: $(find blowup)"
+# Into an outdir that holds a user's prepared/ (which counts as empty): only what the run added
+# is removed, and the message says the directory was left as before only because it was.
+mkdir -p blowup/prepared/mine && echo keep > blowup/prepared/mine/system.xml
+listing() { (cd blowup && find . -mindepth 1 -printf '%P %s\n' | sort && cat prepared/mine/system.xml); }
+before=$(listing)
+expect_exit 1 "run with dt 1e6 into an outdir with a prepared/" "was left as it was before" \
+  "$TRAILS" run blowup.yaml --iterations 2
+[ "$(listing)" = "$before" ] || fail "the user's prepared/ was changed: $(find blowup)"
+rm -rf blowup/prepared
 sed -i 's/dt: 1000000/dt: 0.0001/' blowup.yaml
 "$TRAILS" run blowup.yaml --iterations 1 > fixed.out 2>&1 || fail "the fixed run: $(cat fixed.out)"
 [ "$(committed blowup)" -eq 1 ] || fail "the fixed run did not commit iteration 0"

@@ -35,8 +35,13 @@ expect_exit 2 "analyze --json into the store" "run store owns" "$TRAILS" analyze
 expect_exit 2 "analyze --outfile into the store" "run store owns" "$TRAILS" analyze run --outfile run/shards/x.png
 expect_exit 2 "plot into the store" "run store owns" "$TRAILS" plot run -o run/shards
 expect_exit 2 "init over the ledger" "run store owns" "$TRAILS" init -o run/ledger.sqlite --force
+# pca checks its outputs before it reads the structure, so any existing file stands in for one.
+expect_exit 2 "pca -o over the ledger" "run store owns" "$TRAILS" pca base.yaml -o run/ledger.sqlite
+expect_exit 2 "pca --poses over a shard" "run store owns" \
+  "$TRAILS" pca base.yaml -o m.json --poses run/shards/iter_000000.h5
+[ ! -e m.json ] || fail "a refused pca wrote its model"
 [ "$(snapshot run)" = "$snap" ] || fail "a refused output changed the run directory"
-pass "$n run-store files and 12 other spellings refused; the run is intact"
+pass "$n run-store files and 14 other spellings refused; the run is intact"
 
 mkfifo fifo && mkdir adir
 for target in fifo /dev/full /dev/null adir; do

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Signals, child processes and concurrent runs (docs/reliability.md): SIGINT/SIGTERM/SIGHUP stop
-# `trails run` after the iteration in flight commits, with a summary, the command to resume and
+# `trails run` at once, keeping the finished walkers of the iteration in flight, with a summary, the command to resume and
 # exit 128 + signal; a second signal aborts at once; a stop during OpenMM preparation leaves no
 # child process and no temporary directory; `| head -1` does not kill a campaign; of concurrent
 # starts on one new outdir exactly one runs.
@@ -31,7 +31,7 @@ write_config ref.yaml ref
 "$TRAILS" run ref.yaml --iterations 20 > /dev/null
 export_run ref ref
 
-# 1. One stop signal: the run stops between iterations, says what it kept and how to go on.
+# 1. One stop signal: the run stops at once, says what it kept and how to go on.
 for spec in INT:130 TERM:143 HUP:129; do
   sig=${spec%:*}
   want=${spec#*:}
@@ -39,7 +39,8 @@ for spec in INT:130 TERM:143 HUP:129; do
   SYNTHETIC_COST_MS=100 WALKERS=8 write_config "$dir.yaml" "$dir"
   default_signals "$TRAILS" run "$dir.yaml" --iterations 20 > "$dir.out" 2> "$dir.err" &
   pid=$!
-  until_true 120 progress_lines_at_least "$dir.out" 2
+  # 4 lines: iterations 0 and 1 started and committed (a stop ends the iteration in flight)
+  until_true 120 progress_lines_at_least "$dir.out" 4
   kill -"$sig" $pid
   set +e
   wait $pid
@@ -140,29 +141,9 @@ pass "trails run | head -1: exit 0, all 6 iterations committed"
 # 5. Concurrent starts on one new outdir: exactly one runs, the others exit 2 and change nothing.
 SYNTHETIC_COST_MS=100 write_config conc.yaml conc
 for round in 1 2 3; do
-  rm -rf conc go
-  pids=()
-  for i in 1 2 3 4 5 6 7 8; do
-    (until [ -e go ]; do sleep 0.01; done
-     exec "$TRAILS" run conc.yaml --iterations 15 > "conc.$i.out" 2> "conc.$i.err") &
-    pids+=($!)
-  done
-  touch go
-  wins=0
-  for i in 1 2 3 4 5 6 7 8; do
-    set +e
-    wait "${pids[$((i - 1))]}"
-    rc=$?
-    set -e
-    if [ $rc -eq 0 ]; then
-      wins=$((wins + 1))
-    else
-      [ $rc -eq 2 ] || fail "round $round, run $i: exit $rc: $(cat "conc.$i.err")"
-      grep -qF "another trails process is running a campaign in $WORK/conc;" "conc.$i.err" ||
-        fail "round $round, run $i: $(cat "conc.$i.err")"
-    fi
-  done
-  [ $wins -eq 1 ] || fail "round $round: $wins of 8 concurrent starts succeeded"
+  rm -rf conc
+  start_together 8 conc "$TRAILS" run conc.yaml --iterations 15
+  one_winner 8 conc "round $round, run" "another trails process is running in $WORK/conc;"
   [ "$(committed conc)" -eq 15 ] || fail "round $round: $(committed conc) committed"
   "$TRAILS" run conc.yaml --iterations 17 --resume > /dev/null || fail "round $round: resume"
   [ "$(committed conc)" -eq 17 ] || fail "round $round: resume reached $(committed conc)"

@@ -29,3 +29,21 @@ sed -i 's/^n_bins: \[30, 30\]$/n_bins: [\&n 30, *n]/' good.yaml
 grep -qF 'n_bins: [&n 30, *n]' good.yaml || fail "test set-up: n_bins line not found"
 "$TRAILS" check good.yaml > /dev/null || fail "a document with an anchor and an alias is refused"
 pass "a document with anchors and aliases still loads"
+
+# An alias of a node that contains it (`&q {its: *q}`) made a value contain itself: every
+# conversion recursed until the stack overflowed (exit 139). Exit 2 with file:line:column,
+# nothing created, for a campaign's convergence_criteria and a swarm's convergence: block.
+write_config cyc.yaml cyc_out
+printf 'msm:\n  enabled: true\n  convergence_criteria: &q {its: *q}\n' >> cyc.yaml
+source "$ROOT/tests/scripts/lib/swarm.bash"
+swarm_config cyc_swarm.yaml cyc_swarm_out
+sed -i 's/^  distance_to_target: .*/  distance_to_target: \&d {x: *d}/' cyc_swarm.yaml
+grep -qF '&d {x: *d}' cyc_swarm.yaml || fail "test set-up: convergence line not found"
+for c in "check cyc.yaml" "run cyc.yaml" "check cyc_swarm.yaml" "swarm cyc_swarm.yaml"; do
+  file=${c#* }
+  # shellcheck disable=SC2086  # the command and its argument, split on purpose
+  expect_exit 2 "trails $c (self-referencing alias)" "contains it" "$TRAILS" $c
+  grep -qE "$file:[0-9]+:[0-9]+" err.txt out.txt || fail "trails $c: no file:line:column: $(cat err.txt)"
+  [ ! -e cyc_out ] && [ ! -e cyc_swarm_out ] || fail "trails $c: created its outdir"
+done
+pass "a self-referencing alias: exit 2 with file:line:column, nothing created"

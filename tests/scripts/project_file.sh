@@ -175,6 +175,33 @@ export_run rows rows
 cmp pf.cvs.csv rows.cvs.csv || fail "rows: the fixed, resumed run differs from the good one"
 pass "runtime extract_cvs failure: exit 1 naming file and iteration, nothing left; the fixed module runs"
 
+# NaN for one walker's frames only (the second trajectory of each call): that walker fails alone,
+# named (docs/reliability.md, "Non-finite values"), and the failure policy lets the run go on;
+# no NaN is committed.
+cat > nanone.py <<PY
+import importlib.util
+import mdtraj as md
+spec = importlib.util.spec_from_file_location("phipsi", "$PHIPSI")
+m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
+def extract_cvs(trajectories, top_file, conf_file):
+    cvs = m.extract_cvs(list(trajectories), top_file, conf_file)
+    if len(trajectories) > 1:
+        first = md.load(trajectories[0], top=conf_file).n_frames
+        second = md.load(trajectories[1], top=conf_file).n_frames
+        cvs[first:first + second, 1] = float("nan")
+    return cvs
+PY
+alad_config nanone.yaml nanone "$WORK/nanone.py"
+sed -i 's/^iterations: 3$/iterations: 1\nmin_success_fraction: 0.5/' nanone.yaml
+"$TRAILS" run nanone.yaml > nanone.out 2>&1 || fail "one walker's NaN CVs stopped the run: $(cat nanone.out)"
+grep -qF "walker 1 of iteration 0: collective variable 1 of frame 0 is nan" nanone.out ||
+  fail "the walker with NaN CVs is not named: $(cat nanone.out)"
+[ "$(sqlite3 nanone/ledger.sqlite 'SELECT COUNT(*) FROM walkers WHERE ok = 0')" -eq 1 ] ||
+  fail "not exactly walker 1 failed"
+"$TRAILS" export nanone --cvs nanone.cvs.csv > /dev/null
+! grep -qi nan nanone.cvs.csv || fail "a NaN CV was committed"
+pass "extract_cvs NaN for one walker: that walker fails, the run goes on, nothing non-finite kept"
+
 # 5. Config cross-checks: not with the built-in engine, not together with cvs:.
 alad_config both.yaml both "$PHIPSI"
 sed -i 's/^n_bins/cvs:\n  - {name: phi, kind: phi, resid: 2}\n  - {name: psi, kind: psi, resid: 2}\nn_bins/' both.yaml

@@ -159,6 +159,16 @@ mkdir full && touch full/keep
 swarm_config full.yaml full
 expect_exit 2 "non-empty workdir" "exists and is not empty" "$TRAILS" swarm full.yaml
 [ "$(ls full)" = keep ] || fail "a refused run touched a non-empty workdir"
+# Absurd sizes are refused naming the key, before anything is allocated (was std::bad_alloc).
+swarm_config huge.yaml huge
+sed -i 's/^  max_trial: 16$/  max_trial: 200000000/' huge.yaml
+expect_exit 2 "max_trial 2e8" "pathgennie.max_trial: must be an integer in [1, 1e+05]" "$TRAILS" swarm huge.yaml
+swarm_config huge.yaml huge "paths: 100000000"
+expect_exit 2 "paths 1e8" "pathgennie.paths: must be an integer in [1, 10000]" "$TRAILS" swarm huge.yaml
+swarm_config huge.yaml huge "paths: 10000"
+sed -i 's/^  max_trial: 16$/  max_trial: 1000/' huge.yaml
+expect_exit 2 "paths x max_trial" "10000 paths × 1000 trials" "$TRAILS" check huge.yaml
+[ ! -e huge ] || fail "a refused size created the workdir"
 pass "bad input exits 2 and writes nothing"
 
 # `trails check` reads a swarm configuration (the `pathgennie:` block) with the swarm's loader and

@@ -10,6 +10,8 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "trails/binning/resolution.h"
@@ -43,6 +45,7 @@ struct IterationState {
   std::vector<features::FrameHistory::WalkerSpan> spans;  // the ok walkers, in walker order
   store::IterationRecord rec;                             // what the commit writes
   std::optional<store::PendingShard> shard;  // rec's positions, appended as walkers finish
+  store::ShardLayout shard_layout;           // what `shard` was begun with
   std::int64_t first_frame = 0;              // history index of this iteration's first frame
   std::vector<std::int64_t> chosen;          // history indices of the spawned frames
   std::optional<msm::MsmBuild> msm_built;    // the build joined in this iteration
@@ -64,6 +67,8 @@ class CampaignDriver {
   // `abandoned`: a store this run created was removed by abandon_uncommitted().
   core::Interrupted interrupted(int signal, bool abandoned) const;
   bool abandon_uncommitted(const std::filesystem::path& created);
+  // Every path below dir, relative to it (what an existing outdir held before the run).
+  static std::set<std::string> tree_of(const std::filesystem::path& dir);
   // What the ledger's meta records about this run: the current configuration and system.
   store::RunMeta run_meta() const;
   void start_new();
@@ -101,8 +106,11 @@ class CampaignDriver {
   IterationReport run_iteration(std::int64_t iteration);
   void start_space_training(IterationState& it);  // a neural retrain, during this MD
   void run_segments(IterationState& it);
-  void collect_segments(IterationState& it);        // failure policy, MSM join, the record's frames
-  void project_frames(IterationState& it);          // fixed CV space
+  void collect_segments(IterationState& it);  // failure policy, MSM join, the record's frames
+  void project_frames(IterationState& it);    // fixed CV space
+  // A walker with a non-finite CV fails alone: its frames leave the record and the shard, and
+  // the failure policy decides again (docs/reliability.md, "Non-finite values").
+  void fail_non_finite_cvs(IterationState& it);
   void learn_space(IterationState& it);             // learned space: features and their projection
   void extend_history(IterationState& it);          // history, bins and MSM segments
   void extend_learned_history(IterationState& it);  // ... or all of it again after a retrain
@@ -180,8 +188,9 @@ class CampaignDriver {
   bool progress_write_failed_ = false;                    // warned once
   std::optional<store::RunStore> store_;
   std::unique_ptr<RunLog> log_;
-  int lock_fd_ = -1;      // flock on the ledger (trails status: is a run active?)
-  int dir_lock_fd_ = -1;  // flock on outdir, taken before anything is created
+  std::set<std::string> preexisting_;  // tree_of(outdir) when a fresh run found it existing
+  int dir_lock_fd_ = -1;  // flock on outdir, taken before anything is created (the store
+                          // shares it and adds the ledger's: store/run_directory_lock.h)
 
   features::FrameHistory history_;
   std::optional<CoverageTracker> tracker_;
@@ -199,7 +208,9 @@ class CampaignDriver {
   std::vector<double> iteration_seconds_;  // wall time of each iteration run now (for the ETA)
   std::vector<engines::Configuration> initial_frames_;  // system.initial_trajectory, when set
   std::vector<store::ConfigChange> resume_changes_;     // keys this --resume changed (banner)
-  std::string initial_seeding_;  // how initial_frames_ were chosen (banner), or ""
+  std::optional<std::int64_t> stopped_iteration_;       // the iteration a stop signal ended, if any
+  std::size_t stopped_walkers_ = 0;  // its finished walkers kept in partial/ (partial_iteration.h)
+  std::string initial_seeding_;      // how initial_frames_ were chosen (banner), or ""
 };
 
 }  // namespace trails::campaign

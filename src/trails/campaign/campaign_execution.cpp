@@ -96,10 +96,14 @@ void CampaignDriver::report_walkers(std::int64_t iteration, int done, int failed
   p.elapsed_s = std::chrono::duration<double>(now - t0).count();
   p.eta_s = store::iteration_eta(p.elapsed_s, done, p.walkers);
   progress_.walkers(p);
+  p.target_iterations = options_.target_iterations;
   // The first write comes kProgressInterval into the iteration: short iterations never pay
   // for the file (a rename over it costs milliseconds on ext4), long ones show up in status.
+  // The first iteration this process runs writes at once, so that status knows the run's
+  // target (a --resume raises it above the last committed state's) however short it is.
+  const bool first_of_run = done == 0 && iteration_seconds_.empty();
   if (done == 0) progress_written_ = now;
-  if (now - progress_written_ < kProgressInterval) return;
+  if (!first_of_run && now - progress_written_ < kProgressInterval) return;
   progress_written_ = now;
   if (!store::write_progress(config_.outdir, p) && !progress_write_failed_) {
     progress_write_failed_ = true;

@@ -4,15 +4,19 @@
 // and resolution → MSM build started → atomic commit → log. compose_iteration() picks each
 // element once, at setup, from what the run is; run_iteration() runs them top to bottom.
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include "trails/binning/uniform_grid.h"
 #include "trails/campaign/campaign_driver.h"
+#include "trails/campaign/partial_iteration.h"
 #include "trails/core/crash_point.h"
 #include "trails/core/error.h"
 #include "trails/core/rng.h"
+#include "trails/core/signals.h"
 
 namespace trails::campaign {
 namespace {
@@ -78,21 +82,61 @@ void CampaignDriver::run_segments(IterationState& it) {
   layout.expected_frames =
       layout.expected_states * (config_.spawning.step / config_.spawning.stride);
   layout.cv_dim = history_.cv_dim();
+  it.shard_layout = layout;
   it.shard.emplace(store_->begin_shard(it.iteration, layout));
+  // Walkers that finished before a stop signal interrupted this iteration are not run again
+  // (partial_iteration.h): their kept results join the others in walker order.
+  auto kept = load_partial(config_.outdir, it.iteration, it.tasks);
+  std::vector<engines::SegmentTask> to_run;
+  for (const auto& t : it.tasks) {
+    if (!kept.contains(t.walker)) to_run.push_back(t);
+  }
+  if (!kept.empty()) {
+    spdlog::info("iteration {}: {} walker(s) finished before the run was stopped; not run again",
+                 it.iteration, kept.size());
+  }
+  const std::size_t n = it.tasks.size();
+  it.results.assign(n, {});
+  std::vector<char> done(n, 0), from_partial(n, 0);
+  std::size_t next = 0;
+  // The shard's positions are appended in walker order, as soon as a result and every result
+  // before it are in (exec::run_in_order's contract), whatever the order of completion.
+  const auto advance = [&] {
+    for (; next < n && done[next] != 0; ++next) {
+      core::crash_point("md", it.iteration);  // tests: SIGKILL while walkers are still running
+      if (it.results[next].ok()) it.shard->append(it.results[next].frames);
+    }
+  };
   // Progress counts results as they arrive (completion order), not in walker order.
-  int done = 0, failed = 0;
-  report_walkers(it.iteration, 0, 0, it.t_start);
-  it.results = exec::run_in_order(
-      *executor_, it.tasks,
-      [&](const engines::SegmentResult& r) {
-        core::crash_point("md", it.iteration);  // tests: SIGKILL while walkers are still running
-        if (r.ok()) it.shard->append(r.frames);
-      },
-      [&](const engines::SegmentResult& r) {
-        ++done;
-        failed += r.ok() ? 0 : 1;
-        report_walkers(it.iteration, done, failed, it.t_start);
-      });
+  int n_done = 0, failed = 0;
+  for (auto& [walker, r] : kept) {
+    const auto w = static_cast<std::size_t>(walker);
+    it.results[w] = std::move(r);
+    done[w] = from_partial[w] = 1;
+    ++n_done;
+  }
+  report_walkers(it.iteration, n_done, 0, it.t_start);
+  advance();
+  exec::run_batch(*executor_, to_run, [&](engines::SegmentResult&& r) {
+    const auto w = static_cast<std::size_t>(r.task_id);
+    TRAILS_CHECK(w < n && done[w] == 0, "one result per walker of this iteration");
+    ++n_done;
+    failed += r.ok() ? 0 : 1;
+    it.results[w] = std::move(r);
+    done[w] = 1;
+    report_walkers(it.iteration, n_done, failed, it.t_start);
+    advance();
+  });
+  // A stop signal ended the walkers still running: keep the finished ones for --resume (unless
+  // the run is a fresh one with nothing committed, which is removed whole) and stop uncommitted.
+  if (const int signal = core::stop_signal(); signal != 0) {
+    if (options_.resume || store_->last_committed()) {
+      stopped_walkers_ =
+          save_partial(config_.outdir, it.iteration, it.tasks, it.results, from_partial);
+    }
+    stopped_iteration_ = it.iteration;
+    throw core::Interrupted(signal);
+  }
   it.runner_s = seconds_since(it.t_start);
   it.t_analysis = IterationState::Clock::now();
 }
@@ -163,6 +207,7 @@ void CampaignDriver::project_frames(IterationState& it) {
   for (const auto& s : it.spans) walker_frames.push_back({s.walker, s.n_frames});
   projection_->project_iteration(it.iteration, walker_frames, rec.positions, n_new, rec.boxes,
                                  rec.cvs);
+  fail_non_finite_cvs(it);
 }
 
 void CampaignDriver::learn_space(IterationState& it) {
@@ -173,6 +218,18 @@ void CampaignDriver::learn_space(IterationState& it) {
     rec.observables.push_back({"physical_cvs", projection_->dimension(), std::move(rec.cvs)});
   }
   rec.cvs = space_->add_iteration(it.iteration, it.spans, rec.positions, rec.boxes);
+  // The space has folded this iteration in already, so a non-finite latent CV cannot fail one
+  // walker any more: the iteration stops uncommitted (docs/reliability.md, "Non-finite values").
+  if (const auto bad = std::find_if_not(rec.cvs.begin(), rec.cvs.end(),
+                                        [](double v) { return std::isfinite(v); });
+      bad != rec.cvs.end()) {
+    throw core::EngineError(fmt::format(
+        "iteration {}: the learned space (space_mode {}) gave a non-finite CV ({}) for frame {} "
+        "of the iteration; iteration {} was not committed. Continue with --resume; if it "
+        "recurs, the features are degenerate: change the feature types or space_mode",
+        it.iteration, config_.space_mode, *bad, (bad - rec.cvs.begin()) / std::max(1, rec.cv_dim),
+        it.iteration));
+  }
   if (config_.learned.save_features) {
     const auto f = space_->latest_features();
     rec.observables.push_back({"features", space_->n_features(), {f.begin(), f.end()}});
@@ -296,6 +353,7 @@ void CampaignDriver::commit_iteration(IterationState& it) {
   const auto t_commit = IterationState::Clock::now();
   store_->commit(it.rec, std::move(*it.shard));
   it.commit_s = seconds_since(t_commit);
+  clear_partial(config_.outdir);  // what a stopped run kept of this iteration is committed now
   core::crash_point("after-commit", it.iteration);
 }
 

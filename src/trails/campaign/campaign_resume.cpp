@@ -5,15 +5,15 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "trails/campaign/campaign_driver.h"
 #include "trails/campaign/preflight.h"
-#include "trails/campaign/run_directory_lock.h"
 #include "trails/core/error.h"
 
 namespace trails::campaign {
 
 void CampaignDriver::resume() {
-  lock_fd_ = lock_run_directory(config_.outdir);
   store_.emplace(
       store::RunStore::open(config_.outdir, store::RunStore::Mode::ReadWrite, dir_lock_fd_));
   // Also in preflight(), which check --resume runs; the keys that may change are recorded with

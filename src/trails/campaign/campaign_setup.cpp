@@ -12,10 +12,10 @@
 #include <fmt/format.h>
 
 #include "trails/campaign/campaign_driver.h"
+#include "trails/campaign/partial_iteration.h"
 #include "trails/campaign/preflight.h"
 #include "trails/campaign/projection_factory.h"
 #include "trails/campaign/record_policy.h"
-#include "trails/campaign/run_directory_lock.h"
 #include "trails/campaign/spawner_factory.h"
 #include "trails/core/error.h"
 #include "trails/core/fs.h"
@@ -23,6 +23,7 @@
 #include "trails/core/signals.h"
 #include "trails/engines/registry.h"
 #include "trails/exec/backend.h"
+#include "trails/store/run_directory_lock.h"
 
 namespace trails::campaign {
 namespace {
@@ -57,7 +58,6 @@ CampaignDriver::CampaignDriver(const config::CampaignConfig& config, const RunOp
                                            msm_overlap_enabled(options))) {}
 
 CampaignDriver::~CampaignDriver() {
-  if (lock_fd_ >= 0) ::close(lock_fd_);
   if (dir_lock_fd_ >= 0) ::close(dir_lock_fd_);
 }
 
@@ -65,16 +65,20 @@ CampaignOutcome CampaignDriver::run() {
   // An existing directory is locked first (that creates nothing), so a run started while
   // another holds it hears so rather than what the other has written meanwhile.
   std::error_code ec;
-  if (std::filesystem::is_directory(config_.outdir, ec)) dir_lock_fd_ = lock_outdir(config_.outdir);
+  if (std::filesystem::is_directory(config_.outdir, ec))
+    dir_lock_fd_ = store::lock_run_directory(config_.outdir);
   preflight(config_, options_.resume);  // nothing is created for a bad configuration
   // OpenMM preparation writes prepared/ into the run directory (and creates its missing
   // parents); bad CVs, force fields or seed trajectories must leave none of that behind.
-  const std::filesystem::path created = outermost_missing(config_.outdir);
-  if (dir_lock_fd_ < 0) dir_lock_fd_ = lock_outdir(config_.outdir);
+  const std::filesystem::path created = store::outermost_missing(config_.outdir);
+  if (dir_lock_fd_ < 0) dir_lock_fd_ = store::lock_run_directory(config_.outdir);
   // Under the lock, again: a run that held it before may have filled the directory since.
   if (!options_.resume && inspect_run_dir(config_.outdir) != RunDirState::Empty) {
     preflight(config_, false);
   }
+  // What an existing outdir held before (an earlier run's prepared/, say): a run that stops
+  // before its first commit removes only what it added.
+  if (created.empty() && !options_.resume) preexisting_ = tree_of(config_.outdir);
   try {
     return run_locked();
   } catch (const core::Interrupted& e) {
@@ -85,7 +89,10 @@ CampaignOutcome CampaignDriver::run() {
     if (abandon_uncommitted(created)) {
       e.with_context("nothing was kept: the run stopped before its first commit and " +
                      config_.outdir.string() +
-                     " was left as it was before; fix the cause and run the same command again");
+                     (tree_of(config_.outdir) == preexisting_
+                          ? " was left as it was before"
+                          : " holds what it held before, except what the run replaced there") +
+                     "; fix the cause and run the same command again");
     }
     throw;
   } catch (...) {
@@ -103,17 +110,32 @@ bool CampaignDriver::abandon_uncommitted(const std::filesystem::path& created) {
   executor_.reset();  // no worker still writes into the directory
   log_.reset();
   store_.reset();
-  if (lock_fd_ >= 0) ::close(lock_fd_);
-  lock_fd_ = -1;
   std::error_code ec;
   if (!created.empty()) return std::filesystem::remove_all(created, ec) > 0;
-  // The directory existed, empty or with what an interrupted start leaves (preflight.h): all of
-  // its entries are this run's.
+  // The directory existed, empty or with what an interrupted start leaves (preflight.h): only
+  // what was not there when this run started is its own (never a user's prepared/).
   bool removed = false;
-  for (const auto& entry : std::filesystem::directory_iterator(config_.outdir, ec)) {
-    removed = std::filesystem::remove_all(entry.path(), ec) > 0 || removed;
+  std::vector<std::filesystem::path> added;
+  for (auto it = std::filesystem::recursive_directory_iterator(config_.outdir, ec);
+       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    const auto rel = it->path().lexically_relative(config_.outdir);
+    if (!preexisting_.contains(rel.string())) {
+      added.push_back(it->path());
+      it.disable_recursion_pending();  // removed whole
+    }
   }
+  for (const auto& p : added) removed = std::filesystem::remove_all(p, ec) > 0 || removed;
   return removed;
+}
+
+std::set<std::string> CampaignDriver::tree_of(const std::filesystem::path& dir) {
+  std::set<std::string> tree;
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
+       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    tree.insert(it->path().lexically_relative(dir).string());
+  }
+  return tree;
 }
 
 core::Interrupted CampaignDriver::interrupted(int signal, bool abandoned) const {
@@ -130,6 +152,16 @@ core::Interrupted CampaignDriver::interrupted(int signal, bool abandoned) const 
         signal,
         how + " before iteration 0 was committed; nothing was " + (abandoned ? "kept" : "written"),
         false);
+  }
+  if (stopped_iteration_) {
+    return core::Interrupted(
+        signal,
+        fmt::format("{}: {} iteration(s) committed in {} (the last: iteration {}); iteration {} "
+                    "was stopped: its {} finished walker(s) are kept in {} and are not run again "
+                    "by --resume, the others were ended",
+                    how, *last + 1, config_.outdir.string(), *last, *stopped_iteration_,
+                    stopped_walkers_, partial_dir(config_.outdir).string()),
+        true);
   }
   return core::Interrupted(
       signal,
@@ -218,7 +250,6 @@ store::RunMeta CampaignDriver::run_meta() const {
 
 void CampaignDriver::start_new() {
   store_.emplace(store::RunStore::create(config_.outdir, run_meta(), dir_lock_fd_));
-  lock_fd_ = lock_run_directory(config_.outdir);
   if (!space_) {  // a learned space gets its grid at the first fit (iteration 0)
     tracker_.emplace(binning::UniformGrid(config_.n_bins, config_.min_values, config_.max_values),
                      config_.spawning.history_window);

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <string>
 
@@ -151,6 +152,33 @@ void check_outdir_writable(const fs::path& dir) {
   }
 }
 
+void refuse_non_finite_history(const config::CampaignConfig& config, const store::RunStore& store) {
+  for (const auto& rec : store.load_iterations()) {
+    const auto bad =
+        std::find_if_not(rec.cvs.begin(), rec.cvs.end(), [](double v) { return std::isfinite(v); });
+    if (bad == rec.cvs.end()) continue;
+    // Which walker's frame it is: rows are the ok walkers' frames, in walker order.
+    auto row = (bad - rec.cvs.begin()) / std::max(1, rec.cv_dim);
+    std::int64_t walker = -1;
+    for (const auto& w : rec.walkers) {
+      if (!w.ok) continue;
+      if (row < w.n_frames) {
+        walker = w.walker;
+        break;
+      }
+      row -= w.n_frames;
+    }
+    throw core::InputError(fmt::format(
+        "{}: iteration {} holds a non-finite CV ({} in frame {} of walker {}), committed by a "
+        "Trails version that did not yet fail such walkers (docs/reliability.md, \"Non-finite "
+        "values\"). The spawner and the bins cannot use it, so this run cannot be continued: "
+        "start a new run directory with the same configuration (this version fails such a "
+        "walker alone and the failure policy decides); trails export, status and plot still "
+        "read this run. Nothing was changed",
+        config.outdir.string(), rec.iteration, *bad, row, walker));
+  }
+}
+
 void preflight(const config::CampaignConfig& config, bool resume) {
   check_outdir_writable(config.outdir);
   const RunDirState state = inspect_run_dir(config.outdir);
@@ -183,8 +211,9 @@ void preflight(const config::CampaignConfig& config, bool resume) {
                            "--resume to start a new campaign");
   } else {
     // A changed config is refused before anything is built, by check --resume as by run.
-    (void)check_resume_config(
-        config, store::RunStore::open(config.outdir, store::RunStore::Mode::ReadOnly));
+    const auto store = store::RunStore::open(config.outdir, store::RunStore::Mode::ReadOnly);
+    (void)check_resume_config(config, store);
+    refuse_non_finite_history(config, store);
   }
   // Logical devices must exist in the inherited CUDA_VISIBLE_DEVICES (ConfigError naming both).
   (void)exec::device_plan_of(config::execution_spec_of(config));

@@ -30,6 +30,10 @@ void preflight(const config::CampaignConfig& config, bool resume);
 std::vector<store::ConfigChange> check_resume_config(const config::CampaignConfig& config,
                                                      const store::RunStore& store);
 
+// A history committed before non-finite values were checked cannot be continued: InputError
+// naming the first such frame and what to do (docs/reliability.md, "Non-finite values").
+void refuse_non_finite_history(const config::CampaignConfig& config, const store::RunStore& store);
+
 // Everything that needs the engine, shared by `trails check` and `trails run` before the first
 // write: the memory one iteration's frames need against the memory available, and
 // system.initial_trajectory read and checked against the engine (InputError naming the key).

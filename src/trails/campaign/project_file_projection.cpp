@@ -184,7 +184,10 @@ class ProjectFileProjection final : public features::Projection {
     fs::create_directories(scratch_);
     std::optional<std::string> problem;
     try {
-      problem = extract(scratch_, iteration, walkers, frames, n_frames, boxes, out);
+      // A non-finite value stays in `out`: the campaign fails that walker alone
+      // (CampaignDriver::fail_non_finite_cvs).
+      problem =
+          extract(scratch_, iteration, walkers, frames, n_frames, boxes, out, NonFinite::Keep);
     } catch (...) {
       fs::remove_all(scratch_, ec);
       throw;
@@ -205,7 +208,7 @@ class ProjectFileProjection final : public features::Projection {
     std::vector<double> rows;
     const features::WalkerFrames one{0, 1};
     if (auto problem = extract(dir.path(), 0, std::span<const features::WalkerFrames>(&one, 1),
-                               positions, 1, box, rows)) {
+                               positions, 1, box, rows, NonFinite::Refuse)) {
       throw core::ConfigError(fmt::format(
           "{}: {}\n  (Trails called extract_cvs on a one-frame trajectory of the start structure "
           "to check the module before any MD; no MD was run)",
@@ -214,11 +217,14 @@ class ProjectFileProjection final : public features::Projection {
   }
 
  private:
+  // What extract does with a non-finite value: refuse it (the start-structure probe) or keep it.
+  enum class NonFinite { Refuse, Keep };
+
   std::optional<std::string> extract(const fs::path& dir, std::int64_t iteration,
                                      std::span<const features::WalkerFrames> walkers,
                                      std::span<const double> frames, std::int64_t n_frames,
-                                     std::span<const double> boxes,
-                                     std::vector<double>& out) const {
+                                     std::span<const double> boxes, std::vector<double>& out,
+                                     NonFinite non_finite) const {
     TRAILS_CHECK(n_frames > 0 && frames.size() % static_cast<std::size_t>(3 * n_frames) == 0,
                  "project_file projection: frames are not n_frames × n_atoms × 3");
     const int n_atoms = static_cast<int>(frames.size() / static_cast<std::size_t>(3 * n_frames));
@@ -261,6 +267,7 @@ class ProjectFileProjection final : public features::Projection {
                  {"rows", n_frames},
                  {"columns", dimension_ > 0 ? json(dimension_) : json(nullptr)},
                  {"evaluation_only", evaluation_only_},
+                 {"keep_non_finite", non_finite == NonFinite::Keep},
                  {"output", output.string()},
                  {"columns_output", columns.string()}};
     if (auto problem = worker_.call(request)) return problem;
@@ -277,7 +284,7 @@ class ProjectFileProjection final : public features::Projection {
     out.resize(start + static_cast<std::size_t>(a.n_elements()));
     for (std::int64_t i = 0; i < a.n_elements(); ++i) {
       const double v = a.float_at(i);
-      if (!std::isfinite(v)) {
+      if (!std::isfinite(v) && non_finite == NonFinite::Refuse) {
         out.resize(start);
         return module_.string() + ": extract_cvs returned a non-finite value";
       }

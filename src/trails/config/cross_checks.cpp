@@ -129,6 +129,24 @@ void check_sizes(const RawConfig& raw, Problems& problems) {
                      "); lower spawning.walker");
     return;
   }
+  // Weighted ensemble, per_bin: every occupied bin gets we_target_per_bin walkers, so the
+  // walkers of an iteration can reach that times the grid's bins.
+  const Entry& per_bin = raw.at("spawning.we_target_per_bin");
+  if (per_bin.present && per_bin.valid && raw.usable("spawning.we_allocation") &&
+      raw.value("spawning.we_allocation") == "per_bin") {
+    std::int64_t bins = 1;
+    for (const int n : effective_n_bins(raw))
+      bins = std::min<std::int64_t>(bins * n, kMaxWalkers + 1);
+    const std::int64_t most = per_bin.value.get<std::int64_t>() * bins;
+    if (most > kMaxWalkers) {
+      problems.add(
+          per_bin.value_at, "spawning.we_target_per_bin",
+          std::to_string(per_bin.value.get<std::int64_t>()) + " walkers in each of up to " +
+              std::to_string(bins) + " occupied bins (we_allocation: per_bin) could be " +
+              "more walkers than Trails runs in one iteration (at most " +
+              std::to_string(kMaxWalkers) + "); lower spawning.we_target_per_bin or n_bins");
+    }
+  }
   const Entry& workers = raw.at("spawning.max_workers");
   if (!workers.present || !workers.valid || !raw.usable("spawning.walker")) return;
   const int effective = std::min(workers.value.get<int>(), raw.value("spawning.walker").get<int>());

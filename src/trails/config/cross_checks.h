@@ -6,6 +6,7 @@
 // one mistake yields one message. Internal to the config module.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,10 @@ namespace trails::config::detail {
 // spawning.max_workers is capped at spawning.walker (build_config).
 inline constexpr int kMaxWalkers = 100000;
 inline constexpr int kMaxWorkers = 1024;
+// The swarm's chains (pathgennie.paths), and trials queued per cycle (paths × max_trial): each
+// trial task holds its start configuration (docs/swarm.md).
+inline constexpr int kMaxSwarmPaths = 10000;
+inline constexpr std::int64_t kMaxSwarmTrialsPerCycle = 1000000;
 
 // The n_bins in effect: top-level n_bins, else spawning.n_bins (Trails-MD's promotion), else the
 // default. `source` receives the dotted key it came from.

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "trails/config/cross_checks.h"
+
 namespace trails::config::detail {
 namespace {
 
@@ -229,7 +231,10 @@ std::vector<KeySpec> make_table() {
       K("spawning", "recycle_basis_index", T::Int, 0).ge(0).only_with(kSchemeKey, {"we"}),
       // Trails-MD's in-loop WE never reads it (fix:we-target-per-bin): Trails uses it with
       // we_allocation: per_bin.
-      K("spawning", "we_target_per_bin", T::Int, 4).gt(0).only_with(kSchemeKey, {"we"}),
+      K("spawning", "we_target_per_bin", T::Int, 4)
+          .gt(0)
+          .le(kMaxWalkers)
+          .only_with(kSchemeKey, {"we"}),
       K("spawning", "we_allocation", T::String, "budget")
           .one_of({"budget", "per_bin"})
           .only_with(kSchemeKey, {"we"}),

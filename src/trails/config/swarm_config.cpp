@@ -181,6 +181,16 @@ SwarmOptions build_options(const SwarmReader& r, Problems& problems) {
   }
   if (v("pathgennie.seed").is_number_integer()) o.seed = v("pathgennie.seed").get<std::uint64_t>();
   o.paths = int_of(r.at("pathgennie.paths")).value_or(1);
+  if (static_cast<std::int64_t>(o.paths) * o.max_trial > detail::kMaxSwarmTrialsPerCycle) {
+    problems.add(r.at("pathgennie.paths").present ? r.at("pathgennie.paths").at
+                                                  : r.at("pathgennie.max_trial").at,
+                 "pathgennie.paths",
+                 std::to_string(o.paths) + " paths × " + std::to_string(o.max_trial) +
+                     " trials (pathgennie.max_trial) queue more trials per cycle than Trails runs "
+                     "(at most " +
+                     std::to_string(detail::kMaxSwarmTrialsPerCycle) +
+                     "); lower pathgennie.paths or pathgennie.max_trial");
+  }
   o.projection = r.projection();
   o.projection_periods = r.projection_periods();
   o.convergence_function = r.convergence_function();

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "trails/config/convert.h"
+#include "trails/config/cross_checks.h"
 #include "trails/config/scalar.h"
 
 namespace trails::config::detail {
@@ -31,6 +32,10 @@ KeySpec at_least(KeySpec s, double v, bool open = false) {
   s.lo = Bound{v, open};
   return s;
 }
+KeySpec at_most(KeySpec s, double v) {
+  s.hi = Bound{v, false};
+  return s;
+}
 KeySpec choices(KeySpec s, std::vector<std::string_view> c) {
   s.choices = std::move(c);
   return s;
@@ -48,10 +53,12 @@ const std::vector<KeySpec>& swarm_keys() {
     };
     t.push_back(
         choices(pg("mode", T::String, "escape"), {"escape", "target", "unbind", "fold", "unfold"}));
-    t.push_back(nullable(at_least(pg("probe_batch", T::Int, none), 1)));
+    // Sizes that allocate per trial or chain are bounded as campaigns bound walkers
+    // (docs/reliability.md, "What check verifies before a run"; kMaxWalkers).
+    t.push_back(nullable(at_most(at_least(pg("probe_batch", T::Int, none), 1), kMaxWalkers)));
     t.push_back(nullable(at_least(pg("tau1_steps", T::Int, none), 1)));
     t.push_back(nullable(at_least(pg("tau2_steps", T::Int, none), 1)));
-    t.push_back(nullable(at_least(pg("max_trial", T::Int, none), 1)));
+    t.push_back(nullable(at_most(at_least(pg("max_trial", T::Int, none), 1), kMaxWalkers)));
     t.push_back(nullable(at_least(pg("max_cycle", T::Int, none), 1)));
     t.push_back(nullable(at_least(pg("sigma", T::Number, none), 0, true)));
     t.push_back(nullable(at_least(pg("temperature", T::Number, none), 0, true)));
@@ -66,13 +73,14 @@ const std::vector<KeySpec>& swarm_keys() {
     KeySpec devices = nullable(at_least(pg("devices", T::IntList, none), 0));
     devices.non_empty = true;
     t.push_back(devices);
-    t.push_back(nullable(at_least(pg("workers_per_device", T::Int, none), 1)));
-    t.push_back(nullable(at_least(pg("tau1_workers", T::Int, none), 1)));
+    t.push_back(
+        nullable(at_most(at_least(pg("workers_per_device", T::Int, none), 1), kMaxWorkers)));
+    t.push_back(nullable(at_most(at_least(pg("tau1_workers", T::Int, none), 1), kMaxWorkers)));
     KeySpec seed = at_least(pg("seed", T::Int, 0), 0);
     seed.wide = true;
     t.push_back(seed);
     t.push_back(nullable(choices(pg("profile", T::String, none), {"discovery", "sampling"})));
-    t.push_back(at_least(pg("paths", T::Int, 1), 1));
+    t.push_back(at_most(at_least(pg("paths", T::Int, 1), 1), kMaxSwarmPaths));
     t.push_back(nullable(pg("unfold_weights", T::NumberList, none)));
     t.push_back(at_least(pg("unfold_phase_cycles", T::Int, 1000), 0));
     const auto cv = [&](std::string_view name, T type, json def) {

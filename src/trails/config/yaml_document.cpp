@@ -22,16 +22,25 @@ constexpr int kMaxExpandedDepth = 256;
 
 // Records where documents start and, for the first document, how large and how deep it is once
 // every alias is expanded: each anchor's expanded size and depth are recorded when its node
-// ends, so an alias costs one lookup and nothing is expanded.
+// ends, so an alias costs one lookup and nothing is expanded. An alias of a node that is still
+// open (`q: &q {its: *q}`) makes the node contain itself: yaml-cpp builds that cycle, and every
+// walk of it recursed until the stack overflowed (a segfault), so it is recorded as `cycle`.
 class DocumentScan : public YAML::EventHandler {
  public:
   std::vector<YAML::Mark> starts;
   std::optional<YAML::Mark> too_large;  // the first node at which a bound was exceeded
+  std::optional<YAML::Mark> cycle;      // the first alias of a node that contains it
 
   void OnDocumentStart(const YAML::Mark& mark) override { starts.push_back(mark); }
   void OnDocumentEnd() override {}
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { leaf(mark, anchor); }
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    if (first_document() && !cycle && std::any_of(stack_.begin(), stack_.end(), [&](const Open& o) {
+          return o.anchor == anchor;
+        })) {
+      cycle = mark;
+      return;
+    }
     const auto it = anchors_.find(anchor);
     if (it != anchors_.end()) add(mark, it->second);
   }
@@ -195,8 +204,8 @@ std::optional<YAML::Node> parse_document(const std::string& text, Problems& prob
   YAML::Parser parser(in);
   DocumentScan scan;
   try {
-    if (parser.HandleNextDocument(scan) && !scan.too_large && parser.HandleNextDocument(scan) &&
-        scan.starts.size() > 1) {
+    if (parser.HandleNextDocument(scan) && !scan.too_large && !scan.cycle &&
+        parser.HandleNextDocument(scan) && scan.starts.size() > 1) {
       // yaml-cpp also starts a new document on some indentation mistakes, hence the hint.
       problems.add(position_of(scan.starts[1]), "",
                    "a second YAML document starts here (a `---` line or inconsistent "
@@ -204,6 +213,13 @@ std::optional<YAML::Node> parse_document(const std::string& text, Problems& prob
     }
   } catch (const YAML::Exception& e) {
     problems.add(position_of(e.mark), "", "YAML syntax error: " + e.msg + kSyntaxHint);
+  }
+  if (scan.cycle) {
+    // Nothing is converted: every conversion would recurse into the cycle for ever.
+    problems.add(position_of(*scan.cycle), "",
+                 "this YAML alias (*name) refers to a node that contains it, so the value would "
+                 "contain itself without end; write the value out instead of the alias");
+    return std::nullopt;
   }
   if (scan.too_large) {
     // Nothing is converted: the conversion is what would run out of memory.

@@ -19,12 +19,13 @@ namespace {
 
 // What a run directory's store and campaign own, by the first name below the directory that
 // holds ledger.sqlite (store/run_store.h; output.log, convergence.json and project_file.tmp of
-// the campaign; prepared/ of the OpenMM engine). Prefixes cover -wal, -shm, -journal and .tmp.
+// the campaign; prepared/ of the OpenMM engine; partial/, the walkers a stopped iteration kept).
+// Prefixes cover -wal, -shm, -journal and .tmp.
 bool store_owned(const std::string& first) {
   for (const char* prefix : {"ledger.sqlite", "output.log", "convergence.json", "project_file"}) {
     if (first.starts_with(prefix)) return true;
   }
-  return first == "shards" || first == "prepared";
+  return first == "shards" || first == "prepared" || first == "partial";
 }
 
 // The run directory whose store owns `path` (absolute, links resolved), if any.

@@ -24,7 +24,7 @@ extern "C" void on_stop_signal(int sig) {
   int expected = 0;
   if (g_stop_signal.compare_exchange_strong(expected, sig)) {
     write_stderr(
-        "\ntrails: stopping: the iteration in flight is finished and committed "
+        "\ntrails: stopping: walkers still running are ended, finished ones are kept "
         "(signal again to abort at once)\n");
     return;
   }

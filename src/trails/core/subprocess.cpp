@@ -5,9 +5,15 @@
 #include <poll.h>
 #include <sys/wait.h>
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 
 #include "trails/core/process_spawn.h"
 #include "trails/core/signals.h"
@@ -66,7 +72,67 @@ std::string describe_failure(const std::vector<std::string>& argv, const Process
   return text;
 }
 
-ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options) {
+namespace {
+
+constexpr const char* kTreeVariable = "TRAILS_PROCESS_TREE";
+
+// Whether /proc/PID/environ holds `entry` ("NAME=value") as one of its NUL-separated strings.
+bool environ_holds(const std::filesystem::path& environ, const std::string& entry) {
+  std::ifstream in(environ, std::ios::binary);
+  if (!in) return false;
+  std::string item;
+  while (std::getline(in, item, '\0')) {
+    if (item == entry) return true;
+  }
+  return false;
+}
+
+// A token no other child of this or another Trails process holds.
+std::string next_tree_token() {
+  static std::atomic<std::uint64_t> counter{0};
+  return fmt::format("{}-{}", ::getpid(), counter.fetch_add(1));
+}
+
+// Ends the tree of `token` when it leaves scope (every way out of run_process).
+struct TreeGuard {
+  std::string token;
+  ~TreeGuard() {
+    if (!token.empty()) end_process_tree(token);
+  }
+};
+
+}  // namespace
+
+int end_process_tree(const std::string& token) {
+  const std::string entry = std::string(kTreeVariable) + "=" + token;
+  const pid_t self = ::getpid();
+  int killed = 0;
+  // A process may fork while the scan runs: scan again until a pass finds nothing.
+  for (int pass = 0; pass < 20; ++pass) {
+    int found = 0;
+    std::error_code ec;
+    for (const auto& dir : std::filesystem::directory_iterator("/proc", ec)) {
+      const std::string name = dir.path().filename().string();
+      if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+      const pid_t pid = static_cast<pid_t>(std::stol(name));
+      if (pid == self || !environ_holds(dir.path() / "environ", entry)) continue;
+      if (::kill(pid, SIGKILL) == 0) ++found;
+    }
+    killed += found;
+    if (found == 0) break;
+    ::usleep(10000);  // let the killed ones go before looking again
+  }
+  return killed;
+}
+
+ProcessResult run_process(const std::vector<std::string>& argv,
+                          const ProcessOptions& given_options) {
+  ProcessOptions options = given_options;
+  TreeGuard tree;
+  if (options.end_descendants) {
+    tree.token = next_tree_token();
+    options.set_env.emplace_back(kTreeVariable, tree.token);
+  }
   const PipedChild child = spawn_piped(argv, options, options.stdin_data.has_value());
   const pid_t pid = child.pid;
   Pipe in{-1, child.in};

@@ -48,7 +48,16 @@ struct ProcessOptions {
   // A stop signal (core/signals.h) ends the child's process group and throws Interrupted; for
   // work that is redone anyway (system preparation). Otherwise the child is waited for.
   bool interruptible = false;
+  // Ends the child's whole process tree when it ends, times out or is interrupted: every
+  // process that inherited the child's TRAILS_PROCESS_TREE environment token, so also those
+  // that left its process group or session (setsid) (docs/reliability.md, "Signals, child
+  // processes and concurrent runs"). For programs a user supplies (segment programs).
+  bool end_descendants = false;
 };
+
+// SIGKILLs every process (of this user) whose environment holds TRAILS_PROCESS_TREE=token,
+// until none is left; returns how many were killed.
+int end_process_tree(const std::string& token);
 
 struct ProcessResult {
   ExitStatus status;

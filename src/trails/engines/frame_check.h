@@ -1,6 +1,8 @@
-// Physical sanity of a frame, independent of any engine: a bond stretched far past its reference
-// length means the molecule blew apart even when every coordinate is finite
-// (docs/reliability.md, "Exploded frames"). Lengths in nm.
+// Sanity of what a segment produced, independent of any engine (docs/reliability.md, "Exploded
+// frames" and "Non-finite values"): every value of a result must be finite, whatever program
+// wrote it (an external program that exits 0 after writing NaN), and a bond stretched far past
+// its reference length means the molecule blew apart even when every coordinate is finite.
+// Lengths in nm.
 #pragma once
 
 #include <cstdint>
@@ -9,7 +11,22 @@
 #include <string>
 #include <vector>
 
+#include "trails/engines/segment.h"
+
 namespace trails::engines {
+
+// Why a start configuration cannot be run (a non-finite position, velocity or box value), or
+// none: "the start configuration is non-finite: position of atom 1, y is -inf".
+std::optional<std::string> non_finite_start(const Configuration& start);
+
+// Why an Ok result must not be used (the first non-finite value of its frames, boxes or final
+// state, named by frame, atom and axis), or none. Failed results are not looked at.
+std::optional<std::string> non_finite_result(const SegmentResult& result);
+
+// The one rule for every engine and executor (exec::run_guarded applies it): a start that is not
+// finite fails before the engine runs it, and an Ok result holding a non-finite value becomes
+// Failed with the reason, so nothing non-finite ever reaches a driver.
+void fail_if_non_finite(const SegmentTask& task, SegmentResult& result);
 
 struct Bond {
   int i = 0;

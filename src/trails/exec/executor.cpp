@@ -10,6 +10,8 @@
 #include <string>
 
 #include "trails/core/error.h"
+#include "trails/core/signals.h"
+#include "trails/engines/frame_check.h"
 
 namespace trails::exec {
 namespace {
@@ -23,14 +25,38 @@ engines::SegmentResult failed(const engines::SegmentTask& task, std::string erro
   return result;
 }
 
+engines::SegmentResult stopped(const engines::SegmentTask& task) {
+  engines::SegmentResult result;
+  result.task_id = task.task_id;
+  result.status = engines::SegmentStatus::Failed;
+  result.error = fmt::format("walker {} of iteration {}: stopped by {} before it finished",
+                             task.walker, task.iteration, core::signal_name(core::stop_signal()));
+  return result;
+}
+
 }  // namespace
 
 engines::SegmentResult run_guarded(engines::EngineInstance& instance,
                                    const engines::SegmentTask& task) {
+  // After a stop signal nothing new starts: the walker is run again on --resume
+  // (docs/reliability.md, "Signals, child processes and concurrent runs").
+  if (core::stop_requested()) return stopped(task);
+  // The one rule on non-finite values, for every engine (docs/reliability.md, "Non-finite
+  // values"): a walker that starts or ends non-finite fails alone; the failure policy decides.
+  if (const auto why = engines::non_finite_start(task.start)) {
+    engines::SegmentResult result;
+    result.task_id = task.task_id;
+    result.error = fmt::format("walker {} of iteration {}: {}; the segment was not run",
+                               task.walker, task.iteration, *why);
+    return result;
+  }
   try {
     engines::SegmentResult result = instance.run(task);
     result.task_id = task.task_id;  // an engine cannot break reassembly by forgetting it
+    engines::fail_if_non_finite(task, result);
     return result;
+  } catch (const core::Interrupted&) {  // a stop signal ended it (an engine or its program)
+    return stopped(task);
   } catch (const core::Error& error) {
     return failed(task, error.describe());
   } catch (const std::exception& error) {

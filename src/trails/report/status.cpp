@@ -1,9 +1,5 @@
 #include "trails/report/status.h"
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -16,6 +12,7 @@
 #include "trails/report/msm_builds.h"
 #include "trails/report/swarm_outputs.h"
 #include "trails/store/progress_file.h"
+#include "trails/store/run_directory_lock.h"
 #include "trails/store/run_store.h"
 
 namespace trails::report {
@@ -55,15 +52,9 @@ nlohmann::json msm_json(const CheckedMsmBuild& latest, std::size_t n_builds) {
 
 }  // namespace
 
-// A running campaign holds an exclusive flock on the ledger (see campaign_setup.cpp).
-bool campaign_running(const std::filesystem::path& run_dir) {
-  const auto ledger = store::RunStore::ledger_path(run_dir);
-  int fd = ::open(ledger.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  const bool busy = ::flock(fd, LOCK_SH | LOCK_NB) != 0;
-  ::close(fd);
-  return busy;
-}
+// A running campaign or swarm holds its store open for writing, and with it the ledger's flock
+// (store/run_directory_lock.h).
+bool campaign_running(const std::filesystem::path& run_dir) { return store::run_active(run_dir); }
 
 nlohmann::json run_status(const std::filesystem::path& run_dir) {
   const auto store = store::RunStore::open(run_dir, store::RunStore::Mode::ReadOnly);
@@ -78,6 +69,7 @@ nlohmann::json run_status(const std::filesystem::path& run_dir) {
   // What the engine reported about its system, with its name under "engine" (RunMeta).
   s["engine"] = meta.engine_system.is_object() ? meta.engine_system : nlohmann::json::object();
   s["running"] = campaign_running(run_dir);
+  s["kind"] = is_swarm_run(meta) ? "swarm" : "campaign";
   s["iterations_committed"] = summaries.size();
   // Keys changed on resume (docs/reliability.md, "What may change on resume").
   nlohmann::json changes = nlohmann::json::array();
@@ -116,7 +108,12 @@ nlohmann::json run_status(const std::filesystem::path& run_dir) {
     runner += it.runner_s;
     analysis += it.analysis_s;
   }
-  const std::int64_t target = state.value("target_iterations", last.iteration + 1);
+  // While a run is active, its own target (a --resume may have raised the stored one).
+  std::int64_t target = state.value("target_iterations", last.iteration + 1);
+  if (const auto p = store::read_progress(run_dir);
+      p && s["running"] && p->iteration == last.iteration + 1 && p->target_iterations) {
+    target = *p->target_iterations;
+  }
   const std::size_t recent = std::min<std::size_t>(summaries.size(), 5);
   double recent_s = 0.0;
   for (std::size_t i = summaries.size() - recent; i < summaries.size(); ++i) {
@@ -218,9 +215,14 @@ std::string format_status(const nlohmann::json& s) {
   std::string out = fmt::format("run directory   {}\n", s.at("run_dir").get<std::string>());
   out +=
       fmt::format("state           {}\n", s.at("running").get<bool>() ? "running" : "not running");
+  // A swarm commits one store iteration per chain-cycle (docs/swarm.md): it counts cycles.
+  if (s.value("kind", "campaign") == "swarm") {
+    out += fmt::format("cycles          {} committed\n",
+                       s.at("iterations_committed").get<std::int64_t>());
+    return s.contains("swarm") ? out + format_swarm_status(s.at("swarm")) : out;
+  }
   out +=
       fmt::format("iterations      {} committed", s.at("iterations_committed").get<std::int64_t>());
-  if (s.contains("swarm")) return out + "\n" + format_swarm_status(s.at("swarm"));
   if (!s.contains("last_iteration")) {
     return out + "\n" + format_in_progress(s) + format_config_changes(s);
   }

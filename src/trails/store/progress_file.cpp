@@ -21,17 +21,18 @@ std::filesystem::path progress_path(const std::filesystem::path& run_dir) {
 }
 
 bool write_progress(const std::filesystem::path& run_dir, const WalkerProgress& p) {
-  const nlohmann::json j = {{"format", kFormat},
-                            {"version", kVersion},
-                            {"iteration", p.iteration},
-                            {"walkers", p.walkers},
-                            {"done", p.done},
-                            {"failed", p.failed},
-                            {"running", p.running},
-                            {"queued", p.queued},
-                            {"elapsed_s", p.elapsed_s},
-                            {"eta_s", p.eta_s ? nlohmann::json(*p.eta_s) : nlohmann::json()},
-                            {"updated_at", detail::utc_now_iso8601()}};
+  nlohmann::json j = {{"format", kFormat},
+                      {"version", kVersion},
+                      {"iteration", p.iteration},
+                      {"walkers", p.walkers},
+                      {"done", p.done},
+                      {"failed", p.failed},
+                      {"running", p.running},
+                      {"queued", p.queued},
+                      {"elapsed_s", p.elapsed_s},
+                      {"eta_s", p.eta_s ? nlohmann::json(*p.eta_s) : nlohmann::json()},
+                      {"updated_at", detail::utc_now_iso8601()}};
+  if (p.target_iterations) j["target_iterations"] = *p.target_iterations;
   // Temp + rename, without fsync: a reader never sees a half-written file, and a crash may at
   // worst leave an older one, which readers ignore (an fsync per update cost ~10 ms).
   const auto path = progress_path(run_dir);
@@ -66,6 +67,9 @@ std::optional<WalkerProgress> read_progress(const std::filesystem::path& run_dir
     p.elapsed_s = j.at("elapsed_s").get<double>();
     if (j.at("eta_s").is_number()) p.eta_s = j.at("eta_s").get<double>();
     p.updated_at = j.at("updated_at").get<std::string>();
+    if (j.contains("target_iterations")) {
+      p.target_iterations = j.at("target_iterations").get<std::int64_t>();
+    }
     return p;
   } catch (const nlohmann::json::exception&) {
     return std::nullopt;

@@ -21,7 +21,10 @@ struct WalkerProgress {
   int queued = 0;  // not started yet
   double elapsed_s = 0.0;
   std::optional<double> eta_s;  // none before the first result
-  std::string updated_at;       // UTC ISO 8601
+  // The target of the run in progress (a --resume may raise it above the last committed
+  // state's), none when not known (docs/file-formats.md, "progress.json").
+  std::optional<std::int64_t> target_iterations;
+  std::string updated_at;  // UTC ISO 8601
 };
 
 std::filesystem::path progress_path(const std::filesystem::path& run_dir);

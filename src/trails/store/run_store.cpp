@@ -17,6 +17,7 @@
 #include "trails/core/error.h"
 #include "trails/core/fs.h"
 #include "trails/store/ledger.h"
+#include "trails/store/run_directory_lock.h"
 #include "trails/store/run_store_impl.h"
 #include "trails/store/schema.h"
 
@@ -54,28 +55,30 @@ std::optional<std::int64_t> parse_shard_name(std::string_view name) {
 
 RunStore::Impl::~Impl() {
   ledger.reset();  // close the ledger before another writer may take the lock
+  if (ledger_lock_fd >= 0) ::close(ledger_lock_fd);
   if (lock_fd >= 0) {
     ::close(lock_fd);
   }
 }
 
 void RunStore::Impl::lock_for_writing(int held_fd) {
-  if (held_fd >= 0) {  // the caller's lock: share its open file description
-    lock_fd = ::fcntl(held_fd, F_DUPFD_CLOEXEC, 0);
-    if (lock_fd >= 0) return;
-  }
-  lock_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (lock_fd >= 0 && ::flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
-    const int err = errno;
-    ::close(lock_fd);
-    lock_fd = -1;
-    if (err == EWOULDBLOCK) {
-      throw core::InputError(dir.string() +
-                             " is already open for writing by another Trails run; wait for "
-                             "it to finish or stop it, then try again");
+  if (held_fd >= 0) lock_fd = ::fcntl(held_fd, F_DUPFD_CLOEXEC, 0);  // share the caller's lock
+  if (lock_fd < 0) {
+    lock_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (lock_fd >= 0 && ::flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
+      const int err = errno;
+      ::close(lock_fd);
+      lock_fd = -1;
+      if (err == EWOULDBLOCK) {
+        throw core::InputError(dir.string() +
+                               " is already open for writing by another Trails run; wait for "
+                               "it to finish or stop it, then try again");
+      }
+      // Locks unsupported on this file system: proceed without the guard.
     }
-    // Locks unsupported on this file system: proceed without the guard.
   }
+  // What `trails status` asks (run_active), for every kind of run.
+  ledger_lock_fd = hold_ledger_lock(dir);
 }
 
 void RunStore::Impl::sweep() {

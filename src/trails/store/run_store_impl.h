@@ -28,8 +28,9 @@ struct RunStore::Impl {
   std::filesystem::path dir;
   Mode mode = Mode::ReadOnly;
   std::unique_ptr<detail::Ledger> ledger;
-  int lock_fd = -1;     // flock on the run directory while open for writing
-  bool failed = false;  // a commit failed: fail-stop until the store is reopened
+  int lock_fd = -1;         // flock on the run directory while open for writing
+  int ledger_lock_fd = -1;  // flock on the ledger meanwhile (run_directory_lock.h: run_active)
+  bool failed = false;      // a commit failed: fail-stop until the store is reopened
 
   ~Impl();
 

@@ -56,7 +56,11 @@ class SwarmRun {
     setup();
     progress_.started(banner());
     const auto loop_start = Clock::now();
-    loop(t0);
+    try {
+      loop(t0);
+    } catch (const core::Interrupted& e) {
+      throw interrupted(e.signal());
+    }
     const double loop_s = std::chrono::duration<double>(Clock::now() - loop_start).count();
     SwarmOutcome outcome;
     for (std::size_t k = 0; k < chains_.size(); ++k) {
@@ -68,6 +72,23 @@ class SwarmRun {
     outcome.loop_s = loop_s;
     progress_.finished(outcome);
     return outcome;
+  }
+
+  // What a stop signal leaves (main prints the command that continues it): the cycles committed
+  // so far stay, and `trails swarm CONFIG --resume` continues them; a fresh run that committed
+  // none removes what it created (SwarmStore), so the same command starts it again.
+  core::Interrupted interrupted(int signal) {
+    committer_.reset();  // commits what finished before the signal (best effort), then joins
+    const std::int64_t committed = store_->committed_cycles();
+    const std::string how = "interrupted by " + core::signal_name(signal);
+    if (committed == 0 && !resume_) {
+      return core::Interrupted(
+          signal, how + " before the first cycle was committed; nothing was kept", false);
+    }
+    return core::Interrupted(
+        signal,
+        fmt::format("{}: {} cycle(s) committed in {}", how, committed, config_.workdir.string()),
+        true);
   }
 
   // `trails check`: everything setup() checks before the store opens, with the engine prepared

@@ -2,10 +2,13 @@
 
 #include <system_error>
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include "trails/core/crash_point.h"
 #include "trails/core/error.h"
+#include "trails/store/run_directory_lock.h"
 
 namespace trails::swarm {
 namespace {
@@ -38,32 +41,57 @@ SwarmStore::SwarmStore(const config::SwarmConfig& config, bool resume)
     : config_(config), resume_(resume) {
   const fs::path& dir = config.workdir;
   std::error_code ec;
-  if (resume) {
-    if (!store::RunStore::exists(dir)) {
-      throw core::InputError(dir.string() +
-                             " holds no swarm run to resume; run `trails swarm` without --resume");
-    }
-    return;
+  // One run per directory, as for campaigns (store/run_directory_lock.h): the lock comes before
+  // anything is written, and what was found is checked again under it, so of two runs started
+  // at once one proceeds and the other is told that another run holds the directory.
+  if (resume && !store::RunStore::exists(dir)) {
+    throw core::InputError(dir.string() +
+                           " holds no swarm run to resume; run `trails swarm` without --resume");
   }
+  const fs::path missing = store::outermost_missing(dir);
+  lock_fd_ = store::lock_run_directory(dir);
+  created_ = missing;
+  if (resume) return;
   if (store::RunStore::exists(dir)) {
+    release();
     throw core::InputError(dir.string() +
                            " already holds a run; continue it with `trails swarm --resume`, or "
                            "choose another workdir");
   }
-  if (fs::exists(dir, ec) && !fs::is_empty(dir, ec)) {
+  if (created_.empty() && !fs::is_empty(dir, ec)) {
+    release();
     throw core::InputError(dir.string() +
                            " exists and is not empty; choose a new or empty workdir (nothing "
                            "was written)");
   }
-  created_dir_ = fs::create_directories(dir, ec);
-  if (ec) throw core::InputError("cannot create " + dir.string() + ": " + ec.message());
+}
+
+void SwarmStore::release() {
+  std::error_code ec;
+  if (!created_.empty()) fs::remove_all(created_, ec);
+  created_.clear();
+  if (lock_fd_ >= 0) ::close(lock_fd_);
+  lock_fd_ = -1;
 }
 
 SwarmStore::~SwarmStore() {
-  if (committed_ || resume_ || !created_dir_) return;
   store_.reset();
-  std::error_code ec;
-  fs::remove_all(config_.workdir, ec);  // a run that never committed leaves nothing behind
+  if (committed_ || resume_) created_.clear();
+  // A fresh run that never committed leaves nothing behind: the directories it created, or,
+  // in a directory that existed empty, what it wrote there.
+  if (!committed_ && !resume_ && created_.empty() && lock_fd_ >= 0) {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(config_.workdir, ec)) {
+      fs::remove_all(entry.path(), ec);
+    }
+  }
+  release();
+}
+
+std::int64_t SwarmStore::committed_cycles() const {
+  if (!store_) return 0;
+  const auto last = store_->last_committed();
+  return last ? *last + 1 : 0;
 }
 
 void SwarmStore::open(const engines::Engine& engine, const std::vector<std::string>& cv_names) {
@@ -77,10 +105,11 @@ void SwarmStore::open(const engines::Engine& engine, const std::vector<std::stri
   meta.engine_system["engine"] = engine.name();
   meta.engine_system["cv_names"] = cv_names;
   if (!resume_) {
-    store_.emplace(store::RunStore::create(config_.workdir, meta));
+    store_.emplace(store::RunStore::create(config_.workdir, meta, lock_fd_));
     return;
   }
-  store_.emplace(store::RunStore::open(config_.workdir, store::RunStore::Mode::ReadWrite));
+  store_.emplace(
+      store::RunStore::open(config_.workdir, store::RunStore::Mode::ReadWrite, lock_fd_));
   const store::RunMeta& stored = store_->meta();
   if (!stored.config.contains("pathgennie")) {
     throw core::InputError(config_.workdir.string() +

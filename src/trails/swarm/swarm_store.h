@@ -26,9 +26,10 @@ engines::Configuration stored_anchor(const store::RunStore& store, const core::F
 
 class SwarmStore {
  public:
-  // Checks the run directory before anything is made: a fresh run needs a missing or empty
-  // workdir (InputError otherwise, naming it), a resume a swarm run there. A fresh run creates
-  // the directory; destroyed before its first commit, it removes what it created.
+  // Takes the run directory's lock (store/run_directory_lock.h; UsageError when another run
+  // holds it), then checks it: a fresh run needs a missing or empty workdir (InputError
+  // otherwise, naming it), a resume a swarm run there. A fresh run creates the directory;
+  // destroyed before its first commit, it removes what it created and nothing else.
   SwarmStore(const config::SwarmConfig& config, bool resume);
   ~SwarmStore();
   SwarmStore(const SwarmStore&) = delete;
@@ -42,14 +43,19 @@ class SwarmStore {
   // The stored anchor frame `key` as a configuration shaped like `layout`.
   engines::Configuration anchor_state(const core::FrameKey& key,
                                       const engines::Configuration& layout) const;
+  // Cycles committed in the store, by every run of it (0 before the store is open).
+  std::int64_t committed_cycles() const;
   // Commits one finished cycle that started from `start_key`; returns the new anchor's key.
   std::optional<core::FrameKey> commit(FinishedCycle& cycle,
                                        const std::optional<core::FrameKey>& start_key);
 
  private:
   const config::SwarmConfig& config_;
+  void release();  // removes what was created (if still set) and drops the lock
+
   bool resume_;
-  bool created_dir_ = false;
+  std::filesystem::path created_;  // the outermost directory this run created, or empty
+  int lock_fd_ = -1;               // the run directory's lock, held while this object lives
   bool committed_ = false;
   std::optional<store::RunStore> store_;
   std::int64_t next_iteration_ = 0;

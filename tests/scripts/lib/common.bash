@@ -111,6 +111,48 @@ export_run() {
 # Lists every file under a directory with size and mtime, for "nothing changed" checks.
 snapshot() { find "$1" -printf '%P %s %T@\n' 2>/dev/null | sort; }
 
+# start_together N PREFIX COMMAND...: N copies of COMMAND started at once (each waits for a
+# shared go file), their output in PREFIX.I.out and PREFIX.I.err; returns when all have ended,
+# each exit status in PREFIX.I.rc (I = 1..N).
+start_together() {
+  local n=$1 prefix=$2 i rc
+  shift 2
+  local pids=()
+  rm -f "$prefix.go"
+  for ((i = 1; i <= n; i++)); do
+    (until [ -e "$prefix.go" ]; do sleep 0.01; done
+     exec "$@" > "$prefix.$i.out" 2> "$prefix.$i.err") &
+    pids+=($!)
+  done
+  touch "$prefix.go"
+  for ((i = 1; i <= n; i++)); do
+    set +e
+    wait "${pids[$((i - 1))]}"
+    rc=$?
+    set -e
+    echo $rc > "$prefix.$i.rc"
+  done
+}
+
+# one_winner N PREFIX WHAT NEEDLE...: of start_together's N runs exactly one exited 0, and every
+# other exited 2 with one of the NEEDLEs in its stderr; WHAT names them in failures.
+one_winner() {
+  local n=$1 prefix=$2 what=$3 i rc wins=0 needle found
+  shift 3
+  for ((i = 1; i <= n; i++)); do
+    rc=$(cat "$prefix.$i.rc")
+    if [ "$rc" -eq 0 ]; then
+      wins=$((wins + 1))
+      continue
+    fi
+    [ "$rc" -eq 2 ] || fail "$what $i: exit $rc: $(cat "$prefix.$i.err")"
+    found=""
+    for needle in "$@"; do grep -qF -- "$needle" "$prefix.$i.err" && found=yes; done
+    [ -n "$found" ] || fail "$what $i: $(cat "$prefix.$i.err")"
+  done
+  [ $wins -eq 1 ] || fail "$what: $wins of $n concurrent starts succeeded"
+}
+
 committed() { "$TRAILS" status "$1" --json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["iterations_committed"])'; }
 
 # start_live_campaign OUTDIR ITERATIONS: a built-in campaign slowed to 100 ms per walker, started

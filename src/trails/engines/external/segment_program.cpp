@@ -57,6 +57,10 @@ ProgramOutcome run_segment_program(const SegmentProgram& program, const fs::path
   options.timeout = program.timeout;
   options.stdout_limit = kLogBytes;
   options.stderr_tail_bytes = kLogBytes;
+  // A stop signal ends the program at once (its walker is run again on --resume), and nothing
+  // it started outlives it (docs/reliability.md, "Signals, child processes and concurrent runs").
+  options.interruptible = true;
+  options.end_descendants = true;
   ProgramOutcome outcome;
   const auto started = std::chrono::steady_clock::now();
   core::ProcessResult result;

@@ -125,6 +125,8 @@ void GromacsInstance::run_in(const SegmentTask& task, const fs::path& dir, Segme
   options.working_directory = dir;
   options.stdout_limit = 1 << 16;
   options.timeout = external::time_limit(spec_.timeout_s);
+  options.interruptible = true;  // a stop signal ends mdrun; the walker is re-run on --resume
+  options.end_descendants = true;
   const core::ProcessResult proc = core::run_process(argv, options);
   r.integrate_s = seconds_since(t1);
   if (!proc.status.ok()) throw core::EngineError(mdrun_failure(argv, proc, options.timeout, dir));

@@ -11,6 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include "trails/core/error.h"
+#include "trails/core/signals.h"
 #include "trails/engines/openmm/context_table.h"
 #include "trails/engines/openmm/device_errors.h"
 #include "trails/engines/openmm/openmm_engine.h"
@@ -136,6 +137,7 @@ std::string OpenMMInstance::integrate(const SegmentTask& task, SegmentResult& re
   result.frames.reserve(static_cast<std::size_t>(n_frames * 3 * n_atoms_));
   if (periodic) result.frame_boxes.reserve(static_cast<std::size_t>(n_frames * 9));
   for (std::int64_t f = 1; f <= n_frames; ++f) {
+    core::throw_if_stop_requested();  // a stop signal ends the walker within one frame
     auto table = shared_context_table(platform_);
     const auto t_step = Clock::now();
     integrator_->step(static_cast<int>(task.stride));
@@ -212,6 +214,8 @@ SegmentResult OpenMMInstance::run(const SegmentTask& task) {
       failure = integrate(task, result);
     } catch (const OpenMM::OpenMMException& e) {
       failure = e.what();
+    } catch (const core::Interrupted&) {
+      throw;  // a stop, not a failure: no recovery attempt (exec::run_guarded)
     } catch (const std::exception& e) {
       failure = e.what();
     }
