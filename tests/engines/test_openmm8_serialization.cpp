@@ -60,6 +60,15 @@ TEST(SerializedVersion, RootAttributeAndOrdering) {
   EXPECT_FALSE(newer_openmm_version("7.7", "8.1.dev-abc"));
 }
 
+// The plugins come from the OpenMM this build links (an -DOpenMM_ROOT build: PREFIX/lib/plugins;
+// the wheel's compiled-in default does not exist), so the CPU platform is there in both builds.
+TEST(OpenMMPlugins, LoadFromTheBuildsOpenMM) {
+  EXPECT_TRUE(fs::is_directory(openmm_plugin_dir())) << openmm_plugin_dir();
+  std::string warning;
+  EXPECT_EQ(resolve_platform("CPU", &warning), "CPU") << warning;
+  EXPECT_TRUE(warning.empty()) << warning;
+}
+
 // The engine's reader: a prepared directory whose system.xml came from OpenMM 8 (an OpenMM 8
 // Python preparing for a Trails built against 7.7, or a file copied in).
 TEST(OpenMM8System, EngineReadsItOnlyUnderOpenMM8) {
