@@ -22,6 +22,7 @@
 #include "trails/exec/device_plan.h"
 #include "trails/exec/executor.h"
 #include "trails/exec/mps_probe.h"
+#include "trails/exec/packing_tuner.h"
 #include "trails/features/frame_history.h"
 #include "trails/features/projection.h"
 #include "trails/msm/msm_stage.h"
@@ -172,6 +173,10 @@ class CampaignDriver {
   std::unique_ptr<features::Projection> projection_;
   store::RecordPolicy record_policy_;  // what the shards record (output block)
   std::unique_ptr<exec::Executor> executor_;
+  // execution.workers_per_device: auto: executor_ is this tuner; its search is committed with
+  // each iteration's state ("packing") and continued from there on resume.
+  exec::PackingTuner* packing_ = nullptr;
+  std::vector<exec::PackingTrial> packing_earlier_;
   exec::ExecutionOptions execution_;
   exec::DevicePlan device_plan_;
   exec::MpsStatus mps_;

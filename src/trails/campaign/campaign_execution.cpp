@@ -98,7 +98,8 @@ exec::VisibleDevices visible_devices_of(const config::CampaignConfig& config) {
 exec::ExecutionOptions execution_options(const config::CampaignConfig& config) {
   exec::ExecutionOptions o;
   o.devices = config.execution.devices;
-  o.workers_per_device = config.execution.workers_per_device;
+  // auto (0) starts at 1 walker per device; the packing tuner makes its own plans.
+  o.workers_per_device = std::max(1, config.execution.workers_per_device);
   o.max_workers = config.spawning.max_workers;
   // A whole iteration in flight: the driver submits every walker at once (docs/execution.md).
   o.max_in_flight = static_cast<std::size_t>(config.spawning.walker);
@@ -127,6 +128,12 @@ void CampaignDriver::start_executor() {
     executor_ = make_array_executor(config_, execution_);
   } else if (config_.execution.persistent_workers) {
     executor_ = make_worker_executor(config_, device_plan_, binding);
+  } else if (config_.execution.workers_per_device == 0) {
+    exec::PackingTunerOptions tuning;
+    tuning.earlier = packing_earlier_;
+    auto tuner = exec::make_packing_tuner(*engine_, device_plan_, execution_, tuning);
+    packing_ = tuner.get();
+    executor_ = std::move(tuner);
   } else {
     executor_ = exec::make_executor(*engine_, device_plan_, execution_);
   }
@@ -145,7 +152,9 @@ nlohmann::json CampaignDriver::execution_record() const {
   nlohmann::json record = {
       {"backend", config_.execution.backend},
       {"devices", devices},
-      {"workers_per_device", device_plan_.workers_per_device},
+      {"workers_per_device", config_.execution.workers_per_device == 0
+                                 ? nlohmann::json("auto")
+                                 : nlohmann::json(device_plan_.workers_per_device)},
       {"cuda_visible_devices",
        device_plan_.visible.set ? nlohmann::json(device_plan_.visible.tokens) : nlohmann::json()},
       {"mps_daemon", mps_.daemon},
@@ -169,6 +178,12 @@ nlohmann::json CampaignDriver::execution_record() const {
 std::optional<std::string> CampaignDriver::devices_banner() const {
   if (device_plan_.devices.empty()) return std::nullopt;
   if (scheduler_backend(config_)) return device_plan_.describe() + " in each array task";
+  if (config_.execution.workers_per_device == 0) {
+    const std::string plan = device_plan_.describe();
+    return fmt::format("{} x auto worker(s) per device (measured: 1, 2, 4, ... up to 8); {}",
+                       plan.substr(0, plan.find(" x ")),
+                       exec::describe_mps_mig(mps_, device_plan_));
+  }
   return fmt::format("{}; {}", device_plan_.describe(), exec::describe_mps_mig(mps_, device_plan_));
 }
 

@@ -70,11 +70,18 @@ void CampaignDriver::restore_state(const nlohmann::json& state) {
   resolution_.restore(state.at("resolution"));
   spawner_->restore(state.at("spawner"));
   if (space_) space_->restore(state.at("space"));
+  if (state.contains("packing")) {  // the search so far (workers_per_device: auto)
+    packing_earlier_.clear();
+    for (const auto& t : state.at("packing").at("trials")) {
+      packing_earlier_.push_back(exec::trial_from_json(t));
+    }
+  }
 }
 
 const std::map<std::string, int>& CampaignDriver::state_versions() {
   static const std::map<std::string, int> versions = {
-      {"spawner", 1}, {"resolution", 1}, {"target_iterations", 1}, {"space", 1}, {"msm", 1}};
+      {"spawner", 1}, {"resolution", 1}, {"target_iterations", 1},
+      {"space", 1},   {"msm", 1},        {"packing", 1}};
   return versions;
 }
 
@@ -84,6 +91,11 @@ nlohmann::json CampaignDriver::state_json() const {
                           {"target_iterations", options_.target_iterations}};
   if (space_) state["space"] = space_->state();
   if (msm_->enabled()) state["msm"] = msm_->state();
+  if (packing_) {  // with the engine's step, so reports can turn steps/s into ns/day
+    state["packing"] = packing_->record();
+    state["packing"]["dt"] = engine_->system().dt;
+    state["packing"]["time_unit"] = engine_->system().time_unit;
+  }
   return state;
 }
 
