@@ -149,9 +149,8 @@ PY
 
 # Does this build know engine.reproducibility? An unknown key is named by trails check.
 config vacuum Reference 1 1 1 fast "$WORK/probe"
-if ! (cd "$WORK" && "$TRAILS" check probe.yaml 2>&1) | grep -q "engine.reproducibility"; then
-  MODES=(bitwise fast)
-fi
+probe=$(cd "$WORK" && "$TRAILS" check probe.yaml 2>&1)
+grep -q "engine.reproducibility" <<< "$probe" || MODES=(bitwise fast)
 say "start-up modes: ${MODES[*]}"
 
 for system in vacuum solvated; do
