@@ -56,16 +56,19 @@ for candidate in "$TRAILS" build-openmm8/trails build/trails; do
 done
 [ -x "$TRAILS" ] || { say "no trails binary (set TRAILS or build build-openmm8/trails)"; exit 2; }
 TRAILS=$(realpath "$TRAILS")
-# The wheel's OpenMM, wherever this tree was copied to (its build-time paths may not exist).
-for libs in .venv/lib/python3*/site-packages/OpenMM.libs; do
-  if [ -d "$libs/lib" ]; then
-    export LD_LIBRARY_PATH="$ROOT/$libs/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-    export OPENMM_PLUGIN_DIR="$ROOT/$libs/lib/plugins"
-  fi
-done
-# The Python of the OpenMM this trails links (the wheel's venv for an OpenMM_ROOT build of it).
-PYTHONS=("${GPU_CHECK_PYTHON:-}" /usr/bin/python3 .venv/bin/python python3)
-ldd "$TRAILS" 2> /dev/null | grep -q "OpenMM.libs" && PYTHONS=("${GPU_CHECK_PYTHON:-}" .venv/bin/python python3)
+# A Trails built against an OpenMM prefix links libOpenMM.so (Debian's: libOpenMM.so.7.7). For
+# such a build, the wheel's OpenMM under .venv/, wherever this tree was copied to (the build's
+# own paths may not exist here), and the venv's Python first.
+PYTHONS=("${GPU_CHECK_PYTHON:-}" /usr/bin/python3 "$ROOT/.venv/bin/python" python3)
+if readelf -d "$TRAILS" 2> /dev/null | grep -q 'Shared library: \[libOpenMM.so\]'; then
+  for libs in .venv/lib/python3*/site-packages/OpenMM.libs; do
+    if [ -d "$libs/lib" ]; then
+      export LD_LIBRARY_PATH="$ROOT/$libs/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+      export OPENMM_PLUGIN_DIR="$ROOT/$libs/lib/plugins"
+    fi
+  done
+  PYTHONS=("${GPU_CHECK_PYTHON:-}" "$ROOT/.venv/bin/python" python3)
+fi
 PYTHON=""
 for candidate in "${PYTHONS[@]}"; do
   if [ -n "$candidate" ] && "$candidate" -c 'import openmm' 2> /dev/null; then
