@@ -19,8 +19,8 @@
 # build/trails), that OpenMM's libraries (the wheel's OpenMM.libs under .venv/ is found
 # automatically and put on LD_LIBRARY_PATH / OPENMM_PLUGIN_DIR; the CUDA platform also needs
 # openmm-cuda-12 and NVIDIA's CUDA wheels, about 350 MB, installed there), and a Python that
-# imports that OpenMM for the one-time system preparation (GPU_CHECK_PYTHON, else
-# .venv/bin/python, else python3).
+# imports that OpenMM for the one-time system preparation (GPU_CHECK_PYTHON, else .venv's
+# Python for a Trails built against the wheel, /usr/bin/python3 for one built against 7.7).
 # Usage: bench/gpu_check.sh [--dry-run]        (from the repository root)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -43,11 +43,11 @@ if [ $DRY -eq 0 ]; then
   nvidia-smi -L | sed 's/^/gpu_check: /'
   PLATFORMS=(CUDA OpenCL)
   KS=(1 2 4 8)
-  VACUUM_STEPS=5000 SOLVATED_STEPS=1000 ROUNDS=2
+  VACUUM_STEPS=5000 SOLVATED_STEPS=1000 ROUNDS=2 AUTO_WALKERS=48
 else
   PLATFORMS=(OpenCL)
   KS=(1 2)
-  VACUUM_STEPS=100 SOLVATED_STEPS=10 ROUNDS=1
+  VACUUM_STEPS=100 SOLVATED_STEPS=10 ROUNDS=1 AUTO_WALKERS=8
 fi
 
 TRAILS=${TRAILS:-}
@@ -184,9 +184,9 @@ for system in vacuum solvated; do
         unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
       fi
     done
-    out="$system-$platform-auto"  # the auto-tuner: enough walkers for k = 1, 2, 4 (and 8)
-    config "$system" "$platform" 1 $((ROUNDS * 24)) "$steps" "$mode" "$WORK/$out" auto
-    measure "$system" "$platform" off auto "$mode" "$out" $((ROUNDS * 24)) "$steps" 150
+    out="$system-$platform-auto"  # the auto-tuner: 2 x 48 walkers cover k = 1, 2, 4 and 8
+    config "$system" "$platform" 1 "$AUTO_WALKERS" "$steps" "$mode" "$WORK/$out" auto
+    measure "$system" "$platform" off auto "$mode" "$out" "$AUTO_WALKERS" "$steps" 150
   done
 done
 
