@@ -3,15 +3,17 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 #include <unistd.h>
 
 #include <fmt/format.h>
 
 #include "commands.h"
+#include "trails/config/execution_spec.h"
 #include "trails/config/swarm_config.h"
 #include "trails/core/error.h"
-#include "trails/exec/mpi_world.h"
+#include "trails/exec/mpi/mpi_world.h"
 #include "trails/report/swarm_outputs.h"
 #include "trails/report/swarm_subframes.h"
 #include "trails/swarm/subframes.h"
@@ -104,15 +106,15 @@ void write_subframes(const config::SwarmConfig& config) {
 }
 
 int cmd_swarm(const fs::path& config_file, bool resume) {
-  // Every rank of an MPI job would run its own swarm into the one workdir (docs/execution.md,
-  // "The swarm and the backends").
+  // Under mpirun every rank runs this same command line; rank 0 drives the swarm, the others
+  // run its trials (execution.backend: mpi; docs/execution.md, "The swarm and the backends").
+  std::optional<exec::MpiWorld> world;
   if (exec::MpiWorld::launched()) {
-    throw core::UsageError(
-        "trails swarm runs as one process: start it without mpirun/srun ranks (its trials run "
-        "on pathgennie.devices x pathgennie.workers_per_device slots inside it; "
-        "docs/execution.md, \"The swarm and the backends\")");
+    world.emplace();
+    if (world->rank() != 0) return serve_as_worker_rank(*world);
   }
   const auto config = config::load_swarm_config(config_file);
+  check_mpi_launch(config::execution_spec_of(config), "swarm", world ? &*world : nullptr);
   SwarmConsole console(stdout);
   (void)swarm::run_swarm(config, resume, console);
   for (const auto& f : report::write_swarm_outputs(config.workdir)) {

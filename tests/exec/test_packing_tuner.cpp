@@ -13,8 +13,8 @@
 #include "builtin_walkers.h"
 #include "trails/core/error.h"
 #include "trails/engines/builtin/builtin_engine.h"
-#include "trails/exec/packing_tuner.h"
-#include "trails/exec/packing_tuning.h"
+#include "trails/exec/local/packing_tuner.h"
+#include "trails/exec/local/packing_tuning.h"
 
 namespace trails::exec {
 namespace {

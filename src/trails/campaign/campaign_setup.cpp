@@ -21,6 +21,7 @@
 #include "trails/core/python.h"
 #include "trails/core/signals.h"
 #include "trails/engines/registry.h"
+#include "trails/exec/backend.h"
 
 namespace trails::campaign {
 namespace {
@@ -257,12 +258,7 @@ std::vector<std::string> CampaignDriver::banner() const {
   lines.push_back(fmt::format(
       "  walkers     {} × {} steps, stride {} ({} frames each), {} worker(s){}", s.walker, s.step,
       s.stride, s.frames_per_walker(), executor_ ? executor_->workers() : s.max_workers,
-      config_.execution.backend == "mpi" ? std::string(" (MPI ranks)")
-      : config_.execution.backend != "local"
-          ? fmt::format(" ({} array tasks, {} walker(s) each)", config_.execution.backend,
-                        config_.execution.scheduler.walkers_per_task)
-      : config_.execution.persistent_workers ? std::string(" (persistent processes)")
-                                             : std::string()));
+      exec::slots_note(config::execution_spec_of(config_))));
   if (const auto devices = devices_banner()) lines.push_back("  placement   " + *devices);
   lines.push_back(fmt::format("  spawner     {} ({}), space {}, bins {}", s.spawn_scheme,
                               s.spawn_type == config::SpawnType::Hard ? "hard" : "soft",

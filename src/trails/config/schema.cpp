@@ -1,5 +1,5 @@
-// The key table. Defaults and ranges are Trails-MD 1.1.0's (trails_md/config.py and its
-// preflight checks); "not built" keys carry the feature name used in error messages.
+// The key table. Defaults and ranges are Trails-MD 1.1.0's (its configuration and preflight
+// checks; docs/configuration.md); "not built" keys carry the feature name used in error messages.
 #include "trails/config/schema.h"
 
 #include <algorithm>

@@ -1,7 +1,8 @@
 // The walkers-per-device search of execution.workers_per_device: auto as trails advise shows it
 // (docs/advise.md, "Walkers per device"): each k's aggregate throughput per device, in steps/s
 // and ns/day (when the engine's time unit is ps), and as a ratio to k = 1; the choice and why.
-// Input: the "packing" element of the last committed iteration's state (exec/packing_tuner.h).
+// Input: the "packing" element of the last committed iteration's state
+// (exec/local/packing_tuner.h).
 #pragma once
 
 #include <string>
