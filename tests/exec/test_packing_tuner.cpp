@@ -121,12 +121,6 @@ ExecutionOptions two_devices(std::size_t in_flight) {
   return o;
 }
 
-std::vector<engines::SegmentResult> by_task(std::vector<engines::SegmentResult> results) {
-  std::sort(results.begin(), results.end(),
-            [](const auto& a, const auto& b) { return a.task_id < b.task_id; });
-  return results;
-}
-
 // Results bitwise those of the serial reference, over several batches (iterations), and a
 // search that follows decide_packing on what it measured.
 TEST(PackingTuner, ResultsAreTheSerialOnesWhateverKItTries) {
