@@ -28,6 +28,7 @@ Command add_init(CLI::App& app);
 Command add_status(CLI::App& app);
 Command add_advise(CLI::App& app);
 Command add_export(CLI::App& app);
+Command add_project(CLI::App& app);
 Command add_plot(CLI::App& app);
 Command add_msm(CLI::App& app);
 Command add_analyze(CLI::App& app);

@@ -14,6 +14,7 @@
 #include "trails/core/error.h"
 #include "trails/report/cv_axes.h"
 #include "trails/report/msm_network.h"
+#include "trails/report/swarm_outputs.h"
 #include "trails/report/time_axis.h"
 
 using namespace trails;
@@ -245,4 +246,41 @@ TEST(MsmNetwork, NoneWithoutPcca) {
   auto r = chain();
   r.metastable_memberships.reset();
   EXPECT_FALSE(report::coarse_network(r));
+}
+
+// progress.png of a swarm names the metric its mode measures (an unfold run's distance is
+// weighted by unfold_weights, not |ξ − ξ0|), with the CVs' unit when they share one.
+TEST(SwarmPictures, ProgressLabelNamesTheModesMetric) {
+  store::RunMeta meta;
+  meta.engine_system = kBuiltin;
+  meta.config = {{"space_mode", "fixed"},
+                 {"cvs", nullptr},
+                 {"pathgennie", {{"mode", "escape"}, {"escape_metric", "distance_from_start"}}}};
+  EXPECT_EQ(report::swarm_progress_label(meta, 2),
+            "progress  |ξ - ξ0|  (reduced units; distance from the start)");
+  meta.config["pathgennie"]["escape_metric"] = "cv0";
+  EXPECT_EQ(report::swarm_progress_label(meta, 2), "progress  = x (reduced units)");
+  meta.config["pathgennie"] = {{"mode", "target"}};
+  EXPECT_EQ(report::swarm_progress_label(meta, 2),
+            "progress  -|ξ - ξ*|  (reduced units; 0 at the target)");
+  meta.config["pathgennie"] = {{"mode", "unfold"}, {"unfold_weights", {10.0, -1.0}}};
+  const auto unfold = report::swarm_progress_label(meta, 2);
+  EXPECT_EQ(unfold, "progress  |w ⊙ (ξ - ξ0)|  (w = unfold_weights [10, -1])");
+  EXPECT_EQ(unfold.find("|ξ - ξ0|"), std::string::npos);
+}
+
+// Cycles are whole numbers: the tick step is 1, 2 or 5 times a power of ten, never a fraction.
+TEST(SwarmPictures, CycleTicksAreWholeCycles) {
+  EXPECT_EQ(report::cycle_tick_step(1), 1);
+  EXPECT_EQ(report::cycle_tick_step(3), 1);
+  EXPECT_EQ(report::cycle_tick_step(8), 1);
+  EXPECT_EQ(report::cycle_tick_step(9), 2);
+  EXPECT_EQ(report::cycle_tick_step(40), 5);
+  EXPECT_EQ(report::cycle_tick_step(41), 10);
+  EXPECT_EQ(report::cycle_tick_step(1000), 200);
+  for (std::int64_t last = 1; last < 100000; last = last * 3 + 1) {
+    const auto step = report::cycle_tick_step(last);
+    EXPECT_GE(step, 1);
+    EXPECT_LE(last / step, 8) << last;
+  }
 }

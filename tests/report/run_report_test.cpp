@@ -76,5 +76,74 @@ TEST(RunReport, PicturesInTableOrderThenByName) {
                                              "aa.png", "zz.png"}));
 }
 
+// The engine row names the run's real system for every engine kind: never the built-in
+// potential's name (always in the stored configuration) for a molecular engine.
+TEST(RunReport, EngineRowDescribesTheRunsOwnSystem) {
+  using nlohmann::json;
+  const json builtin_engine = {{"md_engine", "builtin"},
+                               {"potential", "double_well"},
+                               {"integrator", "langevin"},
+                               {"kT", 1.0}};
+  const json point = {{"engine", "builtin"},
+                      {"molecular", false},
+                      {"spatial_dim", 1},
+                      {"dt", 0.001},
+                      {"time_unit", "reduced"}};
+  EXPECT_EQ(detail::engine_description({{"engine", point}}, {{"engine", builtin_engine}}),
+            "builtin (potential double_well, langevin dynamics at kT 1 (reduced units); a point "
+            "of the 1-D CV space, dt 0.001 reduced units)");
+
+  // What every molecular run stores: the built-in keys with their defaults beside its own.
+  json engine = {{"potential", "muller_brown"},
+                 {"kT", 1.0},
+                 {"temperature", 310.0},
+                 {"pressure", 1.0},
+                 {"npt", false}};
+  const json molecular = {{"molecular", true}, {"n_atoms", 22},       {"dt", 0.002},
+                          {"time_unit", "ps"}, {"length_unit", "nm"}, {"periodic", false}};
+  const json placement = json::array({{{"where", {{"platform", "CPU"}}}}});
+  const auto describe = [&](const std::string& kind, json eng, const json& system) {
+    eng.update(engine);
+    json status = {{"engine", molecular}, {"placement", placement}};
+    status["engine"]["engine"] = kind;
+    return detail::engine_description(status, {{"engine", eng}, {"system", system}});
+  };
+  const std::string openmm = describe(
+      "openmm", {{"md_engine", "openmm"}, {"platform_name", "CUDA"}, {"precision", "mixed"}},
+      {{"conf_file", "/in/ala2.pdb"}, {"forcefield", {"amber14-all.xml", "implicit/gbn2.xml"}}});
+  EXPECT_EQ(openmm,
+            "openmm (conf_file /in/ala2.pdb, force field amber14-all.xml + implicit/gbn2.xml; "
+            "platform CUDA requested (mixed precision), ran on CPU; 310 K, NVT; 22 atoms, dt "
+            "0.002 ps, lengths in nm)");
+  engine["npt"] = true;
+  const std::string gromacs =
+      describe("gromacs", {{"md_engine", "gromacs"}, {"gromacs_executable", "gmx"}},
+               {{"conf_file", "/in/conf.gro"},
+                {"top_file", "/in/topol.top"},
+                {"system_file", "/in/md.mdp"}});
+  EXPECT_EQ(gromacs,
+            "gromacs (conf_file /in/conf.gro, top_file /in/topol.top, system_file /in/md.mdp; the "
+            "system_file MDP template; program gmx; 310 K, NPT at 1 atm; 22 atoms, dt 0.002 ps, "
+            "lengths in nm)");
+  engine["npt"] = false;
+  const std::string amber = describe(
+      "amber",
+      {{"md_engine", "amber"}, {"amber_executable", "sander"}, {"amber_input_file", nullptr}},
+      {{"conf_file", "/in/ala2.rst7"}, {"top_file", "/in/ala2.prmtop"}});
+  EXPECT_EQ(amber,
+            "amber (conf_file /in/ala2.rst7, top_file /in/ala2.prmtop; Trails' mdin; program "
+            "sander; 310 K, NVT; 22 atoms, dt 0.002 ps, lengths in nm)");
+  const std::string command =
+      describe("command", {{"md_engine", "command"}, {"command", {"python3", "md.py", "--fast"}}},
+               {{"conf_file", "/in/ala2.pdb"}});
+  EXPECT_EQ(command,
+            "command (program 'python3 md.py --fast'; conf_file /in/ala2.pdb; 310 K, NVT; 22 "
+            "atoms, dt 0.002 ps, lengths in nm)");
+  for (const auto& row : {openmm, gromacs, amber, command}) {
+    EXPECT_EQ(row.find("muller_brown"), std::string::npos) << row;
+    EXPECT_EQ(row.find("potential"), std::string::npos) << row;
+  }
+}
+
 }  // namespace
 }  // namespace trails::report

@@ -23,6 +23,10 @@ YAML
 msm_config mb.yaml mb
 "$TRAILS" run mb.yaml --iterations 12 > run.out 2>&1 || fail "MSM campaign failed: $(cat run.out)"
 "$TRAILS" analyze mb --json mb.json > analyze.out 2>&1 || fail "analyze failed: $(cat analyze.out)"
+# A built-in run's numbers are in its own reduced units at its engine.kT, never kJ/mol at 300 K.
+grep -q "kJ/mol\| K;" analyze.out && fail "analyze of a built-in run speaks kJ/mol: $(cat analyze.out)"
+grep -q "; kT = 15 (reduced units); max [0-9.]* reduced units$" analyze.out ||
+  fail "analyze does not state the run's kT: $(cat analyze.out)"
 "$TRAILS" export mb --cvs mb.cvs.csv
 
 # A run whose middle shard is gone fails analyze (exit 1, naming the shard), no report. (analyze
@@ -89,7 +93,10 @@ pi = np.zeros(len(C)); pi[m["active_set"]] = m["stationary_distribution"]
 cnt = np.bincount(lab, minlength=len(C))
 w = pi[lab] / cnt[lab]
 H, ex, ey = np.histogram2d(X[:, 0], X[:, 1], bins=60, weights=w, density=True)
-kT = 0.00831446 * 300.0
+# the built-in run's own energy unit: engine.kT = 15 in the potential's reduced units
+assert a["energy_unit"] == "reduced units" and a["temperature_k"] is None and a["kT"] == 15.0, a
+assert a["free_energy"]["unit"] == "reduced units"
+kT = 15.0
 with np.errstate(divide="ignore"):
     F = np.where(H > 0, -kT * np.log(np.where(H > 0, H, 1.0)), np.nan)
 F -= np.nanmin(F)
@@ -114,15 +121,16 @@ pass "--json equals the ledger's latest build; FES equals numpy to 1e-9"
 import json, sys
 import numpy as np
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
+assert b["energy_unit"] == "kJ/mol" and b["temperature_k"] == 600 and b["free_energy"]["unit"] == "kJ/mol"
 # frame interval = tau x stride / step = 2 ps x 10 / 200
 assert b["time"] == {"unit": "ps", "frame_ps": 0.1, "tau_ps": 2.0, "source": "--tau-ps"}, b["time"]
 assert b["latest"]["lag_ps"] == b["latest"]["lagtime"] * 0.1
 for t, tp in zip(b["latest"]["timescales"], b["latest"]["timescales_ps"]):
     assert tp == t * 0.1, (t, tp)
-# F scales with T: twice the temperature, twice every free energy
+# F scales with kT: the run's own kT = 15 (reduced units), then k_B x 600 K in kJ/mol
 Fa = np.array([[np.nan if x is None else x for x in r] for r in a["free_energy"]["F"]])
 Fb = np.array([[np.nan if x is None else x for x in r] for r in b["free_energy"]["F"]])
-assert np.nanmax(np.abs(Fb - 2 * Fa)) < 1e-9
+assert np.nanmax(np.abs(Fb - 0.00831446 * 600 / 15.0 * Fa)) < 1e-9
 assert b["tail"]["n_skip"] == 0 and b["tail"]["vamp2_mean"] == b["tail"]["vamp2_mean"]
 v = [x for x in b["series"]["vamp2"]]
 assert abs(b["tail"]["vamp2_mean"] - np.mean(v)) < 1e-12
@@ -172,10 +180,13 @@ db.execute("UPDATE msm_builds SET model = ? WHERE iteration = ?", (json.dumps(m)
 db.commit()
 PY
 "$TRAILS" analyze pc --json pc.json > pc.out || fail "analyze with PCCA+ populations failed"
-grep -q "^metastable      2 PCCA+ sets: populations 0.75, 0.25 (F 0, 2.74 kJ/mol)$" pc.out \
+grep -q "^metastable      2 PCCA+ sets: populations 0.75, 0.25 (F 0, 16.5 reduced units)$" pc.out \
   || fail "no metastable line: $(cat pc.out)"
+"$TRAILS" analyze pc --temperature 300 > pc300.out
+grep -q "^metastable      2 PCCA+ sets: populations 0.75, 0.25 (F 0, 2.74 kJ/mol)$" pc300.out \
+  || fail "no metastable line at 300 K: $(cat pc300.out)"
 grep -q "^metastable" analyze.out && fail "metastable line without PCCA+"
-pass "PCCA+ populations reported when present (F = kT ln 3 = 2.74 kJ/mol), absent otherwise"
+pass "PCCA+ populations reported when present (F = kT ln 3: 16.5 at the run's kT 15, 2.74 kJ/mol at 300 K), absent otherwise"
 
 # --- 1-D CV space: a free-energy profile ---
 double_well_config dw.yaml dw 1000
@@ -205,15 +216,15 @@ pi = np.zeros(len(C)); pi[m["active_set"]] = m["stationary_distribution"]
 w = pi[lab] / np.bincount(lab, minlength=len(C))[lab]
 H, e = np.histogram(X, bins=60, weights=w, density=True)
 with np.errstate(divide="ignore"):
-    F = np.where(H > 0, -0.00831446 * 300 * np.log(np.where(H > 0, H, 1.0)), np.nan)
+    F = np.where(H > 0, -0.5 * np.log(np.where(H > 0, H, 1.0)), np.nan)  # engine.kT 0.5
 F -= np.nanmin(F)
 G = np.array([np.nan if x is None else x for x in a["free_energy"]["F"]])
 assert a["free_energy"]["dims"] == 1 and G.shape == (60,)
 assert (np.isnan(G) == np.isnan(F)).all() and np.nanmin(G) == 0.0
 assert np.nanmax(np.abs(G - F)) < 1e-9, np.nanmax(np.abs(G - F))
-# two basins near -1 and +1, a barrier in between
+# two basins near -1 and +1, a barrier in between (V's is 1 in the reduced units F is in)
 c = 0.5 * (e[1:] + e[:-1])
-assert np.nanmax(F[np.abs(c) < 0.2]) > np.nanmin(F[np.abs(c + 1) < 0.3]) + 2.0
+assert np.nanmax(F[np.abs(c) < 0.2]) > np.nanmin(F[np.abs(c + 1) < 0.3]) + 0.5
 PY
 pass "1-D CV space: free-energy profile equals numpy to 1e-9"
 
@@ -237,10 +248,11 @@ assert (w, h) == (900, 680), (w, h)
 a = json.load(open(sys.argv[2]))
 assert a["builds"] == 0 and a["builds_with_model"] == 0
 f = a["free_energy"]
-assert f["dims"] == 2 and f["bins"] == 60 and f["unit"] == "kJ/mol" and not f["weighted"]
+assert f["dims"] == 2 and f["bins"] == 60 and f["unit"] == "reduced units" and not f["weighted"]
+assert a["energy_unit"] == "reduced units" and a["kT"] == 15.0 and a["temperature_k"] is None
 x = np.loadtxt(sys.argv[3], delimiter=",", skiprows=1)[:, 3:5]
 H, ex, ey = np.histogram2d(x[:, 0], x[:, 1], bins=60)
-kT = 0.00831446 * 300.0
+kT = 15.0
 with np.errstate(divide="ignore"):
     F = -kT * np.log(H / (H.sum() * (ex[1] - ex[0]) * (ey[1] - ey[0])))
 F -= F[np.isfinite(F)].min()

@@ -123,7 +123,7 @@ import json, re, sqlite3, subprocess, sys
 page, run, trails = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3]
 status = json.loads(subprocess.check_output([trails, "status", run, "--json"]))
 assert status["config_digest"] in page and status["engine"]["engine"] == "builtin"
-assert "<td>builtin (potential muller_brown; a point of the 2-D CV space, dt 0.0001 reduced units)</td>" in page, "no engine row"
+assert "<td>builtin (potential muller_brown, overdamped dynamics at kT 15 (reduced units); a point of the 2-D CV space, dt 0.0001 reduced units)</td>" in page, "no engine row"
 assert f'{status["iterations_committed"]} committed of {status["target_iterations"]}' in page
 assert f'{status["frames"]["cumulative"]} in all' in page
 db = sqlite3.connect(run + "/ledger.sqlite")
@@ -148,7 +148,9 @@ direct = [l for l in open(sys.argv[2]) if l.startswith(("free energy ", "time ")
 assert len(direct) == 2 and "at 350 K" in direct[0] and "(--tau-ps)" in direct[1], direct
 for line in direct:
     assert line in page, line  # the page shows analyze's own lines for these options
-assert "at 300 K" in plain and "at 350 K" not in plain and "(--tau-ps)" not in plain
+assert "kT = 15 (reduced units)" in plain and "kJ/mol" not in plain and "(--tau-ps)" not in plain
+assert "F = -kT ln p on the CV grid in reduced units at kT = 15" in plain  # the fes.png caption
+assert "kJ/mol at T = 350 K" in page
 assert page.count("<img") == plain.count("<img")
 PY
 expect_exit 2 "report --temperature -1" "--temperature -1 K must be positive" \

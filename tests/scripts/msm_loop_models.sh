@@ -53,7 +53,7 @@ PY
 "$TRAILS" status pc | grep -Eq "PCCA\+ 2 metastable sets: populations \[0\.[0-9]{3}, 0\.[0-9]{3}\]" \
   || fail "status does not show the PCCA+ populations: $("$TRAILS" status pc)"
 "$TRAILS" analyze pc > pc-analyze.out || fail "analyze of the PCCA+ run failed: $(cat pc-analyze.out)"
-grep -Eq "^metastable +2 PCCA\+ sets: populations 0\.[0-9]+, 0\.[0-9]+ \(F [0-9.]+, [0-9.]+ kJ/mol\)" pc-analyze.out \
+grep -Eq "^metastable +2 PCCA\+ sets: populations 0\.[0-9]+, 0\.[0-9]+ \(F [0-9.]+, [0-9.]+ reduced units\)" pc-analyze.out \
   || fail "trails analyze does not report the PCCA+ populations: $(cat pc-analyze.out)"
 pass "PCCA+ in the loop: the two wells, populations = sum of pi, stationary_distribution criterion"
 

@@ -213,7 +213,19 @@ drawn = sorted(open(os.path.join(d, f), "rb").read()
 assert embedded == drawn and len(drawn) >= 8, (len(embedded), len(drawn))
 for png in drawn:
     Image.open(io.BytesIO(png)).load()  # every picture decodes
+# The engine row names the run's own system, never the built-in potential's default name, and
+# its free energies are in kJ/mol at the engine's 300 K.
+import html
+text = html.unescape(page)
+row = re.search(r"<th>engine</th><td>([^<]*)</td>", page)
+assert row and "muller_brown" not in row.group(1) and "potential" not in row.group(1), row and row.group(1)
+row = html.unescape(row.group(1))
+assert row.startswith("openmm (conf_file ") and "alanine-dipeptide.pdb" in row, row
+assert "platform Reference requested" in row and "ran on Reference" in row and "300 K, NVT" in row, row
+assert "22 atoms, dt 0.002 ps" in row, row
+assert "kJ/mol at T = 300 K" in text and "reduced units" not in text
 a = json.load(open(os.path.join(sys.argv[3], "a.json")))
+assert a["energy_unit"] == "kJ/mol" and a["temperature_k"] == 300.0, (a["energy_unit"], a["temperature_k"])
 # stride 20 × dt 0.002 ps: timescales in physical time
 assert abs(a["time"]["frame_ps"] - 0.04) < 1e-12 and a["time"]["unit"] in ("fs", "ps"), a["time"]
 assert a["builds_with_model"] >= 1, a["builds_with_model"]

@@ -40,10 +40,39 @@ for p in progress.png path.png; do
   [ -s "pics/$p" ] || fail "plot wrote no $p"
   head -c 8 "pics/$p" | od -An -tx1 | grep -q "89 50 4e 47" || fail "$p is not a PNG"
 done
-for c in analyze report reweight; do
+for c in analyze reweight; do
   expect_exit 2 "$c of a swarm run" "is a swarm run" "$TRAILS" $c mb
 done
-pass "status and plot read a swarm run; analyze, report and reweight refuse it"
+pass "status and plot read a swarm run; analyze and reweight refuse it"
+
+# trails report of a swarm: settings, each path's outcome, both pictures, every cycle's row.
+"$TRAILS" report mb -o mbreport > report.out 2>&1 || fail "report of a swarm run: $(cat report.out)"
+grep -qx "wrote mbreport/index.html (2 pictures)" report.out || fail "report output: $(cat report.out)"
+/usr/bin/python3 - mbreport/index.html mb/path_0/metrics.csv pics <<'PY' || fail "the swarm report"
+import base64, csv, html, os, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+text = html.unescape(page)
+assert "<title>Trails swarm report: mb</title>" in page, "title"
+assert "<script" not in page
+rows = list(csv.reader(open(sys.argv[2])))
+header, cycles = rows[0], rows[1:]
+# the outcome table: path 0 converged at its last cycle, with its cycle count
+assert re.search(rf"<td>0</td><td>{len(cycles)}</td><td>converged at cycle {cycles[-1][0]}</td>", page), "outcome row"
+# every cycle of metrics.csv, in order, in the cycle table
+table = page.split('<section id="cycles">')[1]
+shown = re.findall(r"<tr><td>(\d+)</td><td>([^<]*)</td>", table)
+assert [c for c, _ in shown] == [r[0] for r in cycles], (len(shown), len(cycles))
+assert [m for _, m in shown] == [r[1] for r in cycles]
+# the pictures of trails plot, embedded byte for byte
+prefix = "data:image/png;base64,"
+embedded = sorted(base64.b64decode(s[len(prefix):]) for s in re.findall(r'<img src="([^"]*)"', page))
+drawn = sorted(open(os.path.join(sys.argv[3], f), "rb").read() for f in ("progress.png", "path.png"))
+assert embedded == drawn, "pictures"
+assert "engine" in text and "builtin (potential muller_brown" in text, "engine row"
+assert "Progress along each path" in text and "Paths over the potential" in text
+print("ok")
+PY
+pass "report of a swarm run: settings, outcome, progress and path pictures, every cycle"
 
 # Bitwise the same on 8 devices × 2 workers as on one slot.
 swarm_config d8.yaml d8 "devices: [0, 1, 2, 3, 4, 5, 6, 7]" "workers_per_device: 2"

@@ -100,6 +100,7 @@ class CampaignDriver {
   };
   std::vector<Element> compose_iteration() const;
   IterationReport run_iteration(std::int64_t iteration);
+  void start_space_training(IterationState& it);  // a neural retrain, during this MD
   void run_segments(IterationState& it);
   void collect_segments(IterationState& it);        // failure policy, MSM join, the record's frames
   void project_frames(IterationState& it);          // fixed CV space

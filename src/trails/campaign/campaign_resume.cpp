@@ -8,6 +8,7 @@
 #include "trails/campaign/campaign_driver.h"
 #include "trails/campaign/preflight.h"
 #include "trails/campaign/run_directory_lock.h"
+#include "trails/core/error.h"
 
 namespace trails::campaign {
 
@@ -69,7 +70,19 @@ void CampaignDriver::resume() {
 void CampaignDriver::restore_state(const nlohmann::json& state) {
   resolution_.restore(state.at("resolution"));
   spawner_->restore(state.at("spawner"));
-  if (space_) space_->restore(state.at("space"));
+  if (space_) {
+    space_->restore(state.at("space"), [this](std::int64_t iteration) {
+      auto model =
+          store_->load_element_state(iteration, "space_model", state_versions().at("space_model"));
+      if (!model) {
+        throw core::CorruptionError(config_.outdir.string() + ": iteration " +
+                                    std::to_string(iteration) +
+                                    " holds no space_model element, but the learned space's "
+                                    "state says its model is stored there");
+      }
+      return *model;
+    });
+  }
   if (state.contains("packing")) {  // the search so far (workers_per_device: auto)
     packing_earlier_.clear();
     for (const auto& t : state.at("packing").at("trials")) {
@@ -80,8 +93,8 @@ void CampaignDriver::restore_state(const nlohmann::json& state) {
 
 const std::map<std::string, int>& CampaignDriver::state_versions() {
   static const std::map<std::string, int> versions = {
-      {"spawner", 1}, {"resolution", 1}, {"target_iterations", 1},
-      {"space", 1},   {"msm", 1},        {"packing", 1}};
+      {"spawner", 1}, {"resolution", 1}, {"target_iterations", 1}, {"space", 1}, {"space_model", 1},
+      {"msm", 1},     {"packing", 1}};
   return versions;
 }
 
@@ -90,6 +103,9 @@ nlohmann::json CampaignDriver::state_json() const {
                           {"resolution", resolution_.state()},
                           {"target_iterations", options_.target_iterations}};
   if (space_) state["space"] = space_->state();
+  if (space_) {
+    if (auto model = space_->new_model()) state["space_model"] = std::move(*model);
+  }
   if (msm_->enabled()) state["msm"] = msm_->state();
   if (packing_) {  // with the engine's step, so reports can turn steps/s into ns/day
     state["packing"] = packing_->record();

@@ -3,6 +3,7 @@
 // walkers are in campaign_initial_walkers.cpp, resume in campaign_resume.cpp.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
@@ -197,8 +198,10 @@ store::RunMeta CampaignDriver::run_meta() const {
   // space's projections, else the projection's own column names (docs/analysis.md#exports).
   std::vector<std::string> names;
   if (config_.learned_space()) {
+    std::string prefix = config_.space_mode;  // deep-tica_0 would not be an identifier
+    std::replace(prefix.begin(), prefix.end(), '-', '_');
     for (int k = 0; k < config_.cv_dimension(); ++k) {
-      names.push_back(fmt::format("{}_{}", config_.space_mode, k));
+      names.push_back(fmt::format("{}_{}", prefix, k));
     }
   } else {
     names = projection_->column_names();

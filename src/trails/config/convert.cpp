@@ -360,6 +360,43 @@ bool convert_value(const YAML::Node& node, const KeySpec& spec, const ValueSite&
       }
       out = generic_json(node);
       return true;
+    case ValueType::CriteriaMapping: {
+      if (node.IsMap()) {
+        out = generic_json(node);
+        return true;
+      }
+      // Trails-MD's form: [{name: implied_timescales, params: {tol: 0.1}}, ...].
+      if (!node.IsSequence()) {
+        problems.add(site.at, site.path,
+                     "must be a mapping {name: {params}} or a list of {name: ..., params: {...}}, "
+                     "got " +
+                         describe(node));
+        return false;
+      }
+      bool ok = true;
+      out = json::object();
+      for (std::size_t i = 0; i < node.size(); ++i) {
+        const YAML::Node& e = node[i];
+        const std::string at = site.path + "[" + std::to_string(i) + "]";
+        if (!e.IsMap() || !e["name"] || !e["name"].IsScalar() ||
+            e.size() > (e["params"] ? 2u : 1u) ||
+            (e["params"] && !e["params"].IsMap() && !e["params"].IsNull())) {
+          problems.add(
+              at_of(e, site.at), at,
+              "must be {name: CRITERION, params: {...}} (params optional), got " + describe(e));
+          ok = false;
+          continue;
+        }
+        const std::string name = e["name"].as<std::string>();
+        if (out.contains(name)) {
+          problems.add(at_of(e, site.at), at, name + " is listed twice; list each criterion once");
+          ok = false;
+          continue;
+        }
+        out[name] = e["params"] && e["params"].IsMap() ? generic_json(e["params"]) : json();
+      }
+      return ok;
+    }
     case ValueType::MappingList: {
       if (!node.IsSequence()) {
         problems.add(site.at, site.path,

@@ -114,7 +114,64 @@ std::optional<Position> first_content(const std::string& text) {
 
 }  // namespace
 
+namespace {
+
+// Where the text stops being UTF-8 (YAML's encoding here): a NUL byte, or the first byte of an
+// invalid, overlong or truncated sequence, a surrogate or a code point past U+10FFFF; nullopt
+// for valid text.
+// Checked first, so that no string of the file reaches the JSON the run stores and digests
+// (nlohmann_json refuses to write invalid UTF-8: fuzz/corpus/yaml_convert).
+std::optional<Position> first_invalid_utf8(const std::string& text) {
+  Position at;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    std::size_t n = 0;
+    std::uint32_t cp = 0;
+    if (c == 0) {
+      return at;  // YAML has no NUL, and yaml-cpp would read the text as UTF-16/32
+    } else if (c < 0x80) {
+      n = 1;
+      cp = c;
+    } else if ((c & 0xE0) == 0xC0) {
+      n = 2;
+      cp = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      n = 3;
+      cp = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      n = 4;
+      cp = c & 0x07;
+    } else {
+      return at;
+    }
+    if (i + n > text.size()) return at;
+    for (std::size_t k = 1; k < n; ++k) {
+      const auto t = static_cast<unsigned char>(text[i + k]);
+      if ((t & 0xC0) != 0x80) return at;
+      cp = (cp << 6) | (t & 0x3F);
+    }
+    static constexpr std::uint32_t kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < kSmallest[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return at;
+    if (c == '\n') {
+      ++at.line;
+      at.column = 0;
+    } else {
+      ++at.column;
+    }
+    i += n;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<YAML::Node> parse_document(const std::string& text, Problems& problems) {
+  if (const auto bad = first_invalid_utf8(text)) {
+    problems.add(*bad, "",
+                 "the file is not UTF-8 text here (a NUL byte, or a byte that starts no UTF-8 "
+                 "character); save the file as UTF-8");
+    return std::nullopt;
+  }
   YAML::Node root;
   try {
     root = YAML::Load(text);

@@ -1,5 +1,6 @@
 #include "trails/core/npy.h"
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cstring>
@@ -134,6 +135,14 @@ NpyArray read_npy(const std::filesystem::path& file) {
   } else {
     bad(file, "NPY format version " + std::to_string(major) + " is not supported (1, 2 or 3)");
   }
+  // Sizes the file announces are checked against its length before anything is allocated: a
+  // few bytes must not ask for gigabytes (fuzz/corpus/npy).
+  std::error_code ec;
+  const auto file_bytes = std::filesystem::file_size(file, ec);
+  const std::uint64_t after_length = static_cast<std::uint64_t>(in.tellg());
+  if (ec || file_bytes < after_length || header_len > file_bytes - after_length) {
+    bad(file, "truncated NPY header");
+  }
   std::string header(header_len, '\0');
   if (!in.read(header.data(), header_len)) bad(file, "truncated NPY header");
 
@@ -156,7 +165,18 @@ NpyArray read_npy(const std::filesystem::path& file) {
     bad(file, "unsupported dtype " + a.descr);
   }
   a.shape = parse_shape(a.shape_text, file);
-  a.data.resize(static_cast<std::size_t>(a.n_elements()) * static_cast<std::size_t>(a.item_size));
+  const std::uint64_t data_bytes = file_bytes - after_length - header_len;
+  std::uint64_t expected = static_cast<std::uint64_t>(a.item_size);
+  if (std::find(a.shape.begin(), a.shape.end(), 0) != a.shape.end()) expected = 0;
+  for (const auto d : a.shape) {
+    const auto n = static_cast<std::uint64_t>(d);
+    if (n != 0 && expected > data_bytes / n) {  // more than the file holds (and no overflow)
+      bad(file, "data shorter than the header's shape " + a.shape_text);
+    }
+    expected *= n;
+  }
+  if (expected > data_bytes) bad(file, "data shorter than the header's shape " + a.shape_text);
+  a.data.resize(static_cast<std::size_t>(expected));
   if (!in.read(reinterpret_cast<char*>(a.data.data()),
                static_cast<std::streamsize>(a.data.size()))) {
     bad(file, "data shorter than the header's shape " + a.shape_text);

@@ -40,6 +40,9 @@ json finite_or_null(const std::vector<double>& v) {
   for (const double x : v) out.push_back(finite_or_null(x));
   return out;
 }
+json temperature_json(const EnergyScale& scale) {
+  return scale.temperature_k ? json(*scale.temperature_k) : json(nullptr);
+}
 double number_or_nan(const json& j) { return j.is_number() ? j.get<double>() : kNaN; }
 std::string num(double v, const char* fmt_spec) {
   return std::isfinite(v) ? fmt::format(fmt::runtime(fmt_spec), v) : std::string("inf");
@@ -76,32 +79,34 @@ const CheckedMsmBuild& latest_model(const std::vector<CheckedMsmBuild>& builds) 
   return *latest;
 }
 
-// Frames: every committed iteration, in ledger order (= `trails export --cvs`).
+// Frames: every committed iteration, in ledger order (= `trails export --cvs`), and the weights
+// the run's own sampling gives them (a weighted ensemble's; empty otherwise).
 void load_points(const store::RunStore& store, const fs::path& run_dir, ReportData& r) {
-  for (const auto& it : store.load_iterations()) {
-    if (it.n_frames() == 0) continue;
-    if (r.d == 0) r.d = it.cv_dim;
-    if (it.cv_dim != r.d) {
-      throw core::InputError(fmt::format(
-          "{}: iteration {} has {} CVs, earlier iterations {}; the free energy surface needs one "
-          "CV space",
-          run_dir.string(), it.iteration, it.cv_dim, r.d));
-    }
-    r.points.insert(r.points.end(), it.cvs.begin(), it.cvs.end());
-  }
-  if (r.points.empty()) throw core::InputError(run_dir.string() + " has no frames");
+  const RunFrames frames = load_run_frames(store, run_dir);
+  if (frames.size() == 0) throw core::InputError(run_dir.string() + " has no frames");
+  r.d = frames.d;
+  r.points = frames.points;
+  r.ensemble_weights = ensemble_frame_weights(store.meta(), frames);
 }
 
-// Frame weights from the latest model's pi via nearest microstate centre, then the surface.
+// Frame weights from the latest model's pi via nearest microstate centre (else a weighted
+// ensemble's walker weights), then the surface.
 void free_energy(ReportData& r) {
   const auto& m = r.latest;
   r.weighting = "unweighted (the latest build stores no microstate centres)";
+  if (!r.ensemble_weights.empty()) {
+    r.weights = r.ensemble_weights;
+    r.weighting =
+        std::string(kEnsembleWeighting) + "; the latest build stores no microstate centres";
+    r.weighting_short = "WE-weighted";
+  }
   if (m.cluster_centers) {
     const auto& centres = *m.cluster_centers;
     const auto k = static_cast<std::size_t>(m.n_microstates);
     if (k > 0 && centres.size() == k * static_cast<std::size_t>(r.d)) {
       r.weights =
           microstate_frame_weights(r.points, r.d, centres, m.active_set, m.stationary_distribution);
+      r.weighting_short = "pi-weighted";
       r.weighting = fmt::format(
           "frames weighted by pi of the build at iteration {} (pi_i / frames nearest to "
           "microstate centre i)",
@@ -179,7 +184,8 @@ ReportData gather(const AnalyzeRequest& request) {
   r.latest = latest.record;
   const auto& config = store.meta().config;
   r.time = run_time_axis(store, request.tau_ps);
-  r.kT = kBoltzmannKjPerMolK * request.temperature;
+  r.scale = energy_scale(store.meta(), request.temperature);
+  r.kT = r.scale.kT;
   load_points(store, request.run_dir, r);
   free_energy(r);
   build_series(builds, request.discard_fraction, r);
@@ -239,24 +245,26 @@ std::optional<AnalyzeResult> analyze_without_model(const AnalyzeRequest& request
       {"outfile", outfile.string()},
       {"builds", builds.size()},
       {"builds_with_model", 0},
-      {"temperature_k", request.temperature},
-      {"kT_kj_mol", picture.scale.kT},
+      {"temperature_k", detail::temperature_json(picture.scale)},
+      {"kT", picture.scale.kT},
+      {"energy_unit", picture.scale.unit},
       {"free_energy",
        {{"dims", fes.dims},
         {"bins", fes.bins},
         {"edges", fes.edges},
         {"frames", picture.points.size() / static_cast<std::size_t>(picture.point_dim)},
-        {"weighted", false},
+        {"weighted", !picture.weights.empty()},
+        {"weighting", picture.source},
         {"occupied_bins", occupied},
-        {"unit", "kJ/mol"},
+        {"unit", picture.scale.unit},
         {"F", std::move(grid)}}}};
   result.text = fmt::format(
       "run             {}\nno MSM model    {}: the report is the histogram free energy\n"
-      "free energy     {} of {}; {} of {} bins occupied; kT {:.4g} kJ/mol at {} K\nwrote {}\n",
+      "free energy     {} of {}; {} of {} bins occupied; {}\nwrote {}\n",
       request.run_dir.string(), why, picture.source,
       fes.dims == 2 ? picture.axes[0].label() + ", " + picture.axes[1].label()
                     : picture.axes[0].label(),
-      occupied, fes.free_energy.size(), picture.scale.kT, request.temperature, outfile.string());
+      occupied, fes.free_energy.size(), picture.scale.kT_text(), outfile.string());
   if (mfpt) {
     result.summary["mfpt"] = *mfpt;
     result.text += mfpt_text(*mfpt);
@@ -271,8 +279,9 @@ std::optional<AnalyzeResult> analyze_without_model(const AnalyzeRequest& request
 }  // namespace
 
 void check_analyze_numbers(const AnalyzeRequest& request) {
-  if (!(std::isfinite(request.temperature) && request.temperature > 0)) {
-    throw core::UsageError(fmt::format("--temperature {} K must be positive", request.temperature));
+  if (request.temperature && !(std::isfinite(*request.temperature) && *request.temperature > 0)) {
+    throw core::UsageError(
+        fmt::format("--temperature {} K must be positive", *request.temperature));
   }
   if (request.tau_ps && !(std::isfinite(*request.tau_ps) && *request.tau_ps > 0)) {
     throw core::UsageError(

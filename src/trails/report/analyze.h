@@ -22,7 +22,10 @@ namespace trails::report {
 struct AnalyzeRequest {
   std::filesystem::path run_dir;
   std::optional<std::filesystem::path> outfile;  // default run_dir/analysis/convergence_report.png
-  double temperature = 300.0;                    // K, for F = -kT ln p (kJ/mol)
+  // K: free energies in kJ/mol at this temperature. None: the run's own unit and temperature
+  // (energy_scale, free_energy.h): engine.temperature in kJ/mol, a built-in run's engine.kT in
+  // its reduced units.
+  std::optional<double> temperature;
   // Walker segment length in ps (spawning.step × engine.dt), Trails-MD's --tau-ps; the frame
   // interval is then tau_ps × stride / step. Without it: stride × engine.dt for molecular
   // engines, frames for the built-in engine (its dt is in reduced units).

@@ -105,18 +105,18 @@ std::string ReportFigure::vamp2_panel(const ReportData& r, const std::string& tr
 }
 
 // (d) free-energy surface: an image over two CVs, or a curve over one
-std::string ReportFigure::free_energy_panel(const ReportData& r,
-                                            const AnalyzeRequest& request) const {
+std::string ReportFigure::free_energy_panel(const ReportData& r) const {
   const auto& names = r.cv_labels;
   std::string g = "reset\n";
-  const std::string fes_title = fmt::format(
-      "(d) Free energy{} ({} K)", r.weights.empty() ? "" : ", pi-weighted", request.temperature);
+  const std::string fes_title =
+      fmt::format("(d) Free energy{} ({})", r.weights.empty() ? "" : ", " + r.weighting_short,
+                  r.scale.statement);
   g += "set title '" + gp_quote(fes_title) + "'\n";
   if (r.fes_dims == 2) {
     g += fmt::format(
         "set xlabel '{}' noenhanced\nset ylabel '{}' noenhanced\nset cblabel 'free energy "
-        "(kJ/mol)'\n",
-        gp_quote(names[0]), gp_quote(names[1]));
+        "({})'\n",
+        gp_quote(names[0]), gp_quote(names[1]), r.scale.unit);
     g += fmt::format("set xrange [{}:{}]\nset yrange [{}:{}]\nset cbrange [0:*]\n",
                      r.fes.edges[0].front(), r.fes.edges[0].back(), r.fes.edges[1].front(),
                      r.fes.edges[1].back());
@@ -125,8 +125,8 @@ std::string ReportFigure::free_energy_panel(const ReportData& r,
     g += "set key off\nplot " + q(dir() / "fes.dat") + " using 1:2:3 with image\n";
   } else {
     g += fmt::format(
-        "set xlabel '{}' noenhanced\nset ylabel 'free energy (kJ/mol)'\nset grid\nset key off\n",
-        gp_quote(names[0]));
+        "set xlabel '{}' noenhanced\nset ylabel 'free energy ({})'\nset grid\nset key off\n",
+        gp_quote(names[0]), r.scale.unit);
     g += "plot " + q(dir() / "fes.dat") +
          " using 1:2 with linespoints pt 7 ps 0.6 lw 2 lc rgb '#21908d'\n";
   }
@@ -157,7 +157,7 @@ std::string ReportFigure::script(const ReportData& r, const AnalyzeRequest& requ
   g += its_panel(r);
   g += timescale_panel(r, transient);
   g += vamp2_panel(r, transient);
-  g += free_energy_panel(r, request);
+  g += free_energy_panel(r);
   return g + "unset multiplot\nset output\n";
 }
 

@@ -15,6 +15,7 @@
 #include "trails/core/temp_dir.h"
 #include "trails/msm/msm_build_record.h"
 #include "trails/report/analyze.h"
+#include "trails/report/plot_fes.h"
 #include "trails/report/time_axis.h"
 
 namespace trails::report::detail {
@@ -24,12 +25,15 @@ struct ReportData {
   std::int64_t latest_iteration = 0;  // of the latest build with a model
   msm::MsmBuildRecord latest;         // that build's ledger payload
   TimeAxis time;
-  double kT = 0.0;  // kJ/mol
+  EnergyScale scale;  // the run's energy unit and temperature (energy_scale)
+  double kT = 0.0;    // in scale.unit
   // Frames of every committed iteration (n × d) and their weights (empty: unweighted).
   int d = 0;
   std::vector<double> points;
   std::vector<double> weights;
+  std::vector<double> ensemble_weights;  // a weighted ensemble's walker weights (empty: none)
   std::string weighting;
+  std::string weighting_short;  // for the panel's title: "pi-weighted", "WE-weighted"
   std::vector<std::string> cv_names;
   std::vector<std::string> cv_labels;  // "name (unit)", cv_axes.h
   int fes_dims = 0;
@@ -56,6 +60,8 @@ struct ReportData {
 bool has_model(const msm::MsmBuildRecord& build);  // a transition matrix on >= 2 states
 
 nlohmann::json finite_or_null(double v);
+// The scale's temperature (K), null in reduced units.
+nlohmann::json temperature_json(const EnergyScale& scale);
 nlohmann::json finite_or_null(const std::vector<double>& v);
 double number_or_nan(const nlohmann::json& j);
 std::string num(double v, const char* fmt_spec = "{:.6g}");
@@ -80,7 +86,7 @@ class ReportFigure {
   std::string its_panel(const ReportData& r) const;
   std::string timescale_panel(const ReportData& r, const std::string& transient) const;
   std::string vamp2_panel(const ReportData& r, const std::string& transient) const;
-  std::string free_energy_panel(const ReportData& r, const AnalyzeRequest& request) const;
+  std::string free_energy_panel(const ReportData& r) const;
   const std::filesystem::path& dir() const { return scratch_.path(); }
   core::TempDir scratch_{"trails-analyze"};
 };

@@ -74,7 +74,7 @@ json free_energy_json(const ReportData& r) {
           {"occupied_bins", r.fes_occupied},
           {"min", 0.0},
           {"max", r.fes_max},
-          {"unit", "kJ/mol"},
+          {"unit", r.scale.unit},
           {"F", std::move(grid)}};
 }
 
@@ -86,8 +86,9 @@ json summary_json(const ReportData& r, const AnalyzeRequest& request, const fs::
   s["outfile"] = fs::absolute(outfile).string();
   s["builds"] = r.n_builds;
   s["builds_with_model"] = r.iterations.size();
-  s["temperature_k"] = request.temperature;
-  s["kT_kj_mol"] = r.kT;
+  s["temperature_k"] = temperature_json(r.scale);
+  s["kT"] = r.kT;
+  s["energy_unit"] = r.scale.unit;
   s["time"] = {{"unit", r.time.unit()},
                {"frame_ps", r.time.frame_ps ? json(*r.time.frame_ps) : json(nullptr)},
                {"tau_ps", r.time.tau_ps ? json(*r.time.tau_ps) : json(nullptr)},
@@ -164,19 +165,25 @@ std::string metastable_line(const ReportData& r) {
     const double f = number_or_nan(finite_or_null(r.metastable_free_energy[i]));
     fe += fmt::format("{}{}", i ? ", " : "", num(f, "{:.3g}"));
   }
-  return fmt::format("metastable      {} PCCA+ sets: populations {} (F {} kJ/mol)\n", pops.size(),
-                     p, fe);
+  return fmt::format("metastable      {} PCCA+ sets: populations {} (F {} {})\n", pops.size(), p,
+                     fe, r.scale.unit);
 }
 
-std::string free_energy_and_time_lines(const ReportData& r, const AnalyzeRequest& request) {
+// How the free-energy surface's frames were weighted, for the summary line.
+std::string summary_weighting(const ReportData& r) {
+  if (r.weighting_short == "pi-weighted") return "weighted by pi (nearest microstate centre)";
+  return std::string("weighted by ") + kEnsembleWeighting;
+}
+
+std::string free_energy_and_time_lines(const ReportData& r) {
   const auto& names = r.cv_names;
   std::string text =
-      fmt::format("free energy     {} over {}; {}; kT {:.4g} kJ/mol at {} K; max {} kJ/mol\n",
+      fmt::format("free energy     {} over {}; {}; {}; max {} {}\n",
                   r.fes_dims == 2 ? fmt::format("{0}x{0} bins", r.fes.bins)
                                   : fmt::format("{} bins", r.fes.bins),
                   r.fes_dims == 2 ? names[0] + ", " + names[1] : names[0],
-                  r.weights.empty() ? "unweighted" : "weighted by pi (nearest microstate centre)",
-                  r.kT, request.temperature, num(r.fes_max, "{:.4g}"));
+                  r.weights.empty() ? std::string("unweighted") : summary_weighting(r),
+                  r.scale.kT_text(), num(r.fes_max, "{:.4g}"), r.scale.unit);
   const auto& time = r.time;
   if (time.source == "--tau-ps") {
     text += fmt::format("time            frame = tau {} ps x stride / step = {} ps (--tau-ps)\n",
@@ -206,7 +213,7 @@ std::string summary_text(const ReportData& r, const AnalyzeRequest& request) {
   text += latest_lines(r);
   text += tail_line(r, request.discard_fraction);
   text += metastable_line(r);
-  text += free_energy_and_time_lines(r, request);
+  text += free_energy_and_time_lines(r);
   return text;
 }
 

@@ -162,14 +162,19 @@ EnergyScale energy_scale(const store::RunMeta& meta, std::optional<double> tempe
       throw core::UsageError(fmt::format("--temperature {} K must be positive", *temperature_k));
     }
     return {kBoltzmannKjPerMolK * *temperature_k, "kJ/mol",
-            fmt::format("T = {:g} K", *temperature_k)};
+            fmt::format("T = {:g} K", *temperature_k), *temperature_k};
   }
   if (const auto spec = config::builtin_spec_of_run(meta.effective_config)) {
-    return {spec->kT, "reduced units", fmt::format("kT = {:g}", spec->kT)};
+    return {spec->kT, "reduced units", fmt::format("kT = {:g}", spec->kT), std::nullopt};
   }
   const auto& engine = meta.effective_config.value("engine", nlohmann::json::object());
   const double t = engine.is_object() ? engine.value("temperature", 300.0) : 300.0;
-  return {kBoltzmannKjPerMolK * t, "kJ/mol", fmt::format("T = {:g} K", t)};
+  return {kBoltzmannKjPerMolK * t, "kJ/mol", fmt::format("T = {:g} K", t), t};
+}
+
+std::string EnergyScale::kT_text() const {
+  if (temperature_k) return fmt::format("kT {:.4g} {} at {:g} K", kT, unit, *temperature_k);
+  return fmt::format("{} ({})", statement, unit);
 }
 
 namespace {

@@ -44,13 +44,20 @@ struct FreeEnergySurface {
 FreeEnergySurface free_energy_surface(std::span<const double> points, int point_dim, int dims,
                                       std::span<const double> weights, int bins, double kT);
 
-// The energy unit of a run's free energies. Given a temperature (--temperature): kJ/mol at it.
-// Otherwise a molecular run's engine.temperature (kJ/mol), and a built-in run's engine.kT in the
-// potential's reduced units, so that F is directly comparable with V.
+// The energy unit and temperature of a run's free energies: the one place that decides them for
+// every picture and number of `trails plot`, `trails analyze` and `trails report`. Given a
+// temperature (--temperature): kJ/mol at it. Otherwise a molecular run's engine.temperature
+// (kJ/mol), and a built-in run's engine.kT in the potential's reduced units, so that F is
+// directly comparable with V.
 struct EnergyScale {
   double kT = 0.0;
-  std::string unit;       // "kJ/mol" | "reduced units"
-  std::string statement;  // "T = 300 K" | "kT = 0.5"
+  std::string unit;                     // "kJ/mol" | "reduced units"
+  std::string statement;                // "T = 300 K" | "kT = 0.5"
+  std::optional<double> temperature_k;  // K, none in reduced units
+  // "kT 2.494 kJ/mol at 300 K" | "kT = 0.5 (reduced units)", for text summaries.
+  std::string kT_text() const;
+  // "kJ/mol at T = 300 K" | "reduced units at kT = 0.5", for captions.
+  std::string words() const { return unit + " at " + statement; }
 };
 EnergyScale energy_scale(const store::RunMeta& meta, std::optional<double> temperature_k);
 

@@ -27,6 +27,12 @@ FreeEnergyPicture base_picture(const store::RunStore& store, const RunFrames& fr
 
 }  // namespace
 
+std::vector<double> ensemble_frame_weights(const store::RunMeta& meta, const RunFrames& frames) {
+  const auto spawning = meta.config.value("spawning", nlohmann::json::object());
+  const bool we = spawning.is_object() && spawning.value("spawn_scheme", std::string()) == "we";
+  return we ? frames.walker_weights : std::vector<double>{};
+}
+
 std::vector<NamedFreeEnergy> run_free_energy_pictures(
     const store::RunStore& store, const fs::path& run_dir, const std::optional<fs::path>& weights,
     std::optional<double> temperature_k, const engines::builtin::Potential* potential) {
@@ -50,8 +56,10 @@ std::vector<NamedFreeEnergy> run_free_energy_pictures(
     const RunFrames frames = load_run_frames(store, run_dir);
     if (frames.size() == 0) throw core::InputError(run_dir.string() + " has no frames");
     auto p = base_picture(store, frames, scale, potential);
-    p.source = fmt::format("histogram of {} frames, iterations 0..{}", frames.size(),
-                           frames.last_iteration);
+    p.weights = ensemble_frame_weights(store.meta(), frames);
+    p.source = fmt::format("{} of {} frames, iterations 0..{}",
+                           p.weights.empty() ? "histogram" : "weighted-ensemble weights",
+                           frames.size(), frames.last_iteration);
     out.push_back({"fes.png", std::move(p)});
   }
   // The latest build with a model and its centres: pi_i spread over the frames nearest to i.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "trails/report/free_energy.h"
+#include "trails/report/reweight.h"
 #include "trails/store/run_store.h"
 
 namespace trails::report {
@@ -18,6 +19,15 @@ struct NamedFreeEnergy {
   std::string file;  // "fes.png" | "fes_msm.png"
   FreeEnergyPicture picture;
 };
+
+// The weights a run's own sampling gives its frames: a weighted-ensemble run's frames carry
+// their walker's weight (walkers.weight), so its free energy is the histogram of those weights
+// as WESTPA's w_pdist makes it (docs/kinetics.md). Empty for every other run: its frames are
+// counted.
+std::vector<double> ensemble_frame_weights(const store::RunMeta& meta, const RunFrames& frames);
+// How those weights are named on pictures and in summaries.
+inline constexpr const char* kEnsembleWeighting =
+    "weighted-ensemble walker weights (as WESTPA's w_pdist)";
 
 // `potential` (may be null) must outlive the pictures. Throws InputError for a weights file
 // that is not this run's (read_weights_header) or a run without frames.

@@ -80,8 +80,10 @@ RunFrames load_run_frames(const store::RunStore& store, const fs::path& run_dir,
     }
     out.points.insert(out.points.end(), rec.cvs.begin(), rec.cvs.end());
     for (const auto& w : rec.walkers) {
-      for (std::int64_t f = 0; f < w.n_frames; ++f)
+      for (std::int64_t f = 0; f < w.n_frames; ++f) {
         out.keys.push_back({rec.iteration, w.walker, f});
+        out.walker_weights.push_back(w.weight);
+      }
     }
   }
   if (out.last_iteration < 0) {

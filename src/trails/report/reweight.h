@@ -26,6 +26,7 @@ struct RunFrames {
   int d = 0;
   std::vector<double> points;  // n × d
   std::vector<core::FrameKey> keys;
+  std::vector<double> walker_weights;  // n: each frame's walker's weight (walkers.weight)
   std::int64_t last_iteration = -1;
   std::size_t size() const { return keys.size(); }
 };

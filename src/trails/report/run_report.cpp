@@ -14,11 +14,13 @@
 #include "trails/core/error.h"
 #include "trails/core/output_target.h"
 #include "trails/core/temp_dir.h"
+#include "trails/report/free_energy.h"
 #include "trails/report/html_page.h"
 #include "trails/report/plot.h"
 #include "trails/report/run_report_sections.h"
 #include "trails/report/status.h"
 #include "trails/report/swarm_outputs.h"
+#include "trails/report/swarm_report.h"
 #include "trails/store/run_store.h"
 
 namespace trails::report {
@@ -28,17 +30,6 @@ using detail::DrawnFile;
 using detail::ReportInputs;
 
 namespace {
-
-std::string read_bytes(const fs::path& file) {
-  std::error_code ec;
-  const auto size = fs::file_size(file, ec);
-  std::ifstream in(file, std::ios::binary);
-  std::string bytes(ec ? 0 : size, '\0');
-  if (ec || !in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()))) {
-    throw core::StoreError("cannot read " + file.string());
-  }
-  return bytes;
-}
 
 // Every file a command wrote into `dir`, by name (its pictures and any tables), except `skip`.
 void collect(const fs::path& dir, const std::string& producer, const fs::path& skip,
@@ -51,7 +42,7 @@ void collect(const fs::path& dir, const std::string& producer, const fs::path& s
   }
   std::sort(files.begin(), files.end());
   for (const auto& f : files) {
-    DrawnFile d{producer, f.filename().string(), read_bytes(f)};
+    DrawnFile d{producer, f.filename().string(), detail::read_file_bytes(f)};
     (f.extension() == ".png" ? in.pictures : in.tables).push_back(std::move(d));
   }
 }
@@ -89,16 +80,17 @@ void read_convergence_file(ReportInputs& in) {
     return;
   }
   try {
-    in.convergence_file = json::parse(read_bytes(file));
+    in.convergence_file = json::parse(detail::read_file_bytes(file));
   } catch (const std::exception& e) {
     in.convergence_file_error = file.string() + " could not be read: " + e.what();
   }
 }
 
-void read_store(ReportInputs& in) {
+void read_store(ReportInputs& in, std::optional<double> temperature_k) {
   const auto store = store::RunStore::open(in.run_dir, store::RunStore::Mode::ReadOnly);
   require_campaign_run(store.meta(), in.run_dir, "trails report");
   in.config = store.meta().config;
+  in.energy = energy_scale(store.meta(), temperature_k).words();
   in.builds = checked_msm_builds(store);
   // Only committed iterations (as the status read them): a campaign may be adding more.
   const auto last = in.status.at("last_iteration").get<std::int64_t>();
@@ -142,7 +134,7 @@ RunReportResult write_run_report(const RunReportRequest& request) {
       core::check_output("-o", out_dir / "index.html", core::ParentDir::MayBeCreated);
   AnalyzeRequest analysis;
   analysis.run_dir = run_dir;
-  if (request.temperature_k) analysis.temperature = *request.temperature_k;
+  analysis.temperature = request.temperature_k;
   analysis.tau_ps = request.tau_ps;
   check_analyze_numbers(analysis);  // before anything is drawn
 
@@ -151,32 +143,40 @@ RunReportResult write_run_report(const RunReportRequest& request) {
   in.status = run_status(run_dir);  // InputError when run_dir is not a run
   if (in.status.at("iterations_committed").get<std::int64_t>() == 0) {
     throw core::InputError(run_dir.string() +
-                           " has no committed iteration yet; nothing to report (run the "
-                           "campaign first); nothing was written");
+                           " has no committed iteration or cycle yet; nothing to report (run it "
+                           "first); nothing was written");
   }
   in.generated_at =
       fmt::format("{:%Y-%m-%dT%H:%M:%SZ}",
                   std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now()));
-  read_store(in);
-  read_convergence_file(in);
-  {
-    const core::TempDir scratch("trails-report");
-    const fs::path plots = scratch.path() / "plots";
-    PlotOptions plot_options;
-    plot_options.temperature_k = request.temperature_k;
-    plot_run(run_dir, plots, plot_options);
-    collect(plots, "trails plot", {}, in);
-    analyze_into(scratch.path() / "analysis", analysis, in);
+  std::string body;
+  std::vector<std::string> embedded;
+  std::string kind = "run";
+  if (const auto store = store::RunStore::open(run_dir, store::RunStore::Mode::ReadOnly);
+      is_swarm_run(store.meta())) {
+    body = swarm_report_body(run_dir, store, in.status, in.generated_at, embedded);
+    kind = "swarm";
+  } else {
+    read_store(in, request.temperature_k);
+    read_convergence_file(in);
+    {
+      const core::TempDir scratch("trails-report");
+      const fs::path plots = scratch.path() / "plots";
+      PlotOptions plot_options;
+      plot_options.temperature_k = request.temperature_k;
+      plot_run(run_dir, plots, plot_options);
+      collect(plots, "trails plot", {}, in);
+      analyze_into(scratch.path() / "analysis", analysis, in);
+    }
+    detail::sort_pictures(in.pictures);
+    body = navigation() + detail::summary_section(in) + detail::pictures_section(in) +
+           detail::msm_section(in) + detail::analysis_section(in) +
+           detail::convergence_section(in) + detail::failures_section(in);
+    for (const auto& p : in.pictures) embedded.push_back(p.producer + ": " + p.name);
   }
-  detail::sort_pictures(in.pictures);
-
-  const std::string body = navigation() + detail::summary_section(in) +
-                           detail::pictures_section(in) + detail::msm_section(in) +
-                           detail::analysis_section(in) + detail::convergence_section(in) +
-                           detail::failures_section(in);
   fs::path name = fs::absolute(run_dir).lexically_normal();
   if (name.filename().empty()) name = name.parent_path();  // "runs/mb/"
-  const std::string title = "Trails run report: " + name.filename().string();
+  const std::string title = "Trails " + kind + " report: " + name.filename().string();
   const std::string page = html::page(title, body);
 
   // Everything is gathered; only now is anything written.
@@ -189,9 +189,7 @@ RunReportResult write_run_report(const RunReportRequest& request) {
     if (made_dir) fs::remove_all(out_dir, ec);
     throw;
   }
-  RunReportResult result{out_dir / "index.html", {}, in.analysis_error};
-  for (const auto& p : in.pictures) result.pictures.push_back(p.producer + ": " + p.name);
-  return result;
+  return {out_dir / "index.html", std::move(embedded), in.analysis_error};
 }
 
 }  // namespace trails::report

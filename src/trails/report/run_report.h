@@ -19,8 +19,8 @@ namespace trails::report {
 struct RunReportRequest {
   std::filesystem::path run_dir;
   std::optional<std::filesystem::path> out_dir;  // default run_dir/report
-  // Passed to `trails plot` (free energies in kJ/mol at this T) and `trails analyze`
-  // (--temperature, default 300 K there); unset: each command's own default.
+  // Passed to `trails plot` and `trails analyze` (free energies in kJ/mol at this T); unset:
+  // the run's own energy unit and temperature (energy_scale, free_energy.h).
   std::optional<double> temperature_k;
   std::optional<double> tau_ps;  // `trails analyze --tau-ps` (walker segment length in ps)
 };
@@ -40,6 +40,8 @@ struct PictureCaption {
   std::string title;
   std::string caption;  // how to read it
 };
-PictureCaption picture_caption(const std::string& file_name);
+// `energy`: the run's energy unit and temperature in words ("kJ/mol at T = 300 K", "reduced
+// units at kT = 15"), which the free-energy captions name.
+PictureCaption picture_caption(const std::string& file_name, const std::string& energy = "");
 
 }  // namespace trails::report

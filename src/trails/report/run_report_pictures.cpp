@@ -29,16 +29,19 @@ constexpr std::array<KnownPicture, 13> kKnownPictures = {{
      "Occupied bins of the coverage grid per iteration (solid, left axis) and the grid's bins per "
      "axis (dashed, right axis). A solid line that flattens means exploration is saturating."},
     {"fes", "Free-energy surface",
-     "F = -kT ln p on the CV grid (kJ/mol at the temperature stated in the picture), minimum 0. "
-     "Low values are the likely states; blank bins were never visited."},
+     "F = -kT ln p on the CV grid in {energy}, minimum 0. Low values are the likely states; "
+     "blank bins were never visited. A weighted-ensemble run's frames carry their walkers' "
+     "weights (as WESTPA's w_pdist), so the surface is the ensemble's; other runs' frames are "
+     "counted."},
     {"fes_msm", "Free-energy surface from the MSM",
-     "F = -kT ln p on the CV grid with each frame weighted by the stationary probability of its "
-     "microstate in the latest MSM build. Compare with the histogram surface: where they differ, "
+     "F = -kT ln p on the CV grid in {energy}, each frame weighted by the stationary probability "
+     "of its microstate in the latest MSM build. Compare with the histogram surface: where they "
+     "differ, "
      "the sampling is not yet at equilibrium."},
     {"fes_histogram", "Histogram free-energy surface (trails analyze, no MSM model)",
-     "F = -kT ln p of the sampled frames on the CV grid, kJ/mol at the temperature stated; the "
-     "run has no MSM model, so this is analyze's report. Adaptive sampling biases the histogram: "
-     "trails reweight corrects for it."},
+     "F = -kT ln p of the sampled frames on the CV grid in {energy}; the run has no MSM model, so "
+     "this is analyze's report. Adaptive sampling biases the histogram: trails reweight corrects "
+     "for it (a weighted ensemble's frames carry their walkers' weights already)."},
     {"its", "Implied timescales of the latest MSM build",
      "Implied timescales against the lag time. Where the curves level off the model is Markovian; "
      "the lag used should lie in that flat part."},
@@ -59,7 +62,8 @@ constexpr std::array<KnownPicture, 13> kKnownPictures = {{
      "more iterations."},
     {"convergence_report", "MSM convergence report",
      "Four panels of trails analyze: implied timescales against lag, the timescales over the "
-     "builds, VAMP-2 over the builds, and the free-energy surface of the first two CVs (kJ/mol)."},
+     "builds, VAMP-2 over the builds, and the free-energy surface of the first two CVs in "
+     "{energy}."},
     {"path", "Path",
      "A chosen pathway between two states drawn on the CV space or the free-energy surface."},
     {"lineage", "Lineage",
@@ -76,10 +80,15 @@ std::size_t rank(const std::string& name) {
 
 }  // namespace
 
-PictureCaption picture_caption(const std::string& file_name) {
+PictureCaption picture_caption(const std::string& file_name, const std::string& energy) {
   const std::size_t i = rank(file_name);
   if (i < kKnownPictures.size()) {
-    return {std::string(kKnownPictures[i].title), std::string(kKnownPictures[i].caption)};
+    std::string caption(kKnownPictures[i].caption);
+    const auto at = caption.find("{energy}");
+    if (at != std::string::npos) {
+      caption.replace(at, 8, energy.empty() ? "the energy unit stated in the picture" : energy);
+    }
+    return {std::string(kKnownPictures[i].title), caption};
   }
   return {file_name,
           "A picture this page has no description for yet; the command that drew it documents "
@@ -99,7 +108,7 @@ std::string pictures_section(const ReportInputs& in) {
   std::string body;
   if (in.pictures.empty()) body += html::paragraph("No pictures were drawn.", "note");
   for (const auto& p : in.pictures) {
-    const auto c = picture_caption(p.name);
+    const auto c = picture_caption(p.name, in.energy);
     body += html::figure(p.bytes, p.name, c.title + " (" + p.producer + ": " + p.name + ").",
                          c.caption);
   }

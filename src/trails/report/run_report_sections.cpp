@@ -1,6 +1,7 @@
 // The text sections of `trails report` (run_report_sections.h): summary, MSM builds, analysis,
 // convergence and failures, each from ReportInputs only.
 #include <cmath>
+#include <fstream>
 #include <set>
 #include <string_view>
 #include <utility>
@@ -8,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "trails/core/error.h"
 #include "trails/report/html_page.h"
 #include "trails/report/run_report_sections.h"
 
@@ -48,16 +50,106 @@ bool msm_enabled(const json& config) {
   return it != config.end() && it->is_object() && it->value("enabled", false);
 }
 
-// "builtin (potential muller_brown; a point of the 2-D CV space, dt 0.0001 reduced units)",
-// "openmm (22 atoms, dt 0.002 ps, lengths in nm, periodic box)".
-std::string engine_text(const json& s, const json& config) {
+// A configured number as a person writes it ("15", "0.0001", "300"); anything else as text().
+std::string quantity(const json& j) {
+  return j.is_number() ? fmt::format("{:g}", j.get<double>()) : text(j);
+}
+
+std::string string_at(const json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// "conf_file /x/a.pdb, top_file /x/a.prmtop": the system's input files that the run names.
+std::string input_files(const json& system) {
+  std::string out;
+  for (const char* key : {"conf_file", "top_file", "system_file"}) {
+    const auto file = string_at(system, key);
+    if (!file.empty()) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", key, file);
+  }
+  const auto ff = system.value("forcefield", json::array());
+  if (ff.is_array() && !ff.empty()) {
+    std::string names;
+    for (const auto& f : ff) names += (names.empty() ? "" : " + ") + text(f);
+    out += (out.empty() ? "" : ", ") + std::string("force field ") + names;
+  }
+  return out;
+}
+
+// The platforms the last iteration's walkers ran on ("CPU", "CUDA, OpenCL").
+std::string platforms_used(const json& s) {
+  std::set<std::string> names;
+  for (const auto& p : s.value("placement", json::array())) {
+    if (p.contains("where")) names.insert(text(p["where"].value("platform", json())));
+  }
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// What the engine integrates, from the run's configuration: the built-in potential or the
+// molecular system's inputs and the engine's own settings (each engine kind names its own).
+std::string engine_setup(const std::string& kind, const json& config, const json& s) {
+  const auto engine = config.value("engine", json::object());
+  const auto system = config.value("system", json::object());
+  if (kind == "builtin") {
+    return fmt::format("potential {}, {} dynamics at kT {} (reduced units)",
+                       text(engine.value("potential", json())),
+                       text(engine.value("integrator", json())),
+                       quantity(engine.value("kT", json())));
+  }
+  std::string out;
+  const auto files = input_files(system);
+  if (kind == "openmm") {
+    out = files.empty() ? "system from the default inputs" : files;
+    out += fmt::format("; platform {} requested ({} precision)",
+                       text(engine.value("platform_name", json())),
+                       text(engine.value("precision", json())));
+    const auto used = platforms_used(s);
+    if (!used.empty()) out += ", ran on " + used;
+  } else if (kind == "gromacs") {
+    out = fmt::format(
+        "{}; {}", files.empty() ? "no input files recorded" : files,
+        string_at(system, "system_file").empty() ? "Trails' MDP" : "the system_file MDP template");
+    out += "; program " + text(engine.value("gromacs_executable", json()));
+  } else if (kind == "amber") {
+    out = files.empty() ? "no input files recorded" : files;
+    const auto mdin = string_at(engine, "amber_input_file");
+    out += "; " + (mdin.empty() ? std::string("Trails' mdin") : "mdin template " + mdin);
+    out += "; program " + text(engine.value("amber_executable", json()));
+  } else if (kind == "command") {
+    std::string argv;
+    for (const auto& a : engine.value("command", json::array())) {
+      argv += (argv.empty() ? "" : " ") + text(a);
+    }
+    out = "program '" + argv + "'";
+    if (!files.empty()) out += "; " + files;
+  } else {
+    out = files;
+  }
+  if (engine.contains("temperature")) {
+    out +=
+        fmt::format("; {} K, {}", quantity(engine["temperature"]),
+                    engine.value("npt", false)
+                        ? fmt::format("NPT at {} atm", quantity(engine.value("pressure", json())))
+                        : std::string("NVT"));
+  }
+  return out;
+}
+
+}  // namespace
+
+// "builtin (potential muller_brown, overdamped dynamics at kT 1 (reduced units); a point of the
+// 2-D CV space, dt 0.0001 reduced units)", "openmm (conf_file /x/ala2.pdb, force field
+// amber14-all.xml; platform CPU requested (mixed precision), ran on CPU; 300 K, NVT; 22 atoms,
+// dt 0.002 ps, lengths in nm)".
+std::string engine_description(const json& s, const json& config) {
   const auto& e = s.value("engine", json::object());
   if (!e.is_object() || e.empty()) return "n/a";
-  std::string out = e.value("engine", "unknown") + " (";
-  const auto engine = config.value("engine", json::object());
-  if (engine.is_object() && engine.contains("potential") && engine["potential"].is_string()) {
-    out += "potential " + engine["potential"].get<std::string>() + "; ";
-  }
+  const std::string kind = e.value("engine", "unknown");
+  std::string out = kind + " (";
+  const auto setup = engine_setup(kind, config, s);
+  if (!setup.empty()) out += setup + "; ";
   if (e.value("molecular", false)) {
     out += fmt::format("{} atoms, dt {} {}, lengths in {}{})", text(e["n_atoms"]), text(e["dt"]),
                        text(e["time_unit"]), text(e["length_unit"]),
@@ -69,6 +161,8 @@ std::string engine_text(const json& s, const json& config) {
   return out;
 }
 
+namespace {
+
 Rows run_rows(const json& s, const json& config) {
   Rows rows = {{"run directory", text(s["run_dir"])},
                {"state", s.value("running", false)
@@ -77,7 +171,7 @@ Rows run_rows(const json& s, const json& config) {
                {"written by", "trails " + text(s["trails_version"]) + ", store schema " +
                                   text(s["schema_version"]) + ", created " + text(s["created_at"])},
                {"configuration digest", text(s["config_digest"])},
-               {"engine", engine_text(s, config)}};
+               {"engine", engine_description(s, config)}};
   rows.emplace_back("iterations",
                     fmt::format("{} committed of {} (last: iteration {}, committed {})",
                                 text(s["iterations_committed"]), text(s["target_iterations"]),
@@ -208,12 +302,16 @@ std::string analysis_section(const ReportInputs& in) {
         sets.push_back({std::to_string(i), text(pops[i]), text(fe[i])});
       }
       body += "<h3>Metastable sets</h3>\n" +
-              html::table({"set", "population", "free energy (kJ/mol)"}, sets);
+              html::table({"set", "population",
+                           "free energy (" + j.value("energy_unit", std::string("n/a")) + ")"},
+                          sets);
     }
     // Results `trails analyze` reports beyond those above (MFPTs, coarse matrices, ...).
     static const std::set<std::string> kShown = {
-        "run_dir", "outfile", "builds", "builds_with_model", "temperature_k", "kT_kj_mol", "time",
-        "latest",  "series",  "tail",   "free_energy",       "metastable"};
+        "run_dir",       "outfile", "builds",      "builds_with_model",
+        "temperature_k", "kT",      "energy_unit", "time",
+        "latest",        "series",  "tail",        "free_energy",
+        "metastable"};
     for (const auto& [key, value] : j.items()) {
       if (!kShown.contains(key)) body += html::details(key, html::pre(value.dump(2)));
     }
@@ -292,6 +390,18 @@ std::string failures_section(const ReportInputs& in) {
       "trails run reports its walkers' errors when it stops.",
       "note");
   return html::section("failures", "Failures", body);
+}
+
+std::string read_file_bytes(const std::filesystem::path& file) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const auto size = fs::file_size(file, ec);
+  std::ifstream in(file, std::ios::binary);
+  std::string bytes(ec ? 0 : size, '\0');
+  if (ec || !in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()))) {
+    throw core::StoreError("cannot read " + file.string());
+  }
+  return bytes;
 }
 
 }  // namespace trails::report::detail

@@ -42,7 +42,17 @@ struct ReportInputs {
   std::vector<DrawnFile> pictures;                 // every .png, in page order
   std::vector<DrawnFile> tables;                   // every other file the commands wrote
   std::string generated_at;                        // ISO 8601 UTC
+  std::string energy;  // the free energies' unit and temperature in words (picture_caption)
 };
+
+// The run's engine and the system it integrates, in words: the built-in potential, or the
+// molecular inputs (structure, topology, system file, force field), the engine's program or
+// platform and its temperature, then the atom count and time step that the engine reported.
+// `status`: run_status(); `config`: the run's result-relevant configuration.
+std::string engine_description(const nlohmann::json& status, const nlohmann::json& config);
+
+// The whole content of a file (StoreError naming it when it cannot be read).
+std::string read_file_bytes(const std::filesystem::path& file);
 
 // The sections, in page order. Every string from the run is escaped (html_page.h).
 std::string summary_section(const ReportInputs& in);

@@ -12,6 +12,7 @@
 #include "trails/core/error.h"
 #include "trails/core/output_target.h"
 #include "trails/core/temp_dir.h"
+#include "trails/report/cv_axes.h"
 #include "trails/report/cv_columns.h"
 #include "trails/report/frame_trajectory.h"
 #include "trails/report/gnuplot.h"
@@ -31,26 +32,73 @@ double dt_of(const store::RunMeta& meta) {
   return dt.is_number() ? dt.get<double>() : 0.0;
 }
 
-// The first CV's name as the run recorded it (cv_columns.h: the one naming rule).
-std::string first_cv_name(const store::RunMeta& meta,
-                          const std::vector<std::vector<swarm::CycleRecord>>& chains) {
-  const std::size_t d =
-      chains.empty() || chains.front().empty() ? 1 : chains.front().front().anchor_cvs.size();
-  return recorded_cv_names(meta, static_cast<int>(std::max<std::size_t>(d, 1))).front();
-}
-
 std::string metrics_csv(const std::vector<swarm::CycleRecord>& chain, double dt) {
-  std::string out =
-      "cycle,anchor_metric,chosen_trial,selection_entropy,tau2_metric,outcome,accepted,"
-      "converged,path_steps,path_time,wall_s,stop\n";
-  for (const auto& r : chain) {
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", r.cycle, num(r.anchor_metric),
-                       r.chosen, num(r.entropy), num(r.tau2_metric), swarm::to_string(r.outcome),
-                       r.outcome == swarm::Outcome::KeptAnchor ? 0 : 1, r.converged ? 1 : 0,
-                       r.path_steps, num(static_cast<double>(r.path_steps) * dt), num(r.wall_s),
-                       r.stop);
+  std::string out;
+  for (const auto& column : kSwarmMetricColumns) out += (out.empty() ? "" : ",") + column;
+  out += "\n";
+  for (const auto& row : swarm_metric_rows(chain, dt)) {
+    std::string line;
+    for (const auto& cell : row) line += (line.empty() ? "" : ",") + cell;
+    out += line + "\n";
   }
   return out;
+}
+
+}  // namespace
+
+const std::vector<std::string> kSwarmMetricColumns = {
+    "cycle",    "anchor_metric", "chosen_trial", "selection_entropy", "tau2_metric", "outcome",
+    "accepted", "converged",     "path_steps",   "path_time",         "wall_s",      "stop"};
+
+std::vector<std::vector<std::string>> swarm_metric_rows(
+    const std::vector<swarm::CycleRecord>& chain, double dt) {
+  std::vector<std::vector<std::string>> rows;
+  rows.reserve(chain.size());
+  for (const auto& r : chain) {
+    rows.push_back({std::to_string(r.cycle), num(r.anchor_metric), std::to_string(r.chosen),
+                    num(r.entropy), num(r.tau2_metric), swarm::to_string(r.outcome),
+                    r.outcome == swarm::Outcome::KeptAnchor ? "0" : "1", r.converged ? "1" : "0",
+                    std::to_string(r.path_steps), num(static_cast<double>(r.path_steps) * dt),
+                    num(r.wall_s), r.stop});
+  }
+  return rows;
+}
+
+double swarm_dt(const store::RunMeta& meta) { return dt_of(meta); }
+
+std::int64_t cycle_tick_step(std::int64_t last) {
+  for (std::int64_t scale = 1;; scale *= 10) {
+    for (const std::int64_t m : {1, 2, 5}) {
+      if (last <= 8 * m * scale) return m * scale;
+    }
+  }
+}
+
+std::string swarm_progress_label(const store::RunMeta& meta, int d) {
+  const json& pg = meta.config.at("pathgennie");
+  const std::string mode = pg.at("mode").get<std::string>();
+  std::string unit;  // the CVs' one unit, "" when they differ
+  for (int i = 0; i < d; ++i) {
+    const auto u = cv_axis(meta.config, meta.engine_system, i, d).unit;
+    if (i == 0) unit = u;
+    if (u != unit) unit.clear();
+  }
+  // Short enough for the picture's height: the metric, then its unit or what it means.
+  const std::string in_unit = unit.empty() ? "" : unit + "; ";
+  if (mode == "target" || mode == "fold") {
+    return "progress  -|ξ - ξ*|  (" + in_unit + "0 at the target)";
+  }
+  if (mode == "unfold") {
+    std::string w;
+    for (const auto& x : pg.value("unfold_weights", json::array())) {
+      w += (w.empty() ? "" : ", ") + fmt::format("{:g}", x.get<double>());
+    }
+    return "progress  |w ⊙ (ξ - ξ0)|  (w = unfold_weights [" + w + "])";
+  }
+  if (pg.value("escape_metric", std::string()) == "cv0") {
+    return "progress  = " + cv_axis_label(meta.config, meta.engine_system, 0, d);
+  }
+  return "progress  |ξ - ξ0|  (" + in_unit + "distance from the start)";
 }
 
 // The cycles whose anchor is a frame of the reactive path: every save_freq-th and the last.
@@ -88,8 +136,6 @@ std::string chain_colour(std::size_t k) {
 void write_text(const fs::path& file, const std::string& text) {
   core::write_output(core::check_output("swarm output", file, core::ParentDir::MayBeCreated), text);
 }
-
-}  // namespace
 
 bool is_swarm_run(const store::RunMeta& meta) { return meta.config.contains("pathgennie"); }
 
@@ -205,19 +251,21 @@ std::vector<fs::path> plot_swarm(const fs::path& run_dir, const fs::path& out_di
     plots += fmt::format("{}'{}' using 1:2 with lines lw 2 lc rgb '{}' title 'path {}'",
                          plots.empty() ? "" : ", ", gp_quote(data.string()), chain_colour(k), k);
   }
-  const json& pg = meta.config.at("pathgennie");
-  const std::string mode = pg.at("mode").get<std::string>();
-  const std::string ylabel =
-      mode == "target" || mode == "fold" ? "progress  -|ξ - ξ*|  (higher is closer)"
-      : pg.at("escape_metric") == "cv0"
-          ? fmt::format("progress  = {}  (the first CV)", first_cv_name(meta, chains))
-          : std::string("progress  |ξ - ξ0|  (distance from the start)");
+  const int d = static_cast<int>(std::max<std::size_t>(
+      chains.empty() || chains.front().empty() ? 1 : chains.front().front().anchor_cvs.size(), 1));
+  const std::string ylabel = swarm_progress_label(meta, d);
+  std::int64_t last_cycle = 1;
+  for (const auto& chain : chains) {
+    if (!chain.empty()) last_cycle = std::max(last_cycle, chain.back().cycle);
+  }
   const fs::path progress_png = tmp.path() / "progress.png";
+  // Cycles are whole numbers: integer ticks from 0, never 0.5.
   std::string script = fmt::format(
       "set terminal pngcairo size 900,600 font 'DejaVu Sans,11'\nset output '{}'\n"
       "set xlabel 'cycle'\nset ylabel '{}' noenhanced\nset key outside right top\nset grid\n"
-      "plot {}\n",
-      gp_quote(progress_png.string()), gp_quote(ylabel), plots.empty() ? "NaN notitle" : plots);
+      "set xrange [0:{}]\nset xtics 0,{}\nset format x '%.0f'\nplot {}\n",
+      gp_quote(progress_png.string()), gp_quote(ylabel), last_cycle, cycle_tick_step(last_cycle),
+      plots.empty() ? "NaN notitle" : plots);
   run_gnuplot(script, "the swarm's progress");
   std::vector<std::unique_ptr<core::PendingOutput>> staged;
   staged.push_back(stage_picture(
@@ -250,12 +298,13 @@ std::vector<fs::path> plot_swarm(const fs::path& run_dir, const fs::path& out_di
     const fs::path path_png = tmp.path() / "path.png";
     script = fmt::format(
         "set terminal pngcairo size 800,700 font 'DejaVu Sans,11'\nset output '{}'\n"
-        "set xlabel 'x'\nset ylabel 'y'\nset key outside right top\n"
+        "set xlabel '{}' noenhanced\nset ylabel '{}' noenhanced\nset key outside right top\n"
         "set contour base\nset cntrparam levels incremental {},{},{}\nunset surface\n"
         "set view map\nset table '{}'\nsplot '{}' using 1:2:3 with lines notitle\nunset table\n"
         "unset contour\nplot '{}' using 1:2 with lines lc rgb '#999999' title 'potential'{}\n",
-        gp_quote(path_png.string()), vmin, span / 12.0, vmin + span,
-        gp_quote((tmp.path() / "contours.dat").string()), gp_quote(grid.string()),
+        gp_quote(path_png.string()), gp_quote(cv_axis_label(meta.config, meta.engine_system, 0, 2)),
+        gp_quote(cv_axis_label(meta.config, meta.engine_system, 1, 2)), vmin, span / 12.0,
+        vmin + span, gp_quote((tmp.path() / "contours.dat").string()), gp_quote(grid.string()),
         gp_quote((tmp.path() / "contours.dat").string()), paths);
     run_gnuplot(script, "the swarm's paths");
     staged.push_back(

@@ -24,6 +24,13 @@ bool is_swarm_run(const store::RunMeta& meta);
 void require_campaign_run(const store::RunMeta& meta, const std::filesystem::path& run_dir,
                           std::string_view command);
 
+// metrics.csv's columns and its rows (one per cycle, as text), which `trails report` shows too.
+extern const std::vector<std::string> kSwarmMetricColumns;
+std::vector<std::vector<std::string>> swarm_metric_rows(
+    const std::vector<swarm::CycleRecord>& chain, double dt);
+// The engine's time step (engine.dt in its time unit), which path_time counts in.
+double swarm_dt(const store::RunMeta& meta);
+
 // Every committed cycle record of a swarm run, by chain (index = chain), in cycle order.
 std::vector<std::vector<swarm::CycleRecord>> swarm_chains(const store::RunStore& store);
 
@@ -33,6 +40,13 @@ std::string format_swarm_status(const nlohmann::json& swarm);
 
 // Writes every chain's outputs (replacing earlier ones atomically); returns the files written.
 std::vector<std::filesystem::path> write_swarm_outputs(const std::filesystem::path& run_dir);
+
+// progress.png's y label: the progress metric of the run's mode (docs/swarm.md, "Progress") with
+// the CVs' unit where they share one; `cv_dim` CVs.
+std::string swarm_progress_label(const store::RunMeta& meta, int cv_dim);
+// The cycle axis' tick step up to cycle `last`: 1, 2 or 5 times a power of ten, at most eight
+// ticks, never a fraction of a cycle.
+std::int64_t cycle_tick_step(std::int64_t last);
 
 // progress.png and (2-D built-in) path.png into out_dir; returns the pictures drawn.
 std::vector<std::filesystem::path> plot_swarm(const std::filesystem::path& run_dir,

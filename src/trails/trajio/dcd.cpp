@@ -195,7 +195,9 @@ class DcdReader {
     Trajectory out;
     out.n_atoms = n_atoms_;
     out.frames.resize(n_frames);
-    std::vector<float> xyz(static_cast<std::size_t>(n_atoms_));
+    // Sized only when a frame is there: the file's length then bounds the header's atom count
+    // (a header-only file may claim any count: fuzz/corpus/dcd).
+    std::vector<float> xyz(n_frames > 0 ? static_cast<std::size_t>(n_atoms_) : 0);
     for (std::uint64_t f = 0; f < n_frames; ++f) {
       TrajectoryFrame& fr = out.frames[f];
       const std::int64_t step = istart_ + static_cast<std::int64_t>(f) * nsavc_;

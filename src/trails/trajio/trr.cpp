@@ -48,6 +48,8 @@ class XdrCursor {
     need(n, what);
     pos_ += n;
   }
+  // Fails unless n more bytes remain (before a block's storage is allocated).
+  void expect(std::size_t n, const char* what) const { need(n, what); }
   [[noreturn]] void fail(const std::string& what) const {
     throw core::InputError(path_.string() + ": TRR frame " + std::to_string(frame_) + " (byte " +
                            std::to_string(pos_) + "): " + what);
@@ -69,7 +71,7 @@ class XdrCursor {
 
 struct Header {
   std::int32_t box_size = 0, vir_size = 0, pres_size = 0, x_size = 0, v_size = 0, f_size = 0;
-  std::int32_t other_size = 0;  // ir, e, top, sym: blocks GROMACS no longer fills; skipped
+  std::int64_t other_size = 0;  // ir, e, top, sym: blocks GROMACS no longer fills; skipped
   std::int32_t natoms = 0;
   std::int64_t step = 0;
   bool is_double = false;
@@ -99,10 +101,11 @@ Header read_header(XdrCursor& in) {
                          h.f_size, h.natoms}) {
     if (s < 0) in.fail("a negative block size or atom count");
   }
-  h.other_size = ir + e + top + sym;
+  // In 64 bits: four (or three) sizes up to 2^31 - 1 each overflow 32 (fuzz/corpus/trr).
+  h.other_size = std::int64_t{ir} + e + top + sym;
   // The size of `real` follows from any block present (GROMACS' own rule).
-  const std::int32_t vec = h.natoms * 3;
-  std::int32_t real_size = 0;
+  const std::int64_t vec = std::int64_t{h.natoms} * 3;
+  std::int64_t real_size = 0;
   if (h.box_size)
     real_size = h.box_size / 9;
   else if (h.x_size && vec)
@@ -123,6 +126,7 @@ Header read_header(XdrCursor& in) {
 std::vector<double> read_block(XdrCursor& in, std::int32_t size, const Header& h) {
   std::vector<double> out;
   if (size == 0) return out;
+  in.expect(static_cast<std::size_t>(size), "a coordinate block");  // before allocating it
   out.resize(static_cast<std::size_t>(h.natoms) * 3);
   for (double& v : out) v = in.real(h.is_double);
   return out;

@@ -197,6 +197,12 @@ XtcLayout scan_xtc(const std::filesystem::path& path) {
         if (packed[1 + d] > packed[4 + d]) throw fail("has a corrupt header");
       }
       if (nbytes < 0) throw fail("has a negative compressed size");
+      // Every atom takes at least a bit of the compressed data; GROMACS' decoder allocates the
+      // frame from the atom count, so a header that claims more is refused here
+      // (fuzz/corpus/xtc).
+      if (static_cast<std::uint64_t>(head[1]) > 8 * static_cast<std::uint64_t>(nbytes)) {
+        throw fail("has more atoms than its compressed data can hold");
+      }
       frame_bytes += 9 * 4 + ((static_cast<std::uint64_t>(nbytes) + 3) / 4) * 4;
     }
     if (offset + frame_bytes > size) throw fail("is truncated");

@@ -2,8 +2,11 @@
 
 #include <netcdf.h>
 
+#include <algorithm>
 #include <array>
 #include <fstream>
+#include <limits>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -53,6 +56,31 @@ class NcFile {
     return v;
   }
   const fs::path& file() const { return file_; }
+  // Variable `v` (named `name`) when it holds exactly `expected` values: the file's own
+  // dimensions decide how many values libnetcdf writes, so a variable shaped otherwise than the
+  // conventions say is an error, and so is one larger than the file could hold, before anything
+  // is allocated (fuzz/corpus/netcdf).
+  std::vector<double> read(int v, const char* name, std::size_t expected) const {
+    int ndims = 0;
+    check(nc_inq_varndims(id_, v, &ndims), file_, name);
+    std::vector<int> dims(static_cast<std::size_t>(std::max(ndims, 0)));
+    if (ndims > 0) check(nc_inq_vardimid(id_, v, dims.data()), file_, name);
+    std::size_t count = 1;
+    for (const int d : dims) {
+      std::size_t n = 0;
+      check(nc_inq_dimlen(id_, d, &n), file_, name);
+      count = n != 0 && count > std::numeric_limits<std::size_t>::max() / n ? 0 : count * n;
+    }
+    std::error_code ec;
+    const auto bytes = fs::file_size(file_, ec);
+    if (count != expected || ec || count > bytes) {
+      throw core::InputError(fmt::format("{}: variable '{}' holds {} values, expected {}",
+                                         file_.string(), name, count, expected));
+    }
+    std::vector<double> out(count);
+    if (!out.empty()) check(nc_get_var_double(id_, v, out.data()), file_, name);
+    return out;
+  }
 
  private:
   fs::path file_;
@@ -89,16 +117,15 @@ AmberFrames read_netcdf_trajectory(const fs::path& file, int n_atoms) {
   out.n_frames = f.dim("frame");
   const auto coords = f.var("coordinates");
   if (!coords) throw core::InputError(file.string() + ": no 'coordinates' variable");
-  std::vector<double> a(out.n_frames * static_cast<std::size_t>(n_atoms) * 3);
-  if (!a.empty()) check(nc_get_var_double(f.id(), *coords, a.data()), file, "coordinates");
+  const std::vector<double> a =
+      f.read(*coords, "coordinates", out.n_frames * static_cast<std::size_t>(n_atoms) * 3);
   out.positions_nm.reserve(a.size());
   for (const double x : a) out.positions_nm.push_back(x / kAngstromPerNm);
   const auto lengths = f.var("cell_lengths");
   const auto angles = f.var("cell_angles");
   if (lengths && angles && out.n_frames > 0) {
-    std::vector<double> l(out.n_frames * 3), g(out.n_frames * 3);
-    check(nc_get_var_double(f.id(), *lengths, l.data()), file, "cell_lengths");
-    check(nc_get_var_double(f.id(), *angles, g.data()), file, "cell_angles");
+    const auto l = f.read(*lengths, "cell_lengths", out.n_frames * 3);
+    const auto g = f.read(*angles, "cell_angles", out.n_frames * 3);
     for (std::size_t k = 0; k < out.n_frames; ++k) {
       const structure::Box box = cell_box(&l[3 * k], &g[3 * k]);
       out.boxes.insert(out.boxes.end(), box.begin(), box.end());
@@ -114,12 +141,10 @@ AmberState read_netcdf_restart(const fs::path& file, int n_atoms) {
   const auto n = static_cast<std::size_t>(n_atoms) * 3;
   const auto coords = f.var("coordinates");
   if (!coords) throw core::InputError(file.string() + ": no 'coordinates' variable");
-  s.positions_nm.resize(n);
-  check(nc_get_var_double(f.id(), *coords, s.positions_nm.data()), file, "coordinates");
+  s.positions_nm = f.read(*coords, "coordinates", n);
   for (double& x : s.positions_nm) x /= kAngstromPerNm;
   if (const auto v = f.var("velocities")) {
-    s.velocities.resize(n);
-    check(nc_get_var_double(f.id(), *v, s.velocities.data()), file, "velocities");
+    s.velocities = f.read(*v, "velocities", n);
     double scale = 1.0;
     if (nc_get_att_double(f.id(), *v, "scale_factor", &scale) != NC_NOERR) scale = 1.0;
     for (double& x : s.velocities) x *= scale / kAngstromPerNm;
@@ -127,12 +152,11 @@ AmberState read_netcdf_restart(const fs::path& file, int n_atoms) {
   const auto lengths = f.var("cell_lengths");
   const auto angles = f.var("cell_angles");
   if (lengths && angles) {
-    std::array<double, 3> l{}, g{};
-    check(nc_get_var_double(f.id(), *lengths, l.data()), file, "cell_lengths");
-    check(nc_get_var_double(f.id(), *angles, g.data()), file, "cell_angles");
+    const auto l = f.read(*lengths, "cell_lengths", 3);
+    const auto g = f.read(*angles, "cell_angles", 3);
     s.box = cell_box(l.data(), g.data());
   }
-  if (const auto t = f.var("time")) nc_get_var_double(f.id(), *t, &s.time_ps);
+  if (const auto t = f.var("time")) s.time_ps = f.read(*t, "time", 1).front();
   return s;
 }
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -110,8 +111,11 @@ std::optional<std::vector<std::uint8_t>> read_frame(int fd, std::size_t max_byte
 std::optional<std::vector<std::uint8_t>> take_frame(std::vector<std::uint8_t>& buffer,
                                                     std::size_t max_bytes) {
   if (buffer.size() < kHeaderBytes) {
-    // A foreign stream fails as soon as its first bytes differ from the magic.
-    if (!std::equal(buffer.begin(), buffer.end(), kMagic.begin())) {
+    // A foreign stream fails as soon as its first bytes differ from the magic (only the magic's
+    // 4 bytes are compared: 5 to 7 buffered bytes hold part of the length too).
+    const std::size_t known = std::min(buffer.size(), kMagic.size());
+    if (!std::equal(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(known),
+                    kMagic.begin())) {
       std::array<std::uint8_t, kHeaderBytes> header{};
       std::copy(buffer.begin(), buffer.end(), header.begin());
       checked_length(header, max_bytes);
