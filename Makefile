@@ -3,11 +3,20 @@
 BUILD ?= build
 JOBS ?= 2
 TRAILS := $(BUILD)/trails
+# The OpenMM 8 build of the OpenMM engine's tests (scripts/test-openmm8, docs/engines.md).
+OPENMM8_BUILD ?= build-openmm8
+# ccache shares objects between the two build folders (and between checkouts): paths below the
+# checkout are hashed relative to it, and the build folder is not hashed.
+export CCACHE_BASEDIR ?= $(CURDIR)
+export CCACHE_NOHASHDIR ?= 1
 
-.PHONY: deps configure build install test lint lint-format lint-tidy demo demo-mb bench clean
+.PHONY: deps configure build install test test-openmm8 lint lint-format lint-tidy demo demo-mb bench clean
 
+# Debian's packages, then .venv/ with OpenMM 8 from PyPI (scripts/install-venv;
+# TRAILS_OPENMM_CUDA=12 adds its CUDA platform, about 350 MB).
 deps:
 	@bash scripts/install-deps
+	@bash scripts/install-venv
 
 $(BUILD)/build.ninja:
 	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
@@ -22,10 +31,15 @@ build: deps configure
 install: build
 	cmake --install $(BUILD)
 
-# The tests, then clang-tidy (the slow half of the lint: about 17 minutes on 2 cores).
+# The tests, the OpenMM engine's tests against OpenMM 8, then clang-tidy (the slow half of the
+# lint: about 17 minutes on 2 cores).
 test: build lint-format
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	@$(MAKE) --no-print-directory test-openmm8
 	@$(MAKE) --no-print-directory lint-tidy
+
+test-openmm8: deps
+	bash scripts/test-openmm8 $(OPENMM8_BUILD) $(JOBS)
 
 # Lint (docs/architecture.md, "Lint"): clang-format must leave every C++ file unchanged, and
 # clang-tidy (.clang-tidy) must report no finding over src/ and apps/ (every enabled check is an
@@ -58,4 +72,4 @@ bench: build
 	bash bench/run-overhead.sh $(BUILD)
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(OPENMM8_BUILD)

@@ -25,6 +25,7 @@ import importlib.util
 import inspect
 import json
 import os
+import re
 import sys
 
 
@@ -36,6 +37,23 @@ class InputProblem(Exception):
 
 def fail(key, message):
     raise InputProblem(key, message)
+
+
+def version_tuple(v):
+    return tuple(int("".join(c for c in part if c.isdigit()) or 0) for part in v.split("."))
+
+
+def unreadable_xml(path, text, error, mine):
+    """Why this OpenMM cannot read a System XML: a file written by a newer OpenMM (8's
+    CustomNonbondedForce, for one, is a version 7.7 rejects) says who wrote it and what to do."""
+    m = re.search(r'<System\b[^>]*\bopenmmVersion="([^"]+)"', text[:4096])
+    if m and version_tuple(m.group(1)) > version_tuple(mine):
+        return (f"{path}: written by OpenMM {m.group(1)} (its openmmVersion), which this Python's "
+                f"OpenMM {mine} ({sys.executable}) cannot read ({error}). Run a Trails built "
+                f"against OpenMM {m.group(1)} or newer (cmake -DOpenMM_ROOT=PREFIX; `make deps` "
+                f"installs OpenMM 8 in .venv/: docs/engines.md, \"OpenMM 7.7 or 8\"), or "
+                f"serialize the System again with OpenMM {mine}")
+    return f"{path}: not a serialized OpenMM System: {error}"
 
 
 def main():
@@ -99,11 +117,12 @@ def main():
     source = None
     sysf = a.system_file
     if sysf and sysf.lower().endswith(".xml"):
+        with open(sysf) as f:
+            text = f.read()
         try:
-            with open(sysf) as f:
-                system = openmm.XmlSerializer.deserialize(f.read())
+            system = openmm.XmlSerializer.deserialize(text)
         except Exception as e:
-            fail("system.system_file", f"{sysf}: not a serialized OpenMM System: {e}")
+            fail("system.system_file", unreadable_xml(sysf, text, e, openmm.__version__))
         if not isinstance(system, openmm.System):
             fail("system.system_file", f"{sysf}: holds a {type(system).__name__}, not a System")
         if topology is None and a.top:

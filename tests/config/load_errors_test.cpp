@@ -242,6 +242,15 @@ TEST(LoadErrors, NotBuiltFeaturesAwayFromTheirDefaults) {
        "is not set"},
       {good_config() + "execution:\n  devices: [0]\n  workers_per_device: 0\n",
        "execution.workers_per_device: must be"},
+      {good_config() + "execution:\n  devices: [0]\n  workers_per_device: often\n",
+       "execution.workers_per_device: must be auto or an integer"},
+      {good_config() + "execution:\n  workers_per_device: auto\n",
+       "execution.workers_per_device: packs workers onto the devices of execution.devices, which "
+       "is not set"},
+      {good_config() +
+           "execution:\n  devices: [0]\n  workers_per_device: auto\n  persistent_workers: true\n",
+       "execution.workers_per_device: auto measures walkers in this process's device pool, so it "
+       "needs execution.backend: local without execution.persistent_workers"},
       {good_config() + "execution:\n  devices: [-1]\n", "execution.devices"},
       {good_config() + "execution:\n  binding_check: strict\n", "execution.binding_check"},
       {with("  start:", "  feature_selection: name CA\n  start:"),

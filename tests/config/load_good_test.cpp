@@ -362,5 +362,16 @@ TEST(LoadGood, ExecutionDevicesAndTheirTrailsMdName) {
   EXPECT_EQ(g.effective_json()["engine"]["gpu_ids"], nlohmann::json({0, 2}));
 }
 
+TEST(LoadGood, WorkersPerDeviceAutoIsZeroAndRecordedAsAuto) {
+  TempDir dir;
+  const CampaignConfig c = load_campaign_config(dir.write(
+      "a.yaml", good_config() + "execution:\n  devices: [0, 1]\n  workers_per_device: auto\n"));
+  EXPECT_EQ(c.execution.workers_per_device, 0);
+  EXPECT_EQ(c.effective_json()["execution"]["workers_per_device"], "auto");
+  // Placement never changes results: the result digest is the plain run's.
+  const CampaignConfig plain = load_campaign_config(dir.write("b.yaml", good_config()));
+  EXPECT_EQ(c.result_relevant_json(), plain.result_relevant_json());
+}
+
 }  // namespace
 }  // namespace trails::config

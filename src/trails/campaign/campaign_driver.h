@@ -24,6 +24,7 @@
 #include "trails/exec/executor.h"
 #include "trails/exec/local/device_plan.h"
 #include "trails/exec/local/mps_probe.h"
+#include "trails/exec/local/packing_tuner.h"
 #include "trails/features/frame_history.h"
 #include "trails/features/projection.h"
 #include "trails/msm/msm_stage.h"
@@ -181,6 +182,10 @@ class CampaignDriver {
   std::unique_ptr<features::Projection> projection_;
   store::RecordPolicy record_policy_;  // what the shards record (output block)
   std::unique_ptr<exec::Executor> executor_;
+  // execution.workers_per_device: auto: executor_ is this tuner; its search is committed with
+  // each iteration's state ("packing") and continued from there on resume.
+  exec::PackingTuner* packing_ = nullptr;
+  std::vector<exec::PackingTrial> packing_earlier_;
   exec::ExecutionOptions execution_;
   exec::DevicePlan device_plan_;
   exec::MpsStatus mps_;

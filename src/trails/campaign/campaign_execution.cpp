@@ -37,9 +37,17 @@ void CampaignDriver::plan_devices() {
 }
 
 void CampaignDriver::start_executor() {
-  executor_ = exec::make_executor(
-      config::execution_spec_of(config_), *engine_,
-      engines::worker_engine_setup(config_.engine_spec(), config_.outdir), device_plan_);
+  if (config_.execution.workers_per_device == 0) {  // auto: local pool only (config checks)
+    exec::PackingTunerOptions tuning;
+    tuning.earlier = packing_earlier_;
+    auto tuner = exec::make_packing_tuner(*engine_, device_plan_, execution_, tuning);
+    packing_ = tuner.get();
+    executor_ = std::move(tuner);
+  } else {
+    executor_ = exec::make_executor(
+        config::execution_spec_of(config_), *engine_,
+        engines::worker_engine_setup(config_.engine_spec(), config_.outdir), device_plan_);
+  }
   for (const auto& warning : exec::packing_warnings(
            device_plan_, engine_->capabilities().uses_devices, mps_, execution_.workers_key)) {
     if (!scheduler_backend(config_)) spdlog::warn("{}", warning);  // not the task's node
@@ -55,7 +63,9 @@ nlohmann::json CampaignDriver::execution_record() const {
   nlohmann::json record = {
       {"backend", config_.execution.backend},
       {"devices", devices},
-      {"workers_per_device", device_plan_.workers_per_device},
+      {"workers_per_device", config_.execution.workers_per_device == 0
+                                 ? nlohmann::json("auto")
+                                 : nlohmann::json(device_plan_.workers_per_device)},
       {"cuda_visible_devices",
        device_plan_.visible.set ? nlohmann::json(device_plan_.visible.tokens) : nlohmann::json()},
       {"mps_daemon", mps_.daemon},
@@ -79,6 +89,12 @@ nlohmann::json CampaignDriver::execution_record() const {
 std::optional<std::string> CampaignDriver::devices_banner() const {
   if (device_plan_.devices.empty()) return std::nullopt;
   if (scheduler_backend(config_)) return device_plan_.describe() + " in each array task";
+  if (config_.execution.workers_per_device == 0) {
+    const std::string plan = device_plan_.describe();
+    return fmt::format("{} x auto worker(s) per device (measured: 1, 2, 4, ... up to 8); {}",
+                       plan.substr(0, plan.find(" x ")),
+                       exec::describe_mps_mig(mps_, device_plan_));
+  }
   return fmt::format("{}; {}", device_plan_.describe(), exec::describe_mps_mig(mps_, device_plan_));
 }
 

@@ -83,12 +83,18 @@ void CampaignDriver::restore_state(const nlohmann::json& state) {
       return *model;
     });
   }
+  if (state.contains("packing")) {  // the search so far (workers_per_device: auto)
+    packing_earlier_.clear();
+    for (const auto& t : state.at("packing").at("trials")) {
+      packing_earlier_.push_back(exec::trial_from_json(t));
+    }
+  }
 }
 
 const std::map<std::string, int>& CampaignDriver::state_versions() {
-  static const std::map<std::string, int> versions = {{"spawner", 1},           {"resolution", 1},
-                                                      {"target_iterations", 1}, {"space", 1},
-                                                      {"space_model", 1},       {"msm", 1}};
+  static const std::map<std::string, int> versions = {
+      {"spawner", 1}, {"resolution", 1}, {"target_iterations", 1}, {"space", 1}, {"space_model", 1},
+      {"msm", 1},     {"packing", 1}};
   return versions;
 }
 
@@ -101,6 +107,11 @@ nlohmann::json CampaignDriver::state_json() const {
     if (auto model = space_->new_model()) state["space_model"] = std::move(*model);
   }
   if (msm_->enabled()) state["msm"] = msm_->state();
+  if (packing_) {  // with the engine's step, so reports can turn steps/s into ns/day
+    state["packing"] = packing_->record();
+    state["packing"]["dt"] = engine_->system().dt;
+    state["packing"]["time_unit"] = engine_->system().time_unit;
+  }
   return state;
 }
 

@@ -364,8 +364,10 @@ CampaignConfig build_config(const RawConfig& raw) {
       c.execution.devices_key = key;
     }
   }
-  c.execution.workers_per_device =
-      as_int(raw, "execution.workers_per_device", c.execution.workers_per_device);
+  c.execution.workers_per_device =  // auto: 0 (ExecutionConfig)
+      raw.value("execution.workers_per_device") == "auto"
+          ? 0
+          : as_int(raw, "execution.workers_per_device", c.execution.workers_per_device);
   c.execution.binding_check = as_string(raw, "execution.binding_check");
   build_scheduler(raw, c.execution.scheduler);
   if (const json& v = raw.value("output.record_selection"); v.is_string()) {

@@ -211,8 +211,8 @@ struct ExecutionConfig {
   std::optional<double> walker_timeout;  // seconds; kills the one hung walker's worker
   std::vector<int> devices;  // execution.devices or engine.gpu_ids; empty: spawning.max_workers
   std::string devices_key = "execution.devices";  // the key that set them, for messages
-  int workers_per_device = 1;
-  std::string binding_check = "warn";  // warn | fail | off
+  int workers_per_device = 1;                     // 0: auto, measured (exec/local/packing_tuner.h)
+  std::string binding_check = "warn";             // warn | fail | off
   // execution.scratch is read once, into scheduler.scratch: the array job scripts stage there,
   // and the external engines make walker directories there (walker_files()).
   SchedulerConfig scheduler;  // backend slurm | pbs | torque; execution.scratch

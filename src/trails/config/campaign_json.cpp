@@ -307,7 +307,8 @@ json built_values(const CampaignConfig& c, bool all) {
     const json devices = x.devices.empty() ? json(nullptr) : json(x.devices);
     j["execution"]["devices"] = devices;
     if (x.devices_key == "engine.gpu_ids") e["gpu_ids"] = devices;
-    j["execution"]["workers_per_device"] = x.workers_per_device;
+    j["execution"]["workers_per_device"] =
+        x.workers_per_device == 0 ? json("auto") : json(x.workers_per_device);
     j["execution"]["binding_check"] = x.binding_check;
   }
   return j;

@@ -95,11 +95,26 @@ void check_execution(const RawConfig& raw, Problems& problems) {
   if (given(devices)) check_distinct(devices, "execution.devices", problems);
   if (given(gpu_ids)) check_distinct(gpu_ids, "engine.gpu_ids", problems);
   const Entry& workers = raw.at("execution.workers_per_device");
-  if (workers.present && workers.valid && workers.value.get<int>() > 1 && !given(devices) &&
-      !given(gpu_ids)) {
+  if (!workers.present || !workers.valid) return;
+  const bool automatic = workers.value == "auto";
+  if ((automatic || workers.value.get<int>() > 1) && !given(devices) && !given(gpu_ids)) {
     problems.add(workers.value_at, "execution.workers_per_device",
                  "packs workers onto the devices of execution.devices, which is not set; set "
                  "execution.devices (e.g. [0]) or use spawning.max_workers for unbound threads");
+    return;
+  }
+  // auto measures the walkers of this process's device pool (docs/execution.md, "Walkers per
+  // device from measurement"); worker processes, ranks and array tasks take a number.
+  const Entry& persistent = raw.at("execution.persistent_workers");
+  const bool processes = persistent.present && persistent.valid && persistent.value == true;
+  const bool elsewhere =
+      raw.usable("execution.backend") && raw.value("execution.backend") != "local";
+  if (automatic && (processes || elsewhere)) {
+    problems.add(workers.value_at, "execution.workers_per_device",
+                 std::string("auto measures walkers in this process's device pool, so it needs ") +
+                     "execution.backend: local without execution.persistent_workers; give a "
+                     "number of walkers per device (run a campaign with auto first to measure "
+                     "it: trails advise shows the choice)");
   }
 }
 

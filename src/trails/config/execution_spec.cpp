@@ -1,5 +1,7 @@
 #include "trails/config/execution_spec.h"
 
+#include <algorithm>
+
 #include "trails/config/campaign_config.h"
 #include "trails/config/swarm_config.h"
 
@@ -54,7 +56,8 @@ ExecutionSpec execution_spec_of(const CampaignConfig& config) {
   ExecutionSpec s = common_spec(config.execution, config.config_file);
   s.devices = config.execution.devices;
   s.devices_key = config.execution.devices_key;
-  s.workers_per_device = config.execution.workers_per_device;
+  // auto (0) starts at 1 walker per device; the packing tuner makes its own plans.
+  s.workers_per_device = std::max(1, config.execution.workers_per_device);
   s.max_workers = config.spawning.max_workers;
   // A whole iteration in flight: the driver submits every walker at once (docs/execution.md).
   s.max_in_flight = static_cast<std::size_t>(config.spawning.walker);

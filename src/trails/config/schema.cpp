@@ -272,7 +272,7 @@ std::vector<KeySpec> make_table() {
       K("execution", "backend", T::String, "local")
           .one_of({"local", "mpi", "slurm", "pbs", "torque"}),
       K("execution", "devices", T::IntList, null_v).null().non_empty().ge(0),
-      K("execution", "workers_per_device", T::Int, 1).ge(1),
+      K("execution", "workers_per_device", T::IntOrAuto, 1).ge(1),
       K("execution", "binding_check", T::String, "warn").one_of({"warn", "fail", "off"}),
       K("execution", "scratch", T::String, null_v).null(),  // node-local disk: docs/execution.md
       K("execution", "walker_timeout", T::Number, null_v).null().gt(0),

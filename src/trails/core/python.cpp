@@ -2,6 +2,12 @@
 
 #include <cstdlib>
 
+// The build's default (CMakeLists.txt): the Python of the OpenMM Trails links, so a system
+// serialized by that OpenMM is prepared by the same version (docs/engines.md).
+#ifndef TRAILS_DEFAULT_PYTHON
+#define TRAILS_DEFAULT_PYTHON "/usr/bin/python3"
+#endif
+
 namespace trails::core {
 
 std::string PythonInterpreter::describe() const {
@@ -20,7 +26,7 @@ PythonInterpreter resolve_python(const std::optional<std::string>& configured) {
   if (const char* env = std::getenv("TRAILS_PYTHON"); env != nullptr && *env != '\0') {
     return {env, "TRAILS_PYTHON", true};
   }
-  return {"/usr/bin/python3", "default", false};
+  return {TRAILS_DEFAULT_PYTHON, "default", false};
 }
 
 }  // namespace trails::core

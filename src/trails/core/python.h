@@ -1,8 +1,10 @@
 // Which Python interpreter Trails runs (system preparation, system.project_file), and with what
-// environment. Precedence: the config key engine.python, then $TRAILS_PYTHON, then
-// /usr/bin/python3. The default runs with PYTHONPATH and PYTHONHOME removed, so Debian's
-// python3-openmm wins over whatever a user's environment points at; an interpreter the user
-// chose keeps their PYTHONPATH (a cluster module or conda environment). docs/configuration.md.
+// environment. Precedence: the config key engine.python, then $TRAILS_PYTHON, then the build's
+// default: /usr/bin/python3 (Debian's python3-openmm) for an OpenMM 7.7 build, the Python of the
+// OpenMM prefix for an -DOpenMM_ROOT build (CMake's TRAILS_DEFAULT_PYTHON). The default runs
+// with PYTHONPATH and PYTHONHOME removed, so its own OpenMM wins over whatever a user's
+// environment points at; an interpreter the user chose keeps their PYTHONPATH (a cluster module
+// or conda environment). docs/configuration.md.
 #pragma once
 
 #include <optional>

@@ -2,6 +2,7 @@
 // as `trails status` reads them) and the advice as JSON (advise.h, docs/advise.md). The text
 // form is advise_format.cpp; the arithmetic is advise_model.cpp and advise_recommend.cpp.
 #include "trails/report/advise.h"
+#include "trails/report/advise_packing.h"
 
 #include <cstdio>
 #include <ctime>
@@ -93,7 +94,10 @@ ExecutionSetup setup_of(const store::RunStore& store, const store::WalkerRecord*
   s.devices = exec.contains("devices") && exec.at("devices").is_array()
                   ? static_cast<int>(exec.at("devices").size())
                   : 0;
-  s.workers_per_device = exec.value("workers_per_device", 1);
+  // auto: the walkers per device the search uses now (run_advice fills it in).
+  const json workers =
+      exec.contains("workers_per_device") ? exec.at("workers_per_device") : json(1);
+  s.workers_per_device = workers.is_number_integer() ? workers.get<int>() : 1;
   s.slots = s.devices > 0 ? s.devices * s.workers_per_device : spawning.value("max_workers", 1);
   s.persistent_workers = exec.value("persistent_workers", false);
   s.backend = exec.value("backend", "local");
@@ -205,8 +209,17 @@ json run_advice(const std::filesystem::path& run_dir, const AdviceOptions& optio
   }
   const auto timings = timings_of(store, summaries);
   const auto last_walkers = store.walker_placements(summaries.back().iteration);
-  const ExecutionSetup setup = setup_of(store, last_walkers.empty() ? nullptr : &last_walkers[0]);
-  json out = advice_json(advise(timings, setup, options));
+  ExecutionSetup setup = setup_of(store, last_walkers.empty() ? nullptr : &last_walkers[0]);
+  // workers_per_device: auto measured its packing (docs/execution.md): the model prices no
+  // other k than the one the search runs.
+  const auto packing = store.load_element_state(summaries.back().iteration, "packing", 1);
+  AdviceOptions priced = options;
+  if (packing) {
+    setup.workers_per_device = packing_workers_per_device(*packing);
+    setup.slots = setup.devices * setup.workers_per_device;
+    priced.max_workers_per_device = setup.workers_per_device;
+  }
+  json out = advice_json(advise(timings, setup, priced));
   std::vector<IterationBreakdown> rows;
   json rows_json = json::array();
   for (const auto& t : timings) {
@@ -221,6 +234,7 @@ json run_advice(const std::filesystem::path& run_dir, const AdviceOptions& optio
                     {"min_speedup", options.min_speedup}};
   out["breakdown"] = {{"iterations", rows_json}, {"total", row_json(total_of(rows))}};
   out["breakdown"]["total"].erase("iteration");
+  if (packing) out["packing"] = packing_advice(*packing);
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "trails/report/advise.h"
+#include "trails/report/advise_packing.h"
 
 namespace trails::report {
 namespace {
@@ -118,6 +119,7 @@ std::string format_advice(const json& a) {
                      a.at("iterations_committed").get<std::int64_t>());
   out += fmt::format("execution       {}\n", execution_line(a.at("execution")));
   out += table(a);
+  if (a.contains("packing")) out += format_packing(a.at("packing"));
   out += model(a.at("model"));
   out += recommendations(a);
   const auto& remarks = a.at("not_recommended");

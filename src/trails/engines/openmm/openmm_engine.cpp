@@ -15,6 +15,7 @@
 #include "trails/core/rng.h"
 #include "trails/engines/openmm/openmm_instance.h"
 #include "trails/engines/openmm/platform.h"
+#include "trails/engines/openmm/serialized_version.h"
 #include "trails/structure/structure_file.h"
 
 namespace trails::engines::openmm {
@@ -45,6 +46,12 @@ OpenMMEngine::OpenMMEngine(const config::OpenMMEngineConfig& config, PreparedSys
   if (!warning.empty()) spdlog::warn("{}", warning);
   system_xml_ = read_file(prepared_.system_xml);
   if (prepared_.integrator_xml) integrator_xml_ = read_file(*prepared_.integrator_xml);
+  // Once here, so a System this OpenMM cannot read is an input error before any walker runs.
+  check_deserializable(system_xml_, prepared_.system_xml, false, prepared_.openmm_version);
+  if (prepared_.integrator_xml) {
+    check_deserializable(integrator_xml_, *prepared_.integrator_xml, true,
+                         prepared_.openmm_version);
+  }
   start_.n_atoms = prepared_.n_atoms;
   start_.spatial_dim = 3;
   start_.positions = prepared_.positions;

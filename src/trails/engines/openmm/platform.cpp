@@ -10,12 +10,29 @@
 
 namespace trails::engines::openmm {
 
+// An OpenMM built against at a prefix (-DOpenMM_ROOT, CMakeLists.txt) keeps its plugins in
+// PREFIX/lib/plugins; OpenMM's compiled-in default is where that OpenMM was built (the PyPI
+// wheel's says /usr/local/openmm/lib/plugins), so the build names the folder.
+#ifndef TRAILS_OPENMM_PLUGIN_DIR
+#define TRAILS_OPENMM_PLUGIN_DIR ""
+#endif
+
+std::string openmm_plugin_dir() {
+  if (const char* env = std::getenv("OPENMM_PLUGIN_DIR"); env != nullptr && *env != '\0') {
+    return env;
+  }
+  const std::string built = TRAILS_OPENMM_PLUGIN_DIR;
+  return built.empty() ? OpenMM::Platform::getDefaultPluginsDirectory() : built;
+}
+
+std::string openmm_version() { return OpenMM::Platform::getOpenMMVersion(); }
+
 void load_openmm_plugins() {
   static std::once_flag once;
   std::call_once(once, [] {
     // Failures (Amoeba, Drude, RPMD on Debian) are collected by OpenMM, never printed; the core
-    // platforms (Reference built in, CPU, OpenCL) load from the same directory.
-    OpenMM::Platform::loadPluginsFromDirectory(OpenMM::Platform::getDefaultPluginsDirectory());
+    // platforms (Reference built in, CPU, OpenCL, CUDA) load from the same directory.
+    OpenMM::Platform::loadPluginsFromDirectory(openmm_plugin_dir());
   });
 }
 

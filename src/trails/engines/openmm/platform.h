@@ -15,6 +15,13 @@ class Platform;
 
 namespace trails::engines::openmm {
 
+// The folder load_openmm_plugins reads: $OPENMM_PLUGIN_DIR, else the OpenMM prefix's
+// lib/plugins for an -DOpenMM_ROOT build, else OpenMM's default (Debian's plugin folder).
+std::string openmm_plugin_dir();
+
+// The version of the OpenMM library this process runs ("7.7", "8.6.1").
+std::string openmm_version();
+
 // Loads OpenMM's plugins once per process. The Amoeba/Drude/RPMD libraries fail to load on
 // Debian (their directory is not on the loader path); that is harmless and is not reported.
 void load_openmm_plugins();

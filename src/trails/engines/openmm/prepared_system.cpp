@@ -111,6 +111,7 @@ PreparedSystem load_prepared_system(const fs::path& dir) {
     if (!info.at("box").is_null()) p.box = info.at("box").get<std::vector<double>>();
     p.source = info.value("source", std::string());
     p.forcefield = info.value("forcefield", std::vector<std::string>{});
+    p.openmm_version = info.value("openmm_version", std::string());
   } catch (const json::exception& e) {
     throw core::InputError(info_path.string() + ": " + e.what());
   }

@@ -25,6 +25,7 @@ struct PreparedSystem {
   std::vector<double> box;        // 9 values (rows a, b, c; nm), empty when not periodic
   std::string source;             // forcefield | top | prmtop | system_xml | make_system
   std::vector<std::string> forcefield;
+  std::string openmm_version;  // of the Python OpenMM that prepared it ("" in older records)
 };
 
 // Reads a prepared directory (system.xml + prepare.json). Throws InputError naming the file,
