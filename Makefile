@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS ?= 2
 TRAILS := $(BUILD)/trails
 
-.PHONY: deps configure build install test lint lint-format lint-tidy demo demo-mb bench clean
+.PHONY: deps configure build build-trails install test lint lint-format lint-tidy demo demo-mb bench clean
 
 deps:
 	@bash scripts/install-deps
@@ -16,6 +16,11 @@ configure: $(BUILD)/build.ninja
 
 build: deps configure
 	cmake --build $(BUILD) -j $(JOBS)
+
+# Only what the demos run: the `trails` command (its libraries), not the tests and benches that
+# `make build` and `make test` add (docs/quickstart.md; tests/scripts/first_contact.sh).
+build-trails: deps configure
+	cmake --build $(BUILD) -j $(JOBS) --target trails
 
 # The Python reader (docs/python.md) where /usr/bin/python3 finds it; PREFIX via
 # `cmake -DCMAKE_INSTALL_PREFIX=...` at configure time (default /usr/local).
@@ -46,10 +51,10 @@ lint-tidy: deps configure
 	@echo "lint: clang-tidy over $(words $(TIDY_FILES)) files, $(JOBS) at a time"
 	@bash scripts/lint-tidy $(BUILD) $(JOBS) $(TIDY_FILES)
 
-demo: build
+demo: build-trails
 	bash examples/alanine-dipeptide/run-demo.sh $(TRAILS)
 
-demo-mb: build
+demo-mb: build-trails
 	bash examples/muller-brown/run-demo.sh $(TRAILS)
 
 bench: build

@@ -32,13 +32,18 @@ std::string duration(double s) {
 // On a terminal one live line; otherwise a line per second at most, and one per finished chain.
 class SwarmConsole final : public swarm::SwarmProgress {
  public:
-  explicit SwarmConsole(std::FILE* out) : out_(out), tty_(::isatty(::fileno(out)) != 0) {}
+  SwarmConsole(std::FILE* out, int verbose_every)
+      : out_(out), tty_(::isatty(::fileno(out)) != 0), verbose_every_(verbose_every) {}
   void started(const std::vector<std::string>& banner) override {
     for (const auto& line : banner) fmt::print(out_, "{}\n", line);
     std::fflush(out_);
   }
   void cycle(const swarm::CycleReport& r) override {
     done_ = r.cycles_committed;
+    if (verbose_every_ > 0 && r.cycle % verbose_every_ == 0) {  // PathGennie's --verbose
+      fmt::print(out_, "{}path {} cycle {}: progress {:.6g}\n", tty_ ? "\r\x1b[K" : "", r.chain,
+                 r.cycle, r.anchor_metric);
+    }
     if (first_ < 0) first_ = r.cycles_committed - 1, first_s_ = r.elapsed_s;
     const double rate =
         (r.elapsed_s - first_s_) > 0.0
@@ -75,6 +80,7 @@ class SwarmConsole final : public swarm::SwarmProgress {
  private:
   std::FILE* out_;
   bool tty_;
+  int verbose_every_;
   std::int64_t done_ = 0;
   std::int64_t first_ = -1;
   double first_s_ = 0.0;
@@ -103,7 +109,9 @@ void write_subframes(const config::SwarmConfig& config) {
   }
 }
 
-int cmd_swarm(const fs::path& config_file, bool resume) {
+}  // namespace
+
+int run_swarm_config(const fs::path& config_file, bool resume, int verbose_every) {
   // Every rank of an MPI job would run its own swarm into the one workdir (docs/execution.md,
   // "The swarm and the backends").
   if (exec::MpiWorld::launched()) {
@@ -112,8 +120,14 @@ int cmd_swarm(const fs::path& config_file, bool resume) {
         "on pathgennie.devices x pathgennie.workers_per_device slots inside it; "
         "docs/execution.md, \"The swarm and the backends\")");
   }
+  if (config::is_campaign_config(config_file)) {
+    throw core::UsageError(config_file.string() +
+                           " is a campaign config (it has no `pathgennie:` block): run it with "
+                           "`trails run " +
+                           config_file.string() + "`");
+  }
   const auto config = config::load_swarm_config(config_file);
-  SwarmConsole console(stdout);
+  SwarmConsole console(stdout, verbose_every);
   (void)swarm::run_swarm(config, resume, console);
   for (const auto& f : report::write_swarm_outputs(config.workdir)) {
     fmt::print("wrote {}\n", f.string());
@@ -121,8 +135,6 @@ int cmd_swarm(const fs::path& config_file, bool resume) {
   if (config.swarm.save_subframes) write_subframes(config);
   return 0;
 }
-
-}  // namespace
 
 Command add_swarm(CLI::App& app) {
   struct Options {
@@ -135,7 +147,7 @@ Command add_swarm(CLI::App& app) {
   sub->add_option("CONFIG", o->config, "Swarm configuration (YAML, a `pathgennie:` block)")
       ->required();
   sub->add_flag("--resume", o->resume, "Continue the run from its last committed cycle");
-  return {sub, [o] { return cmd_swarm(o->config, o->resume); }};
+  return {sub, [o] { return run_swarm_config(o->config, o->resume, 0); }};
 }
 
 }  // namespace trails::app

@@ -43,7 +43,7 @@ TEST(CvAxes, RecordedColumnNamesAreTheNamesEverywhere) {
   json project = kMolecular;
   project["cv_names"] = {"extract_cvs[0]", "extract_cvs[1]"};
   const json pf = {{"cvs", nullptr}, {"system", {{"project_file", "/data/phi_psi.py"}}}};
-  EXPECT_EQ(cv_axis_label(pf, project, 0, 2), "extract_cvs[0] (units of extract_cvs)");
+  EXPECT_EQ(cv_axis_label(pf, project, 0, 2), "extract_cvs[0] (unit not stated)");
   // A record that does not match the dimension is ignored (older or foreign runs).
   EXPECT_EQ(cv_axis_label(fixed, builtin, 0, 3), "x (reduced units)");
 }

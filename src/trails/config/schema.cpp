@@ -250,7 +250,7 @@ std::vector<KeySpec> make_table() {
       K("msm", "n_timescales", T::Int, 3).gt(0),
       K("msm", "n_metastable", T::Int, null_v).null().gt(0),
       K("msm", "lagtimes", T::IntList, null_v).null().non_empty().gt(0),
-      K("msm", "convergence_criteria", T::Mapping,
+      K("msm", "convergence_criteria", T::Criteria,
         json{{"its", {{"tol", 0.1}, {"n", 2}}}, {"vamp2", {{"tol", 0.05}}}}),
       K("msm", "convergence_mode", T::String, "all").one_of({"all", "any"}),
       K("msm", "convergence_patience", T::Int, 2).ge(0),
