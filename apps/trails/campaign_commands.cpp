@@ -27,6 +27,7 @@
 #include "trails/core/source_tree.h"
 #include "trails/core/temp_dir.h"
 #include "trails/exec/mpi_world.h"
+#include "trails/store/rewind.h"
 #include "trails/store/run_store.h"
 #include "trails/swarm/swarm_driver.h"
 
@@ -122,10 +123,8 @@ int serve_as_worker_rank(exec::MpiWorld& world) {
 // command), then the iterations after N are removed from the run, which continues from N. Since
 // a run is deterministic, the continuation recomputes the same iterations.
 void rewind_run(const config::CampaignConfig& config, std::int64_t n) {
-  std::optional<std::int64_t> last;
-  {  // the writer lock (another run on this directory is refused) and a closed, whole ledger
-    last = store::RunStore::open(config.outdir, store::RunStore::Mode::ReadWrite).last_committed();
-  }
+  const std::optional<std::int64_t> last =
+      store::RunStore::open(config.outdir, store::RunStore::Mode::ReadOnly).last_committed();
   if (!last || n > *last) {
     throw core::UsageError(fmt::format(
         "--resume {}: {} has {}; give a committed iteration or --resume alone", n,
@@ -138,8 +137,7 @@ void rewind_run(const config::CampaignConfig& config, std::int64_t n) {
     aside = config.outdir.string() + fmt::format(".superseded-after-{}-{}", n, k);
   }
   fs::copy(config.outdir, aside, fs::copy_options::recursive);
-  auto store = store::RunStore::open(config.outdir, store::RunStore::Mode::ReadWrite);
-  store.rewind_to(n);
+  store::rewind_to(config.outdir, n);
   // output.log keeps its header and the rows of iterations 0..n (the continuation appends).
   const fs::path log = config.outdir / "output.log";
   if (fs::exists(log)) {

@@ -84,10 +84,7 @@ json describe_system(const fs::path& system_py) {
     throw core::InputError("reading " + system_py.string() + ": " +
                            core::describe_failure(argv, r));
   }
-  std::istringstream lines(r.stderr_tail);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.rfind("warning: ", 0) == 0) fmt::print(stderr, "{}\n", line);
-  }
+  // Its platform warnings are said once, by the system's preparation that follows.
   return json::parse(r.stdout_text);
 }
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
 
 #include "commands.h"
 #include "trails/config/swarm_config.h"
@@ -109,6 +110,17 @@ void write_subframes(const config::SwarmConfig& config) {
   }
 }
 
+// A readable YAML mapping without a `pathgennie:` block: a campaign configuration, which
+// `trails swarm` points at `trails run` instead of listing the swarm keys it lacks.
+bool is_campaign_config(const fs::path& file) {
+  try {
+    const YAML::Node root = YAML::LoadFile(file.string());
+    return root.IsMap() && !root["pathgennie"];
+  } catch (const YAML::Exception&) {
+    return false;  // the swarm loader reports the file's problems
+  }
+}
+
 }  // namespace
 
 int run_swarm_config(const fs::path& config_file, bool resume, int verbose_every) {
@@ -120,7 +132,7 @@ int run_swarm_config(const fs::path& config_file, bool resume, int verbose_every
         "on pathgennie.devices x pathgennie.workers_per_device slots inside it; "
         "docs/execution.md, \"The swarm and the backends\")");
   }
-  if (config::is_campaign_config(config_file)) {
+  if (is_campaign_config(config_file)) {
     throw core::UsageError(config_file.string() +
                            " is a campaign config (it has no `pathgennie:` block): run it with "
                            "`trails run " +

@@ -312,23 +312,14 @@ void check_md(const detail::RawConfig& raw, const SwarmReader& r, SwarmOptions& 
 
 }  // namespace
 
-namespace {
-
-// Whether the file reads as a mapping, and whether it has a `pathgennie:` block.
-std::optional<bool> has_pathgennie_block(const fs::path& file) {
+bool is_swarm_config(const fs::path& file) {
   Problems ignored(file.string());
   const std::optional<YAML::Node> root =
       detail::read_config_document(file, detail::absolute_config_path(file), ignored);
-  if (!root || !root->IsMap()) return std::nullopt;
+  if (!root || !root->IsMap()) return false;
   const YAML::Node& map = *root;
   return static_cast<bool>(map["pathgennie"]);
 }
-
-}  // namespace
-
-bool is_swarm_config(const fs::path& file) { return has_pathgennie_block(file).value_or(false); }
-
-bool is_campaign_config(const fs::path& file) { return !has_pathgennie_block(file).value_or(true); }
 
 SwarmConfig load_swarm_config(const fs::path& file) {
   Problems problems(file.string());

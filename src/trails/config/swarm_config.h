@@ -110,8 +110,4 @@ SwarmConfig load_swarm_config(const std::filesystem::path& file);
 // not read as such (the campaign loader then reports the file's problems).
 bool is_swarm_config(const std::filesystem::path& file);
 
-// True when `file` reads as a mapping without a `pathgennie:` block: a campaign configuration,
-// for `trails swarm` to point at `trails run` instead of listing the swarm keys it lacks.
-bool is_campaign_config(const std::filesystem::path& file);
-
 }  // namespace trails::config

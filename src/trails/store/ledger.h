@@ -88,9 +88,6 @@ class Ledger {
   // and the new meta values, in one transaction; meta() follows.
   void put_config_changes(const std::vector<ConfigChange>& changes, const RunMeta& updated);
   std::vector<ConfigChange> config_changes() const;
-  // Deletes every row of the iterations after `iteration`, in every table, in one transaction
-  // (RunStore::rewind_to). Read-write ledgers only.
-  void drop_after(std::int64_t iteration);
 
   // Recomputes the checksum of a committed iteration's rows (iterations.rows_checksum) and
   // throws CorruptionError naming the iteration on a mismatch; once per iteration and

@@ -161,12 +161,6 @@ class RunStore {
   void record_config_changes(const std::vector<ConfigChange>& changes, const RunMeta& updated);
   // Every recorded change, in the order made (empty for a run never changed on resume).
   std::vector<ConfigChange> config_changes() const;
-  // `trails run --resume N` (docs/reliability.md, "Resuming from an earlier iteration"): removes
-  // the iterations after `iteration` — their ledger rows in one transaction, then their shards —
-  // so that the run continues from `iteration` as if it had stopped there. The caller keeps a
-  // copy first; nothing here is moved aside. Read-write stores only; UsageError (nothing
-  // changed) when a configuration change was recorded after `iteration`.
-  void rewind_to(std::int64_t iteration);
 
   std::vector<IterationSummary> summaries() const;
   // Full records of committed iterations (walkers with weights, cvs, spawns, state with its

@@ -84,12 +84,6 @@ void RunStore::record_config_changes(const std::vector<ConfigChange>& changes,
   impl_->ledger->put_config_changes(changes, updated);
 }
 
-void RunStore::rewind_to(std::int64_t iteration) {
-  TRAILS_CHECK(impl_->mode == Mode::ReadWrite, "rewind_to on a read-only run store");
-  impl_->ledger->drop_after(iteration);
-  impl_->sweep();  // the shards above the new last commit
-}
-
 PendingShard::PendingShard(std::int64_t iteration, std::unique_ptr<detail::ShardBuilder> builder)
     : iteration_(iteration), builder_(std::move(builder)) {}
 PendingShard::PendingShard(PendingShard&&) noexcept = default;
