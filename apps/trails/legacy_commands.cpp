@@ -98,7 +98,8 @@ void note_options(const LegacyOptions& o, const std::vector<std::string>& extras
                  name_of(o.mode));
     }
   }
-  if (sub.count("--no_change_threshold") > 0) {
+  const CLI::Option* threshold = sub.get_option_no_throw("--no_change_threshold");
+  if (threshold != nullptr && threshold->count() > 0) {
     fmt::print(
         "note: --no_change_threshold has no effect: PathGennie parses it but never passes it on "
         "(its stagnation tolerance stays 0.01, as in Trails' generated configuration)\n");

@@ -74,8 +74,8 @@ joblib.dump(PCA(n_components=10).fit(f), "pca_model.pkl")
 PY
 
 legacy=(--structure_file complex.pdb --model_file pca_model.pkl --ligand_name LIG --selection_radius 12
-        --module_dir sim --relax1 3 --relax2 4 --max_probes 4 --max_cycles 3 --temperature 300)
-"$TRAILS" unbind "${legacy[@]}" --made_up_option 7 > unbind.out 2>&1 || fail "trails unbind: $(cat unbind.out)"
+        --module_dir sim --relax1 3 --relax2 4 --max_probes 4 --temperature 300)
+"$TRAILS" unbind "${legacy[@]}" --max_cycles 3 --made_up_option 7 > unbind.out 2>&1 || fail "trails unbind: $(cat unbind.out)"
 grep -q "note: --made_up_option is not an option of PathGennie's unbind that Trails knows; ignored" unbind.out ||
   fail "no note for the unknown option: $(cat unbind.out)"
 grep -q "OpenMM CUDA platform unusable here" unbind.out || fail "no CUDA fallback warning: $(cat unbind.out)"
@@ -98,11 +98,14 @@ for k, r in enumerate(rows):
     z = model.transform(f)[0][:4]
     ours = np.array([float(r[c]) for c in cols])
     assert np.abs(z - ours).max() < 0.05, (k, z, ours)  # the XTC keeps 0.01 Å per coordinate
-# The start's CVs exactly: the structure's own coordinates.
-xyz = np.array([[float(l[30:38]), float(l[38:46]), float(l[46:54])] for l in open("complex.pdb") if l.startswith(("ATOM", "HETATM"))])
-f0 = np.linalg.norm(xyz[:7][:, None, :] - xyz[8:11][None, :, :], axis=2).reshape(1, -1)
-start = [float(rows[0][c]) for c in cols]
-assert np.abs(model.transform(f0)[0][:4] - start).max() < 1e-9, (model.transform(f0)[0][:4], start)
+# Closer: the same frames from reactive_path.pdb (0.001 Å per coordinate).
+pdb = md.load("pathgennie-unbind/path_0/reactive_path.pdb")
+assert pdb.n_frames == len(rows)
+for k, r in enumerate(rows):
+    x = pdb.xyz[k].astype(np.float64) * 10.0
+    f = np.linalg.norm(x[:7][:, None, :] - x[8:11][None, :, :], axis=2).reshape(1, -1)
+    ours = np.array([float(r[c]) for c in cols])
+    assert np.abs(model.transform(f)[0][:4] - ours).max() < 0.01, (k, model.transform(f)[0][:4], ours)
 print("unbind's CVs are the pickle's first 4 components")
 PY
 pass "trails unbind runs PathGennie's system.py (Simulation_obj, CUDA fallback) and pca_model.pkl"
@@ -130,8 +133,10 @@ pass "trails pca --from-pickle converts the pickle bit for bit; a mismatched rad
 
 # A system.py whose star import leaves `simulation` the module: named in the error.
 mkdir -p bad && printf 'from openmm.app import *\n' > bad/system.py
+sed 's/--module_dir sim/--module_dir bad/' <<< "${legacy[*]}" > bad.args
+# shellcheck disable=SC2046  # the options are split on purpose
 expect_exit 2 "star import" "is the module openmm.app.simulation (brought in by \`from openmm.app import *\`)" \
-  "$TRAILS" unbind "${legacy[@]}" --module_dir bad --workdir badrun
+  "$TRAILS" unbind $(cat bad.args) --workdir badrun
 
 # unfold and fold: a deca-alanine helix in implicit solvent (examples/swarm-unfold).
 cp "$ROOT/examples/swarm-unfold/helix.pdb" helix.pdb

@@ -22,15 +22,21 @@ grep -q "note: --append has no effect" log2.err || fail "no --append note: $(cat
 expect_exit 2 "log without a run" "the run directory: RUN_DIR or --run-dir DIR" "$TRAILS" log
 pass "trails log takes --run-dir, --config and --append (noted) and prints the same table"
 
-# path: one pair and a batch, Trails-MD's flags beside the positional form.
-"$TRAILS" path run --start -0.5,1.4 --end 0.6,0.0 --metadata p1.json > /dev/null || fail "path positional"
-"$TRAILS" path --run-dir run --start -0.5,1.4 --end 0.6,0.0 --metadata p2.json --topology x.pdb \
+# path: one pair and a batch, Trails-MD's flags beside the positional form; the ends are the
+# first and last frame of walker 0 in iteration 0 (one lineage).
+"$TRAILS" export run --cvs ends.csv > /dev/null || fail "export for the path ends"
+read -r START END < <(/usr/bin/python3 -c '
+import csv
+rows = [r for r in list(csv.reader(open("ends.csv")))[1:] if r[0] == "0" and r[1] == "0"]
+print(",".join(rows[0][3:]), ",".join(rows[-1][3:]))')
+"$TRAILS" path run --start "$START" --end "$END" --metadata p1.json > /dev/null || fail "path positional"
+"$TRAILS" path --run-dir run --start "$START" --end "$END" --metadata p2.json --topology x.pdb \
   --checkpoint latest --ignore-missing-history > /dev/null 2> path.err || fail "path --run-dir: $(cat path.err)"
 cmp p1.json p2.json || fail "path --run-dir differs from path RUN_DIR"
 for flag in --topology --checkpoint --ignore-missing-history; do
   grep -q "note: $flag has no effect" path.err || fail "no $flag note: $(cat path.err)"
 done
-printf '[{"name": "ab", "start": [-0.5, 1.4], "end": [0.6, 0.0]}]\n' > pairs.json
+printf '[{"name": "ab", "start": [%s], "end": [%s]}]\n' "$START" "$END" > pairs.json
 "$TRAILS" path --run-dir run --pairs-file pairs.json --output-dir batch > /dev/null || fail "path --pairs-file"
 [ -s batch/paths_summary.json ] || fail "no batch summary: $(ls batch)"
 pass "trails path takes --run-dir, --pairs-file and Trails-MD's meaningless flags (noted)"
