@@ -71,7 +71,7 @@ for t in muller-brown openmm gromacs we-kinetics swarm; do
   "$TRAILS" check "$t.yaml" > check.out 2>&1 || fail "check of the $t template: $(cat check.out)"
   grep -q "Preflight checks passed" check.out || fail "$t: $(cat check.out)"
 done
-grep -q "&& trails swarm swarm.yaml" <("$TRAILS" init --template swarm -o s2.yaml) || fail "swarm template's next step"
+grep -q "&& trails swarm s2.yaml" <("$TRAILS" init --template swarm -o s2.yaml) || fail "swarm template's next step"
 expect_exit 2 "unknown template" "the templates are muller-brown, openmm" "$TRAILS" init --template amber -o x.yaml
 [ ! -e x.yaml ] || fail "an unknown template wrote a file"
 pass "trails init --list: 5 templates, each passes trails check"
