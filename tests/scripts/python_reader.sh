@@ -172,7 +172,8 @@ pass "errors raise TrailsRunError naming the path"
 # load_flux_history) over Trails runs, against the ledger and output.log; the weighted-ensemble
 # run is `trails init --template we-kinetics`.
 "$TRAILS" init --template we-kinetics -o we.yaml > /dev/null || fail "we-kinetics template"
-"$TRAILS" run we.yaml --iterations 4 > we.out 2>&1 || fail "we-kinetics run: $(cat we.out)"
+sed -i 's#^outdir: .*#outdir: we#' we.yaml
+"$TRAILS" run we.yaml --iterations 20 > we.out 2>&1 || fail "we-kinetics run: $(cat we.out)"
 $PY - <<'PY' || fail "Trails-MD's data functions"
 import json, sqlite3
 import numpy as np
@@ -195,11 +196,13 @@ assert latest["lagtime"] == models[-1][1]["lagtime"]
 assert np.allclose(latest["stationary_distribution"], models[-1][1]["stationary_distribution"])
 assert load_latest_msm("mb") is None and len(load_msm_series("mb")["iterations"]) == 0
 meta = load_run_meta("mb")
-assert meta["step"] == 200 and meta["stride"] == 10, meta
+spawning = Run("mb").meta["config"]["spawning"]
+assert meta["step"] == spawning["step"] and meta["stride"] == spawning["stride"], (meta, spawning)
+assert meta["walker"] == spawning["walker"] and "dt" in meta, meta
 we = sqlite3.connect("we/ledger.sqlite")
 assert we.execute("SELECT count(*) FROM sqlite_master WHERE name = 'recycling'").fetchone()[0]
 flux = [f for (f,) in we.execute("SELECT flux FROM recycling ORDER BY iteration")]
-assert load_flux_history("we") == flux and sum(flux) > 0, (load_flux_history("we"), flux)
+assert load_flux_history("we") == flux and len(flux) == 20 and sum(flux) > 0, (load_flux_history("we"), flux)
 assert load_flux_history("mb") == []
 print("ok")
 PY
