@@ -371,7 +371,9 @@ Command add_run(CLI::App& app, std::string& log_level) {
   return {run, [o, run] {
             const bool resume = run->count("--resume") > 0;
             std::optional<std::int64_t> from;
-            if (!o->resume_args.empty() && o->resume_args[0] != "latest") {
+            // `--resume` alone gives no value (or an empty one): the last commit.
+            if (!o->resume_args.empty() && !o->resume_args[0].empty() &&
+                o->resume_args[0] != "latest") {
               const std::string& v = o->resume_args[0];
               std::int64_t n = 0;
               const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
