@@ -19,8 +19,8 @@
 #include "trails/core/seeds.h"
 #include "trails/engines/builtin/builtin_engine.h"
 #include "trails/engines/registry.h"
-#include "trails/exec/mpi_executor.h"
-#include "trails/exec/process_executor.h"
+#include "trails/exec/mpi/mpi_executor.h"
+#include "trails/exec/process/process_executor.h"
 
 namespace fs = std::filesystem;
 using namespace trails;

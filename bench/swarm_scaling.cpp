@@ -1,5 +1,5 @@
-// The swarm's device scaling (docs/performance.md, "Swarm scaling"), PathGennie's
-// benchmarks/scaling.py workload: built-in engine with engine.synthetic_cost_ms (a sleep, so 8
+// The swarm's device scaling (docs/performance.md, "Swarm scaling": PathGennie's scaling
+// workload): built-in engine with engine.synthetic_cost_ms (a sleep, so 8
 // "devices" fit on 2 cores), 16 trials, 20 cycles, τ1 = τ2 = 1, σ = 0.1, seed 0, escape mode on
 // cv0 (never converges), 1/2/4/8 devices with one worker each. Prints wall time, cycles/s,
 // speedup over 1 device and speedup ÷ the ideal (N+1)/(⌈N/G⌉+1); then `paths: 4` on 8 devices:

@@ -19,6 +19,7 @@
 #include "console_progress.h"
 #include "trails/campaign/campaign.h"
 #include "trails/campaign/preflight.h"
+#include "trails/config/execution_spec.h"
 #include "trails/config/load.h"
 #include "trails/config/swarm_config.h"
 #include "trails/config/template.h"
@@ -26,7 +27,7 @@
 #include "trails/core/output_target.h"
 #include "trails/core/source_tree.h"
 #include "trails/core/temp_dir.h"
-#include "trails/exec/mpi_world.h"
+#include "trails/exec/mpi/mpi_world.h"
 #include "trails/store/rewind.h"
 #include "trails/store/run_store.h"
 #include "trails/swarm/swarm_driver.h"
@@ -87,37 +88,6 @@ std::string without_library_prefix(const std::string& what) {
   }
 }
 
-// execution.backend: mpi and the launch agree (docs/execution.md, "MPI ranks"): an mpi
-// configuration needs worker ranks, and ranks need an mpi configuration (else K campaigns would
-// race for one run directory). Nothing is written before this check.
-void check_launch(const config::CampaignConfig& config, const exec::MpiWorld* world) {
-  const int ranks = world != nullptr ? world->size() : 1;
-  const std::string file = config.config_file.string();
-  if (config.execution.backend == "mpi" && ranks < 2) {
-    throw core::ConfigError(fmt::format(
-        "{}: execution.backend: mpi runs as one MPI job (rank 0 drives the campaign, ranks "
-        "1..K-1 run the walkers), but this trails run {}; launch it as `mpirun -n K trails run "
-        "{}` with K >= 2 (as root add --allow-run-as-root; more ranks than cores need "
-        "--oversubscribe), or `srun --mpi=pmix -n K trails run {}` inside a SLURM allocation",
-        file, world != nullptr ? "is the only rank" : "was not started by an MPI launcher", file,
-        file));
-  }
-  if (config.execution.backend != "mpi" && ranks > 1) {
-    throw core::ConfigError(fmt::format(
-        "{}: started as an MPI job of {} ranks, but execution.backend is {}; set "
-        "execution.backend: mpi to run the walkers on ranks 1..{}, or run trails without an MPI "
-        "launcher",
-        file, ranks, config.execution.backend, ranks - 1));
-  }
-}
-
-// Ranks 1..K-1 of an MPI job: persistent workers of rank 0 until it sends Shutdown. They keep
-// the default signal dispositions, so the launcher can end them.
-int serve_as_worker_rank(exec::MpiWorld& world) {
-  for (const int s : {SIGINT, SIGTERM, SIGHUP}) std::signal(s, SIG_DFL);
-  return world.serve(worker_engine_factory(), worker_program());
-}
-
 // `trails run --resume N` (Trails-MD's `--resume N`; docs/reliability.md, "Resuming from an
 // earlier iteration"): the run as it is is first copied whole beside it (readable by every
 // command), then the iterations after N are removed from the run, which continues from N. Since
@@ -174,7 +144,7 @@ int cmd_run(const fs::path& config_file, std::optional<std::int64_t> iterations,
                            config_file.string() + "`");
   }
   const auto config = config::load_campaign_config(config_file);
-  check_launch(config, world ? &*world : nullptr);
+  check_mpi_launch(config::execution_spec_of(config), "run", world ? &*world : nullptr);
   campaign::RunOptions options;
   options.resume = resume;
   options.target_iterations = iterations.value_or(config.iterations.value_or(1));

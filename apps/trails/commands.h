@@ -6,10 +6,13 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 
-#include "trails/exec/worker.h"
+#include "trails/config/execution_spec.h"
+#include "trails/exec/mpi/mpi_world.h"
+#include "trails/exec/wire/worker.h"
 
 namespace trails::app {
 
@@ -26,6 +29,7 @@ Command add_init(CLI::App& app);
 Command add_status(CLI::App& app);
 Command add_advise(CLI::App& app);
 Command add_export(CLI::App& app);
+Command add_project(CLI::App& app);
 Command add_plot(CLI::App& app);
 Command add_msm(CLI::App& app);
 Command add_analyze(CLI::App& app);
@@ -52,5 +56,13 @@ Command add_integrate(CLI::App& app);
 // the Setup message's engine setup, and the program name its Hello gives.
 exec::EngineFactory worker_engine_factory();
 std::string worker_program();
+// mpi_launch.cpp: execution.backend: mpi and the launch agree (docs/execution.md, "MPI ranks"):
+// an mpi configuration needs worker ranks, and ranks need an mpi configuration (else K runs would
+// race for one run directory); ConfigError naming the file and `trails COMMAND`. Nothing is
+// written before this check.
+void check_mpi_launch(const config::ExecutionSpec& spec, std::string_view command,
+                      const exec::MpiWorld* world);
+// Ranks 1..K-1 of an MPI job: persistent workers of rank 0 until it sends Shutdown.
+int serve_as_worker_rank(exec::MpiWorld& world);
 
 }  // namespace trails::app

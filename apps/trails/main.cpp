@@ -101,13 +101,13 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("trails ") + TRAILS_VERSION);
   std::string log_level = "warning";
   const std::vector<app::Command> commands = {
-      app::add_run(app, log_level), app::add_check(app),    app::add_init(app),
-      app::add_status(app),         app::add_advise(app),   app::add_export(app),
-      app::add_plot(app),           app::add_msm(app),      app::add_analyze(app),
-      app::add_path(app),           app::add_log(app),      app::add_reweight(app),
-      app::add_report(app),         app::add_swarm(app),    app::add_unbind(app),
-      app::add_unfold(app),         app::add_fold(app),     app::add_pca(app),
-      app::add_worker(app),         app::add_integrate(app)};
+      app::add_run(app, log_level), app::add_check(app),     app::add_init(app),
+      app::add_status(app),         app::add_advise(app),    app::add_export(app),
+      app::add_plot(app),           app::add_msm(app),       app::add_analyze(app),
+      app::add_path(app),           app::add_log(app),       app::add_reweight(app),
+      app::add_report(app),         app::add_swarm(app),     app::add_unbind(app),
+      app::add_unfold(app),         app::add_fold(app),      app::add_pca(app),
+      app::add_worker(app),         app::add_integrate(app), app::add_project(app)};
 
   if (unknown_command(app, argc, argv)) return 2;
   try {

@@ -19,6 +19,7 @@
 #include "trails/report/rebin_log.h"
 #include "trails/report/reweight.h"
 #include "trails/report/run_report.h"
+#include "trails/report/space_model_export.h"
 #include "trails/report/status.h"
 #include "trails/report/trails_md_layout.h"
 #include "trails/report/trajectory_export.h"
@@ -102,13 +103,13 @@ namespace {
 
 struct ExportOptions {
   report::ExportRequest request;
-  std::optional<fs::path> cvs_out, lineage_out, trajectory_out, trails_md_layout;
+  std::optional<fs::path> cvs_out, lineage_out, trajectory_out, model_out, trails_md_layout;
 };
 
 int cmd_export(ExportOptions& o) {
   if (o.trails_md_layout) {
-    if (o.cvs_out || o.lineage_out || o.trajectory_out || o.request.selection.iteration ||
-        o.request.selection.walker) {
+    if (o.cvs_out || o.lineage_out || o.trajectory_out || o.model_out ||
+        o.request.selection.iteration || o.request.selection.walker) {
       throw core::UsageError(
           "export: --trails-md-layout DIR writes the whole run; give it alone (the other "
           "outputs in a second command)");
@@ -120,10 +121,10 @@ int cmd_export(ExportOptions& o) {
         o.trails_md_layout->string(), r.iterations, r.frames, r.trajectories);
     return 0;
   }
-  if (!o.cvs_out && !o.lineage_out && !o.trajectory_out) {
+  if (!o.cvs_out && !o.lineage_out && !o.trajectory_out && !o.model_out) {
     throw core::UsageError(
-        "export: give --cvs FILE, --lineage FILE, --trajectory FILE and/or --trails-md-layout "
-        "DIR");
+        "export: give --cvs FILE, --lineage FILE, --trajectory FILE, --model FILE.pt and/or "
+        "--trails-md-layout DIR");
   }
   if (o.request.cv_names && !o.cvs_out) {
     throw core::UsageError("export: --cv-names names the columns of --cvs FILE; give --cvs");
@@ -137,7 +138,17 @@ int cmd_export(ExportOptions& o) {
     named.emplace_back("--trajectory", *o.trajectory_out);
     named.emplace_back("--trajectory (sidecar)", report::trajectory_sidecar(*o.trajectory_out));
   }
+  if (o.model_out) {
+    named.emplace_back("--model", *o.model_out);
+    named.emplace_back("--model (sidecar)", report::model_sidecar(*o.model_out));
+  }
   core::check_outputs(named);
+  if (o.model_out) {
+    const report::SpaceModelRequest m{o.request.run_dir, o.request.selection.iteration};
+    const auto it = report::export_space_model(m, *o.model_out);
+    fmt::print("wrote {} (the learned space's network at iteration {}) and {}\n",
+               o.model_out->string(), it, report::model_sidecar(*o.model_out).string());
+  }
   if (o.trajectory_out) {
     const report::TrajectoryExportRequest t{o.request.run_dir, *o.trajectory_out,
                                             o.request.selection};
@@ -166,6 +177,9 @@ Command add_export(CLI::App& app) {
   exporter->add_option("--trajectory", o->trajectory_out,
                        "Frames of an OpenMM run as OUT.xtc, OUT.dcd or OUT.pdb (prepared "
                        "topology), with the frame map OUT.json beside it");
+  exporter->add_option("--model", o->model_out,
+                       "A neural learned space's network as TorchScript FILE.pt, its input "
+                       "scaling in FILE.json (the model current at --iteration, default the last)");
   exporter->add_option("--iteration", sel.iteration, "Only the frames of this iteration");
   exporter->add_option("--walker", sel.walker, "Only the frames of this walker");
   exporter->add_option("--trails-md-layout", o->trails_md_layout,
@@ -174,6 +188,32 @@ Command add_export(CLI::App& app) {
   exporter->add_flag("--cv-names", o->request.cv_names,
                      "--cvs header: the run's CV names instead of cv_0, cv_1, ...");
   return {exporter, [o] { return cmd_export(*o); }};
+}
+
+Command add_project(CLI::App& app) {
+  struct Options {
+    report::SpaceModelRequest request;
+    fs::path features, out;
+    std::optional<std::int64_t> iteration;
+  };
+  auto o = std::make_shared<Options>();
+  auto* sub = app.add_subcommand("project",
+                                 "Project feature rows through a run's stored learned-space model");
+  sub->add_option("RUN_DIR", o->request.run_dir, "Run directory of a learned-space campaign")
+      ->required();
+  sub->add_option("FEATURES", o->features,
+                  "Feature rows of the run's feature type: FILE.npy (n x features) or a CSV")
+      ->required();
+  sub->add_option("--out", o->out, "CSV of the learned CVs, one line per row")->required();
+  sub->add_option("--iteration", o->iteration,
+                  "Use the model current at this committed iteration (default: the last)");
+  return {sub, [o] {
+            core::check_outputs({{"--out", o->out}});
+            o->request.iteration = o->iteration;
+            const auto n = report::project_feature_rows(o->request, o->features, o->out);
+            fmt::print("wrote {} ({} rows)\n", o->out.string(), n);
+            return 0;
+          }};
 }
 
 Command add_plot(CLI::App& app) {

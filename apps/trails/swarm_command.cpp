@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 #include <unistd.h>
 
@@ -10,9 +11,10 @@
 #include <yaml-cpp/yaml.h>
 
 #include "commands.h"
+#include "trails/config/execution_spec.h"
 #include "trails/config/swarm_config.h"
 #include "trails/core/error.h"
-#include "trails/exec/mpi_world.h"
+#include "trails/exec/mpi/mpi_world.h"
 #include "trails/report/swarm_outputs.h"
 #include "trails/report/swarm_subframes.h"
 #include "trails/swarm/subframes.h"
@@ -124,13 +126,12 @@ bool is_campaign_config(const fs::path& file) {
 }  // namespace
 
 int run_swarm_config(const fs::path& config_file, bool resume, int verbose_every) {
-  // Every rank of an MPI job would run its own swarm into the one workdir (docs/execution.md,
-  // "The swarm and the backends").
+  // Under mpirun every rank runs this same command line; rank 0 drives the swarm, the others
+  // run its trials (execution.backend: mpi; docs/execution.md, "The swarm and the backends").
+  std::optional<exec::MpiWorld> world;
   if (exec::MpiWorld::launched()) {
-    throw core::UsageError(
-        "trails swarm runs as one process: start it without mpirun/srun ranks (its trials run "
-        "on pathgennie.devices x pathgennie.workers_per_device slots inside it; "
-        "docs/execution.md, \"The swarm and the backends\")");
+    world.emplace();
+    if (world->rank() != 0) return serve_as_worker_rank(*world);
   }
   if (is_campaign_config(config_file)) {
     throw core::UsageError(config_file.string() +
@@ -139,6 +140,7 @@ int run_swarm_config(const fs::path& config_file, bool resume, int verbose_every
                            config_file.string() + "`");
   }
   const auto config = config::load_swarm_config(config_file);
+  check_mpi_launch(config::execution_spec_of(config), "swarm", world ? &*world : nullptr);
   SwarmConsole console(stdout, verbose_every);
   (void)swarm::run_swarm(config, resume, console);
   for (const auto& f : report::write_swarm_outputs(config.workdir)) {

@@ -11,7 +11,7 @@
 #include "commands.h"
 #include "trails/core/error.h"
 #include "trails/engines/registry.h"
-#include "trails/exec/pack_worker.h"
+#include "trails/exec/scheduler/pack_worker.h"
 
 namespace trails::app {
 

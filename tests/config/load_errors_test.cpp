@@ -223,8 +223,8 @@ TEST(LoadErrors, NotBuiltFeaturesAwayFromTheirDefaults) {
     std::string yaml, expect;
   };
   const Case cases[] = {
-      {good_config() + "space_mode: tvae\n",
-       "space_mode: the learned CV space tvae is not "
+      {good_config() + "space_mode: deep-lda\n",
+       "space_mode: the learned CV space deep-lda is not "
        "supported by this build of Trails yet; remove the "
        "key or set it to its default (fixed)"},
       {good_config() + "adaptive_feature_type: phi_psi\n",

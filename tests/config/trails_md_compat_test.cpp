@@ -173,3 +173,43 @@ TEST(TrailsMdCompat, AbsurdTimeStepsAreCaughtInTheEnginesUnits) {
 
 }  // namespace
 }  // namespace trails::config
+
+namespace trails::config {
+namespace {
+
+using testing::good_config;
+using testing::load_error;
+using testing::TempDir;
+
+// Trails-MD's own form of msm.convergence_criteria (its AIB9 examples): a list of {name, params}.
+TEST(TrailsMdCompat, ConvergenceCriteriaAsTrailsMdsList) {
+  TempDir dir;
+  const std::string msm = "msm:\n  enabled: true\n  estimator: bayesian\n";
+  const CampaignConfig listed = load_campaign_config(dir.write(
+      "list.yaml", good_config() + msm +
+                       "  convergence_criteria:\n"
+                       "    - name: implied_timescales\n      params: {tol: 0.1, n_timescales: 2}\n"
+                       "    - name: vamp2\n      params: {tol: 0.05}\n"
+                       "    - name: statistical_error\n      params: {tol: 0.2}\n"));
+  const CampaignConfig mapped = load_campaign_config(
+      dir.write("map.yaml",
+                good_config() + msm +
+                    "  convergence_criteria:\n    implied_timescales: {tol: 0.1, n_timescales: 2}\n"
+                    "    vamp2: {tol: 0.05}\n    statistical_error: {tol: 0.2}\n"));
+  EXPECT_EQ(listed.msm.criteria.its_tol, 0.1);
+  EXPECT_EQ(listed.msm.criteria.vamp2_tol, 0.05);
+  EXPECT_EQ(listed.msm.criteria.error_tol, 0.2);
+  EXPECT_EQ(digest_of(listed.result_relevant_json()), digest_of(mapped.result_relevant_json()));
+  const std::string bad = load_error(
+      dir.write("bad.yaml", good_config() + msm +
+                                "  convergence_criteria:\n    - vamp2\n    - name: vamp2\n"
+                                "    - name: vamp2\n"));
+  EXPECT_NE(bad.find("msm.convergence_criteria[0]: must be {name: CRITERION, params: {...}}"),
+            std::string::npos)
+      << bad;
+  EXPECT_NE(bad.find("msm.convergence_criteria[2]: vamp2 is listed twice"), std::string::npos)
+      << bad;
+}
+
+}  // namespace
+}  // namespace trails::config

@@ -357,7 +357,8 @@ TEST(GromacsConfig, KeysBuildTheSpecAndSurviveTheWire) {
   EXPECT_EQ(config::engine_spec_json(back), config::engine_spec_json(spec));
   EXPECT_TRUE(back.files.keep_walker_files);
 
-  // TRAILS_MD_TIMEOUT (Trails-MD row 38): seconds; 0 is no limit; anything else is refused.
+  // TRAILS_MD_TIMEOUT (docs/engines.md, "Subprocess time limit"): seconds; 0 is no limit; anything
+  // else is refused.
   struct Env {
     explicit Env(const char* v) { ::setenv("TRAILS_MD_TIMEOUT", v, 1); }
     ~Env() { ::unsetenv("TRAILS_MD_TIMEOUT"); }

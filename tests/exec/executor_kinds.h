@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "trails/engines/engine.h"
-#include "trails/exec/device_plan.h"
 #include "trails/exec/executor.h"
+#include "trails/exec/local/device_plan.h"
 
 namespace trails::exec::testing {
 

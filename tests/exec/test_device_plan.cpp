@@ -16,9 +16,9 @@
 
 #include "executor_kinds.h"
 #include "trails/core/error.h"
-#include "trails/exec/binding_check.h"
-#include "trails/exec/device_plan.h"
-#include "trails/exec/mps_probe.h"
+#include "trails/exec/local/binding_check.h"
+#include "trails/exec/local/device_plan.h"
+#include "trails/exec/local/mps_probe.h"
 
 namespace trails::exec {
 namespace {

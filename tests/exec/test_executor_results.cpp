@@ -15,7 +15,7 @@
 #include "trails/core/seeds.h"
 #include "trails/engines/builtin/builtin_engine.h"
 #include "trails/exec/executor.h"
-#include "trails/exec/wire.h"
+#include "trails/exec/wire/wire.h"
 
 namespace trails::exec {
 namespace {

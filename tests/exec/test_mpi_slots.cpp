@@ -1,4 +1,4 @@
-// mpi_slots (exec/mpi_executor.h): which slot and device each worker rank of an MPI job serves.
+// mpi_slots (exec/mpi/mpi_executor.h): which slot and device each worker rank of an MPI job serves.
 // Pure: no MPI needed (the executor itself runs under mpirun: tests/exec/mpi/).
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "trails/core/error.h"
-#include "trails/exec/mpi_executor.h"
+#include "trails/exec/mpi/mpi_executor.h"
 
 namespace trails::exec {
 namespace {

@@ -1,10 +1,11 @@
-// The process executor (exec/process_executor.h) over real `trails worker` processes and the
-// built-in engine: the same walkers give the same bytes as the serial reference on any slot
-// count and bound, across batches on warm workers; and each failure of a worker fails only the
-// walker it was running, after which a fresh worker serves the slot. Faults are injected with
-// TRAILS_TEST_FAULT=KIND:ITERATION:WALKER (engines/builtin/test_fault.h, tests only), set in
-// the workers' environment: segv and abort crash the worker, hang makes it run for ever while
-// its heartbeat thread keeps beating, stop freezes the whole process (no heartbeats).
+// The process executor (exec/process/process_executor.h) over real `trails worker` processes and
+// the built-in engine, beyond the conformance body every backend passes (test_backends.cpp: the
+// serial reference's bytes on any slot count and bound, the streaming contract, engine
+// failures as results): each failure of a worker fails only the walker it was running, after which
+// a fresh worker serves the slot. Faults are injected with TRAILS_TEST_FAULT=KIND:ITERATION:WALKER
+// (engines/builtin/test_fault.h, tests only), set in the workers' environment: segv and abort crash
+// the worker, hang makes it run for ever while its heartbeat thread keeps beating, stop freezes the
+// whole process (no heartbeats).
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>
@@ -23,7 +24,7 @@
 #include "trails/core/seeds.h"
 #include "trails/engines/builtin/builtin_engine.h"
 #include "trails/engines/registry.h"
-#include "trails/exec/process_executor.h"
+#include "trails/exec/process/process_executor.h"
 
 namespace trails::exec {
 namespace {
@@ -61,63 +62,6 @@ void expect_only_failed(const std::vector<SegmentResult>& actual,
           << "'" << word << "' not in: " << actual[i].error;
     }
   }
-}
-
-struct Shape {
-  int slots;
-  std::size_t bound;
-};
-
-class ProcessConformance : public ::testing::TestWithParam<Shape> {};
-
-INSTANTIATE_TEST_SUITE_P(Shapes, ProcessConformance,
-                         ::testing::Values(Shape{1, 1}, Shape{1, 0}, Shape{3, 0}, Shape{3, 2},
-                                           Shape{4, 64}),
-                         [](const auto& info) {
-                           return "slots" + std::to_string(info.param.slots) + "_bound" +
-                                  std::to_string(info.param.bound);
-                         });
-
-// The determinism contract across a process boundary: the same walkers, the same bytes as the
-// serial reference, in task order, on the first batch and on warm workers.
-TEST_P(ProcessConformance, BitwiseEqualToSerial) {
-  const auto c = builtin_config();
-  engines::builtin::BuiltinEngine engine(c);
-  auto reference = make_serial_executor(engine);
-  auto executor = make_process_executor(worker_options(c), GetParam().slots, GetParam().bound);
-  ASSERT_EQ(executor->workers(), GetParam().slots);
-  EXPECT_EQ(executor->max_in_flight(),
-            GetParam().bound == 0 ? 2 * std::size_t(GetParam().slots) : GetParam().bound);
-  for (std::int64_t iteration = 0; iteration < 2; ++iteration) {
-    const auto tasks = walkers(engine, 16, iteration);
-    const auto expected = run_ordered(*reference, tasks);
-    const auto actual = run_ordered(*executor, tasks);
-    ASSERT_EQ(actual.size(), expected.size());
-    for (std::size_t i = 0; i < actual.size(); ++i) expect_same(actual[i], expected[i]);
-  }
-}
-
-// The streaming half of the contract (executor.h) holds across the process boundary: counts,
-// the empty answer when idle, shutdown idempotent, submit after shutdown refused.
-TEST(ProcessExecutor, StreamingContract) {
-  const auto c = builtin_config();
-  engines::builtin::BuiltinEngine engine(c);
-  auto executor = make_process_executor(worker_options(c), 2, 8);
-  ASSERT_EQ(executor->slots().size(), 2u);
-  testing::expect_streaming_contract(*executor, engine);
-}
-
-// A walker failure inside the engine stays a walker failure: the worker survives.
-TEST(ProcessExecutor, EngineFailuresTravelAsResults) {
-  const auto c = builtin_config();
-  engines::builtin::BuiltinEngine engine(c);
-  auto executor = make_process_executor(worker_options(c), 1);
-  auto tasks = walkers(engine, 2, 0);
-  tasks[0].steps = 0;  // refused by the engine
-  const auto results = run_ordered(*executor, tasks);
-  EXPECT_FALSE(results[0].ok());
-  EXPECT_NE(results[0].error.find("steps must be > 0"), std::string::npos) << results[0].error;
-  EXPECT_TRUE(results[1].ok()) << results[1].error;
 }
 
 struct Crash {

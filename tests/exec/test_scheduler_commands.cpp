@@ -1,12 +1,12 @@
-// The scheduler command protocol and the rendered job scripts (exec/scheduler_commands.h,
-// exec/job_script.h) against recorded outputs (tests/data/scheduler/README.md).
+// The scheduler command protocol and the rendered job scripts (exec/scheduler/scheduler_commands.h,
+// exec/scheduler/job_script.h) against recorded outputs (tests/data/scheduler/README.md).
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <sstream>
 
-#include "trails/exec/job_script.h"
-#include "trails/exec/scheduler_commands.h"
+#include "trails/exec/scheduler/job_script.h"
+#include "trails/exec/scheduler/scheduler_commands.h"
 
 namespace trails::exec {
 namespace {

@@ -1,5 +1,5 @@
-// Heartbeats of scheduler array tasks (exec/task_heartbeat.h) and the cancel command of one
-// array element: the file round trip, the driver's verdicts on its own clock (a counter that
+// Heartbeats of scheduler array tasks (exec/scheduler/task_heartbeat.h) and the cancel command of
+// one array element: the file round trip, the driver's verdicts on its own clock (a counter that
 // stands still for heartbeat_timeout, a walker past walker_timeout, a task not yet started),
 // and the element ids of SLURM, PBS and Torque.
 #include <gtest/gtest.h>
@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <thread>
 
-#include "trails/exec/scheduler_commands.h"
-#include "trails/exec/task_heartbeat.h"
+#include "trails/exec/scheduler/scheduler_commands.h"
+#include "trails/exec/scheduler/task_heartbeat.h"
 
 namespace trails::exec {
 namespace {

@@ -14,7 +14,7 @@
 
 #include "trails/core/error.h"
 #include "trails/core/rng.h"
-#include "trails/exec/wire.h"
+#include "trails/exec/wire/wire.h"
 
 namespace trails::exec::wire {
 namespace {

@@ -76,7 +76,7 @@ command_config short.yaml shortrun "$WORK/short.sh"
 expect_exit 1 "a short output" "17 frames, expected 20" "$TRAILS" run short.yaml --iterations 1
 pass "a failing program and a short output are failed walkers with the reason; its files are kept"
 
-# TRAILS_MD_TIMEOUT (Trails-MD row 38): the program's limit when engine.command_timeout is unset.
+# TRAILS_MD_TIMEOUT (docs/engines.md, "Subprocess time limit"): the program's limit when engine.command_timeout is unset.
 cat > slow.sh <<'SH'
 #!/bin/sh
 exec sleep 30

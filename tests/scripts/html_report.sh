@@ -73,7 +73,7 @@ embedded = sorted(base64.b64decode(s[len(prefix):], validate=True) for s in srcs
 drawn = sorted(open(os.path.join(d, f), "rb").read()
                for d in sys.argv[2:] for f in os.listdir(d) if f.endswith(".png"))
 assert embedded == drawn, (len(embedded), len(drawn))
-# nothing else is referenced: no src/href outside the page and its own anchors
+# nothing else is referenced: no src or href outside the page and its own anchors
 others = [u for u in re.findall(r'(?:src|href)="([^"]*)"', page)
           if not u.startswith(prefix) and not u.startswith("#")]
 assert not others, others

@@ -5,35 +5,7 @@
 source "$(dirname "$0")/lib/common.bash"
 
 learned_config() {  # FILE OUTDIR MAX_WORKERS [MODE [extra top-level lines]]
-  local mode=${4:-tica}
-  cat > "$1" <<YAML
-outdir: $2
-random_seed: 11
-iterations: 10
-n_bins: [30]
-space_mode: $mode
-retrain_freq: 3
-max_adaptive_memory_frames: 400
-adaptive_model:
-  lagtime: 3
-system:
-  start: [-1.0, 0.0]
-engine:
-  md_engine: builtin
-  potential: three_well
-  integrator: overdamped
-  kT: 1.0
-  dt: 0.001
-spawning:
-  walker: 6
-  step: 300
-  stride: 10
-  max_workers: $3
-  spawn_scheme: density
-  spawn_type: hard
-YAML
-  local line
-  for line in "${@:5}"; do echo "$line" >> "$1"; done
+  three_well_learned_config "$1" "$2" "$3" "${4:-tica}" 10 "${@:5}"
 }
 
 learned_config ref.yaml ref 1
@@ -61,17 +33,7 @@ for spec in after-commit:3=4 md:4=4 ledger-commit:5=5 after-commit:7=8 md:0=0; d
   expect=${spec#*=}
   dir=crash-${point/:/-}
   learned_config "$dir.yaml" "$dir" 2
-  set +e
-  TRAILS_CRASH_AT=$point "$TRAILS" run "$dir.yaml" > "$dir.out" 2>&1
-  rc=$?
-  set -e
-  [ $rc -eq 137 ] || fail "$point: expected death by SIGKILL (137), got $rc: $(cat "$dir.out")"
-  got=$(committed "$dir")
-  [ "$got" -eq "$expect" ] || fail "$point: $got iterations committed, expected $expect"
-  "$TRAILS" run "$dir.yaml" --resume > /dev/null || fail "$point: resume failed"
-  export_run "$dir" "$dir"
-  cmp ref.cvs.csv "$dir.cvs.csv" || fail "$point: CV export differs after resume"
-  cmp ref.lineage.csv "$dir.lineage.csv" || fail "$point: lineage differs after resume"
+  crash_resume_matches "$dir" "$point" "$expect" ref
   pass "learned space, crash at $point: $got committed, resumed run identical"
 done
 

@@ -8,8 +8,11 @@
 # rank that dies (TRAILS_TEST_FAULT=segv) ends the job, what was committed stays committed and
 # --resume under mpirun continues to the serial result; so do rank 0 killed at a crash point
 # (TRAILS_CRASH_AT) and kill -9 of mpirun mid-campaign, after which its ranks end by themselves;
-# a rank stopped mid-walker (SIGSTOP) is found by its silent heartbeat and ends the job.
+# a rank stopped mid-walker (SIGSTOP) is found by its silent heartbeat and ends the job; a swarm
+# on 2 worker ranks is bitwise the one-process swarm, and refused where launch and backend
+# disagree or on scheduler arrays.
 source "$(dirname "$0")/lib/common.bash"
+source "$ROOT/tests/scripts/lib/swarm.bash"
 
 # As root Open MPI wants --allow-run-as-root; the test machine may have fewer cores than ranks.
 MPIRUN=(mpirun --allow-run-as-root --oversubscribe)
@@ -161,15 +164,32 @@ before=$(committed killed)
 same_as_serial killed k "kill -9 of mpirun, then --resume"
 pass "kill -9 of mpirun after $before iteration(s): its ranks end by themselves; --resume gives the serial result"
 
-# trails swarm is one process (docs/execution.md, "The swarm and the backends"): under mpirun it
-# is refused on every rank (exit 2) before anything is written, and an execution: block in a
-# swarm configuration is refused at that key with what to do instead.
-sed -e "s#^workdir: .*#workdir: swarm_mpi#" "$ROOT/examples/swarm-muller-brown/input.yaml" > swarm.yaml
-expect_exit 2 "trails swarm under mpirun" "trails swarm runs as one process" \
-  "${MPIRUN[@]}" -n 2 "$TRAILS" swarm swarm.yaml
-[ ! -e swarm_mpi ] || fail "trails swarm under mpirun wrote its workdir"
-printf 'execution:\n  backend: slurm\n' >> swarm.yaml
-expect_exit 2 "trails swarm with an execution: block" \
-  "execution: trails swarm has no execution: block" "$TRAILS" swarm swarm.yaml
+# trails swarm on MPI ranks (docs/execution.md, "The swarm and the backends"): rank 0 drives
+# the swarm, ranks 1..2 run its trials, and the reactive path is bitwise the one-process swarm's;
+# the launch and the backend must agree, and scheduler arrays are refused (exit 2, nothing
+# written).
+swarm_small swarm_serial.yaml swarm_serial
+"$TRAILS" swarm swarm_serial.yaml > swarm_serial.out 2>&1 || fail "serial swarm: $(cat swarm_serial.out)"
+swarm_small swarm_mpi.yaml swarm_mpi "backend: mpi"
+"${MPIRUN[@]}" -n 3 "$TRAILS" swarm swarm_mpi.yaml > swarm_mpi.out 2>&1 ||
+  fail "trails swarm under mpirun -n 3: $(cat swarm_mpi.out)"
+grep -qF "2 slot(s) (MPI ranks)" swarm_mpi.out || fail "swarm banner: $(cat swarm_mpi.out)"
+diff <(swarm_fingerprint swarm_serial) <(swarm_fingerprint swarm_mpi) > /dev/null ||
+  fail "the swarm on 2 MPI worker ranks differs from the one-process swarm"
+export_run swarm_serial sws && export_run swarm_mpi swm
+cmp sws.cvs.csv swm.cvs.csv || fail "the MPI swarm's CV export differs"
+pass "trails swarm under mpirun -n 3 (2 worker ranks) is bitwise the one-process swarm"
+
+expect_exit 2 "a local swarm under mpirun" "execution.backend: mpi to run the trials" \
+  "${MPIRUN[@]}" -n 2 "$TRAILS" swarm swarm_serial.yaml --resume
+swarm_small swarm_lone.yaml swarm_lone "backend: mpi"
+expect_exit 2 "an mpi swarm without mpirun" "mpirun -n K trails swarm" "$TRAILS" swarm swarm_lone.yaml
+swarm_small swarm_slurm.yaml swarm_slurm "backend: slurm"
+expect_exit 2 "a swarm on slurm arrays" "execution.backend: a swarm does not run on slurm arrays" \
+  "$TRAILS" swarm swarm_slurm.yaml
 grep -qF "run \`trails swarm\` inside one allocation" err.txt || fail "no advice: $(cat err.txt)"
-pass "trails swarm refuses MPI ranks and an execution: block (exit 2, nothing written)"
+swarm_small swarm_devices.yaml swarm_devices "devices: [0]"
+expect_exit 2 "execution.devices in a swarm" "write pathgennie.devices instead" \
+  "$TRAILS" swarm swarm_devices.yaml
+for d in swarm_lone swarm_slurm swarm_devices; do [ ! -e "$d" ] || fail "a refused swarm wrote $d"; done
+pass "a swarm's launch and backend must agree; arrays and execution.devices are refused (exit 2)"

@@ -5,8 +5,10 @@
 # with TRAILS_TEST_FAULT=segv:ITERATION:WALKER, a test-only hook of the built-in engine) is
 # recorded as failed with the signal in its error and the campaign goes on; kill -9 of the
 # driver, then --resume, gives the same export as the uninterrupted serial run; walker_timeout
-# fails only the hung walker; an OpenMM campaign through workers equals its serial run.
+# fails only the hung walker; an OpenMM campaign through workers equals its serial run; a swarm
+# on 2 worker processes is bitwise the one-process swarm.
 source "$(dirname "$0")/lib/common.bash"
+source "$ROOT/tests/scripts/lib/swarm.bash"
 
 with_workers() { with_execution "$1" "persistent_workers: true" "${@:2}"; }  # FILE [extra execution lines]
 
@@ -89,3 +91,15 @@ export_run omm-procs op
 cmp os.cvs.csv op.cvs.csv || fail "OpenMM CV exports differ between serial and worker processes"
 cmp os.lineage.csv op.lineage.csv || fail "OpenMM lineage exports differ"
 pass "OpenMM: serial and 2 worker processes are identical ($(wc -l < os.cvs.csv) rows)"
+
+# A swarm on 2 persistent worker processes (docs/execution.md, "The swarm and the backends"):
+# the same reactive path, bit for bit, as the swarm in one process on one slot.
+swarm_small swarm_serial.yaml swarm_serial
+swarm_small swarm_procs.yaml swarm_procs "persistent_workers: true"
+sed -i 's#^  seed: \(.*\)#  seed: \1\n  devices: [0, 1]#' swarm_procs.yaml
+"$TRAILS" swarm swarm_serial.yaml > swarm_serial.out 2>&1 || fail "serial swarm: $(cat swarm_serial.out)"
+"$TRAILS" swarm swarm_procs.yaml > swarm_procs.out 2>&1 || fail "swarm on workers: $(cat swarm_procs.out)"
+grep -qF "2 slot(s) (persistent processes)" swarm_procs.out || fail "banner: $(cat swarm_procs.out)"
+diff <(swarm_fingerprint swarm_serial) <(swarm_fingerprint swarm_procs) > /dev/null ||
+  fail "the swarm on 2 worker processes differs from the one-process swarm"
+pass "a swarm on 2 worker processes is bitwise the one-process swarm"

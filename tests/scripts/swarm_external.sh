@@ -11,7 +11,7 @@ source "$(dirname "$0")/lib/common.bash"
 source "$ROOT/tests/scripts/lib/swarm.bash"
 source "$ROOT/tests/scripts/lib/gromacs.bash"
 mkdir scratch
-export TMPDIR=$WORK/scratch  # the swarm's walker directories (a swarm has no execution block)
+export TMPDIR=$WORK/scratch  # the swarm's walker directories (a swarm's execution: block has no scratch)
 
 fingerprint() { cut -d, -f1-10 "$1/path_0/metrics.csv" && cat "$1/path_0/reactive_path.csv"; }
 same_export() {

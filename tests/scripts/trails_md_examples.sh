@@ -10,7 +10,9 @@
 # variant checks (AlaD) and runs (hello world). The kinetics example (config_kinetics.yaml: the
 # weighted ensemble with inherited velocities and recycling) checks and runs 2 iterations, with
 # weights summing to 1 and the recycled flux in the ledger. With TRAILS_TEST_LONG=1 AlaD also runs its 2
-# iterations (16 walkers × 5000 steps of 1021 atoms: about 10 minutes on 2 CPU cores).
+# iterations (16 walkers × 5000 steps of 1021 atoms: about 10 minutes on 2 CPU cores). A VAMPNet
+# config with the AIB9 examples' keys checks (the system.topology note only) and runs 2 iterations
+# on alanine dipeptide.
 source "$(dirname "$0")/lib/common.bash"
 cp -r "$ROOT/tests/data/trails-md-examples" ex
 HELLO=ex/alanine_dipeptide
@@ -165,3 +167,17 @@ grep -q "recycled_flux" "$KIN/output.log" || fail "kinetics: output.log has no r
 "$TRAILS" status "$KIN" > kin-status.out || fail "kinetics status"
 grep -q "^mfpt " kin-status.out || fail "kinetics: status has no mfpt line: $(cat kin-status.out)"
 pass "kinetics example: checks, runs 2 iterations of the weighted ensemble (weights sum to 1, flux recorded)"
+
+# --- a neural learned space with the AIB9 examples' keys (config_msm_vampnet / config_spib) ----
+"$TRAILS" check "$HELLO/config_vampnet.yaml" > vn-check.out 2>&1 || fail "vampnet check: $(cat vn-check.out)"
+grep -qF "Preflight checks passed" vn-check.out || fail "vampnet check: $(cat vn-check.out)"
+[ "$(grep -c 'note:' vn-check.out)" -eq 1 ] && grep -qF "system.topology: has no effect" vn-check.out ||
+  fail "vampnet check: expected the system.topology note only: $(cat vn-check.out)"
+"$TRAILS" run --config "$HELLO/config_vampnet.yaml" --iterations 2 > vn-run.out 2>&1 ||
+  fail "vampnet run: $(cat vn-run.out)"
+[ "$(committed "$HELLO/vampnet-out")" = 2 ] || fail "vampnet: not 2 iterations committed"
+"$TRAILS" export "$HELLO/vampnet-out" --cvs vn.csv --cv-names > /dev/null
+[ "$(head -1 vn.csv)" = "iteration,walker,frame,vampnet_0,vampnet_1" ] ||
+  fail "vampnet: CV names $(head -1 vn.csv)"
+[ "$(wc -l < vn.csv)" -eq 81 ] || fail "vampnet: expected 2 x 4 walkers x 10 frames"
+pass "vampnet example (AIB9 keys on alanine dipeptide): checks, runs 2 iterations"

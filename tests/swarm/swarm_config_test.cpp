@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include "trails/config/execution_spec.h"
 #include "trails/config/swarm_config.h"
 #include "trails/core/error.h"
 #include "trails/swarm/cycle_record.h"
@@ -214,6 +215,49 @@ TEST_F(SwarmConfigTest, DigestIgnoresWhereAndOnHowManyDevices) {
   const auto c =
       load_swarm_config(write("pathgennie:\n" + base + "  max_cycle: 5\n  sigma: 0.3\n" + kEngine));
   EXPECT_NE(a.result_relevant_json(), c.result_relevant_json());
+}
+
+// A swarm's execution: block (docs/execution.md, "The swarm and the backends"): the keys of the
+// backend table, read into the spec with the swarm's own device keys; arrays and the campaign's
+// device keys are refused at their key; where trials run never changes the digest.
+TEST_F(SwarmConfigTest, ExecutionBlockFillsTheBackendSpec) {
+  const std::string swarm =
+      "pathgennie:\n  mode: escape\n  tau1_steps: 5\n  tau2_steps: 5\n  max_trial: 4\n"
+      "  max_cycle: 3\n  devices: [0, 1]\n  workers_per_device: 2\n";
+  const auto local = load_swarm_config(write(swarm + kEngine));
+  const ExecutionSpec threads = execution_spec_of(local);
+  EXPECT_EQ(threads.backend, ExecutionBackend::Local);
+  EXPECT_FALSE(threads.persistent_workers);
+  EXPECT_EQ(threads.devices, (std::vector<int>{0, 1}));
+  EXPECT_EQ(threads.workers_per_device, 2);
+  EXPECT_EQ(threads.devices_key, "pathgennie.devices");
+  EXPECT_EQ(threads.workers_key, "pathgennie.workers_per_device");
+
+  const auto procs = load_swarm_config(
+      write(swarm + kEngine + "execution:\n  persistent_workers: true\n  walker_timeout: 30\n"));
+  EXPECT_TRUE(execution_spec_of(procs).persistent_workers);
+  EXPECT_EQ(execution_spec_of(procs).walker_timeout_s, 30.0);
+  const auto mpi = load_swarm_config(
+      write(swarm + kEngine + "execution:\n  backend: mpi\n  heartbeat_timeout: 20\n"));
+  EXPECT_EQ(execution_spec_of(mpi).backend, ExecutionBackend::Mpi);
+  EXPECT_EQ(execution_spec_of(mpi).scheduler.heartbeat_timeout_s, 20.0);
+  EXPECT_EQ(local.result_relevant_json(), mpi.result_relevant_json());
+
+  const std::string arrays = error_of(swarm + kEngine + "execution:\n  backend: slurm\n");
+  EXPECT_NE(arrays.find("execution.backend: a swarm does not run on slurm arrays"),
+            std::string::npos)
+      << arrays;
+  const std::string devices = error_of(swarm + kEngine + "execution:\n  devices: [0]\n");
+  EXPECT_NE(devices.find("execution.devices: a swarm's trials run on pathgennie.devices"),
+            std::string::npos)
+      << devices;
+  const std::string other = error_of(swarm + kEngine + "execution:\n  walkers_per_task: 2\n");
+  EXPECT_NE(other.find("execution.walkers_per_task: is not a swarm key"), std::string::npos)
+      << other;
+  // The campaign table's cross-field rules hold in a swarm too.
+  const std::string both =
+      error_of(swarm + kEngine + "execution:\n  backend: mpi\n  persistent_workers: true\n");
+  EXPECT_NE(both.find("execution.persistent_workers"), std::string::npos) << both;
 }
 
 TEST(CycleRecord, RoundTripsThroughJson) {

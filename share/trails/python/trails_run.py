@@ -3,7 +3,7 @@
     from trails_run import Run
     run = Run("runs/alanine")
     run.iterations            # committed iterations, e.g. [0, 1, 2]
-    run.cv_names              # the run's CV column names
+    run.cv_names              # the run's CV column names (tica_0, vampnet_0, ... in a learned space)
     cvs = run.cvs()           # record array: iteration, walker, frame, one field per CV
     xyz = run.frames(1, 2)    # positions of walker 2 of iteration 1, (n_frames, n_atoms, dim)
 
@@ -172,6 +172,16 @@ class Run:
                     self._builds.append({"iteration": it,
                                          "build_s": float("nan") if build_s is None else build_s,
                                          "model": json.loads(model)})
+        self._models = []
+        if self._has_table(db, "element_state"):
+            last = self.iterations[-1] if self.iterations else -1
+            for (it, blob) in db.execute(
+                    "SELECT iteration, blob FROM element_state WHERE key = 'space_model' "
+                    "ORDER BY iteration"):
+                if it <= last:
+                    m = json.loads(blob)
+                    self._models.append({k: m[k] for k in
+                                         ("kind", "trained_at", "applied_at", "training")})
 
     # ----------------------------------------------------------------------------------------
     # Selection (the rules of `trails export --iteration N --walker W`)
@@ -267,6 +277,14 @@ class Run:
         """The in-loop MSM builds (ledger table msm_builds): a list of dicts with iteration,
         build_s and model (the JSON record of docs/file-formats.md), by iteration."""
         return [dict(b) for b in self._builds]
+
+    def space_models(self):
+        """The neural learned space's networks (element_state key space_model, docs/cvs.md "What
+        is stored"): a list of dicts with kind, trained_at, applied_at (the iteration from which
+        its CVs are stored) and training (epochs_run, loss, vamp2, SPIB label changes and state
+        counts), by iteration; empty for fixed, PCA and TICA runs. The weights stay in the
+        ledger: `trails export RUN --model FILE.pt` writes them as TorchScript."""
+        return [dict(m) for m in self._models]
 
     # ----------------------------------------------------------------------------------------
     # Positions (shards)

@@ -1,5 +1,5 @@
 // Value types for estimated Markov state models, following deeptime's chain
-// counts -> CountModel -> estimate_msm -> MsmModel (STYLE.md, "deeptime").
+// counts -> CountModel -> estimate_msm -> MsmModel (docs/analysis.md, "Model types").
 // Pure numerics: no I/O, no logging; models are immutable values, safe to share across threads.
 // Cost: estimate_counts O(frames + n^2); an MsmModel computes its full eigen-decomposition once,
 // at construction, O(n^3) (symmetric solver for reversible models).

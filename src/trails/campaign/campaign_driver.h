@@ -19,9 +19,9 @@
 #include "trails/campaign/run_log.h"
 #include "trails/core/signals.h"
 #include "trails/engines/engine.h"
-#include "trails/exec/device_plan.h"
 #include "trails/exec/executor.h"
-#include "trails/exec/mps_probe.h"
+#include "trails/exec/local/device_plan.h"
+#include "trails/exec/local/mps_probe.h"
 #include "trails/features/frame_history.h"
 #include "trails/features/projection.h"
 #include "trails/msm/msm_stage.h"
@@ -99,6 +99,7 @@ class CampaignDriver {
   };
   std::vector<Element> compose_iteration() const;
   IterationReport run_iteration(std::int64_t iteration);
+  void start_space_training(IterationState& it);  // a neural retrain, during this MD
   void run_segments(IterationState& it);
   void collect_segments(IterationState& it);        // failure policy, MSM join, the record's frames
   void project_frames(IterationState& it);          // fixed CV space

@@ -12,10 +12,8 @@
 #include "trails/campaign/campaign_driver.h"
 #include "trails/core/error.h"
 #include "trails/engines/registry.h"
-#include "trails/exec/mpi_executor.h"
-#include "trails/exec/mpi_world.h"
-#include "trails/exec/process_executor.h"
-#include "trails/exec/scheduler_executor.h"
+#include "trails/exec/backend.h"
+#include "trails/exec/mpi/mpi_world.h"
 
 namespace trails::campaign {
 namespace {
@@ -23,113 +21,25 @@ namespace {
 // progress.json is rewritten at most this often.
 constexpr std::chrono::milliseconds kProgressInterval{250};
 
-// execution.persistent_workers: one `trails worker` process per slot (the device plan's slots,
-// or spawning.max_workers unbound ones), a whole iteration in flight.
-std::unique_ptr<exec::Executor> make_worker_executor(const config::CampaignConfig& c,
-                                                     const exec::DevicePlan& plan,
-                                                     exec::BindingCheck binding) {
-  const auto bound = static_cast<std::size_t>(c.spawning.walker);
-  exec::WorkerOptions workers;
-  workers.argv = {std::filesystem::read_symlink("/proc/self/exe").string(), "worker"};
-  workers.engine_setup = engines::worker_engine_setup(c.engine_spec(), c.outdir);
-  workers.binding_check = binding;
-  if (c.execution.walker_timeout) {
-    workers.walker_timeout = std::chrono::milliseconds(
-        static_cast<std::int64_t>(std::ceil(*c.execution.walker_timeout * 1000.0)));
-  }
-  if (!plan.devices.empty())
-    return exec::make_process_executor(workers, exec::slots_for(plan), bound);
-  return exec::make_process_executor(workers, c.spawning.max_workers, bound);
-}
-
-// execution.backend: mpi: the worker ranks of this MPI job, one slot each (exec::mpi_slots),
-// spawning.max_workers unused. `trails run` made the world and refused a launch without ranks.
-std::unique_ptr<exec::Executor> make_mpi_worker_executor(const config::CampaignConfig& c,
-                                                         const exec::DevicePlan& plan,
-                                                         const exec::ExecutionOptions& keys,
-                                                         exec::BindingCheck binding) {
-  exec::MpiWorld* world = exec::MpiWorld::current();
-  if (world == nullptr) {
-    throw core::ConfigError(c.config_file.string() +
-                            ": execution.backend: mpi runs under an MPI launcher; start it as "
-                            "mpirun -n K trails run CONFIG (K >= 2)");
-  }
-  exec::WorkerOptions workers;
-  workers.engine_setup = engines::worker_engine_setup(c.engine_spec(), c.outdir);
-  workers.binding_check = binding;
-  // execution.heartbeat_timeout: a rank silent this long ends the job (docs/execution.md).
-  if (const auto t = c.execution.scheduler.heartbeat_timeout_s) {
-    workers.heartbeat_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(*t * 1000.0));
-    workers.heartbeat_interval =
-        std::min(workers.heartbeat_interval, workers.heartbeat_timeout / 5);
-  }
-  return exec::make_mpi_executor(*world, workers, exec::mpi_slots(world->hosts(), plan, keys),
-                                 static_cast<std::size_t>(c.spawning.walker));
-}
-
-// execution.backend: slurm | pbs | torque: arrays of `trails worker --pack` tasks whose job
-// files live in RUN_DIR/jobs (docs/execution.md, "Scheduler arrays"); a whole iteration is one
-// batch. With execution.devices each array task packs its walkers on its own devices (the ones
-// the scheduler gave it), else they run back to back (Trails-MD row 56: no device binding).
-std::unique_ptr<exec::Executor> make_array_executor(const config::CampaignConfig& c,
-                                                    const exec::ExecutionOptions& placement) {
-  exec::SchedulerExecutorOptions o;
-  o.kind = exec::scheduler_kind(c.execution.backend);
-  o.keys = c.execution.scheduler;
-  o.worker_argv = {std::filesystem::read_symlink("/proc/self/exe").string(), "worker"};
-  o.engine_setup = engines::worker_engine_setup(c.engine_spec(), c.outdir);
-  o.jobs_dir = c.outdir / "jobs";
-  o.max_in_flight = static_cast<std::size_t>(c.spawning.walker);
-  o.placement = placement;
-  o.walker_timeout_s = c.execution.walker_timeout;
-  return exec::make_scheduler_executor(o);
-}
-
 bool scheduler_backend(const config::CampaignConfig& c) {
-  return c.execution.backend != "local" && c.execution.backend != "mpi";
+  return config::is_scheduler(config::execution_backend_of(c.execution.backend));
 }
 
 }  // namespace
 
-exec::VisibleDevices visible_devices_of(const config::CampaignConfig& config) {
-  return scheduler_backend(config) ? exec::VisibleDevices{} : exec::inherited_visible_devices();
-}
-
-exec::ExecutionOptions execution_options(const config::CampaignConfig& config) {
-  exec::ExecutionOptions o;
-  o.devices = config.execution.devices;
-  o.workers_per_device = config.execution.workers_per_device;
-  o.max_workers = config.spawning.max_workers;
-  // A whole iteration in flight: the driver submits every walker at once (docs/execution.md).
-  o.max_in_flight = static_cast<std::size_t>(config.spawning.walker);
-  o.binding_check = exec::binding_check_of(config.execution.binding_check);
-  o.devices_key = config.execution.devices_key;
-  return o;
-}
-
 void CampaignDriver::plan_devices() {
-  execution_ = execution_options(config_);
-  device_plan_ = exec::resolve_devices(execution_, visible_devices_of(config_));
+  const config::ExecutionSpec spec = config::execution_spec_of(config_);
+  execution_ = exec::placement_of(spec);
+  device_plan_ = exec::device_plan_of(spec);
   // MPS and MIG of an array task's node are not visible from here.
   if (!device_plan_.devices.empty() && !scheduler_backend(config_))
     mps_ = exec::probe_mps(exec::mps_inputs_from_environment());
 }
 
 void CampaignDriver::start_executor() {
-  // The binding check of out-of-process slots, as make_executor applies it to threads.
-  const exec::BindingCheck binding =
-      engine_->capabilities().uses_devices && !device_plan_.devices.empty()
-          ? execution_.binding_check
-          : exec::BindingCheck::Off;
-  if (config_.execution.backend == "mpi") {
-    executor_ = make_mpi_worker_executor(config_, device_plan_, execution_, binding);
-  } else if (scheduler_backend(config_)) {
-    executor_ = make_array_executor(config_, execution_);
-  } else if (config_.execution.persistent_workers) {
-    executor_ = make_worker_executor(config_, device_plan_, binding);
-  } else {
-    executor_ = exec::make_executor(*engine_, device_plan_, execution_);
-  }
+  executor_ = exec::make_executor(
+      config::execution_spec_of(config_), *engine_,
+      engines::worker_engine_setup(config_.engine_spec(), config_.outdir), device_plan_);
   for (const auto& warning : exec::packing_warnings(
            device_plan_, engine_->capabilities().uses_devices, mps_, execution_.workers_key)) {
     if (!scheduler_backend(config_)) spdlog::warn("{}", warning);  // not the task's node

@@ -25,6 +25,8 @@ double seconds_since(IterationState::Clock::time_point t0) {
 
 std::vector<CampaignDriver::Element> CampaignDriver::compose_iteration() const {
   std::vector<Element> e;
+  // A neural retrain prepared by the last iteration trains while this iteration's MD runs.
+  if (space_) e.push_back({"space training", &CampaignDriver::start_space_training});
   e.push_back({"segments", &CampaignDriver::run_segments});
   e.push_back({"collect", &CampaignDriver::collect_segments});
   e.push_back({"project", &CampaignDriver::project_frames});
@@ -176,6 +178,8 @@ void CampaignDriver::learn_space(IterationState& it) {
     rec.observables.push_back({"features", space_->n_features(), {f.begin(), f.end()}});
   }
 }
+
+void CampaignDriver::start_space_training(IterationState& /*it*/) { space_->start_training(); }
 
 void CampaignDriver::extend_history(IterationState& it) {
   it.first_frame = history_.append(it.iteration, it.spans, it.rec.cvs);

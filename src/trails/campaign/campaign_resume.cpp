@@ -8,6 +8,7 @@
 #include "trails/campaign/campaign_driver.h"
 #include "trails/campaign/preflight.h"
 #include "trails/campaign/run_directory_lock.h"
+#include "trails/core/error.h"
 
 namespace trails::campaign {
 
@@ -69,12 +70,25 @@ void CampaignDriver::resume() {
 void CampaignDriver::restore_state(const nlohmann::json& state) {
   resolution_.restore(state.at("resolution"));
   spawner_->restore(state.at("spawner"));
-  if (space_) space_->restore(state.at("space"));
+  if (space_) {
+    space_->restore(state.at("space"), [this](std::int64_t iteration) {
+      auto model =
+          store_->load_element_state(iteration, "space_model", state_versions().at("space_model"));
+      if (!model) {
+        throw core::CorruptionError(config_.outdir.string() + ": iteration " +
+                                    std::to_string(iteration) +
+                                    " holds no space_model element, but the learned space's "
+                                    "state says its model is stored there");
+      }
+      return *model;
+    });
+  }
 }
 
 const std::map<std::string, int>& CampaignDriver::state_versions() {
-  static const std::map<std::string, int> versions = {
-      {"spawner", 1}, {"resolution", 1}, {"target_iterations", 1}, {"space", 1}, {"msm", 1}};
+  static const std::map<std::string, int> versions = {{"spawner", 1},           {"resolution", 1},
+                                                      {"target_iterations", 1}, {"space", 1},
+                                                      {"space_model", 1},       {"msm", 1}};
   return versions;
 }
 
@@ -83,6 +97,9 @@ nlohmann::json CampaignDriver::state_json() const {
                           {"resolution", resolution_.state()},
                           {"target_iterations", options_.target_iterations}};
   if (space_) state["space"] = space_->state();
+  if (space_) {
+    if (auto model = space_->new_model()) state["space_model"] = std::move(*model);
+  }
   if (msm_->enabled()) state["msm"] = msm_->state();
   return state;
 }

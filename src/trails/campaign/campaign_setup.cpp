@@ -3,6 +3,7 @@
 // walkers are in campaign_initial_walkers.cpp, resume in campaign_resume.cpp.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
@@ -21,6 +22,7 @@
 #include "trails/core/python.h"
 #include "trails/core/signals.h"
 #include "trails/engines/registry.h"
+#include "trails/exec/backend.h"
 
 namespace trails::campaign {
 namespace {
@@ -196,8 +198,10 @@ store::RunMeta CampaignDriver::run_meta() const {
   // space's projections, else the projection's own column names (docs/analysis.md#exports).
   std::vector<std::string> names;
   if (config_.learned_space()) {
+    std::string prefix = config_.space_mode;  // deep-tica_0 would not be an identifier
+    std::replace(prefix.begin(), prefix.end(), '-', '_');
     for (int k = 0; k < config_.cv_dimension(); ++k) {
-      names.push_back(fmt::format("{}_{}", config_.space_mode, k));
+      names.push_back(fmt::format("{}_{}", prefix, k));
     }
   } else {
     names = projection_->column_names();
@@ -257,12 +261,7 @@ std::vector<std::string> CampaignDriver::banner() const {
   lines.push_back(fmt::format(
       "  walkers     {} × {} steps, stride {} ({} frames each), {} worker(s){}", s.walker, s.step,
       s.stride, s.frames_per_walker(), executor_ ? executor_->workers() : s.max_workers,
-      config_.execution.backend == "mpi" ? std::string(" (MPI ranks)")
-      : config_.execution.backend != "local"
-          ? fmt::format(" ({} array tasks, {} walker(s) each)", config_.execution.backend,
-                        config_.execution.scheduler.walkers_per_task)
-      : config_.execution.persistent_workers ? std::string(" (persistent processes)")
-                                             : std::string()));
+      exec::slots_note(config::execution_spec_of(config_))));
   if (const auto devices = devices_banner()) lines.push_back("  placement   " + *devices);
   lines.push_back(fmt::format("  spawner     {} ({}), space {}, bins {}", s.spawn_scheme,
                               s.spawn_type == config::SpawnType::Hard ? "hard" : "soft",

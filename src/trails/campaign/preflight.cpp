@@ -15,6 +15,7 @@
 #include "trails/campaign/projection_factory.h"
 #include "trails/core/error.h"
 #include "trails/engines/registry.h"
+#include "trails/exec/backend.h"
 #include "trails/store/run_store.h"
 
 namespace trails::campaign {
@@ -186,7 +187,7 @@ void preflight(const config::CampaignConfig& config, bool resume) {
         config, store::RunStore::open(config.outdir, store::RunStore::Mode::ReadOnly));
   }
   // Logical devices must exist in the inherited CUDA_VISIBLE_DEVICES (ConfigError naming both).
-  (void)exec::resolve_devices(execution_options(config), visible_devices_of(config));
+  (void)exec::device_plan_of(config::execution_spec_of(config));
   // The project file must be importable, with a callable extract_cvs
   // (compat:preflight-project-file).
   check_project_file(config);

@@ -7,7 +7,6 @@
 
 #include "trails/config/campaign_config.h"
 #include "trails/engines/engine.h"
-#include "trails/exec/device_plan.h"
 #include "trails/store/run_store.h"
 #include "trails/trajio/trajectory.h"
 
@@ -19,13 +18,6 @@ RunDirState inspect_run_dir(const std::filesystem::path& dir);
 
 // InputError naming the directory if it (or the path to it) cannot be created or written.
 void check_outdir_writable(const std::filesystem::path& dir);
-
-// The executor options of a campaign: spawning.max_workers, the walker count as the bound, and
-// execution.* (campaign_execution.cpp).
-exec::ExecutionOptions execution_options(const config::CampaignConfig& config);
-// The CUDA_VISIBLE_DEVICES the devices are counted in: this process's, except under a
-// scheduler backend, whose array tasks get theirs from the scheduler on their node (unset here).
-exec::VisibleDevices visible_devices_of(const config::CampaignConfig& config);
 
 // Everything `trails run` verifies before its first write; throws InputError/UsageError, and
 // ConfigError for a system.project_file that does not import or has no extract_cvs.

@@ -1,7 +1,7 @@
 // system.project_file (compat:project-file-cvs): the fixed CVs of a molecular run come from the
 // user's Python extract_cvs(trajectories, top_file, conf_file). Per iteration every ok walker's
 // frames are written to RUN_DIR/project_file.tmp/iteration_<N>_<walker>.xtc; the projection's one
-// long-lived Python worker (project_file_worker.h: engine.python running
+// long-lived Python worker (features/python_worker.h: engine.python running
 // share/trails/project_file_worker.py, the module imported once) calls extract_cvs on them in
 // walker order and saves the (n_frames, len(n_bins)) float64 result as .npy, which is read back;
 // the directory is then removed. Calls are serialized (one scratch directory, one worker); see

@@ -36,6 +36,28 @@ std::optional<std::filesystem::path> as_path(const RawConfig& raw, const std::st
   return std::filesystem::path(v.get<std::string>());
 }
 
+std::vector<int> as_ints(const RawConfig& raw, const std::string& key, std::vector<int> fallback) {
+  const json& v = raw.value(key);
+  return v.is_array() ? v.get<std::vector<int>>() : fallback;
+}
+
+void build_model(const RawConfig& raw, LearnedModelConfig& m) {
+  m.encoder_hidden_dims = as_ints(raw, "adaptive_model.encoder_hidden_dims", m.encoder_hidden_dims);
+  m.decoder_hidden_dims = as_ints(raw, "adaptive_model.decoder_hidden_dims", m.decoder_hidden_dims);
+  m.deep_tica_hidden_dims =
+      as_ints(raw, "adaptive_model.deep_tica_hidden_dims", m.deep_tica_hidden_dims);
+  m.dropout_rate = as_double(raw, "adaptive_model.dropout_rate", m.dropout_rate);
+  m.learning_rate = as_double(raw, "adaptive_model.learning_rate", m.learning_rate);
+  m.epochs = as_int(raw, "adaptive_model.epochs", m.epochs);
+  if (const json& v = raw.value("adaptive_model.batch_size"); v.is_number_integer()) {
+    m.batch_size = v.get<int>();
+  }
+  m.tvae_beta = as_double(raw, "adaptive_model.tvae_beta", m.tvae_beta);
+  m.spib_n_states = as_int(raw, "adaptive_model.spib_n_states", m.spib_n_states);
+  m.spib_beta = as_double(raw, "adaptive_model.spib_beta", m.spib_beta);
+  m.spib_refine_rounds = as_int(raw, "adaptive_model.spib_refine_rounds", m.spib_refine_rounds);
+}
+
 std::vector<double> as_doubles(const json& v) {
   std::vector<double> out;
   if (v.is_array()) {
@@ -197,6 +219,7 @@ CampaignConfig build_config(const RawConfig& raw) {
     l.max_adaptive_memory_frames = v.get<std::int64_t>();
   }
   l.lagtime = as_int(raw, "adaptive_model.lagtime", l.lagtime);
+  build_model(raw, l.model);
   l.feature_type = as_string(raw, "adaptive_feature_type");
   l.sincos = as_string(raw, "adaptive_angle_encoding") == "sincos";
   l.feature_atoms = as_string(raw, "system.feature_selection");

@@ -96,7 +96,8 @@ struct BinningConfig {
   int smoothing = 3;               // gradient
 };
 
-// Learned CV space (space_mode pca | tica; compat:learned-space). The built-in engine's
+// Learned CV space (space_mode pca | tica | tvae | vampnet | spib | deep-tica;
+// compat:learned-space). The built-in engine's
 // features are its particle coordinates; OpenMM runs compute adaptive_feature_type over the
 // system.feature_selection atoms. The learned dimension is len(n_bins).
 enum class RetrainPolicyKind { Fixed, VampAdaptive };
@@ -112,6 +113,22 @@ struct FeatureSelectionConfig {
   std::optional<int> dim;           // score only the dim largest singular values
   double min_gain = 1e-4;
   std::vector<std::string> candidate_feature_types;  // OpenMM only; empty: no ranking
+};
+
+// The neural spaces' hyper-parameters (adaptive_model block; docs/cvs.md "Learned spaces"), with
+// Trails-MD's defaults. The latent dimension is len(n_bins); the lag is LearnedSpaceConfig's.
+struct LearnedModelConfig {
+  std::vector<int> encoder_hidden_dims{256, 128};    // tvae, vampnet, spib
+  std::vector<int> decoder_hidden_dims{128, 256};    // tvae
+  std::vector<int> deep_tica_hidden_dims{256, 128};  // deep-tica
+  double dropout_rate = 0.1;                         // tvae, spib
+  double learning_rate = 5e-4;
+  int epochs = 50;
+  std::optional<int> batch_size;  // nullopt: auto (all training pairs in one batch)
+  double tvae_beta = 1.0;
+  int spib_n_states = 10;
+  double spib_beta = 1e-3;
+  int spib_refine_rounds = 5;
 };
 
 struct LearnedSpaceConfig {
@@ -130,6 +147,7 @@ struct LearnedSpaceConfig {
   std::string feature_atoms = "protein and not (type H)";
   bool save_features = false;  // save_features: the feature rows in each shard
   FeatureSelectionConfig selection;
+  LearnedModelConfig model;  // tvae | vampnet | spib | deep-tica
 };
 
 enum class ClusterMethod { KMeans, RegularSpace };

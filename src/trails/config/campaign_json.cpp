@@ -58,6 +58,31 @@ void append_gromacs(const CampaignConfig& c, json& j) {
   if (c.system.project_file) j["system"]["project_file"] = c.system.project_file->string();
 }
 
+// The adaptive_model keys the neural space `mode` reads (none for pca | tica, so their digests
+// are unchanged).
+void model_values(const std::string& mode, const LearnedModelConfig& m, json& j) {
+  const bool tvae = mode == "tvae", spib = mode == "spib";
+  if (!tvae && !spib && mode != "vampnet" && mode != "deep-tica") return;
+  if (mode == "deep-tica") {
+    j["deep_tica_hidden_dims"] = m.deep_tica_hidden_dims;
+  } else {
+    j["encoder_hidden_dims"] = m.encoder_hidden_dims;
+  }
+  if (tvae) {
+    j["decoder_hidden_dims"] = m.decoder_hidden_dims;
+    j["tvae_beta"] = m.tvae_beta;
+  }
+  if (tvae || spib) j["dropout_rate"] = m.dropout_rate;
+  j["learning_rate"] = m.learning_rate;
+  j["epochs"] = m.epochs;
+  j["batch_size"] = m.batch_size ? json(*m.batch_size) : json("auto");
+  if (spib) {
+    j["spib_n_states"] = m.spib_n_states;
+    j["spib_beta"] = m.spib_beta;
+    j["spib_refine_rounds"] = m.spib_refine_rounds;
+  }
+}
+
 json built_values(const CampaignConfig& c, bool all) {
   json j;
   j["random_seed"] = c.random_seed;
@@ -78,6 +103,7 @@ json built_values(const CampaignConfig& c, bool all) {
     j["max_adaptive_memory_frames"] = l.max_adaptive_memory_frames;
     j["adaptive_model"]["lagtime"] = l.lagtime;
     j["adaptive_model"]["latent_dim"] = c.cv_dimension();
+    model_values(c.space_mode, l.model, j["adaptive_model"]);
     if (c.engine.md_engine != "builtin") {  // molecular features; built-in features = coordinates
       j["adaptive_feature_type"] = l.feature_type;
       j["adaptive_angle_encoding"] = l.sincos ? "sincos" : "raw";

@@ -220,55 +220,6 @@ json generic_json(const YAML::Node& node) {
   return nullptr;
 }
 
-// msm.convergence_criteria in either form, as the mapping {name: params} the checks read:
-// Trails' mapping, or Trails-MD's own list of {name, params} entries (its template and MSM
-// examples; docs/trails-md-compatibility.md, "Convergence criteria").
-bool convert_criteria(const YAML::Node& node, const ValueSite& site, Problems& problems,
-                      json& out) {
-  if (node.IsMap()) {
-    out = generic_json(node);
-    return true;
-  }
-  if (!node.IsSequence()) {
-    problems.add(site.at, site.path,
-                 "must be a mapping {name: {params}} or a list of {name: ..., params: {...}} "
-                 "entries, got " +
-                     describe(node));
-    return false;
-  }
-  bool ok = true;
-  out = json::object();
-  for (std::size_t i = 0; i < node.size(); ++i) {
-    const YAML::Node& e = node[i];
-    const std::string path = site.path + "[" + std::to_string(i) + "]";
-    const Position at = at_of(e, site.at);
-    if (!e.IsMap() || !e["name"] || !e["name"].IsScalar()) {
-      problems.add(at, path,
-                   "must be a mapping {name: implied_timescales, params: {tol: 0.1, "
-                   "n_timescales: 2}}, got " +
-                       describe(e));
-      ok = false;
-      continue;
-    }
-    for (const auto& kv : e) {
-      const std::string k = kv.first.Scalar();
-      if (k != "name" && k != "params") {
-        problems.add(at_of(kv.first, at), path + "." + k,
-                     "unknown key of a criterion entry; an entry has name and params");
-        ok = false;
-      }
-    }
-    const std::string name = e["name"].Scalar();
-    if (out.contains(name)) {
-      problems.add(at, path + ".name", "'" + name + "' is listed twice; keep one entry");
-      ok = false;
-      continue;
-    }
-    out[name] = e["params"] ? generic_json(e["params"]) : json(nullptr);
-  }
-  return ok;
-}
-
 // engine.command runs in each walker's own directory, so a word naming a file beside the
 // configuration (runseg.py, ./runseg.sh) becomes its absolute path (docs/engines.md).
 void resolve_command_files(json& words, const std::filesystem::path& config_dir) {
@@ -409,8 +360,43 @@ bool convert_value(const YAML::Node& node, const KeySpec& spec, const ValueSite&
       }
       out = generic_json(node);
       return true;
-    case ValueType::Criteria:
-      return convert_criteria(node, site, problems, out);
+    case ValueType::CriteriaMapping: {
+      if (node.IsMap()) {
+        out = generic_json(node);
+        return true;
+      }
+      // Trails-MD's form: [{name: implied_timescales, params: {tol: 0.1}}, ...].
+      if (!node.IsSequence()) {
+        problems.add(site.at, site.path,
+                     "must be a mapping {name: {params}} or a list of {name: ..., params: {...}}, "
+                     "got " +
+                         describe(node));
+        return false;
+      }
+      bool ok = true;
+      out = json::object();
+      for (std::size_t i = 0; i < node.size(); ++i) {
+        const YAML::Node& e = node[i];
+        const std::string at = site.path + "[" + std::to_string(i) + "]";
+        if (!e.IsMap() || !e["name"] || !e["name"].IsScalar() ||
+            e.size() > (e["params"] ? 2u : 1u) ||
+            (e["params"] && !e["params"].IsMap() && !e["params"].IsNull())) {
+          problems.add(
+              at_of(e, site.at), at,
+              "must be {name: CRITERION, params: {...}} (params optional), got " + describe(e));
+          ok = false;
+          continue;
+        }
+        const std::string name = e["name"].as<std::string>();
+        if (out.contains(name)) {
+          problems.add(at_of(e, site.at), at, name + " is listed twice; list each criterion once");
+          ok = false;
+          continue;
+        }
+        out[name] = e["params"] && e["params"].IsMap() ? generic_json(e["params"]) : json();
+      }
+      return ok;
+    }
     case ValueType::MappingList: {
       if (!node.IsSequence()) {
         problems.add(site.at, site.path,

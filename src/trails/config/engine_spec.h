@@ -61,7 +61,7 @@ struct WalkerFilesSpec {
   bool keep_walker_files = false;
 };
 
-// engine.md_engine: gromacs, the keys of Trails-MD's rows 27-31 (docs/engines.md, "GROMACS").
+// engine.md_engine: gromacs, Trails-MD's gromacs_* keys (docs/engines.md, "The GROMACS engine").
 struct GromacsEngineConfig {
   std::string executable = "gmx";  // engine.gromacs_executable (PATH lookup without a '/')
   int mdrun_ntmpi = 1;             // -ntmpi
@@ -142,10 +142,10 @@ struct AmberSpec {
 
 using EngineSpec = std::variant<BuiltinSpec, OpenMMSpec, GromacsSpec, CommandSpec, AmberSpec>;
 
-// $TRAILS_MD_TIMEOUT (Trails-MD row 38): the external engines' limit on each subprocess (grompp,
-// mdrun, pmemd/sander; the command engine's program when engine.command_timeout is unset).
-// Unset, empty or 0: none. Throws core::ConfigError naming the variable for anything but a
-// finite number >= 0 (md_timeout.cpp).
+// $TRAILS_MD_TIMEOUT (docs/engines.md, "Subprocess time limit"): the external engines' limit on
+// each subprocess (grompp, mdrun, pmemd/sander; the command engine's program when
+// engine.command_timeout is unset). Unset, empty or 0: none. Throws core::ConfigError naming the
+// variable for anything but a finite number >= 0 (md_timeout.cpp).
 std::optional<double> md_timeout_from_environment();
 
 // engine.potential by its YAML name (double_well, muller_brown, ...); nullopt for any other.

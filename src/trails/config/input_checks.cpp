@@ -36,8 +36,8 @@ bool is_set(const RawConfig& raw, const std::string& key) {
 const std::vector<std::string> kStructures = {".pdb", ".gro", ".crd", ".rst7", ".ncrst", ".inpcrd"};
 const std::vector<std::string> kTopologies = {".top", ".prmtop", ".parm7", ".pdb"};
 
-// Trails-MD's OpenMM input table (its row 14): GRO/PDB/inpcrd + .top or prmtop, a PDB with
-// system_file (PDB as topology), and Trails' PDB + system.forcefield.
+// Trails-MD's OpenMM inputs (docs/engines.md, "Preparation (once per campaign)"): GRO/PDB/inpcrd +
+// .top or prmtop, a PDB with system_file (PDB as topology), and Trails' PDB + system.forcefield.
 void check_structure_inputs(const RawConfig& raw, Problems& problems) {
   const std::string conf = extension_of(raw, "system.conf_file");
   const std::string top = extension_of(raw, "system.top_file");

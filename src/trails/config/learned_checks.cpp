@@ -8,7 +8,10 @@
 
 namespace trails::config::detail {
 
-// Learned spaces: the learned dimension is len(n_bins); TICA needs lagged pairs in a segment.
+using json = nlohmann::json;
+
+// Learned spaces: the learned dimension is len(n_bins); every space but PCA trains on
+// time-lagged pairs, which must fit in a walker segment.
 void check_learned_space(const RawConfig& raw, Problems& problems) {
   if (!raw.usable("space_mode") || raw.value("space_mode") == "fixed") return;
   std::string nbins_key;
@@ -22,9 +25,24 @@ void check_learned_space(const RawConfig& raw, Problems& problems) {
             count(n_bins.size(), "axis", "axes") + " of " + nbins_key +
             "; the learned dimension is len(n_bins): remove latent_dim or make them equal");
   }
+  // The built-in engine's features are its coordinates: the learned space cannot have more
+  // dimensions than the start point has (molecular feature counts are checked before the MD).
+  const json& start = raw.value("system.start");
+  if (is_builtin(raw) && raw.usable(nbins_key) && start.is_array() && !start.empty()) {
+    const std::size_t coords = start[0].is_array() ? start[0].size() : start.size();
+    if (n_bins.size() > coords) {
+      problems.add(raw.at(nbins_key).value_at, nbins_key,
+                   count(n_bins.size(), "axis", "axes") + " ask for a " +
+                       std::to_string(n_bins.size()) +
+                       "-dimensional learned space (len(n_bins)), but the built-in engine's "
+                       "features are its " +
+                       std::to_string(coords) + " coordinates; use at most " +
+                       std::to_string(coords) + " n_bins axes");
+    }
+  }
   const Entry& lag = raw.at("adaptive_model.lagtime");
-  if (raw.usable("spawning.step") && raw.usable("spawning.stride") && lag.valid &&
-      raw.value("space_mode") == "tica") {
+  const std::string mode = raw.value("space_mode").get<std::string>();
+  if (raw.usable("spawning.step") && raw.usable("spawning.stride") && lag.valid && mode != "pca") {
     const int frames = raw.value("spawning.step").get<int>() /
                        std::max(1, raw.value("spawning.stride").get<int>());
     const int tau = lag.value.get<int>();
@@ -32,9 +50,8 @@ void check_learned_space(const RawConfig& raw, Problems& problems) {
       problems.add(lag.present ? lag.value_at : raw.at("spawning.step").value_at,
                    "adaptive_model.lagtime",
                    std::to_string(tau) + " frames is not shorter than a walker segment (" +
-                       std::to_string(frames) +
-                       " frames = step / stride), so TICA gets no time-lagged pairs; lower the "
-                       "lagtime or raise spawning.step");
+                       std::to_string(frames) + " frames = step / stride), so space_mode " + mode +
+                       " gets no time-lagged pairs; lower the lagtime or raise spawning.step");
     }
   }
 }

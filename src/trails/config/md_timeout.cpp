@@ -1,4 +1,4 @@
-// TRAILS_MD_TIMEOUT (Trails-MD §2 row 38; docs/engines.md, "Subprocess time limit").
+// TRAILS_MD_TIMEOUT (docs/engines.md, "Subprocess time limit").
 #include <cmath>
 #include <cstdlib>
 #include <string>

@@ -1,7 +1,7 @@
 // The keys of the scheduler-array backends (execution.backend: slurm | pbs | torque;
-// docs/execution.md, "Scheduler arrays"), Trails-MD's rows 45-56 plus Trails' own
+// docs/execution.md, "Scheduler arrays"), Trails-MD's scheduler keys plus Trails' own
 // walkers_per_task and scratch. Plain validated values: the schema checked types and ranges.
-// exec/scheduler_executor.h reads them; nothing here touches a scheduler.
+// exec/scheduler/scheduler_executor.h reads them; nothing here touches a scheduler.
 #pragma once
 
 #include <optional>

@@ -1,5 +1,5 @@
-// The key table. Defaults and ranges are Trails-MD 1.1.0's (trails_md/config.py and its
-// preflight checks); "not built" keys carry the feature name used in error messages.
+// The key table. Defaults and ranges are Trails-MD 1.1.0's (its configuration and preflight
+// checks; docs/configuration.md); "not built" keys carry the feature name used in error messages.
 #include "trails/config/schema.h"
 
 #include <algorithm>
@@ -12,15 +12,12 @@ namespace {
 using json = nlohmann::json;
 using T = ValueType;
 
-constexpr std::string_view kModel = "training a learned CV model (adaptive_model block)";
-
 // Shorthands for the conditions under which Trails-MD reads a not-built feature's keys.
 constexpr std::string_view kEngineKey = "engine.md_engine";
 constexpr std::string_view kSchemeKey = "spawning.spawn_scheme";
 constexpr std::string_view kBackendKey = "execution.backend";
 constexpr std::string_view kSpaceKey = "space_mode";
-const std::vector<std::string_view> kNeuralSpaces = {"tvae", "vampnet", "spib", "deep-tica",
-                                                     "deep-lda"};
+const std::vector<std::string_view> kNeuralSpaces = {"tvae", "vampnet", "spib", "deep-tica"};
 const std::vector<std::string_view> kSchedulers = {"slurm", "pbs", "torque"};
 
 // Small fluent builder: the table below reads one key per line.
@@ -84,9 +81,7 @@ struct K {
   K& gromacs() { return only_with(kEngineKey, {"gromacs"}); }
   K& amber() { return only_with(kEngineKey, {"amber"}); }
   K& scheduler() { return only_with(kBackendKey, kSchedulers); }
-  K& model(std::vector<std::string_view> spaces) {
-    return not_built(kModel).only_with(kSpaceKey, std::move(spaces));
-  }
+  K& model(std::vector<std::string_view> spaces) { return only_with(kSpaceKey, std::move(spaces)); }
   K& no_effect() {
     s.support = Support::NoEffect;
     return *this;
@@ -110,7 +105,8 @@ std::vector<KeySpec> make_table() {
       K("", "max_values", T::NumberList, null_v).null(),
       K("", "space_mode", T::String, "fixed")
           .one_of({"fixed", "pca", "tica", "tvae", "vampnet", "spib", "deep-tica", "deep-lda"})
-          .built_only({"fixed", "pca", "tica"}, "the learned CV space {}"),
+          .built_only({"fixed", "pca", "tica", "tvae", "vampnet", "spib", "deep-tica"},
+                      "the learned CV space {}"),
       K("", "checkpoint_freq", T::Int, 1).ge(0),
       K("", "min_success_fraction", T::Number, 1.0).gt(0).le(1),
       K("", "adaptive_feature_type", T::String, "distances")
@@ -250,7 +246,7 @@ std::vector<KeySpec> make_table() {
       K("msm", "n_timescales", T::Int, 3).gt(0),
       K("msm", "n_metastable", T::Int, null_v).null().gt(0),
       K("msm", "lagtimes", T::IntList, null_v).null().non_empty().gt(0),
-      K("msm", "convergence_criteria", T::Criteria,
+      K("msm", "convergence_criteria", T::CriteriaMapping,
         json{{"its", {{"tol", 0.1}, {"n", 2}}}, {"vamp2", {{"tol", 0.05}}}}),
       K("msm", "convergence_mode", T::String, "all").one_of({"all", "any"}),
       K("msm", "convergence_patience", T::Int, 2).ge(0),
@@ -324,9 +320,9 @@ std::vector<KeySpec> make_table() {
       K("adaptive_model", "dropout_rate", T::Number, 0.1).ge(0).lt(1).model({"tvae", "spib"}),
       K("adaptive_model", "learning_rate", T::Number, 5e-4).gt(0).model(kNeuralSpaces),
       K("adaptive_model", "epochs", T::Int, 50).gt(0).model(kNeuralSpaces),
-      K("adaptive_model", "batch_size", T::IntOrAuto, "auto").gt(0).model(kNeuralSpaces),
-      K("adaptive_model", "tvae_beta", T::Number, 1.0).ge(0).model({"tvae"}),
-      K("adaptive_model", "spib_n_states", T::Int, 10).gt(0).model({"spib"}),
+      K("adaptive_model", "batch_size", T::IntOrAuto, "auto").ge(2).model(kNeuralSpaces),
+      K("adaptive_model", "tvae_beta", T::Number, 1.0).gt(0).model({"tvae"}),
+      K("adaptive_model", "spib_n_states", T::Int, 10).ge(2).model({"spib"}),
       K("adaptive_model", "spib_beta", T::Number, 1e-3).ge(0).model({"spib"}),
       K("adaptive_model", "spib_refine_rounds", T::Int, 5).ge(0).model({"spib"}),
       K("adaptive_model", "deep_tica_hidden_dims", T::IntList, json::array({256, 128}))

@@ -26,11 +26,13 @@ enum class ValueType {
   StringList,
   Points,       // system.start: one point [x, ...] or one point per walker [[x, ...], ...]
   Boxes,        // spawning.recycle_target: [[lo, hi], ...]
-  Mapping,      // free-form nested mapping
-  Criteria,     // msm.convergence_criteria: {name: params} or Trails-MD's [{name, params}, ...]
+  Mapping,      // msm.convergence_criteria: free-form nested mapping
   MappingList,  // cvs: a list of mappings (each checked by the cvs module when the CvSet is built)
   IntOrAuto,    // adaptive_model.batch_size
-  Command,      // engine.command: an argument list, or one string split on whitespace
+  // msm.convergence_criteria: a mapping {name: params}, or Trails-MD's list of {name, params}
+  // mappings, which is read as the same mapping
+  CriteriaMapping,
+  Command,  // engine.command: an argument list, or one string split on whitespace
 };
 
 enum class Support {

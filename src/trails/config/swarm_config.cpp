@@ -1,7 +1,7 @@
 // load_swarm_config(): the `pathgennie:` and `convergence:` blocks against their own key table
-// (swarm_reader.h); `engine:`, `system:` and `cvs:` through the campaign key table (so they are
-// read exactly as in a campaign, with the same messages), then the swarm's options and their
-// cross-field rules, and the configuration's JSON records.
+// (swarm_reader.h); `engine:`, `system:`, `cvs:` and `execution:` through the campaign key table
+// (so they are read exactly as in a campaign, with the same messages), then the swarm's options and
+// their cross-field rules, and the configuration's JSON records.
 #include "trails/config/swarm_config.h"
 
 #include <algorithm>
@@ -13,6 +13,7 @@
 #include "trails/config/config_text.h"
 #include "trails/config/convert.h"
 #include "trails/config/cross_checks.h"
+#include "trails/config/execution_spec.h"
 #include "trails/config/problems.h"
 #include "trails/config/reader.h"
 #include "trails/config/scalar.h"
@@ -272,7 +273,7 @@ void check_md(const detail::RawConfig& raw, const SwarmReader& r, SwarmOptions& 
   if (!builtin && o.temperature) {
     const detail::Entry& engine_t = raw.at("engine.temperature");
     // Given alone it sets both; beside a different engine.temperature (the thermostat's), it
-    // is the temperature of the trials' velocity draws only (PathGennie notes §6-10).
+    // is the temperature of the trials' velocity draws only (docs/swarm.md, "Temperatures").
     if (engine_t.present && engine_t.valid && engine_t.value.get<double>() != *o.temperature) {
       md.engine.openmm.velocity_temperature = *o.temperature;
     } else {
@@ -310,6 +311,21 @@ void check_md(const detail::RawConfig& raw, const SwarmReader& r, SwarmOptions& 
   }
 }
 
+// A swarm runs on threads, device pools, worker processes and MPI ranks; not on scheduler
+// arrays, by decision (docs/execution.md, "The swarm and the backends").
+void check_swarm_execution(const detail::RawConfig& raw, Problems& problems) {
+  detail::check_execution(raw, problems);
+  if (!raw.usable("execution.backend")) return;
+  const std::string backend = raw.value("execution.backend").get<std::string>();
+  if (is_scheduler(execution_backend_of(backend))) {
+    problems.add(raw.at("execution.backend").value_at, "execution.backend",
+                 "a swarm does not run on " + backend +
+                     " arrays: a cycle's trials are too short to wait for a submission each; "
+                     "use local or mpi, or run `trails swarm` inside one allocation (a job "
+                     "script: docs/execution.md, \"The swarm and the backends\")");
+  }
+}
+
 }  // namespace
 
 bool is_swarm_config(const fs::path& file) {
@@ -337,6 +353,7 @@ SwarmConfig load_swarm_config(const fs::path& file) {
   const detail::RawConfig raw =
       detail::read_document(md_document, absolute.parent_path(), problems);
   detail::check_engine(raw, problems);
+  check_swarm_execution(raw, problems);
 
   SwarmConfig config;
   config.config_file = absolute;

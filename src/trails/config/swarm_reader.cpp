@@ -145,6 +145,9 @@ YAML::Node SwarmReader::read(const YAML::Node& root) {
     }
     if (name == "engine" || name == "system" || name == "cvs") {
       md[name] = kv.second;
+    } else if (name == "execution") {
+      check_execution_block(kv.second);
+      md[name] = kv.second;
     } else if (name == "projection") {
       projection_ = read_function(name, kv.first, kv.second);
     } else if (name == "convergence" && kv.second.IsMap() && kv.second["module"]) {
@@ -199,21 +202,31 @@ void SwarmReader::read_key(const KeySpec& spec, const YAML::Node& k, const YAML:
   }
 }
 
+void SwarmReader::check_execution_block(const YAML::Node& block) {
+  if (!block.IsMap()) return;  // the campaign key table reports what it is
+  for (const auto& kv : block) {
+    const std::string name = kv.first.IsScalar() ? kv.first.Scalar() : std::string();
+    const Position at = position_of(kv.first.Mark());
+    if (name == "devices" || name == "workers_per_device") {
+      problems_.add(at, "execution." + name,
+                    "a swarm's trials run on pathgennie.devices x pathgennie.workers_per_device; "
+                    "write pathgennie." +
+                        name + " instead");
+    } else if (name != "backend" && name != "persistent_workers" && name != "walker_timeout" &&
+               name != "heartbeat_timeout" && name != "binding_check") {
+      problems_.add(at, "execution." + name,
+                    "is not a swarm key: a swarm's execution: block takes backend (local or "
+                    "mpi), persistent_workers, walker_timeout, heartbeat_timeout and "
+                    "binding_check (docs/execution.md, \"The swarm and the backends\")");
+    }
+  }
+}
+
 const KeySpec* SwarmReader::key_spec(std::string_view block, std::string_view name) {
   return find_swarm_key(block, name);
 }
 
 std::string SwarmReader::unknown_text(std::string_view block, const std::string& name) {
-  // A campaign's execution: block (backend: slurm | pbs | torque | mpi) has no swarm meaning:
-  // ultrashort trials per cycle cannot wait for an array submission each (docs/execution.md,
-  // "The swarm and the backends").
-  if (block.empty() && name == "execution") {
-    return "trails swarm has no execution: block (no scheduler arrays or MPI ranks: a cycle's "
-           "trials are too short to wait for a submission each); remove it, run `trails swarm` "
-           "inside one allocation (a job script: docs/execution.md, \"The swarm and the "
-           "backends\") and spread the trials with pathgennie.devices and "
-           "pathgennie.workers_per_device";
-  }
   std::string best;
   for (const auto& k : swarm_keys()) {
     if (k.block == block && is_close(name, k.name)) best = k.dotted();

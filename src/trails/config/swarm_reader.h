@@ -2,8 +2,8 @@
 // (internal to the config module): the `pathgennie:` and `convergence:` blocks and `workdir`
 // read against their own key table, with unknown and duplicate keys reported (with a
 // suggestion) and PathGennie blocks that Trails reads differently named with what to write;
-// `engine:`, `system:` and `cvs:` handed on as a campaign-shaped document, which the campaign
-// key table reads (swarm_config.cpp).
+// `engine:`, `system:`, `cvs:` and `execution:` handed on as a campaign-shaped document, which the
+// campaign key table reads (swarm_config.cpp).
 #pragma once
 
 #include <filesystem>
@@ -57,6 +57,9 @@ class SwarmReader {
   void read_openmm(const YAML::Node& k, const YAML::Node& v, YAML::Node& md);
 
   void read_block(const std::string& block, Position at, const YAML::Node& value);
+  // The keys of a swarm's `execution:` block that a swarm uses (the campaign key table reads
+  // them); the others are reported, devices with pointers to pathgennie.devices.
+  void check_execution_block(const YAML::Node& block);
   void read_key(const KeySpec& spec, const YAML::Node& k, const YAML::Node& v);
   static const KeySpec* key_spec(std::string_view block, std::string_view name);
   static std::string unknown_text(std::string_view block, const std::string& name);

@@ -57,8 +57,8 @@ std::vector<std::pair<std::int64_t, std::int64_t>> lagged_pairs(
 // The training record kept in the ledger with the iteration that trained the model.
 struct TrainingRecord {
   int epochs_run = 0;
-  std::vector<double> loss;     // mean training loss per epoch (all rounds, in order)
-  std::optional<double> vamp2;  // VAMP-2 of the learned CV on the training pairs
+  std::vector<double> loss;                // mean training loss per epoch (all rounds, in order)
+  std::optional<double> vamp2;             // VAMP-2 of the learned CV on the training pairs
   std::vector<double> spib_label_changes;  // per refinement round, fractions in [0, 1]
   std::optional<int> spib_initial_states;
   std::optional<int> spib_final_states;

@@ -1,4 +1,4 @@
-// `trails pca` (docs/swarm.md, "trails pca"): PathGennie's unbinding CV builder (notes §3).
+// `trails pca` (docs/swarm.md, "trails pca"): PathGennie's unbinding CV builder.
 // From one structure: the protein held rigid, ligand poses generated (pose_generator.h), the
 // crystal pose appended last, each pose's features (distances from the pocket CA atoms — CA
 // atoms within around_distance of any ligand atom in the input, minimum image when it has a box

@@ -1,5 +1,5 @@
 // The ligand-pocket PCA model of `trails pca` (docs/swarm.md, "trails pca"; file format in
-// docs/file-formats.md, "Ligand PCA model"): PathGennie's unbinding CV (notes §3). Features are
+// docs/file-formats.md, "Ligand PCA model"): PathGennie's unbinding CV. Features are
 // the distances (Å) from each pocket CA atom to each ligand heavy atom, CA-major (row-major
 // n_ca × n_ligand); the model holds their mean, the principal components (rows) and the
 // explained variances, and the atom indices so that a run computes the same features in the same

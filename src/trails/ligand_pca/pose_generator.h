@@ -1,4 +1,4 @@
-// Ligand poses around a rigid protein (docs/swarm.md, "trails pca"; PathGennie notes §3): each
+// Ligand poses around a rigid protein (docs/swarm.md, "trails pca"; as PathGennie's): each
 // attempt rotates the ligand about its centroid by a Haar-uniform random rotation (PathGennie
 // drew angle and axis uniformly, which is not uniform on SO(3)), translates it by a vector
 // uniform in a ball of max_radius, and keeps the pose unless a ligand atom comes closer than

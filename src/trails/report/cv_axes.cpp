@@ -1,5 +1,6 @@
 #include "trails/report/cv_axes.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <optional>
@@ -69,6 +70,11 @@ CvAxis described_axis(const json& config, const json& engine_system, int index, 
   const auto space = config.value("space_mode", std::string("fixed"));
   if (space == "tica") return {fmt::format("TIC {}", index + 1), "dimensionless"};
   if (space == "pca") return {fmt::format("PC {}", index + 1), "projection of the features"};
+  if (space == "tvae" || space == "vampnet" || space == "spib" || space == "deep-tica") {
+    std::string prefix = space;  // the recorded names: tvae_0, deep_tica_0, ...
+    std::replace(prefix.begin(), prefix.end(), '-', '_');
+    return {fmt::format("{}_{}", prefix, index), "dimensionless"};
+  }
   const bool molecular = engine_system.value("molecular", false);
   if (!molecular) {
     // The built-in engine's CVs are its particle's coordinates, in its reduced units.

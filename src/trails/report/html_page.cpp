@@ -1,9 +1,8 @@
 #include "trails/report/html_page.h"
 
-#include <array>
-#include <cstdint>
-
 #include <fmt/format.h>
+
+#include "trails/core/base64.h"
 
 namespace trails::report::html {
 namespace {
@@ -70,32 +69,7 @@ std::string escape(std::string_view text) {
   return out;
 }
 
-std::string base64(std::string_view bytes) {
-  static constexpr std::array<char, 64> kAlphabet = {
-      'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L', 'M', 'N', 'O', 'P',
-      'Q', 'R', 'S', 'T', 'U', 'V', 'W', 'X', 'Y', 'Z', 'a', 'b', 'c', 'd', 'e', 'f',
-      'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o', 'p', 'q', 'r', 's', 't', 'u', 'v',
-      'w', 'x', 'y', 'z', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '+', '/'};
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  std::size_t i = 0;
-  const auto byte = [&](std::size_t k) {
-    return static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[k]));
-  };
-  for (; i + 3 <= bytes.size(); i += 3) {
-    const std::uint32_t v = byte(i) << 16 | byte(i + 1) << 8 | byte(i + 2);
-    for (int s = 18; s >= 0; s -= 6) out += kAlphabet[(v >> s) & 63];
-  }
-  const std::size_t rest = bytes.size() - i;
-  if (rest > 0) {
-    const std::uint32_t v = byte(i) << 16 | (rest == 2 ? byte(i + 1) << 8 : 0);
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    out += rest == 2 ? kAlphabet[(v >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
-}
+std::string base64(std::string_view bytes) { return core::base64_encode(bytes); }
 
 std::string data_uri(std::string_view mime, std::string_view bytes) {
   return fmt::format("data:{};base64,{}", mime, base64(bytes));

@@ -16,7 +16,7 @@
 #include "trails/report/frame_trajectory.h"
 #include "trails/report/gnuplot.h"
 #include "trails/report/potential_from_meta.h"
-#include "trails/swarm/swarm_store.h"
+#include "trails/swarm/cycle_record.h"
 
 namespace trails::report {
 namespace {

@@ -1,9 +1,14 @@
 // SpaceStage: construction, each iteration's flow (features, training memory, the retrain
-// decision), resume and the ledger state. Fitting and projecting are in space_stage_projection.cpp,
-// feature-type ranking and column selection in space_stage_selection.cpp.
+// decision), resume and the ledger state. Training, installing and projecting are in
+// space_stage_training.cpp, feature-type ranking and column selection in
+// space_stage_selection.cpp; the models themselves behind space_model.h.
 #include "trails/spaces/space_stage.h"
 
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
+#include <chrono>
 
 #include "trails/core/error.h"
 #include "trails/core/rng.h"
@@ -39,9 +44,19 @@ SpaceStage::SpaceStage(const SpaceOptions& options, std::unique_ptr<features::Fe
       type_(source_->types().front()),
       d_(source_->n_features(type_)),
       k_(options.dim),
-      controller_(retrain_options(options.learned)) {
-  TRAILS_CHECK(mode_ == "pca" || mode_ == "tica", "SpaceStage: space_mode pca or tica");
-  TRAILS_CHECK(k_ >= 1 && k_ <= d_, "learned dimension within the feature count");
+      controller_(retrain_options(options.learned)),
+      trainer_(make_space_trainer(mode_, options.learned.model, options.seed)) {
+  TRAILS_CHECK(k_ >= 1, "at least one learned dimension");
+  if (k_ > d_) {
+    throw core::ConfigError(fmt::format(
+        "n_bins: {} axes ask for a {}-dimensional learned space (adaptive_model.latent_dim = "
+        "len(n_bins)), but the {} features have only {} column(s); use at most {} n_bins axes",
+        k_, k_, type_, d_, d_));
+  }
+}
+
+SpaceStage::~SpaceStage() {
+  if (training_.valid()) training_.wait();  // never leave a training running on destroyed state
 }
 
 SpaceStage::SpaceStage(const SpaceOptions& options, const features::FeatureSource& source,
@@ -122,6 +137,9 @@ std::vector<double> SpaceStage::features_for(
 std::vector<double> SpaceStage::add_iteration(
     std::int64_t iteration, std::span<const features::FrameHistory::WalkerSpan> spans,
     std::span<const double> frames, std::span<const double> boxes) {
+  // A retrain prepared at the previous iteration must see that iteration's memory: a caller
+  // that did not start it during the MD starts it here, before this block changes the memory.
+  start_training();
   const auto& fs = options_.selection;
   bool type_changed = false;
   std::vector<double> features;
@@ -152,26 +170,46 @@ std::vector<double> SpaceStage::add_iteration(
       memory_ = std::move(kept);
     }
   }
+  retrained_ = false;
+  model_is_new_ = false;
+  // A neural retrain prepared at the previous iteration trained during this iteration's MD and
+  // takes effect now; a new feature type makes it unusable (docs/cvs.md).
+  if (pending_ && join_training(iteration, type_changed)) {
+    controller_.notify_retrained(score(blocks_.back(), current));
+  }
   // A new feature type makes the old model unusable: it is refitted whatever the policy says.
   const std::optional<double> current_score =
       options_.retrain_policy == config::RetrainPolicyKind::VampAdaptive && !type_changed
-          ? score(current.model)
+          ? score(blocks_.back(), current)
           : std::nullopt;
-  retrained_ = type_changed || controller_.should_retrain(iteration, has_model(), current_score);
-  if (retrained_) {
-    Memory training = empty_memory();
-    if (options_.aggregate_memory) {
-      for (const auto& m : memory_) training.merge(m);  // chronological: deterministic bits
-    } else {
-      training = current;
-    }
+  if (type_changed || controller_.should_retrain(iteration, has_model(), current_score)) {
+    const Memory training = training_memory(current);
     if (fs.enabled && (!columns_ || iteration % fs.cadence == 0)) select_columns(training);
-    fit(training);
-    controller_.notify_retrained(score(current.model));
+    if (trainer_->overlaps_md() && has_model() && !type_changed) {
+      pending_ = iteration;  // trains during the next MD (start_training), applies after it
+    } else {
+      learned::TrainingRecord record;
+      const auto t0 = std::chrono::steady_clock::now();
+      auto model = trainer_->train(training_set(iteration, training), record);
+      if (trainer_->needs_rows()) {
+        spdlog::info("iteration {}: {} network trained ({} epochs, {:.3f} s, before the spawn)",
+                     iteration, mode_, record.epochs_run,
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      }
+      install(std::move(model), record, iteration, iteration);
+      controller_.notify_retrained(score(blocks_.back(), current));
+    }
   } else {
     controller_.notify_skipped();
   }
   return project(blocks_.back().features);
+}
+
+SpaceStage::Memory SpaceStage::training_memory(const Memory& current) const {
+  if (!options_.aggregate_memory) return current;
+  Memory training = empty_memory();
+  for (const auto& m : memory_) training.merge(m);  // chronological: deterministic bits
+  return training;
 }
 
 void SpaceStage::restore_features(std::int64_t iteration,
@@ -201,31 +239,53 @@ std::span<const double> SpaceStage::features_of(std::int64_t global) const {
 }
 
 nlohmann::json SpaceStage::state() const {
-  return {{"version", 2},
-          {"mode", mode_},
-          {"space_version", version_},
-          {"projection", projection_ ? nlohmann::json(projection_->to_flat()) : nlohmann::json()},
-          {"min_values", lo_},
-          {"max_values", hi_},
-          {"controller", controller_.state()},
-          {"memory_iterations", memory_iterations_},
-          {"first_block_frames", first_block_frames_},
-          {"feature_type", type_},
-          {"feature_type_ranked", type_chosen_},
-          {"feature_type_ranking", ranking_},
-          {"selected_columns", columns_ ? nlohmann::json(*columns_) : nlohmann::json()},
-          {"selection_score", columns_ ? nlohmann::json(selection_score_) : nlohmann::json()}};
+  const bool neural = trainer_->needs_rows();
+  nlohmann::json s = {
+      {"version", 2},
+      {"mode", mode_},
+      {"space_version", version_},
+      {"projection", model_ && !neural ? model_->state() : nlohmann::json()},
+      {"min_values", lo_},
+      {"max_values", hi_},
+      {"controller", controller_.state()},
+      {"memory_iterations", memory_iterations_},
+      {"first_block_frames", first_block_frames_},
+      {"feature_type", type_},
+      {"feature_type_ranked", type_chosen_},
+      {"feature_type_ranking", ranking_},
+      {"selected_columns", columns_ ? nlohmann::json(*columns_) : nlohmann::json()},
+      {"selection_score", columns_ ? nlohmann::json(selection_score_) : nlohmann::json()}};
+  if (neural) {  // linear states keep their keys (and bytes) of before
+    s["model"] = model_ ? model_->state() : nlohmann::json();
+    s["model_iteration"] = model_iteration_;
+    s["model_trained_at"] = model_trained_at_;
+    s["pending_training"] = pending_ ? nlohmann::json(*pending_) : nlohmann::json();
+  }
+  return s;
 }
 
-void SpaceStage::restore(const nlohmann::json& state) {
+void SpaceStage::restore(const nlohmann::json& state, const ModelLoader& models) {
   if (!state.is_object() || state.value("version", 0) != 2 || state.value("mode", "") != mode_) {
     throw core::CorruptionError("ledger state: the learned-space state is missing or malformed");
   }
   version_ = state.at("space_version").get<std::int64_t>();
-  projection_.reset();
-  if (!state.at("projection").is_null()) {
-    projection_ =
-        analysis::LinearProjection::from_flat(state.at("projection").get<std::vector<double>>());
+  model_.reset();
+  record_.reset();
+  pending_.reset();
+  if (trainer_->needs_rows()) {
+    model_iteration_ = state.at("model_iteration").get<std::int64_t>();
+    model_trained_at_ = state.at("model_trained_at").get<std::int64_t>();
+    if (!state.at("model").is_null()) {
+      TRAILS_CHECK(static_cast<bool>(models), "a neural space resumes with its stored model");
+      const nlohmann::json stored = models(model_iteration_);
+      model_ = trainer_->restore(state.at("model"), model_weights(stored));
+      record_ = learned::TrainingRecord::from_json(stored.at("training"));
+    }
+    if (!state.at("pending_training").is_null()) {
+      pending_ = state.at("pending_training").get<std::int64_t>();
+    }
+  } else if (!state.at("projection").is_null()) {
+    model_ = trainer_->restore(state.at("projection"), {});
   }
   lo_ = state.at("min_values").get<std::vector<double>>();
   hi_ = state.at("max_values").get<std::vector<double>>();

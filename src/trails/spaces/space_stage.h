@@ -1,22 +1,28 @@
-// The learned CV space of a campaign (space_mode pca | tica; compat:learned-space).
+// The learned CV space of a campaign (space_mode pca | tica | tvae | vampnet | spib | deep-tica;
+// compat:learned-space).
 // Features come from a features::FeatureSource: the particle coordinates for the built-in engine, a
 // molecular feature type (distances | fitted_coords | phi_psi) for OpenMM; the learned space has
 // len(n_bins) dimensions. Each iteration's features feed one memory block (RunningMoments over
 // the walker segments with exact frame counts, plus the feature range); the bounded training
 // memory keeps a pruned list of such blocks. On a retrain (RetrainController) the features are
 // MinMax-scaled with the training range (compat:feature-scaling), optionally restricted to
-// VAMP-2-selected columns (compat:vamp-column-selection), PCA / TICA is fitted on the merged
-// memory, every stored frame is re-projected and the grid box becomes the data bounds ±10 % of
-// their span. With feature_selection.candidate_feature_types, the feature type is ranked by VAMP-2
-// on the current iteration (compat:feature-type-ranking); a switch recomputes every stored block in
-// the new type (the history through a FrameLoader) and forces a refit.
-// Everything that carries across iterations is in state(), so a resumed campaign reproduces the
-// uninterrupted one bit for bit. features::Projection is row-wise in a fixed summation order, so a
-// frame's learned CVs do not depend on how many frames are projected together.
+// VAMP-2-selected columns (compat:vamp-column-selection), the space's model (space_model.h: PCA /
+// TICA on the merged memory's moments, a neural network on the memory blocks' feature rows) is
+// trained, every stored frame is re-projected and the grid box becomes the data bounds ±10 % of
+// their span. A neural retrain that is not the first is prepared at its iteration k, trains
+// while iteration k+1's MD runs (start_training) and takes effect in iteration k+1's
+// add_iteration, whatever the timing (docs/cvs.md, "When a new model takes effect"). With
+// feature_selection.candidate_feature_types, the feature type is ranked by VAMP-2 on the current
+// iteration (compat:feature-type-ranking); a switch recomputes every stored block in the new type
+// (the history through a FrameLoader) and forces a refit. Everything that carries across iterations
+// is in state(), so a resumed campaign reproduces the uninterrupted one bit for bit.
+// features::Projection is row-wise in a fixed summation order, so a frame's learned CVs do not
+// depend on how many frames are projected together.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -31,14 +37,15 @@
 #include "trails/config/campaign_config.h"  // LearnedSpaceConfig only
 #include "trails/features/feature_source.h"
 #include "trails/features/frame_history.h"
+#include "trails/spaces/space_model.h"
 
 namespace trails::spaces {
 
 // What a learned space is configured with (the campaign fills it from its configuration).
 struct SpaceOptions {
-  std::string mode = "tica";           // space_mode: pca | tica
-  config::LearnedSpaceConfig learned;  // retraining, memory, lag, feature selection
-  std::uint64_t seed = 0;              // random_seed: the training memory's pruning draws
+  std::string mode = "tica";           // space_mode: pca | tica | tvae | vampnet | spib | deep-tica
+  config::LearnedSpaceConfig learned;  // retraining, memory, lag, feature selection, networks
+  std::uint64_t seed = 0;              // random_seed: memory pruning, each network's training
   int dim = 1;                         // learned dimensions (len(n_bins))
 };
 
@@ -53,16 +60,21 @@ class SpaceStage {
   using FrameLoader = std::function<Frames(std::int64_t iteration,
                                            std::span<const features::FrameHistory::WalkerSpan>)>;
 
+  // The ledger element new_model() wrote with `iteration` (a neural model's weights and record).
+  using ModelLoader = std::function<nlohmann::json(std::int64_t iteration)>;
+
   // `source` must outlive the stage; `loader` is needed only when the feature type can change.
+  // Throws core::ConfigError (naming n_bins) when len(n_bins) exceeds the feature count.
   SpaceStage(const SpaceOptions& options, const features::FeatureSource& source,
              FrameLoader loader = {});
   // Features = n_features coordinates per frame (built-in engine, tests).
   SpaceStage(const SpaceOptions& options, int n_features);
+  ~SpaceStage();  // waits for a training still running
 
   int n_features() const { return d_; }  // of the current feature type
   const std::string& feature_type() const { return type_; }
   int dim() const { return k_; }
-  bool has_model() const { return projection_.has_value(); }
+  bool has_model() const { return model_ != nullptr; }
   std::int64_t space_version() const { return version_; }  // fits so far
   // Selected feature columns (sorted), or nullopt before the first selection / without one.
   const std::optional<std::vector<int>>& selected_columns() const { return columns_; }
@@ -77,6 +89,23 @@ class SpaceStage {
                                     std::span<const double> boxes = {});
   bool retrained() const { return retrained_; }
   std::span<const double> latest_features() const { return blocks_.back().features; }
+
+  // A neural retrain prepared by the last add_iteration starts on a background thread (call it
+  // when the next iteration's MD starts); nothing otherwise. The result is the same whether it
+  // runs then or inside the next add_iteration.
+  void start_training();
+  // The iteration whose decision prepared a retrain that has not taken effect yet.
+  std::optional<std::int64_t> pending_training() const { return pending_; }
+
+  // The set a retrain decided at the last added iteration would train on (for neural spaces:
+  // the memory blocks' scaled rows and their exact walker segments).
+  TrainingSet current_training_set() const;
+
+  // After an add_iteration that installed a neural model: the ledger element that stores it with
+  // this iteration (versioned: weights in base64, the training record); nullopt otherwise.
+  std::optional<nlohmann::json> new_model() const;
+  // The training record of the current neural model (nullopt for linear spaces or none yet).
+  const std::optional<learned::TrainingRecord>& training_record() const { return record_; }
 
   // Resume, after restore(): the stored frames of every committed iteration, in order (no
   // fitting; features and the training memory's moments are recomputed from them).
@@ -95,13 +124,18 @@ class SpaceStage {
   // The features of a global frame index (the coordinates, for the built-in engine).
   std::span<const double> features_of(std::int64_t global) const;
 
-  // Compact JSON: the model (flat vector, scaling and column selection folded in), grid box,
-  // controller, feature type, selected columns and the memory's iteration list (its moments are
-  // recomputed from the features on resume, so the state stays O(d k)).
+  // Compact JSON: the model (linear: flat vector, scaling and column selection folded in; neural:
+  // scaling, columns and the iteration whose new_model() holds the weights), grid box,
+  // controller, feature type, selected columns, a pending retrain and the memory's iteration list
+  // (its moments are recomputed from the features on resume, so the state stays O(d k)).
   nlohmann::json state() const;
-  void restore(const nlohmann::json& state);
+  // `models` is asked for a neural model's weights; a pending retrain is prepared again once
+  // restore_features has seen every committed iteration.
+  void restore(const nlohmann::json& state, const ModelLoader& models = {});
 
-  const analysis::LinearProjection& projection() const { return *projection_; }
+  // The current linear model (pca | tica), scaling and column selection folded in.
+  analysis::LinearProjection projection() const;
+  const SpaceModel& model() const { return *model_; }
 
  private:
   SpaceStage(const SpaceOptions& options, std::unique_ptr<features::FeatureSource> owned,
@@ -136,8 +170,12 @@ class SpaceStage {
                           std::vector<double>& features);
   void switch_type(const std::string& type);
   void select_columns(const Memory& training);
-  std::optional<double> score(const analysis::RunningMoments& m) const;  // VAMP-2 of the model
-  void fit(const Memory& training);
+  std::optional<double> score(const Block& b, const Memory& m) const;  // VAMP-2 of the model
+  TrainingSet training_set(std::int64_t iteration, const Memory& training) const;
+  Memory training_memory(const Memory& current) const;
+  void install(std::unique_ptr<SpaceModel> model, std::optional<learned::TrainingRecord> record,
+               std::int64_t trained_at, std::int64_t iteration);
+  bool join_training(std::int64_t iteration, bool discard);  // true: installed
   std::vector<double> project(std::span<const double> features) const;
 
   std::string mode_;
@@ -159,7 +197,19 @@ class SpaceStage {
   std::int64_t first_block_frames_ = 0;
   std::optional<std::vector<int>> columns_;
   double selection_score_ = 0;
-  std::optional<analysis::LinearProjection> projection_;
+  std::unique_ptr<SpaceTrainer> trainer_;
+  std::unique_ptr<SpaceModel> model_;
+  std::optional<learned::TrainingRecord> record_;  // neural models only
+  std::int64_t model_trained_at_ = -1;   // the iteration whose decision prepared the model
+  std::int64_t model_iteration_ = -1;    // the iteration whose commit stores its weights
+  bool model_is_new_ = false;            // installed by the last add_iteration
+  std::optional<std::int64_t> pending_;  // a neural retrain waiting for the next iteration
+  struct Trained {
+    std::unique_ptr<SpaceModel> model;
+    learned::TrainingRecord record;
+    double seconds = 0;  // wall time of the training (logged, never stored)
+  };
+  std::future<Trained> training_;
   std::vector<double> lo_, hi_;
   std::int64_t version_ = 0;
   bool retrained_ = false;

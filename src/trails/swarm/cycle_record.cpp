@@ -2,8 +2,10 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 
 #include "trails/core/error.h"
+#include "trails/store/run_store.h"
 
 namespace trails::swarm {
 namespace {
@@ -111,6 +113,17 @@ CycleRecord cycle_record_from_json(const json& j) {
     throw core::InputError(std::string("swarm cycle record: ") + e.what() +
                            "; the run was written by another Trails version");
   }
+}
+
+std::vector<CycleRecord> load_cycle_records(const store::RunStore& store) {
+  std::vector<CycleRecord> out;
+  const auto last = store.last_committed();
+  if (!last) return out;
+  const std::map<std::string, int> versions = {{kCycleRecordKey, kCycleRecordVersion}};
+  for (std::int64_t i = 0; i <= *last; ++i) {
+    out.push_back(cycle_record_from_json(store.load_state(i, versions).at(kCycleRecordKey)));
+  }
+  return out;
 }
 
 }  // namespace trails::swarm

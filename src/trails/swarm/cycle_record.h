@@ -13,6 +13,10 @@
 
 #include "trails/core/frame_key.h"
 
+namespace trails::store {
+class RunStore;
+}
+
 namespace trails::swarm {
 
 inline constexpr const char* kCycleRecordKey = "swarm";
@@ -57,5 +61,9 @@ struct CycleRecord {
 nlohmann::json to_json(const CycleRecord& record);
 // Throws InputError naming the field when the JSON is not a version-1 cycle record.
 CycleRecord cycle_record_from_json(const nlohmann::json& j);
+
+// Every committed cycle record of a swarm run's store, in commit order (the index is the store
+// iteration). Throws InputError when a record is not a version-1 cycle record.
+std::vector<CycleRecord> load_cycle_records(const store::RunStore& store);
 
 }  // namespace trails::swarm

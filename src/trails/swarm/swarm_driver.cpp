@@ -12,11 +12,10 @@
 #include "trails/core/error.h"
 #include "trails/core/signals.h"
 #include "trails/engines/registry.h"
-#include "trails/exec/device_plan.h"
+#include "trails/exec/backend.h"
 #include "trails/exec/executor.h"
 #include "trails/features/cv_projection.h"
 #include "trails/store/run_store.h"
-#include "trails/store/schema.h"
 #include "trails/swarm/chain.h"
 #include "trails/swarm/cycle_committer.h"
 #include "trails/swarm/pca_projection.h"
@@ -48,18 +47,6 @@ std::unique_ptr<features::Projection> make_projection(const config::SwarmConfig&
                                       config.md.system.conf_file, config.config_file.parent_path());
 }
 
-// The executor options of the swarm's own keys: one slot per device and worker (one unbound
-// slot without devices), tasks handed over one per free slot.
-exec::ExecutionOptions execution_options(const config::SwarmOptions& o) {
-  exec::ExecutionOptions x;
-  x.devices = o.devices;
-  x.workers_per_device = o.workers_per_device;
-  x.max_workers = 1;
-  x.devices_key = "pathgennie.devices";
-  x.workers_key = "pathgennie.workers_per_device";
-  return x;
-}
-
 class SwarmRun {
  public:
   SwarmRun(const config::SwarmConfig& config, bool resume, SwarmProgress& progress)
@@ -87,6 +74,7 @@ class SwarmRun {
   // `trails check`: everything setup() checks before the store opens, with the engine prepared
   // in `scratch` instead of the run directory.
   void check(const std::filesystem::path& scratch) {
+    checking_ = true;
     import_python();
     prepare(scratch);
   }
@@ -146,9 +134,18 @@ class SwarmRun {
     check_per_cv(o_.probing == config::Probing::Unfold, o_.unfold_weights, "unfold_weights",
                  "weight");
     bounds_ = resolve_cv_bounds(o_, projection_->column_names(), config_.config_file.string());
-    // Devices are checked (CUDA_VISIBLE_DEVICES) before anything is stored.
-    executor_ = exec::make_executor(*engine_, execution_options(o_));
+    // Devices are checked (CUDA_VISIBLE_DEVICES) and worker processes or ranks started before
+    // anything is stored, by the one backend table (docs/execution.md, "The swarm and the
+    // backends"); `trails check` only resolves the devices (it may run without the ranks).
+    const config::ExecutionSpec spec = config::execution_spec_of(config_);
+    if (checking_) {
+      (void)exec::device_plan_of(spec);
+      return;
+    }
+    executor_ = exec::make_executor(spec, *engine_,
+                                    engines::worker_engine_setup(config_.engine_spec(), dir));
     n_slots_ = executor_->slots().size();
+    slots_note_ = exec::slots_note(spec);
   }
 
   Chain make_chain(std::size_t k, const CycleRecord* last) {
@@ -198,8 +195,8 @@ class SwarmRun {
     lines.push_back(
         fmt::format("  swarm       {} mode, {} trial(s) x {} steps, extension {} steps, {}",
                     config::mode_name(o_), o_.max_trial, o_.tau1_steps, o_.tau2_steps, selection));
-    lines.push_back(fmt::format("  chains      {} (up to {} cycles each), {} slot(s)", o_.paths,
-                                o_.max_cycle, n_slots_));
+    lines.push_back(fmt::format("  chains      {} (up to {} cycles each), {} slot(s){}", o_.paths,
+                                o_.max_cycle, n_slots_, slots_note_));
     // Keys accepted without effect (docs/trails-md-compatibility.md#compat-ignored-keys).
     for (const auto& note : config_.md.notes) lines.push_back("  note        " + note);
     return lines;
@@ -321,6 +318,8 @@ class SwarmRun {
   std::unique_ptr<features::Projection> projection_;
   std::unique_ptr<exec::Executor> executor_;  // handed to loop()
   std::size_t n_slots_ = 1;
+  std::string slots_note_;  // " (MPI ranks)", " (persistent processes)" or ""
+  bool checking_ = false;   // trails check: no executor is started
   std::vector<Chain> chains_;
   std::vector<std::deque<FinishedCycle>> pending_;
   std::vector<std::int64_t> committed_cycles_;  // per chain: the next cycle to commit

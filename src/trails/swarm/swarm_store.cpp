@@ -6,7 +6,6 @@
 
 #include "trails/core/crash_point.h"
 #include "trails/core/error.h"
-#include "trails/store/schema.h"
 
 namespace trails::swarm {
 namespace {
@@ -77,7 +76,6 @@ void SwarmStore::open(const engines::Engine& engine, const std::vector<std::stri
   meta.engine_system = engine.system().to_json();
   meta.engine_system["engine"] = engine.name();
   meta.engine_system["cv_names"] = cv_names;
-  meta.created_at = store::detail::utc_now_iso8601();
   if (!resume_) {
     store_.emplace(store::RunStore::create(config_.workdir, meta));
     return;
@@ -102,17 +100,6 @@ void SwarmStore::open(const engines::Engine& engine, const std::vector<std::stri
   }
   const auto last = store_->last_committed();
   next_iteration_ = last ? *last + 1 : 0;
-}
-
-std::vector<CycleRecord> load_cycle_records(const store::RunStore& store) {
-  std::vector<CycleRecord> out;
-  const auto last = store.last_committed();
-  if (!last) return out;
-  const std::map<std::string, int> versions = {{kCycleRecordKey, kCycleRecordVersion}};
-  for (std::int64_t i = 0; i <= *last; ++i) {
-    out.push_back(cycle_record_from_json(store.load_state(i, versions).at(kCycleRecordKey)));
-  }
-  return out;
 }
 
 std::vector<CycleRecord> SwarmStore::history() const {

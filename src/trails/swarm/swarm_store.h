@@ -19,10 +19,6 @@
 
 namespace trails::swarm {
 
-// Every committed cycle record of a swarm run's store, in commit order (the index is the store
-// iteration). Throws InputError when a record is not a version-1 cycle record.
-std::vector<CycleRecord> load_cycle_records(const store::RunStore& store);
-
 // The stored anchor frame `key` as a configuration shaped like `layout` (positions and box, no
 // velocities).
 engines::Configuration stored_anchor(const store::RunStore& store, const core::FrameKey& key,

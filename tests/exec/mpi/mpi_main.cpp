@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "trails/engines/registry.h"
-#include "trails/exec/mpi_world.h"
+#include "trails/exec/mpi/mpi_world.h"
 
 int main(int argc, char** argv) {
   trails::exec::MpiWorld world;

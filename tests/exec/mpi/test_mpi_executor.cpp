@@ -1,12 +1,12 @@
-// The MPI executor (exec/mpi_executor.h) over real worker ranks and the built-in engine, under
+// The MPI executor (exec/mpi/mpi_executor.h) over real worker ranks and the built-in engine, under
 // `mpirun -n K` (K = 2, 3, 4: tests/CMakeLists.txt): the same walkers give the same bytes as the
-// serial reference, in task order, on the first batch and on warm ranks, with any bound; the
-// streaming contract of executor.h holds; executors follow one another on the same ranks; a
-// walker that throws in its rank (TRAILS_TEST_FAULT=throw:5:3, set for every rank by ctest)
-// fails alone with its error text; execution.binding_check applies to the ranks' results. The
-// scripted engine of the in-process conformance suite (executor_kinds.h) cannot run here: its
-// behaviours are closures over the test's own state, and a worker rank only receives an engine
-// description.
+// serial reference, in task order, on the first batch and on warm ranks, with any bound, and the
+// streaming contract of executor.h holds (the conformance body of every backend); executors follow
+// one another on the same ranks; a walker that throws in its rank (TRAILS_TEST_FAULT=throw:5:3, set
+// for every rank by ctest) fails alone with its error text; execution.binding_check applies to the
+// ranks' results. The scripted engine of the in-process conformance suite (executor_kinds.h) cannot
+// run here: its behaviours are closures over the test's own state, and a worker rank only receives
+// an engine description.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,18 +14,23 @@
 #include <string>
 #include <vector>
 
+#include "../backend_conformance.h"
 #include "../builtin_walkers.h"
 #include "trails/core/error.h"
 #include "trails/core/seeds.h"
 #include "trails/engines/builtin/builtin_engine.h"
 #include "trails/engines/registry.h"
-#include "trails/exec/mpi_executor.h"
+#include "trails/exec/mpi/mpi_executor.h"
 
 namespace trails::exec {
 namespace {
 
 using engines::SegmentResult;
 using engines::SegmentTask;
+using testing::backend_name;
+using testing::backend_spec;
+using testing::BackendConformance;
+using testing::BackendKind;
 using testing::builtin_config;
 using testing::expect_same;
 using testing::walkers;
@@ -43,33 +48,20 @@ std::unique_ptr<Executor> mpi_executor(std::size_t bound) {
   return make_mpi_executor(world(), o, mpi_slots(world().hosts(), DevicePlan{}, {}), bound);
 }
 
-class MpiConformance : public ::testing::TestWithParam<std::size_t> {};
-
-INSTANTIATE_TEST_SUITE_P(Bounds, MpiConformance, ::testing::Values(0, 1, 2, 64),
-                         [](const auto& info) { return "bound" + std::to_string(info.param); });
-
-TEST_P(MpiConformance, BitwiseEqualToSerial) {
-  engines::builtin::BuiltinEngine engine(builtin_config());
-  auto reference = make_serial_executor(engine);
-  auto executor = mpi_executor(GetParam());
-  const auto ranks = static_cast<std::size_t>(world().size() - 1);
-  ASSERT_EQ(executor->slots().size(), ranks);
-  EXPECT_EQ(executor->max_in_flight(), GetParam() == 0 ? 2 * ranks : GetParam());
-  for (std::int64_t iteration = 0; iteration < 2; ++iteration) {
-    const auto tasks = walkers(engine, 13, iteration);
-    const auto expected = run_ordered(*reference, tasks);
-    const auto actual = run_ordered(*executor, tasks);
-    ASSERT_EQ(actual.size(), expected.size());
-    for (std::size_t i = 0; i < actual.size(); ++i) expect_same(actual[i], expected[i]);
-  }
-}
-
-TEST(MpiExecutor, StreamingContract) {
-  engines::builtin::BuiltinEngine engine(builtin_config());
-  auto executor = mpi_executor(8);
-  ASSERT_EQ(executor->slots().size(), static_cast<std::size_t>(world().size() - 1));
-  testing::expect_streaming_contract(*executor, engine);
-}
+// The conformance body every backend passes (../backend_conformance.h), on the worker ranks of
+// this job with any bound, through the one backend table.
+INSTANTIATE_TEST_SUITE_P(Mpi, BackendConformance, ::testing::ValuesIn([] {
+                           std::vector<BackendKind> kinds;
+                           const auto ranks = static_cast<std::size_t>(world().size() - 1);
+                           for (const std::size_t bound : {0, 1, 2, 64}) {
+                             kinds.push_back({"bound" + std::to_string(bound),
+                                              backend_spec(config::ExecutionBackend::Mpi, false, 1,
+                                                           {}, 1, bound),
+                                              ranks, bound == 0 ? 2 * ranks : bound});
+                           }
+                           return kinds;
+                         }()),
+                         backend_name);
 
 // One executor at a time holds the ranks; after it, the next one sets them up again.
 TEST(MpiExecutor, ExecutorsFollowOneAnother) {

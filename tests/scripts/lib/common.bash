@@ -172,6 +172,24 @@ crash_then_resume() {
   "$TRAILS" run "$1" --iterations "$3" --resume > /dev/null || fail "$1: resume after $2 failed"
 }
 
+# crash_resume_matches DIR POINT EXPECTED REF: run DIR.yaml (outdir DIR) to a SIGKILL at
+# TRAILS_CRASH_AT=POINT, check that EXPECTED iterations are committed, --resume, and compare the
+# exports with REF.cvs.csv / REF.lineage.csv byte for byte. Sets $got to the committed count.
+crash_resume_matches() {
+  local dir=$1 point=$2 expect=$3 ref=$4 rc
+  set +e
+  TRAILS_CRASH_AT=$point "$TRAILS" run "$dir.yaml" > "$dir.out" 2>&1
+  rc=$?
+  set -e
+  [ $rc -eq 137 ] || fail "$point: expected death by SIGKILL (137), got $rc: $(cat "$dir.out")"
+  got=$(committed "$dir")
+  [ "$got" -eq "$expect" ] || fail "$point: $got iterations committed, expected $expect"
+  "$TRAILS" run "$dir.yaml" --resume > /dev/null || fail "$point: resume failed"
+  export_run "$dir" "$dir"
+  cmp "$ref.cvs.csv" "$dir.cvs.csv" || fail "$point: CV export differs after resume"
+  cmp "$ref.lineage.csv" "$dir.lineage.csv" || fail "$point: lineage differs after resume"
+}
+
 # alad_config FILE OUTDIR MAX_WORKERS: a tiny OpenMM alanine-dipeptide campaign (Reference
 # platform, vacuum, φ/ψ CVs, 3 iterations of 4 walkers × 10 frames).
 alad_config() {
@@ -200,4 +218,39 @@ spawning:
   spawn_scheme: density
   spawn_type: hard
 YAML
+}
+
+# three_well_learned_config FILE OUTDIR MAX_WORKERS MODE ITERATIONS [lines...]: a built-in
+# three-well campaign in a 1-D learned space (retrain_freq 3, lag 3 frames, 6 walkers of 30
+# frames). The lines are appended after the closing adaptive_model block, so indented ones extend
+# it and unindented ones are further top-level keys.
+three_well_learned_config() {
+  cat > "$1" <<YAML
+outdir: $2
+random_seed: 11
+iterations: $5
+n_bins: [30]
+space_mode: $4
+retrain_freq: 3
+max_adaptive_memory_frames: 400
+system:
+  start: [-1.0, 0.0]
+engine:
+  md_engine: builtin
+  potential: three_well
+  integrator: overdamped
+  kT: 1.0
+  dt: 0.001
+spawning:
+  walker: 6
+  step: 300
+  stride: 10
+  max_workers: $3
+  spawn_scheme: density
+  spawn_type: hard
+adaptive_model:
+  lagtime: 3
+YAML
+  local line
+  for line in "${@:6}"; do echo "$line" >> "$1"; done
 }

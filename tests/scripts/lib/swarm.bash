@@ -8,3 +8,19 @@ swarm_config() {
   local line
   for line in "$@"; do sed -i "s#^  seed: \(.*\)#  seed: \1\n  $line#" "$file"; done
 }
+# swarm_small FILE WORKDIR [execution lines...]: the example cut to 30 cycles (for comparisons,
+# not convergence), with the lines as its execution: block.
+swarm_small() {
+  local file=$1 workdir=$2 line
+  sed -e "s#^workdir: .*#workdir: $workdir#" -e "s#^  max_cycle: .*#  max_cycle: 30#" \
+    "$ROOT/examples/swarm-muller-brown/input.yaml" > "$file"
+  shift 2
+  [ $# -eq 0 ] || printf 'execution:\n' >> "$file"
+  for line in "$@"; do printf '  %s\n' "$line" >> "$file"; done
+}
+# swarm_fingerprint WORKDIR [CHAIN]: what must match bit for bit: metrics without the wall-time
+# column, and the reactive path.
+swarm_fingerprint() {
+  cut -d, -f1-10 "$1/path_${2:-0}/metrics.csv"
+  cat "$1/path_${2:-0}/reactive_path.csv"
+}

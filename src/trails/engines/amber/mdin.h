@@ -4,7 +4,8 @@
 // the &cntrl namelist gets what Trails must control: ioutfm (the trajectory format),
 // ntxo=2 (a NetCDF restart, full precision) and ig (the walker's seed), each rewritten when the
 // template sets it, else added before the namelist's closing `/`. Without a template the
-// built-in mdin of Trails-MD (reference §6.3) is used, with the same three settings.
+// built-in mdin of Trails-MD (docs/engines.md, "The Amber engine") is used, with the same three
+// settings.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// MDP rendering (mdp.h). The built-in MDP is Trails-MD's (§6.2 of its inventory) with TRR
+// MDP rendering (mdp.h). The built-in MDP is Trails-MD's (docs/engines.md, "Keys") with TRR
 // output in place of XTC: Trails reads full-precision frames and final states.
 #include "trails/engines/gromacs/mdp.h"
 

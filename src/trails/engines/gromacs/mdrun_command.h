@@ -1,4 +1,5 @@
-// The mdrun command line of one walker (Trails-MD row 29 plus Trails' own files and -nsteps):
+// The mdrun command line of one walker (Trails-MD's plus Trails' own files and -nsteps;
+// docs/engines.md, "The GROMACS engine"):
 // `gmx mdrun -s walker.tpr -o traj.trr -c confout.gro -e ener.edr -g md.log -cpo state.cpt
 // -nsteps N -ntmpi n [-ntomp m] [-nb|-pme|-update|-bonded x] [-gpu_id d] [-pin x
 // [-pinoffset k -pinstride 1]] extra...`. -ntomp: the key, else $OMP_NUM_THREADS, else

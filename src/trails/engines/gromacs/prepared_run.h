@@ -26,7 +26,7 @@ struct PreparedRun {
   std::vector<double> box;        // 9 values, rows a b c (nm); zeros when the file has none
 };
 
-// The gmx environment: GMXLIB with engine.gromacs_include_dir in front (Trails-MD row 31).
+// The gmx environment: GMXLIB with engine.gromacs_include_dir in front (docs/engines.md, "Keys").
 std::vector<std::pair<std::string, std::string>> gmx_environment(const config::GromacsSpec& spec);
 
 // Prepares or reuses the run input. grompp's refusal is a ConfigError quoting grompp's message;

@@ -195,7 +195,7 @@ void OpenMMInstance::arm(const Configuration& start, std::uint64_t seed, bool mi
     context_->setVelocities(to_vec3(start.velocities));
   } else {
     // Fresh velocities: at the swarm's velocity temperature when it differs from the
-    // thermostat's (PathGennie notes §6-10), else at the thermostat's.
+    // thermostat's (docs/swarm.md, "Temperatures"), else at the thermostat's.
     context_->setVelocitiesToTemperature(config_.velocity_temperature.value_or(config_.temperature),
                                          s);
   }

@@ -1,0 +1,46 @@
+// The one backend table (docs/execution.md): an ExecutionSpec (config/execution_spec.h) in, the
+// executor it names out, for every driver (the campaign, the swarm). In-process: serial, a
+// thread pool or a device pool (make_executor of device_plan.h); out of process: persistent
+// `trails worker` processes, the worker ranks of this MPI job, or a batch scheduler's arrays of
+// `trails worker --pack` tasks. The out-of-process ones get the engine as the opaque setup bytes
+// of engines::worker_engine_setup. Adding a backend: its room under exec/, one row here.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "trails/config/execution_spec.h"
+#include "trails/engines/engine.h"
+#include "trails/exec/executor.h"
+#include "trails/exec/local/device_plan.h"
+
+namespace trails::exec {
+
+// The device-pool part of a spec: devices, workers per device, max_workers, max_in_flight, the
+// binding check and the keys named in messages.
+ExecutionOptions placement_of(const config::ExecutionSpec& spec);
+// The CUDA_VISIBLE_DEVICES the devices are counted in: this process's, except under a
+// scheduler, whose array tasks get theirs from the scheduler on their node (unset here).
+VisibleDevices visible_devices_of(const config::ExecutionSpec& spec);
+// The spec's device plan (ConfigError naming the keys, as resolve_devices).
+DevicePlan device_plan_of(const config::ExecutionSpec& spec);
+
+// What the slots are, for a banner after the slot count: "" (threads, device pools),
+// " (persistent processes)", " (MPI ranks)" or " (slurm array tasks, 2 walker(s) each)".
+std::string slots_note(const config::ExecutionSpec& spec);
+
+// The executor of `spec` over `engine` (in-process backends) or `engine_setup` (out of
+// process); `plan` is device_plan_of(spec). Throws ConfigError for backend mpi without an MPI
+// world of at least two ranks (exec/mpi/mpi_world.h), EngineError when a worker cannot start.
+std::unique_ptr<Executor> make_executor(const config::ExecutionSpec& spec,
+                                        const engines::Engine& engine,
+                                        const std::vector<std::uint8_t>& engine_setup,
+                                        const DevicePlan& plan);
+// The same with the plan resolved here.
+std::unique_ptr<Executor> make_executor(const config::ExecutionSpec& spec,
+                                        const engines::Engine& engine,
+                                        const std::vector<std::uint8_t>& engine_setup);
+
+}  // namespace trails::exec

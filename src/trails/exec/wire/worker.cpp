@@ -1,0 +1,146 @@
+// serve_worker (worker.h). Sends come from the main thread (Hello, Result, Error) and the
+// heartbeat thread, so every send holds write_mutex: messages never interleave.
+#include "trails/exec/wire/worker.h"
+
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "trails/core/error.h"
+#include "trails/exec/executor.h"
+#include "trails/exec/wire/channel.h"
+#include "trails/exec/wire/wire.h"
+
+namespace trails::exec {
+namespace {
+
+std::string host_name() {
+  std::array<char, 256> buffer{};
+  if (::gethostname(buffer.data(), buffer.size() - 1) != 0) return "unknown";
+  return buffer.data();
+}
+
+// Sends a Heartbeat every `interval` while busy() is set, until stopped.
+class Heartbeat {
+ public:
+  Heartbeat(Channel& channel, std::mutex& write_mutex, std::chrono::milliseconds interval)
+      : channel_(channel),
+        write_mutex_(write_mutex),
+        interval_(interval),
+        thread_([this] { loop(); }) {}
+  ~Heartbeat() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+  Heartbeat(const Heartbeat&) = delete;
+  Heartbeat& operator=(const Heartbeat&) = delete;
+
+  void set_busy(bool busy) {
+    std::lock_guard lock(mutex_);
+    busy_ = busy;
+  }
+
+ private:
+  void loop() {
+    std::unique_lock lock(mutex_);
+    std::int64_t sequence = 0;
+    while (!wake_.wait_for(lock, interval_, [this] { return stopping_; })) {
+      if (!busy_) continue;
+      const std::lock_guard write_lock(write_mutex_);
+      // A driver that is gone: the main thread finds out at its next send or receive.
+      if (!send_message(channel_, wire::Heartbeat{++sequence})) return;
+    }
+  }
+
+  Channel& channel_;
+  std::mutex& write_mutex_;
+  std::chrono::milliseconds interval_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool busy_ = false;
+  bool stopping_ = false;
+  std::thread thread_;  // last: started once the members it uses exist
+};
+
+int refuse(Channel& channel, std::mutex& write_mutex, std::int64_t task_id,
+           const std::string& what) {
+  try {
+    const std::lock_guard lock(write_mutex);
+    send_message(channel, wire::ErrorReport{task_id, what});  // false: nobody to tell
+  } catch (const core::Error&) {
+    // the message itself could not be sent (over the size limit): nothing more to say
+  }
+  return 1;
+}
+
+}  // namespace
+
+int serve_worker(Channel& channel, const EngineFactory& make_engine, const std::string& program) {
+  std::mutex write_mutex;
+  std::unique_ptr<engines::Engine> engine;
+  std::unique_ptr<engines::EngineInstance> instance;
+  wire::Setup setup;
+  try {
+    wire::Message first;
+    // The driver left before saying anything, or has no work for this worker (an MPI rank
+    // whose driver stopped before making its executor).
+    if (receive_message(channel, &first) == Channel::Receive::Closed) return 0;
+    if (wire::kind_of(first) == wire::MessageKind::Shutdown) return 0;
+    if (wire::kind_of(first) != wire::MessageKind::Setup) {
+      return refuse(channel, write_mutex, -1,
+                    "worker: expected a setup message first, got " +
+                        std::string(wire::name(wire::kind_of(first))));
+    }
+    setup = std::get<wire::Setup>(std::move(first));
+    engine = make_engine(setup.engine_setup);
+    instance = engine->make_instance(setup.slot);
+    const std::lock_guard lock(write_mutex);
+    if (!send_message(channel, wire::Hello{program, engine->name(), host_name(),
+                                           static_cast<std::int64_t>(::getpid()), setup.slot})) {
+      return 1;  // the driver is gone
+    }
+  } catch (const core::Error& e) {
+    return refuse(channel, write_mutex, -1, "worker could not start: " + e.describe());
+  } catch (const std::exception& e) {
+    return refuse(channel, write_mutex, -1, std::string("worker could not start: ") + e.what());
+  }
+
+  Heartbeat heartbeat(channel, write_mutex,
+                      std::chrono::milliseconds(std::max<std::int64_t>(1, setup.heartbeat_ms)));
+  try {
+    for (;;) {
+      wire::Message message;
+      if (receive_message(channel, &message) == Channel::Receive::Closed) return 0;
+      if (wire::kind_of(message) == wire::MessageKind::Shutdown) return 0;
+      if (wire::kind_of(message) != wire::MessageKind::Task) {
+        return refuse(
+            channel, write_mutex, -1,
+            "worker: expected a task, got " + std::string(wire::name(wire::kind_of(message))));
+      }
+      const auto& task = std::get<engines::SegmentTask>(message);
+      heartbeat.set_busy(true);
+      engines::SegmentResult result = run_guarded(*instance, task);
+      heartbeat.set_busy(false);
+      const std::lock_guard lock(write_mutex);
+      if (!send_message(channel, result)) return 1;  // the driver is gone
+    }
+  } catch (const core::Error& e) {
+    return refuse(channel, write_mutex, -1, "worker: " + e.describe());
+  }
+}
+
+int serve_worker(int in_fd, int out_fd, const EngineFactory& make_engine,
+                 const std::string& program) {
+  FdChannel channel(in_fd, out_fd);
+  return serve_worker(channel, make_engine, program);
+}
+
+}  // namespace trails::exec
