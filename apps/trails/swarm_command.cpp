@@ -8,9 +8,9 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
 #include "commands.h"
+#include "trails/config/config_kind.h"
 #include "trails/config/execution_spec.h"
 #include "trails/config/swarm_config.h"
 #include "trails/core/error.h"
@@ -112,17 +112,6 @@ void write_subframes(const config::SwarmConfig& config) {
   }
 }
 
-// A readable YAML mapping without a `pathgennie:` block: a campaign configuration, which
-// `trails swarm` points at `trails run` instead of listing the swarm keys it lacks.
-bool is_campaign_config(const fs::path& file) {
-  try {
-    const YAML::Node root = YAML::LoadFile(file.string());
-    return root.IsMap() && !root["pathgennie"];
-  } catch (const YAML::Exception&) {
-    return false;  // the swarm loader reports the file's problems
-  }
-}
-
 }  // namespace
 
 int run_swarm_config(const fs::path& config_file, bool resume, int verbose_every) {
@@ -133,7 +122,7 @@ int run_swarm_config(const fs::path& config_file, bool resume, int verbose_every
     world.emplace();
     if (world->rank() != 0) return serve_as_worker_rank(*world);
   }
-  if (is_campaign_config(config_file)) {
+  if (config::is_campaign_config(config_file)) {
     throw core::UsageError(config_file.string() +
                            " is a campaign config (it has no `pathgennie:` block): run it with "
                            "`trails run " +
