@@ -77,8 +77,8 @@ expect_exit 2 "unknown template" "the templates are muller-brown, openmm" "$TRAI
 pass "trails init --list: 5 templates, each passes trails check"
 
 # make demo builds the trails command only; make test builds everything.
-make -n -C "$ROOT" BUILD=/nonexistent demo 2>/dev/null | grep -q -- "--target trails" ||
-  fail "make demo does not build only the trails target"
-make -n -C "$ROOT" BUILD=/nonexistent test 2>/dev/null | grep -E "cmake --build /nonexistent -j [0-9]+$" > /dev/null ||
-  fail "make test does not build every target"
+make -n -C "$ROOT" BUILD=/nonexistent demo > make-demo.txt 2>/dev/null || fail "make -n demo"
+grep -q -- "--target trails" make-demo.txt || fail "make demo does not build only the trails target"
+make -n -C "$ROOT" BUILD=/nonexistent test > make-test.txt 2>/dev/null || fail "make -n test"
+grep -qE "cmake --build /nonexistent -j [0-9]+$" make-test.txt || fail "make test does not build every target"
 pass "make demo builds the trails target only, make test everything"
