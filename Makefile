@@ -10,7 +10,7 @@ OPENMM8_BUILD ?= build-openmm8
 export CCACHE_BASEDIR ?= $(CURDIR)
 export CCACHE_NOHASHDIR ?= 1
 
-.PHONY: deps configure build install test test-openmm8 lint lint-format lint-tidy demo demo-mb bench clean
+.PHONY: deps configure build build-trails install test test-openmm8 lint lint-format lint-tidy demo demo-mb bench clean
 
 # Debian's packages, then .venv/ with OpenMM 8 from PyPI (scripts/install-venv;
 # TRAILS_OPENMM_CUDA=12 adds its CUDA platform, about 350 MB).
@@ -25,6 +25,11 @@ configure: $(BUILD)/build.ninja
 
 build: deps configure
 	cmake --build $(BUILD) -j $(JOBS)
+
+# Only what the demos run: the `trails` command (its libraries), not the tests and benches that
+# `make build` and `make test` add (docs/quickstart.md; tests/scripts/first_contact.sh).
+build-trails: deps configure
+	cmake --build $(BUILD) -j $(JOBS) --target trails
 
 # The Python reader (docs/python.md) where /usr/bin/python3 finds it; PREFIX via
 # `cmake -DCMAKE_INSTALL_PREFIX=...` at configure time (default /usr/local).
@@ -62,10 +67,10 @@ lint-tidy: deps configure
 	@echo "lint: clang-tidy over $(words $(TIDY_FILES)) files, $(JOBS) at a time"
 	@bash scripts/lint-tidy $(BUILD) $(JOBS) $(TIDY_FILES)
 
-demo: build
+demo: build-trails
 	bash examples/alanine-dipeptide/run-demo.sh $(TRAILS)
 
-demo-mb: build
+demo-mb: build-trails
 	bash examples/muller-brown/run-demo.sh $(TRAILS)
 
 bench: build

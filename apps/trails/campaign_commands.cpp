@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <new>
@@ -24,8 +25,10 @@
 #include "trails/config/template.h"
 #include "trails/core/error.h"
 #include "trails/core/output_target.h"
+#include "trails/core/source_tree.h"
 #include "trails/core/temp_dir.h"
 #include "trails/exec/mpi/mpi_world.h"
+#include "trails/store/rewind.h"
 #include "trails/store/run_store.h"
 #include "trails/swarm/swarm_driver.h"
 
@@ -85,7 +88,49 @@ std::string without_library_prefix(const std::string& what) {
   }
 }
 
-int cmd_run(const fs::path& config_file, std::optional<std::int64_t> iterations, bool resume) {
+// `trails run --resume N` (Trails-MD's `--resume N`; docs/reliability.md, "Resuming from an
+// earlier iteration"): the run as it is is first copied whole beside it (readable by every
+// command), then the iterations after N are removed from the run, which continues from N. Since
+// a run is deterministic, the continuation recomputes the same iterations.
+void rewind_run(const config::CampaignConfig& config, std::int64_t n) {
+  const std::optional<std::int64_t> last =
+      store::RunStore::open(config.outdir, store::RunStore::Mode::ReadOnly).last_committed();
+  if (!last || n > *last) {
+    throw core::UsageError(fmt::format(
+        "--resume {}: {} has {}; give a committed iteration or --resume alone", n,
+        config.outdir.string(),
+        last ? fmt::format("committed iterations 0..{}", *last) : "no committed iteration"));
+  }
+  if (n == *last) return;  // the plain resume
+  fs::path aside = config.outdir.string() + fmt::format(".superseded-after-{}", n);
+  for (int k = 2; fs::exists(aside); ++k) {
+    aside = config.outdir.string() + fmt::format(".superseded-after-{}-{}", n, k);
+  }
+  fs::copy(config.outdir, aside, fs::copy_options::recursive);
+  store::rewind_to(config.outdir, n);
+  // output.log keeps its header and the rows of iterations 0..n (the continuation appends).
+  const fs::path log = config.outdir / "output.log";
+  if (fs::exists(log)) {
+    std::ifstream in(log);
+    std::string kept;
+    for (std::string line; std::getline(in, line);) {
+      std::int64_t it = 0;
+      const auto [end, ec] = std::from_chars(line.data(), line.data() + line.size(), it);
+      if (ec == std::errc() && end != line.data() && it > n) continue;
+      kept += line + "\n";
+    }
+    const fs::path tmp = log.string() + ".tmp";
+    std::ofstream(tmp) << kept;
+    fs::rename(tmp, log);
+  }
+  fmt::print(
+      "--resume {}: iterations {}..{} moved aside to {} (the whole run as it was, readable by "
+      "trails status, export and plot); continuing from iteration {}\n",
+      n, n + 1, *last, aside.string(), n);
+}
+
+int cmd_run(const fs::path& config_file, std::optional<std::int64_t> iterations, bool resume,
+            std::optional<std::int64_t> resume_from = std::nullopt) {
   // Under mpirun every rank runs this same command line; only rank 0 reads the configuration.
   std::optional<exec::MpiWorld> world;
   if (exec::MpiWorld::launched()) {
@@ -113,6 +158,7 @@ int cmd_run(const fs::path& config_file, std::optional<std::int64_t> iterations,
     // Asking for no more than the run has is not an error, but it runs nothing: say so and
     // write nothing (docs/reliability.md, "What check verifies before a run").
     campaign::preflight(config, true);
+    if (resume_from) rewind_run(config, *resume_from);
     const auto last =
         store::RunStore::open(config.outdir, store::RunStore::Mode::ReadOnly).last_committed();
     const std::int64_t committed = last ? *last + 1 : 0;
@@ -151,6 +197,7 @@ int cmd_check_swarm(const fs::path& config_file, bool resume) {
   } catch (...) {
     rethrow_translated(config_file);
   }
+  for (const auto& note : config.md.notes) fmt::print("note: {}\n", note);
   fmt::print("Preflight checks passed. Output directory: {}\n", config.workdir.string());
   return 0;
 }
@@ -158,28 +205,80 @@ int cmd_check_swarm(const fs::path& config_file, bool resume) {
 int cmd_check(const fs::path& config_file, bool resume) {
   if (config::is_swarm_config(config_file)) return cmd_check_swarm(config_file, resume);
   const auto config = config::load_campaign_config(config_file);
+  // A run that already exists is checked as its continuation, read-only, instead of refused
+  // (docs/reliability.md, "What check verifies before a run").
+  const bool existing_run =
+      !resume && campaign::inspect_run_dir(config.outdir) == campaign::RunDirState::RunStore;
   try {
-    campaign::preflight(config, resume);
+    campaign::preflight(config, resume || existing_run);
     campaign::check_engine_and_cvs(config);
   } catch (...) {
     rethrow_translated(config_file);
   }
   // Keys accepted without effect, said once (docs/trails-md-compatibility.md#compat-ignored-keys).
   for (const auto& note : config.notes) fmt::print("note: {}\n", note);
+  if (existing_run) {
+    fmt::print(
+        "note: {} already holds a run: checked as its continuation, read-only (continue it with "
+        "`trails run {} --resume`; without --resume `trails run` refuses the directory)\n",
+        config.outdir.string(), config_file.string());
+  }
   fmt::print("Preflight checks passed. Output directory: {}\n", config.outdir.string());
   return 0;
 }
 
-int cmd_init(const fs::path& output, bool force) {
+// `trails init` templates: the built-in Müller–Brown campaign (config/template.h) and the
+// annotated files of share/trails/templates/ (docs/quickstart.md, "Templates").
+struct InitTemplate {
+  const char* name;
+  const char* file;  // under share/trails/templates; nullptr: campaign_template()
+  const char* what;
+  const char* next;  // the command that runs it
+};
+constexpr InitTemplate kTemplates[] = {
+    {"muller-brown", nullptr, "built-in Müller–Brown campaign (runs anywhere in seconds)",
+     "trails run"},
+    {"openmm", "openmm.yaml", "OpenMM campaign from a PDB and force-field XML files", "trails run"},
+    {"gromacs", "gromacs.yaml", "GROMACS campaign from start.gro and topol.top", "trails run"},
+    {"we-kinetics", "we-kinetics.yaml",
+     "weighted-ensemble kinetics campaign with recycling (built-in double well)", "trails run"},
+    {"swarm", "swarm.yaml", "PathGennie swarm path generation (built-in Müller–Brown)",
+     "trails swarm"},
+};
+
+std::string template_text(const InitTemplate& t) {
+  if (t.file == nullptr) return std::string(config::campaign_template());
+  const fs::path file = core::source_dir() / "share" / "trails" / "templates" / t.file;
+  std::ifstream in(file);
+  if (!in) throw core::InputError(file.string() + ": the template is missing from the source tree");
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+int cmd_init(const fs::path& output, bool force, const std::string& name, bool list) {
+  if (list) {
+    for (const auto& t : kTemplates) fmt::print("{:<13} {}\n", t.name, t.what);
+    fmt::print("Write one with: trails init --template NAME [-o FILE]\n");
+    return 0;
+  }
+  const InitTemplate* chosen = nullptr;
+  std::string names;
+  for (const auto& t : kTemplates) {
+    if (name == t.name) chosen = &t;
+    names += (names.empty() ? "" : ", ") + std::string(t.name);
+  }
+  if (chosen == nullptr) {
+    throw core::UsageError("--template " + name + ": no such template; the templates are " + names +
+                           " (trails init --list)");
+  }
   // Refuses store files, devices and the like even with --force
   // (docs/reliability.md#inputs-and-outputs).
   const auto target = core::check_output("init --output", output);
   if (fs::exists(target.path) && !force) {
     throw core::UsageError(output.string() + " already exists; use --force to overwrite it");
   }
-  core::write_output(target, config::campaign_template());
-  fmt::print("Wrote {}. Next: trails check {} && trails run {}\n", output.string(), output.string(),
-             output.string());
+  core::write_output(target, template_text(*chosen));
+  fmt::print("Wrote {}. Next: trails check {} && {} {}\n", output.string(), output.string(),
+             chosen->next, output.string());
   return 0;
 }
 
@@ -211,7 +310,7 @@ Command add_run(CLI::App& app, std::string& log_level) {
   struct Options {
     ConfigArgument config;
     std::optional<std::int64_t> iterations;
-    bool resume = false;
+    std::vector<std::string> resume_args;
     bool check = false;
   };
   auto o = std::make_shared<Options>();
@@ -229,16 +328,42 @@ Command add_run(CLI::App& app, std::string& log_level) {
             return {};
           },
           "INT>=0"));
-  run->add_flag("--resume", o->resume, "Continue the campaign from its last committed iteration");
+  // --resume [latest|N], as Trails-MD's command line (N: continue from committed iteration N).
+  run->add_option("--resume", o->resume_args,
+                  "Continue the campaign from its last committed iteration, or from committed "
+                  "iteration N (later ones are moved aside, never deleted)")
+      ->expected(0, 1);
   // Trails-MD's `trails-md --config X --check` (docs/trails-md-compatibility.md#compat-cli).
   run->add_flag("--check", o->check,
                 "Only validate and run the preflight checks, as `trails check` (writes nothing)");
   run->add_option("--log-level", log_level, "trace|debug|info|warning|error|off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warning", "error", "off"}));
-  return {run, [o] {
+  return {run, [o, run] {
+            const bool resume = run->count("--resume") > 0;
+            std::optional<std::int64_t> from;
+            // `--resume` alone gives no value (or an empty one): the last commit.
+            if (!o->resume_args.empty() && !o->resume_args[0].empty() &&
+                o->resume_args[0] != "latest") {
+              const std::string& v = o->resume_args[0];
+              std::int64_t n = 0;
+              const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+              if (ec == std::errc() && end == v.data() + v.size() && n >= 0) {
+                from = n;
+              } else if (o->config.positional.empty() && o->config.option.empty()) {
+                o->config.positional = v;  // `trails run --resume CONFIG`
+              } else {
+                throw core::UsageError(
+                    "--resume takes `latest` or a committed iteration N >= 0, "
+                    "got '" +
+                    v + "'");
+              }
+            }
             const fs::path config = o->config.get("run");
-            return o->check ? cmd_check(config, o->resume)
-                            : cmd_run(config, o->iterations, o->resume);
+            if (o->check && from) {
+              throw core::UsageError("--check with --resume N: check the run with --resume alone");
+            }
+            return o->check ? cmd_check(config, resume)
+                            : cmd_run(config, o->iterations, resume, from);
           }};
 }
 
@@ -259,12 +384,17 @@ Command add_init(CLI::App& app) {
   struct Options {
     fs::path output = "config.yaml";
     bool force = false;
+    std::string name = "muller-brown";
+    bool list = false;
   };
   auto o = std::make_shared<Options>();
   auto* init = app.add_subcommand("init", "Write an annotated template configuration");
   init->add_option("-o,--output", o->output, "File to write");
   init->add_flag("--force", o->force, "Overwrite an existing file");
-  return {init, [o] { return cmd_init(o->output, o->force); }};
+  init->add_option("-t,--template", o->name, "Which template (trails init --list)")
+      ->default_val("muller-brown");
+  init->add_flag("--list", o->list, "List the templates");
+  return {init, [o] { return cmd_init(o->output, o->force, o->name, o->list); }};
 }
 
 }  // namespace trails::app

@@ -3,6 +3,7 @@
 // command line has been parsed. Private to apps/trails; errors propagate to main().
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -38,6 +39,13 @@ Command add_reweight(CLI::App& app);
 Command add_report(CLI::App& app);
 // swarm_command.cpp
 Command add_swarm(CLI::App& app);
+// Runs the swarm configuration `config_file` (as `trails swarm`), with a line per chain every
+// `verbose_every` cycles when > 0 (PathGennie's --verbose).
+int run_swarm_config(const std::filesystem::path& config_file, bool resume, int verbose_every);
+// legacy_commands.cpp: PathGennie's unbind, unfold and fold command lines
+Command add_unbind(CLI::App& app);
+Command add_unfold(CLI::App& app);
+Command add_fold(CLI::App& app);
 // pca_command.cpp
 Command add_pca(CLI::App& app);
 // worker_command.cpp

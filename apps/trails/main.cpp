@@ -59,6 +59,11 @@ std::string resume_command(int argc, char** argv, bool resumable) {
     const std::string word = argv[i];
     has_resume = has_resume || word == "--resume";
     command += (i == 0 ? "" : " ") + shell_quote(word);
+    // `--resume N` already rewound the run: continuing is a plain --resume.
+    if (word == "--resume" && i + 1 < argc &&
+        std::string(argv[i + 1]).find_first_not_of("0123456789") == std::string::npos) {
+      ++i;
+    }
   }
   if (resumable && !has_resume) command += " --resume";
   return command;
@@ -100,7 +105,8 @@ int main(int argc, char** argv) {
       app::add_status(app),         app::add_advise(app),    app::add_export(app),
       app::add_plot(app),           app::add_msm(app),       app::add_analyze(app),
       app::add_path(app),           app::add_log(app),       app::add_reweight(app),
-      app::add_report(app),         app::add_swarm(app),     app::add_pca(app),
+      app::add_report(app),         app::add_swarm(app),     app::add_unbind(app),
+      app::add_unfold(app),         app::add_fold(app),      app::add_pca(app),
       app::add_worker(app),         app::add_integrate(app), app::add_project(app)};
 
   if (unknown_command(app, argc, argv)) return 2;
@@ -117,7 +123,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   set_log_level(log_level);
-  if (app.got_subcommand("run") || app.got_subcommand("swarm"))
+  if (app.got_subcommand("run") || app.got_subcommand("swarm") || app.got_subcommand("unbind") ||
+      app.got_subcommand("unfold") || app.got_subcommand("fold"))
     core::install_stop_handlers();  // the others keep the defaults
   return run_command(commands, argc, argv);
 }

@@ -10,7 +10,9 @@
 #include "trails/core/error.h"
 #include "trails/core/npy.h"
 #include "trails/core/output_target.h"
+#include "trails/core/python.h"
 #include "trails/ligand_pca/build.h"
+#include "trails/swarm/pca_projection.h"
 
 namespace trails::app {
 namespace {
@@ -22,7 +24,26 @@ struct PcaOptions {
   fs::path output = "pca_model.json";
   fs::path poses;  // optional .npy of every sample's ligand coordinates
   double attempts_factor = 10.0;
+  fs::path from_pickle;  // PathGennie's pca_model.pkl to convert instead of building
 };
+
+// `trails pca STRUCTURE --from-pickle pca_model.pkl`: PathGennie's pickled model, with the
+// feature atoms of STRUCTURE, written as Trails' JSON model (docs/swarm.md, "PathGennie's
+// pca_model.pkl").
+int cmd_convert_pickle(const PcaOptions& o) {
+  const auto model =
+      swarm::read_pathgennie_pca(o.from_pickle, o.build.structure, o.build.ligand_selection,
+                                 o.build.around_distance, core::resolve_python({}));
+  ligand_pca::write_pca_model(o.output, model);
+  fmt::print("{}: {} pocket CA atoms x {} ligand heavy atoms = {} features, {} components\n",
+             o.from_pickle.string(), model.ca_indices.size(), model.ligand_indices.size(),
+             model.n_features(), model.n_components());
+  std::string ratios;
+  for (double v : model.explained_variance_ratio) ratios += fmt::format(" {:.3f}", v);
+  if (!ratios.empty()) fmt::print("explained variance ratio:{}\n", ratios);
+  fmt::print("wrote {}\n", o.output.string());
+  return 0;
+}
 
 int cmd_pca(PcaOptions o) {
   if (!fs::is_regular_file(o.build.structure)) {
@@ -33,6 +54,7 @@ int cmd_pca(PcaOptions o) {
   std::vector<std::pair<std::string, fs::path>> named{{"-o", o.output}};
   if (!o.poses.empty()) named.emplace_back("--poses", o.poses);
   const auto targets = core::check_outputs(named);
+  if (!o.from_pickle.empty()) return cmd_convert_pickle(o);
   o.build.poses.max_attempts = static_cast<std::int64_t>(
       o.attempts_factor * static_cast<double>(o.build.poses.n_conformations));
   const ligand_pca::BuildResult r = ligand_pca::build_pca_model(o.build);
@@ -123,6 +145,10 @@ Command add_pca(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   sub->add_option("--seed", o->build.poses.seed, "Seed of the pose generator")->default_val(0);
   sub->add_option("--poses", o->poses, "Also write every sample's ligand coordinates (Å, .npy)");
+  sub->add_option("--from-pickle", o->from_pickle,
+                  "Convert PathGennie's pca_model.pkl (pcagen.py) to the JSON model instead of "
+                  "building one; STRUCTURE, --ligand-sel and --around-distance must be "
+                  "pcagen.py's");
   return {sub, [o] { return cmd_pca(*o); }};
 }
 

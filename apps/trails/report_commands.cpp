@@ -21,6 +21,7 @@
 #include "trails/report/run_report.h"
 #include "trails/report/space_model_export.h"
 #include "trails/report/status.h"
+#include "trails/report/trails_md_layout.h"
 #include "trails/report/trajectory_export.h"
 #include "trails/report/value_list.h"
 
@@ -28,6 +29,40 @@ namespace trails::app {
 namespace fs = std::filesystem;
 
 namespace {
+
+// Trails-MD's spelling of the run directory, `--run-dir DIR`, beside the positional RUN_DIR
+// (docs/trails-md-compatibility.md, "Post-processing flags"); exactly one is needed.
+void add_run_dir(CLI::App* sub, fs::path& run_dir) {
+  auto* positional = sub->add_option("RUN_DIR", run_dir, "Run directory");
+  auto* flag = sub->add_option("--run-dir", run_dir, "Run directory (Trails-MD's spelling)");
+  positional->excludes(flag);
+  flag->excludes(positional);
+  sub->callback([sub, &run_dir] {
+    if (run_dir.empty()) {
+      throw CLI::RequiredError(sub->get_name() + ": the run directory: RUN_DIR or --run-dir DIR");
+    }
+  });
+}
+
+// A Trails-MD flag with no meaning in Trails: accepted, and said once why it has no effect.
+void add_noted_option(CLI::App* sub, const std::string& name, const std::string& why) {
+  sub->add_option_function<std::string>(
+         name,
+         [name, why](const std::string&) {
+           fmt::print(stderr, "note: {} has no effect: {}\n", name, why);
+         },
+         "Trails-MD's; no effect (" + why + ")")
+      ->group("Trails-MD flags without effect");
+}
+void add_noted_flag(CLI::App* sub, const std::string& name, const std::string& why) {
+  sub->add_flag_callback(
+         name, [name, why] { fmt::print(stderr, "note: {} has no effect: {}\n", name, why); },
+         "Trails-MD's; no effect (" + why + ")")
+      ->group("Trails-MD flags without effect");
+}
+
+const char* const kStoredConfig =
+    "Trails reads the run's own configuration from its store (ledger.sqlite), not this file";
 
 // `NAME RUN_DIR [--json]`: compute(RUN_DIR) printed as JSON or through format().
 Command add_run_dir_report(CLI::App& app, const char* name, const char* help,
@@ -68,13 +103,28 @@ namespace {
 
 struct ExportOptions {
   report::ExportRequest request;
-  std::optional<fs::path> cvs_out, lineage_out, trajectory_out, model_out;
+  std::optional<fs::path> cvs_out, lineage_out, trajectory_out, model_out, trails_md_layout;
 };
 
 int cmd_export(ExportOptions& o) {
+  if (o.trails_md_layout) {
+    if (o.cvs_out || o.lineage_out || o.trajectory_out || o.model_out ||
+        o.request.selection.iteration || o.request.selection.walker) {
+      throw core::UsageError(
+          "export: --trails-md-layout DIR writes the whole run; give it alone (the other "
+          "outputs in a second command)");
+    }
+    const auto r = report::export_trails_md_layout(o.request.run_dir, *o.trails_md_layout);
+    fmt::print(
+        "wrote {}: {} iteration(s) as Trails-MD's iter_N/ (cvs.npz, {} frames; {} "
+        "iteration_N_W.xtc) and output.log\n",
+        o.trails_md_layout->string(), r.iterations, r.frames, r.trajectories);
+    return 0;
+  }
   if (!o.cvs_out && !o.lineage_out && !o.trajectory_out && !o.model_out) {
     throw core::UsageError(
-        "export: give --cvs FILE, --lineage FILE, --trajectory FILE and/or --model FILE.pt");
+        "export: give --cvs FILE, --lineage FILE, --trajectory FILE, --model FILE.pt and/or "
+        "--trails-md-layout DIR");
   }
   if (o.request.cv_names && !o.cvs_out) {
     throw core::UsageError("export: --cv-names names the columns of --cvs FILE; give --cvs");
@@ -132,6 +182,9 @@ Command add_export(CLI::App& app) {
                        "scaling in FILE.json (the model current at --iteration, default the last)");
   exporter->add_option("--iteration", sel.iteration, "Only the frames of this iteration");
   exporter->add_option("--walker", sel.walker, "Only the frames of this walker");
+  exporter->add_option("--trails-md-layout", o->trails_md_layout,
+                       "Write the run as Trails-MD lays out its outdir: DIR/iter_N/"
+                       "iteration_N_W.xtc, iter_N/cvs.npz, output.log");
   exporter->add_flag("--cv-names", o->request.cv_names,
                      "--cvs header: the run's CV names instead of cv_0, cv_1, ...");
   return {exporter, [o] { return cmd_export(*o); }};
@@ -192,7 +245,8 @@ Command add_analyze(CLI::App& app) {
   auto o = std::make_shared<report::AnalyzeRequest>();
   auto* analyze = app.add_subcommand(
       "analyze", "MSM convergence report of a run: convergence_report.png and a summary");
-  analyze->add_option("RUN_DIR", o->run_dir, "Run directory")->required();
+  add_run_dir(analyze, o->run_dir);
+  add_noted_option(analyze, "--config", kStoredConfig);
   analyze->add_option("--outfile", o->outfile,
                       "Report picture (default RUN_DIR/analysis/convergence_report.png)");
   analyze->add_option("--temperature", o->temperature,
@@ -282,14 +336,20 @@ Command add_path(CLI::App& app) {
   auto& r = o->request;
   auto* path = app.add_subcommand(
       "path", "Lineage-connected path between the frames nearest two points of CV space");
-  path->add_option("RUN_DIR", r.run_dir, "Run directory")->required();
+  add_run_dir(path, r.run_dir);
+  add_noted_option(path, "--topology",
+                   "the run store keeps the system's topology and writes the path with it");
+  add_noted_option(path, "--checkpoint",
+                   "every committed iteration is a checkpoint; the path uses all of them");
+  add_noted_flag(path, "--ignore-missing-history",
+                 "the run store keeps every frame's lineage, so no history is missing");
   path->add_option("--start", o->start, "Start point in CV space: X,Y,... (negative values ok)");
   path->add_option("--end", o->end, "End point in CV space: X,Y,...");
   path->add_option("-o,--output", r.output,
                    "Trajectory of the path (.xtc, .dcd or .pdb; OpenMM runs only)");
   path->add_option("--metadata", r.metadata,
                    "Metadata JSON (default OUTPUT.json with -o, else path.json)");
-  path->add_option("--pairs", r.pairs_file,
+  path->add_option("--pairs,--pairs-file", r.pairs_file,
                    "Batch: JSON list of {name?, start, end} or CSV (start,end or "
                    "start_0..,end_0.., optional name)");
   path->add_option("--output-dir", r.output_dir, "Batch: directory for the paths' files");
@@ -306,7 +366,11 @@ Command add_log(CLI::App& app) {
   auto o = std::make_shared<Options>();
   auto* log = app.add_subcommand(
       "log", "Re-bin the committed history on another grid: per-iteration coverage table");
-  log->add_option("RUN_DIR", o->request.run_dir, "Run directory")->required();
+  add_run_dir(log, o->request.run_dir);
+  add_noted_option(log, "--config", kStoredConfig);
+  add_noted_flag(log, "--append",
+                 "the table goes to --output or stdout; the run's own output.log is never "
+                 "rewritten, so there is nothing to append to");
   log->add_option("--n-bins", o->n_bins, "Bins per CV: N or N1,N2,... (default: the run's)");
   log->add_option("--min-values", o->min_values,
                   "Lower grid edges a,b,... (default: the run's grid, else the data's range)");

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "commands.h"
+#include "trails/config/config_kind.h"
 #include "trails/config/execution_spec.h"
 #include "trails/config/swarm_config.h"
 #include "trails/core/error.h"
@@ -34,13 +35,18 @@ std::string duration(double s) {
 // On a terminal one live line; otherwise a line per second at most, and one per finished chain.
 class SwarmConsole final : public swarm::SwarmProgress {
  public:
-  explicit SwarmConsole(std::FILE* out) : out_(out), tty_(::isatty(::fileno(out)) != 0) {}
+  SwarmConsole(std::FILE* out, int verbose_every)
+      : out_(out), tty_(::isatty(::fileno(out)) != 0), verbose_every_(verbose_every) {}
   void started(const std::vector<std::string>& banner) override {
     for (const auto& line : banner) fmt::print(out_, "{}\n", line);
     std::fflush(out_);
   }
   void cycle(const swarm::CycleReport& r) override {
     done_ = r.cycles_committed;
+    if (verbose_every_ > 0 && r.cycle % verbose_every_ == 0) {  // PathGennie's --verbose
+      fmt::print(out_, "{}path {} cycle {}: progress {:.6g}\n", tty_ ? "\r\x1b[K" : "", r.chain,
+                 r.cycle, r.anchor_metric);
+    }
     if (first_ < 0) first_ = r.cycles_committed - 1, first_s_ = r.elapsed_s;
     const double rate =
         (r.elapsed_s - first_s_) > 0.0
@@ -77,6 +83,7 @@ class SwarmConsole final : public swarm::SwarmProgress {
  private:
   std::FILE* out_;
   bool tty_;
+  int verbose_every_;
   std::int64_t done_ = 0;
   std::int64_t first_ = -1;
   double first_s_ = 0.0;
@@ -105,7 +112,9 @@ void write_subframes(const config::SwarmConfig& config) {
   }
 }
 
-int cmd_swarm(const fs::path& config_file, bool resume) {
+}  // namespace
+
+int run_swarm_config(const fs::path& config_file, bool resume, int verbose_every) {
   // Under mpirun every rank runs this same command line; rank 0 drives the swarm, the others
   // run its trials (execution.backend: mpi; docs/execution.md, "The swarm and the backends").
   std::optional<exec::MpiWorld> world;
@@ -113,9 +122,15 @@ int cmd_swarm(const fs::path& config_file, bool resume) {
     world.emplace();
     if (world->rank() != 0) return serve_as_worker_rank(*world);
   }
+  if (config::is_campaign_config(config_file)) {
+    throw core::UsageError(config_file.string() +
+                           " is a campaign config (it has no `pathgennie:` block): run it with "
+                           "`trails run " +
+                           config_file.string() + "`");
+  }
   const auto config = config::load_swarm_config(config_file);
   check_mpi_launch(config::execution_spec_of(config), "swarm", world ? &*world : nullptr);
-  SwarmConsole console(stdout);
+  SwarmConsole console(stdout, verbose_every);
   (void)swarm::run_swarm(config, resume, console);
   for (const auto& f : report::write_swarm_outputs(config.workdir)) {
     fmt::print("wrote {}\n", f.string());
@@ -123,8 +138,6 @@ int cmd_swarm(const fs::path& config_file, bool resume) {
   if (config.swarm.save_subframes) write_subframes(config);
   return 0;
 }
-
-}  // namespace
 
 Command add_swarm(CLI::App& app) {
   struct Options {
@@ -137,7 +150,7 @@ Command add_swarm(CLI::App& app) {
   sub->add_option("CONFIG", o->config, "Swarm configuration (YAML, a `pathgennie:` block)")
       ->required();
   sub->add_flag("--resume", o->resume, "Continue the run from its last committed cycle");
-  return {sub, [o] { return cmd_swarm(o->config, o->resume); }};
+  return {sub, [o] { return run_swarm_config(o->config, o->resume, 0); }};
 }
 
 }  // namespace trails::app

@@ -304,17 +304,25 @@ def user_module(path):
     return module
 
 
+_simulations = {}
+
+
 def simulation_of(path):
-    """PathGennie's system.py: a module exposing `simulation`, an openmm.app.Simulation
-    (docs/swarm.md, "From a PathGennie input.yaml"); None for a make_system module."""
-    from openmm import app
+    """PathGennie's system.py: `simulation`, or `Simulation_obj().simulation`, an
+    openmm.app.Simulation (share/trails/pathgennie_system.py; docs/swarm.md, "PathGennie's
+    system.py"); None for a make_system module. Built once."""
+    if path in _simulations:
+        return _simulations[path]
     module = user_module(path)
-    if hasattr(module, "make_system") or not hasattr(module, "simulation"):
-        return None
-    sim = module.simulation
-    if not isinstance(sim, app.Simulation):
-        fail("system.system_file",
-             f"{path}: `simulation` is a {type(sim).__name__}, not an openmm.app.Simulation")
+    sim = None
+    if not hasattr(module, "make_system"):
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from pathgennie_system import pathgennie_simulation
+        try:
+            sim = pathgennie_simulation(module, path, os.path.dirname(os.path.abspath(path)))
+        except ValueError as e:
+            fail("system.system_file", str(e))
+    _simulations[path] = sim
     return sim
 
 
@@ -339,8 +347,8 @@ def custom_system(path, topology, a, unit):
     module = user_module(path)
     if not hasattr(module, "make_system"):
         fail("system.system_file",
-             f"{path}: defines no make_system(topology, ...) nor simulation (an "
-             "openmm.app.Simulation, as PathGennie's system.py)")
+             f"{path}: defines no make_system(topology, ...), simulation (an "
+             "openmm.app.Simulation) nor PathGennie's class Simulation_obj")
     offered = {"temp": a.temperature, "dt": a.dt, "pressure": a.pressure}
     sig = inspect.signature(module.make_system)
     accepts_all = any(p.kind == p.VAR_KEYWORD for p in sig.parameters.values())

@@ -13,7 +13,8 @@ input.yaml"): {"mode": "call", "module", "function", "kwargs", "kind": "projecti
 "convergence", "frames": [n_frames][n_atoms][3] in Å}; function(coords, **kwargs) is called on
 each frame as a float64 (n_atoms, 3) array, and the reply holds "values": one list of floats
 per frame (projection: a 1-D result, null for a non-finite component) or one bool per frame
-(convergence). Replies:
+(convergence). Mode "pca_pickle" reads PathGennie's pca_model.pkl: {"mode": "pca_pickle",
+"file"}; the reply adds share/trails/pca_pickle.py's arrays (mean, components, ...). Replies:
   {"ok": true}                                          ("values" added in mode "call")
   {"ok": false, "message": "...", "traceback": "..."}   a problem with the module or its result
   {"ok": false, "internal": "..."}                      this script itself failed (its traceback)
@@ -81,6 +82,19 @@ def call_function(one_shot, modules, request):
     return values
 
 
+def read_pca_pickle(one_shot, path):
+    """Mode "pca_pickle": PathGennie's pca_model.pkl as arrays (share/trails/pca_pickle.py)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    spec = importlib.util.spec_from_file_location("_trails_pca_pickle",
+                                                  os.path.join(here, "pca_pickle.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    try:
+        return module.read_pca_pickle(path)
+    except ValueError as e:
+        raise one_shot.ProjectFileProblem(str(e))
+
+
 def main():
     replies = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)  # the module's output, Python or C, goes to stderr from now on
@@ -108,6 +122,8 @@ def main():
             request = json.loads(line)
             if request.get("mode") == "call":
                 reply = {"ok": True, "values": call_function(one_shot, modules, request)}
+            elif request.get("mode") == "pca_pickle":
+                reply = {"ok": True, **read_pca_pickle(one_shot, request["file"])}
             else:
                 one_shot.run(request)
                 reply = {"ok": True}

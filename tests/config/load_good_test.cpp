@@ -336,6 +336,55 @@ TEST(LoadGood, MsmBlockIsTyped) {
   EXPECT_EQ(c.result_relevant_json()["msm"]["lagtime"], 3);
 }
 
+// Trails-MD writes msm.convergence_criteria as a list of {name, params} (its template and AIB9
+// MSM examples, with its parameter names): read as the same criteria as the mapping form.
+TEST(LoadGood, ConvergenceCriteriaInTrailsMdsListForm) {
+  TempDir dir;
+  const std::string msm =
+      "msm:\n  enabled: true\n  estimator: bayesian\n  lagtime: 3\n  convergence_criteria:\n";
+  const CampaignConfig list = load_campaign_config(dir.write(
+      "list.yaml", good_config() + msm +
+                       "    - name: implied_timescales\n      params: {tol: 0.3, n_timescales: 4}\n"
+                       "    - name: vamp2\n      params: {tol: 0.07}\n"
+                       "    - name: statistical_error\n      params: {tol: 0.2}\n"));
+  const CampaignConfig mapping = load_campaign_config(
+      dir.write("map.yaml", good_config() + msm +
+                                "    implied_timescales: {tol: 0.3, n_timescales: 4}\n"
+                                "    vamp2: {tol: 0.07}\n    statistical_error: {tol: 0.2}\n"));
+  ASSERT_TRUE(list.msm.criteria.its_tol);
+  EXPECT_DOUBLE_EQ(*list.msm.criteria.its_tol, 0.3);
+  EXPECT_EQ(list.msm.criteria.its_n, 4);
+  ASSERT_TRUE(list.msm.criteria.vamp2_tol);
+  EXPECT_DOUBLE_EQ(*list.msm.criteria.vamp2_tol, 0.07);
+  ASSERT_TRUE(list.msm.criteria.error_tol);
+  EXPECT_DOUBLE_EQ(*list.msm.criteria.error_tol, 0.2);
+  EXPECT_FALSE(list.msm.criteria.tm_tol);
+  EXPECT_EQ(list.result_relevant_json()["msm"], mapping.result_relevant_json()["msm"]);
+  // The same validation as the mapping form, with the entry's place in the list.
+  const auto error_of = [&](const std::string& entries) {
+    try {
+      (void)load_campaign_config(dir.write("bad.yaml", good_config() + msm + entries));
+    } catch (const core::ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("loaded");
+  };
+  EXPECT_NE(error_of("    - name: vamp2\n      params: {tolerance: 0.1}\n")
+                .find("msm.convergence_criteria.vamp2.tolerance: unknown parameter; known: tol"),
+            std::string::npos);
+  EXPECT_NE(error_of("    - name: its\n      params: {n_timescales: 0}\n")
+                .find("msm.convergence_criteria.its.n_timescales: must be an integer >= 1"),
+            std::string::npos);
+  EXPECT_NE(error_of("    - name: vamp2\n    - name: vamp2\n")
+                .find("msm.convergence_criteria[1]: vamp2 is listed twice"),
+            std::string::npos);
+  EXPECT_NE(error_of("    - vamp2\n").find("msm.convergence_criteria[0]: must be {name: CRITERION"),
+            std::string::npos);
+  EXPECT_NE(error_of("    - name: vamp2\n      tol: 0.1\n")
+                .find("msm.convergence_criteria[0]: must be {name: CRITERION"),
+            std::string::npos);
+}
+
 TEST(LoadGood, ExecutionDevicesAndTheirTrailsMdName) {
   TempDir dir;
   const CampaignConfig plain = load_campaign_config(dir.write("a.yaml", good_config()));

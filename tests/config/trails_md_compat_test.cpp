@@ -152,6 +152,25 @@ TEST(TrailsMdCompat, MolecularInputProblemsComeWithTheOthers) {
   EXPECT_HAS(f, "system.top_file: unsupported topology format '.prm'");
 }
 
+// engine.dt is in ps for the molecular engines: 2.0 (a slip for 0.002) is caught by the loader,
+// and so by `trails check`, in the engine's own terms; a coarse-grained 0.02 ps passes.
+TEST(TrailsMdCompat, AbsurdTimeStepsAreCaughtInTheEnginesUnits) {
+  TempDir dir;
+  dir.write("s.pdb", "x");
+  dir.write("system.py", "x");
+  const std::string system = "  conf_file: s.pdb\n  top_file: s.pdb\n  system_file: system.py\n";
+  const auto with_dt = [&](const std::string& dt) {
+    std::string text = openmm_config(system);
+    text.replace(text.find("  platform_name"), 0, "  dt: " + dt + "\n");
+    return dir.write("c.yaml", text);
+  };
+  EXPECT_HAS(load_error(with_dt("2.0")),
+             "engine.dt: 2 ps (2000 fs) is not an MD time step: OpenMM steps in ps, so 2 fs is "
+             "0.002");
+  EXPECT_HAS(load_error(with_dt("0.000001")), "is far below any MD time step: OpenMM steps in ps");
+  EXPECT_DOUBLE_EQ(load_campaign_config(with_dt("0.02")).engine.openmm.dt, 0.02);
+}
+
 }  // namespace
 }  // namespace trails::config
 

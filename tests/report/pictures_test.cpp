@@ -44,7 +44,7 @@ TEST(CvAxes, RecordedColumnNamesAreTheNamesEverywhere) {
   json project = kMolecular;
   project["cv_names"] = {"extract_cvs[0]", "extract_cvs[1]"};
   const json pf = {{"cvs", nullptr}, {"system", {{"project_file", "/data/phi_psi.py"}}}};
-  EXPECT_EQ(cv_axis_label(pf, project, 0, 2), "extract_cvs[0] (units of extract_cvs)");
+  EXPECT_EQ(cv_axis_label(pf, project, 0, 2), "extract_cvs[0] (unit not stated)");
   // A record that does not match the dimension is ignored (older or foreign runs).
   EXPECT_EQ(cv_axis_label(fixed, builtin, 0, 3), "x (reduced units)");
 }
@@ -61,7 +61,7 @@ TEST(CvAxes, ProjectFileCvNamesAndUnitsNameTheAxes) {
   EXPECT_EQ(cv_axis(pf, project, 0, 2).in_degrees().label(), "phi (degrees)");
   // Units recorded for another dimension are ignored, as names are.
   project["cv_units"] = {"rad"};
-  EXPECT_EQ(cv_axis_label(pf, project, 0, 2), "phi (units of extract_cvs)");
+  EXPECT_EQ(cv_axis_label(pf, project, 0, 2), "phi (unit not stated)");
 }
 
 TEST(CvAxes, NamedCvsCarryTheirKindsUnit) {
@@ -97,9 +97,9 @@ TEST(CvAxes, ProjectFileRunsNameTheFileAndColumnNotRgRmsd) {
   const json config = {{"cvs", nullptr},
                        {"system", {{"project_file", "/data/alad_phi_psi_project.py"}}}};
   EXPECT_EQ(cv_axis_label(config, kMolecular, 0, 2),
-            "alad_phi_psi_project.py column 0 (units of extract_cvs)");
+            "alad_phi_psi_project.py column 0 (unit not stated)");
   EXPECT_EQ(cv_axis_label(config, kMolecular, 1, 2),
-            "alad_phi_psi_project.py column 1 (units of extract_cvs)");
+            "alad_phi_psi_project.py column 1 (unit not stated)");
 }
 
 TEST(CvAxes, FallbackRgRmsdAndLearnedSpaces) {

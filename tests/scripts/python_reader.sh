@@ -3,8 +3,8 @@
 # written as CSV with the export's number format, equal `trails export --cvs/--lineage` byte
 # for byte (whole run, --cv-names, --iteration/--walker); iterations, frames (the built-in
 # engine's one "atom" is the CV point, so frames equal the CVs exactly), walker-local times, MSM
-# builds against the ledger; crash leftovers are ignored; errors raise TrailsRunError; reading
-# changes no file of the run.
+# builds against the ledger; Trails-MD's data functions (load_cv_points, ...) against the ledger;
+# crash leftovers are ignored; errors raise TrailsRunError; reading changes no file of the run.
 source "$(dirname "$0")/lib/common.bash"
 export PYTHONPATH="$ROOT/share/trails/python"
 PY=/usr/bin/python3
@@ -167,6 +167,46 @@ set -e
 [ $rc3 -eq 1 ] && grep -q "trails_run.TrailsRunError: notrun is not a Trails run" e3.txt ||
   fail "uncaught TrailsRunError: rc $rc3, $(cat e3.txt)"
 pass "errors raise TrailsRunError naming the path"
+
+# Trails-MD's data functions (load_cv_points, load_msm_series, load_latest_msm, load_run_meta,
+# load_flux_history) over Trails runs, against the ledger and output.log; the weighted-ensemble
+# run is `trails init --template we-kinetics`.
+"$TRAILS" init --template we-kinetics -o we.yaml > /dev/null || fail "we-kinetics template"
+sed -i 's#^outdir: .*#outdir: we#' we.yaml
+"$TRAILS" run we.yaml --iterations 20 > we.out 2>&1 || fail "we-kinetics run: $(cat we.out)"
+$PY - <<'PY' || fail "Trails-MD's data functions"
+import json, sqlite3
+import numpy as np
+from trails_run import (Run, load_cv_points, load_msm_series, load_latest_msm, load_run_meta,
+                        load_flux_history)
+db = sqlite3.connect("mb/ledger.sqlite")
+rows = []
+for n, blob in db.execute("SELECT n_frames, cvs FROM walkers WHERE ok = 1 ORDER BY iteration, walker"):
+    rows.append(np.frombuffer(blob, "<f8").reshape(n, -1))
+assert np.array_equal(load_cv_points("mb"), np.vstack(rows))
+series = load_msm_series("dw")
+models = [(i, json.loads(m)) for i, m in sqlite3.connect("dw/ledger.sqlite").execute(
+    "SELECT iteration, model FROM msm_builds ORDER BY iteration")]
+models = [(i, m) for i, m in models if m["transition_matrix"]]
+assert list(series["iterations"]) == [i for i, _ in models], series["iterations"]
+assert np.allclose(series["vamp2"], [m["vamp2"] for _, m in models])
+assert series["timescales"].shape[0] == len(models)
+latest = load_latest_msm("dw")
+assert latest["lagtime"] == models[-1][1]["lagtime"]
+assert np.allclose(latest["stationary_distribution"], models[-1][1]["stationary_distribution"])
+assert load_latest_msm("mb") is None and len(load_msm_series("mb")["iterations"]) == 0
+meta = load_run_meta("mb")
+spawning = Run("mb").meta["config"]["spawning"]
+assert meta["step"] == spawning["step"] and meta["stride"] == spawning["stride"], (meta, spawning)
+assert meta["walker"] == spawning["walker"] and "dt" in meta, meta
+we = sqlite3.connect("we/ledger.sqlite")
+assert we.execute("SELECT count(*) FROM sqlite_master WHERE name = 'recycling'").fetchone()[0]
+flux = [f for (f,) in we.execute("SELECT flux FROM recycling ORDER BY iteration")]
+assert load_flux_history("we") == flux and len(flux) == 20 and sum(flux) > 0, (load_flux_history("we"), flux)
+assert load_flux_history("mb") == []
+print("ok")
+PY
+pass "Trails-MD's data functions read a Trails run (CV points, MSM series and latest, meta, flux)"
 
 [ "$(sums mb)" = "$before_mb" ] && [ "$(sums dw)" = "$before_dw" ] || fail "reading changed a file"
 [ "$(snapshot mb)" = "$listing_mb" ] && [ "$(snapshot dw)" = "$listing_dw" ] ||

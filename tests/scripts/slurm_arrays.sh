@@ -42,6 +42,14 @@ same_as_serial chunked c "chunked array"
   fail "chunked: three arrays per iteration: $(summaries chunked.out)"
 pass "MaxArraySize 3 (detected): chunks of 3, 3, 2, byte-identical"
 
+# A site's ordinary request (Trails-MD's hpc_tests/configs/alad_cpu_slurm.yaml: memory "4G",
+# cpus_per_task 2) fits the private cluster's node, which describes this machine's real memory
+# and CPUs (scripts/slurm-local).
+write_config site.yaml site
+with_slurm site.yaml trails-arr 'memory: "4G"' "cpus_per_task: $(( $(nproc) < 2 ? 1 : 2 ))"
+"$TRAILS" run site.yaml --iterations 1 > site.out 2>&1 || fail "a 4G, 2-CPU site request: $(cat site.out)"
+pass "memory 4G and cpus_per_task 2 (a site config) run on the local node"
+
 # Packed: 4 walkers back to back per array element, on one warm engine.
 write_config packed.yaml packed
 with_slurm packed.yaml trails-arr "walkers_per_task: 4" "max_in_flight: 2" "cpus_per_task: 1" \

@@ -51,6 +51,32 @@ class SwarmConfigTest : public ::testing::Test {
 const std::string kEngine =
     "engine:\n  md_engine: builtin\n  potential: muller_brown\n  kT: 15\n  dt: 0.0005\n";
 
+// A config that switched modes keeps keys of the other one: accepted with a note naming the key
+// and why it has no effect (as a campaign does), and left out of the result-relevant record.
+TEST_F(SwarmConfigTest, KeysOfTheOtherModeAreNotedNotRefused) {
+  const std::string body =
+      "  tau1_steps: 5\n  tau2_steps: 10\n  max_trial: 8\n  max_cycle: 50\n" + kEngine;
+  const auto escape = load_swarm_config(
+      write("pathgennie:\n  mode: escape\n  target_projection: [0.6, 0.0]\n" + body +
+            "convergence:\n  distance_to_target: 0.05\n  metric_at_least: 1.0\n"));
+  ASSERT_EQ(escape.md.notes.size(), 2U);
+  EXPECT_NE(escape.md.notes[0].find("input.yaml:3:22: pathgennie.target_projection: has no "
+                                    "effect: mode escape measures progress away from the start"),
+            std::string::npos)
+      << escape.md.notes[0];
+  EXPECT_NE(escape.md.notes[1].find("convergence.distance_to_target: has no effect"),
+            std::string::npos);
+  EXPECT_TRUE(escape.swarm.target_projection.empty());
+  EXPECT_FALSE(escape.swarm.distance_to_target.has_value());
+  const auto target = load_swarm_config(
+      write("pathgennie:\n  mode: target\n  target_projection: [0.6, 0.0]\n" + body +
+            "convergence:\n  distance_to_target: 0.05\n  metric_at_least: 1.0\n"));
+  ASSERT_EQ(target.md.notes.size(), 1U);
+  EXPECT_NE(target.md.notes[0].find("convergence.metric_at_least: has no effect: mode target"),
+            std::string::npos);
+  EXPECT_FALSE(target.swarm.metric_at_least.has_value());
+}
+
 TEST_F(SwarmConfigTest, ReadsThePathGennieKeys) {
   const auto c = load_swarm_config(
       write("workdir: out\n"

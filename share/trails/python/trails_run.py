@@ -26,7 +26,8 @@ import zlib
 
 import numpy as np
 
-__all__ = ["Run", "TrailsRunError", "SCHEMA_VERSION"]
+__all__ = ["Run", "TrailsRunError", "SCHEMA_VERSION", "load_cv_points", "load_msm_series",
+           "load_latest_msm", "load_run_meta", "load_flux_history"]
 
 SCHEMA_VERSION = 2  # the store schema this reader understands (docs/file-formats.md)
 _APPLICATION_ID = 0x54524C53  # "TRLS"
@@ -157,6 +158,11 @@ class Run:
                                      f"hold {len(blob)} bytes, expected {n} x {cv_dim} x 8")
             self._segments.append(s)
             self._cvs.append(np.frombuffer(blob, "<f8").reshape(n, cv_dim))
+        self._flux = []
+        if self._has_table(db, "recycling"):
+            last = self.iterations[-1] if self.iterations else -1
+            self._flux = [float(f) for (it, f) in db.execute(
+                "SELECT iteration, flux FROM recycling ORDER BY iteration") if it <= last]
         self._builds = []
         if self._has_table(db, "msm_builds"):
             last = self.iterations[-1] if self.iterations else -1
@@ -262,6 +268,11 @@ class Run:
         return np.array([s.time(f) for k in self._select(iteration, walker)
                          for s in [self._segments[k]] for f in range(s.n_frames)], dtype="<f8")
 
+    def flux_history(self):
+        """The weighted ensemble's recycled flux per committed iteration (ledger table
+        recycling; docs/kinetics.md), [] for a run without recycling."""
+        return list(self._flux)
+
     def msm_builds(self):
         """The in-loop MSM builds (ledger table msm_builds): a list of dicts with iteration,
         build_s and model (the JSON record of docs/file-formats.md), by iteration."""
@@ -349,3 +360,101 @@ class Run:
                               for k in picked])
         return mdtraj.Trajectory(xyz.astype(np.float32), top,
                                  time=self.times(iteration, walker))
+
+
+# --------------------------------------------------------------------------------------------
+# Trails-MD's data API (trails_md.analysis.data) over a Trails run (docs/python.md, "Trails-MD's
+# data functions"): the same names, arguments and return shapes, read from the run store
+# instead of iter_N/*.npz, output.log's header and checkpoint pickles.
+
+def load_cv_points(run_dir):
+    """Every committed frame's CVs, (n_frames, cv_dim) float64, in Trails-MD's row order
+    (iterations, then surviving walkers in walker order, each walker's frames consecutive);
+    shape (0, 0) for a run without frames."""
+    run = Run(run_dir)
+    table = run.cvs()
+    if len(table) == 0:
+        return np.zeros((0, 0), dtype=float)
+    return np.column_stack([np.asarray(table[n], dtype=float) for n in run.cv_names])
+
+
+def _timescales(model):
+    return np.array([np.nan if t is None else float(t) for t in model.get("timescales") or []])
+
+
+def load_msm_series(run_dir):
+    """{"iterations", "vamp2", "timescales"} of the in-loop MSM builds that made a model:
+    aligned arrays, timescales (n_builds, max_processes) NaN-padded, in frames."""
+    builds = [b for b in Run(run_dir).msm_builds() if b["model"].get("transition_matrix")]
+    if not builds:
+        return {"iterations": np.array([], dtype=int), "vamp2": np.array([], dtype=float),
+                "timescales": np.zeros((0, 0), dtype=float)}
+    ts = [_timescales(b["model"]) for b in builds]
+    padded = np.full((len(ts), max(len(t) for t in ts)), np.nan)
+    for i, t in enumerate(ts):
+        padded[i, :len(t)] = t
+    return {"iterations": np.array([b["iteration"] for b in builds], dtype=int),
+            "vamp2": np.array([np.nan if b["model"].get("vamp2") is None
+                               else float(b["model"]["vamp2"]) for b in builds]),
+            "timescales": padded}
+
+
+def load_latest_msm(run_dir):
+    """The latest build with a model as Trails-MD's msm.npz arrays (lagtime, timescales,
+    stationary_distribution, transition_matrix flattened, cluster_centers, vamp2_score, and
+    where present metastable_populations, count_matrix, its_lagtimes, its_timescales), or
+    None when no build made a model."""
+    builds = [b for b in Run(run_dir).msm_builds() if b["model"].get("transition_matrix")]
+    if not builds:
+        return None
+    m = builds[-1]["model"]
+    centres = np.asarray(m.get("cluster_centers") or [], dtype=float)
+    n = max(1, int(m.get("n_microstates") or 1))
+    out = {
+        "lagtime": np.array(int(m["lagtime"])),
+        "timescales": _timescales(m),
+        "stationary_distribution": np.asarray(m["stationary_distribution"], dtype=float),
+        "transition_matrix": np.asarray(m["transition_matrix"], dtype=float).ravel(),
+        "cluster_centers": centres.reshape(n, -1) if centres.size else centres,
+        "vamp2_score": np.array([np.nan if m.get("vamp2") is None else float(m["vamp2"])]),
+    }
+    if m.get("metastable_populations") is not None:
+        out["metastable_populations"] = np.asarray(m["metastable_populations"], dtype=float)
+    if m.get("count_matrix") is not None:
+        out["count_matrix"] = np.asarray(m["count_matrix"], dtype=float).ravel()
+    its = m.get("its") or {}
+    if its:
+        lags = sorted(its, key=int)
+        width = max(len(its[k] or []) for k in lags)
+        table = np.full((len(lags), width), np.nan)
+        for i, k in enumerate(lags):
+            for j, t in enumerate(its[k] or []):
+                table[i, j] = np.nan if t is None else float(t)
+        out["its_lagtimes"] = np.array([int(k) for k in lags])
+        out["its_timescales"] = table
+    return out
+
+
+def load_run_meta(run_dir):
+    """The numeric `# key=value` header entries of the run's output.log (step, dt, walker,
+    stride, ...) as floats, {} without an output.log: as Trails-MD, e.g. tau_ps = step * dt."""
+    log = os.path.join(os.fspath(run_dir), "output.log")
+    meta = {}
+    if not os.path.isfile(log):
+        return meta
+    with open(log, encoding="utf-8") as f:
+        for line in f:
+            if not line.startswith("# ") or "=" not in line:
+                continue
+            key, _, value = line[2:].partition("=")
+            try:
+                meta[key.strip()] = float(value.strip())
+            except ValueError:
+                continue
+    return meta
+
+
+def load_flux_history(run_dir):
+    """The recycled flux per committed iteration (weighted ensemble with recycle_target), as a
+    list of floats; [] for other runs."""
+    return Run(run_dir).flux_history()

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <string>
 
+#include "trails/config/convert.h"
 #include "trails/config/cross_checks.h"
 #include "trails/config/schema.h"
 
@@ -50,6 +51,27 @@ void check_gromacs_inputs(const RawConfig& raw, Problems& problems) {
   }
 }
 
+// engine.dt in the molecular engines' own unit, ps: an all-atom step is 0.5-4 fs and a
+// coarse-grained one up to 40 fs, so a value past 0.05 ps is a unit slip (2.0 meant as fs,
+// i.e. 0.002) and one below 1e-5 ps (0.01 fs) one the other way. Said by `trails check`,
+// before a run that would blow up at its first segment.
+void check_md_time_step(const RawConfig& raw, const std::string& engine, Problems& problems) {
+  const Entry& dt = raw.at("engine.dt");
+  if (!dt.present || !dt.valid || !dt.value.is_number()) return;
+  const double v = dt.value.get<double>();
+  const std::string fs = format_number(v * 1000.0);
+  if (v > 0.05) {
+    problems.add(dt.value_at, "engine.dt",
+                 format_number(v) + " ps (" + fs + " fs) is not an MD time step: " + engine +
+                     " steps in ps, so 2 fs is 0.002; write engine.dt in ps (at most 0.05, "
+                     "a coarse-grained step)");
+  } else if (v < 1e-5) {
+    problems.add(dt.value_at, "engine.dt",
+                 format_number(v) + " ps (" + fs + " fs) is far below any MD time step: " + engine +
+                     " steps in ps, so 2 fs is 0.002");
+  }
+}
+
 }  // namespace
 
 void check_engine(const RawConfig& raw, Problems& problems) {
@@ -71,6 +93,10 @@ void check_engine(const RawConfig& raw, Problems& problems) {
     }
   }
   if (md.present && md.valid && md.value == "gromacs") check_gromacs_inputs(raw, problems);
+  if (is_openmm(raw)) check_md_time_step(raw, "OpenMM", problems);
+  if (md.present && md.valid && (md.value == "gromacs" || md.value == "amber")) {
+    check_md_time_step(raw, md.value == "gromacs" ? "GROMACS" : "Amber", problems);
+  }
   if (is_builtin(raw)) return;
   for (const auto& [path, e] : raw.entries) {
     if (e.present && e.spec->support == Support::BuiltinOnly) {

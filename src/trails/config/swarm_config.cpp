@@ -129,17 +129,39 @@ void check_options(const SwarmReader& r, const SwarmOptions& o, Problems& proble
                  "target and fold modes need the target point in CV space: set "
                  "pathgennie.target_projection: [ξ1, ξ2, ...]");
   }
-  if (o.mode == SwarmMode::Escape && target.present) {
-    problems.add(target.at, "pathgennie.target_projection",
-                 "is used only in target and fold modes; remove it");
-  }
-  if (o.mode == SwarmMode::Escape && r.at("convergence.distance_to_target").present) {
-    problems.add(r.at("convergence.distance_to_target").at, "convergence.distance_to_target",
-                 "applies to target mode; in escape mode use convergence.metric_at_least");
-  }
-  if (o.mode == SwarmMode::Target && r.at("convergence.metric_at_least").present) {
-    problems.add(r.at("convergence.metric_at_least").at, "convergence.metric_at_least",
-                 "applies to escape mode; in target mode use convergence.distance_to_target");
+}
+
+// Keys of the other mode, kept when a config switches modes: accepted with a note naming the key
+// and why it has no effect, as a campaign does with keys of features it does not use
+// (docs/swarm.md, "Keys of the other mode"); their values are dropped so that the run's
+// result-relevant record does not depend on them.
+void note_other_mode_keys(const SwarmReader& r, const std::string& file, SwarmOptions& o,
+                          std::vector<std::string>& notes) {
+  const auto note = [&](const char* key, const std::string& why) {
+    notes.push_back(located(file, r.at(key).at, key, "has no effect: " + why));
+  };
+  const std::string mode = mode_name(o);
+  if (o.mode == SwarmMode::Escape) {
+    if (r.at("pathgennie.target_projection").present) {
+      note("pathgennie.target_projection",
+           "mode " + mode +
+               " measures progress away from the start, not towards a target point (target "
+               "and fold modes use it)");
+      o.target_projection.clear();
+    }
+    if (r.at("convergence.distance_to_target").present) {
+      note("convergence.distance_to_target",
+           "mode " + mode +
+               " has no target point; its chains converge by convergence.metric_at_least "
+               "(or cv_at_most / cv_at_least)");
+      o.distance_to_target.reset();
+    }
+  } else if (r.at("convergence.metric_at_least").present) {
+    note("convergence.metric_at_least",
+         "mode " + mode +
+             " converges by the distance to pathgennie.target_projection "
+             "(convergence.distance_to_target), not by a progress value");
+    o.metric_at_least.reset();
   }
 }
 
@@ -290,7 +312,8 @@ void check_md(const detail::RawConfig& raw, const SwarmReader& r, SwarmOptions& 
   check_python_functions(raw, o, problems);
   const std::optional<int> dim = detail::builtin_dimension(raw);
   const Value& target = r.at("pathgennie.target_projection");
-  if (dim && target.present && static_cast<int>(o.target_projection.size()) != *dim) {
+  if (dim && target.present && o.mode == SwarmMode::Target &&
+      static_cast<int>(o.target_projection.size()) != *dim) {
     problems.add(target.at, "pathgennie.target_projection",
                  "has " + std::to_string(o.target_projection.size()) +
                      " values but a built-in run's CVs are its " + std::to_string(*dim) +
@@ -350,6 +373,7 @@ SwarmConfig load_swarm_config(const fs::path& file) {
   config.md.notes = detail::format_notes(raw, file.string());
   config.md.outdir = config.workdir;
   config.swarm = build_options(reader, problems);
+  note_other_mode_keys(reader, file.string(), config.swarm, config.md.notes);
   config.md.random_seed = config.swarm.seed;
   check_md(raw, reader, config.swarm, config.md, problems);
   problems.throw_if_any();

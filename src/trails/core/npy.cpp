@@ -184,8 +184,11 @@ NpyArray read_npy(const std::filesystem::path& file) {
   return a;
 }
 
-void write_npy(const std::filesystem::path& file, std::span<const double> values,
-               const std::vector<std::int64_t>& shape) {
+namespace {
+
+// The .npy bytes of a float64 array (format version 1.0, C order); `where` names it in errors.
+std::string npy_bytes(const std::string& where, std::span<const double> values,
+                      const std::vector<std::int64_t>& shape) {
   std::int64_t n = 1;
   std::string dims;
   for (const std::int64_t d : shape) {
@@ -194,7 +197,7 @@ void write_npy(const std::filesystem::path& file, std::span<const double> values
   }
   if (shape.size() > 1) dims.resize(dims.size() - 2);  // "(3,)" keeps its comma, "(2, 3)" not
   if (n != static_cast<std::int64_t>(values.size())) {
-    throw InputError(file.string() + ": shape (" + dims + ") does not hold " +
+    throw InputError(where + ": shape (" + dims + ") does not hold " +
                      std::to_string(values.size()) + " values");
   }
   std::string header = "{'descr': '<f8', 'fortran_order': False, 'shape': (" + dims + "), }";
@@ -209,12 +212,82 @@ void write_npy(const std::filesystem::path& file, std::span<const double> values
   bytes += static_cast<char>((header.size() >> 8) & 0xff);
   bytes += header;
   static_assert(std::endian::native == std::endian::little, "npy files are written little-endian");
+  bytes.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(double));
+  return bytes;
+}
+
+void write_bytes(const std::filesystem::path& file, const std::string& bytes) {
   std::ofstream out(file, std::ios::binary | std::ios::trunc);
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.write(reinterpret_cast<const char*>(values.data()),
-            static_cast<std::streamsize>(values.size() * sizeof(double)));
   out.close();
   if (!out) throw StoreError("cannot write " + file.string());
+}
+
+// CRC-32 (IEEE 802.3, as ZIP stores it).
+std::uint32_t crc32_of(const std::string& bytes) {
+  std::uint32_t crc = 0xffffffffu;
+  for (const char ch : bytes) {
+    crc ^= static_cast<unsigned char>(ch);
+    for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
+  }
+  return ~crc;
+}
+
+void put_le(std::string& out, std::uint64_t value, int bytes) {
+  for (int k = 0; k < bytes; ++k) out += static_cast<char>((value >> (8 * k)) & 0xff);
+}
+
+}  // namespace
+
+void write_npy(const std::filesystem::path& file, std::span<const double> values,
+               const std::vector<std::int64_t>& shape) {
+  write_bytes(file, npy_bytes(file.string(), values, shape));
+}
+
+void write_npz(const std::filesystem::path& file, const std::vector<NpzEntry>& arrays) {
+  // An uncompressed ZIP archive of NAME.npy members, as numpy.savez writes (ZIP_STORED).
+  std::string body, directory;
+  for (const auto& a : arrays) {
+    const std::string name = a.name + ".npy";
+    const std::string data = npy_bytes(file.string() + ": " + a.name, a.values, a.shape);
+    if (data.size() >= 0xffffffffu) throw InputError(file.string() + ": " + a.name + " too large");
+    const std::uint32_t crc = crc32_of(data);
+    const auto offset = body.size();
+    const auto header = [&](std::string& out, bool central) {
+      put_le(out, central ? 0x02014b50u : 0x04034b50u, 4);
+      if (central) put_le(out, 20, 2);  // version made by
+      put_le(out, 20, 2);               // version needed
+      put_le(out, 0, 2);                // flags
+      put_le(out, 0, 2);                // stored
+      put_le(out, 0, 2);                // time
+      put_le(out, 0x21, 2);             // date: 1980-01-01
+      put_le(out, crc, 4);
+      put_le(out, data.size(), 4);
+      put_le(out, data.size(), 4);
+      put_le(out, name.size(), 2);
+      put_le(out, 0, 2);  // extra
+      if (central) {
+        put_le(out, 0, 2);  // comment
+        put_le(out, 0, 2);  // disk
+        put_le(out, 0, 2);  // internal attributes
+        put_le(out, 0, 4);  // external attributes
+        put_le(out, offset, 4);
+      }
+      out += name;
+    };
+    header(body, false);
+    body += data;
+    header(directory, true);
+  }
+  std::string end;
+  put_le(end, 0x06054b50u, 4);
+  put_le(end, 0, 4);  // disk numbers
+  put_le(end, arrays.size(), 2);
+  put_le(end, arrays.size(), 2);
+  put_le(end, directory.size(), 4);
+  put_le(end, body.size(), 4);
+  put_le(end, 0, 2);
+  write_bytes(file, body + directory + end);
 }
 
 }  // namespace trails::core

@@ -38,4 +38,13 @@ NpyArray read_npy(const std::filesystem::path& file);
 void write_npy(const std::filesystem::path& file, std::span<const double> values,
                const std::vector<std::int64_t>& shape);
 
+// A NumPy .npz archive (numpy.load reads it) of float64 arrays, uncompressed, members in the
+// given order: `trails export --trails-md-layout`'s cvs.npz. Errors as write_npy.
+struct NpzEntry {
+  std::string name;  // the key numpy.load gives it (member NAME.npy)
+  std::span<const double> values;
+  std::vector<std::int64_t> shape;
+};
+void write_npz(const std::filesystem::path& file, const std::vector<NpzEntry>& arrays);
+
 }  // namespace trails::core

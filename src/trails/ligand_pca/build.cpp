@@ -67,6 +67,39 @@ std::vector<double> fit_feature_pca(std::span<const double> rows, int n_samples,
           pca.explained_variance_ratio.data() + pca.explained_variance_ratio.size()};
 }
 
+namespace {
+
+FeatureAtoms feature_atoms_of(const structure::StructureFile& s, std::vector<int> ligand,
+                              double around_distance, const std::string& ligand_key,
+                              const std::filesystem::path& structure) {
+  const auto& top = s.topology;
+  FeatureAtoms a;
+  a.n_atoms = top.n_atoms();
+  for (int i : ligand) {
+    if (top.atoms[static_cast<std::size_t>(i)].element != "H") a.ligand_heavy.push_back(i);
+  }
+  if (a.ligand_heavy.empty()) throw core::InputError(ligand_key + ": the ligand has no heavy atom");
+  a.ca = pocket_ca(s, ligand, around_distance);
+  if (a.ca.empty()) {
+    throw core::InputError(std::string("no CA atom within ") +
+                           (ligand_key == "--ligand-sel" ? "--around-distance " : "") +
+                           std::to_string(around_distance) + " Å of the ligand in " +
+                           structure.string());
+  }
+  a.ligand = std::move(ligand);
+  return a;
+}
+
+}  // namespace
+
+FeatureAtoms feature_atoms(const std::filesystem::path& structure,
+                           const std::string& ligand_selection, double around_distance,
+                           const std::string& ligand_key) {
+  const structure::StructureFile s = structure::read_structure(structure);
+  return feature_atoms_of(s, structure::select_nonempty(s.topology, ligand_selection, ligand_key),
+                          around_distance, ligand_key, structure);
+}
+
 BuildResult build_pca_model(const BuildOptions& o) {
   const structure::StructureFile s = structure::read_structure(o.structure);
   const auto& top = s.topology;
@@ -82,21 +115,13 @@ BuildResult build_pca_model(const BuildOptions& o) {
                            o.ligand_selection + "' share " + std::to_string(overlap.size()) +
                            " atom(s); the protein must not hold the ligand");
   }
-  std::vector<int> heavy;
-  for (int a : ligand) {
-    if (top.atoms[static_cast<std::size_t>(a)].element != "H") heavy.push_back(a);
-  }
-  if (heavy.empty()) throw core::InputError("--ligand-sel: the ligand has no heavy atom");
+  const FeatureAtoms atoms =
+      feature_atoms_of(s, ligand, o.around_distance, "--ligand-sel", o.structure);
   BuildResult r;
   PcaModel& m = r.model;
-  m.n_atoms = top.n_atoms();
-  m.ligand_indices = heavy;
-  m.ca_indices = pocket_ca(s, ligand, o.around_distance);
-  if (m.ca_indices.empty()) {
-    throw core::InputError("no CA atom within --around-distance " +
-                           std::to_string(o.around_distance) + " Å of the ligand in " +
-                           o.structure.string());
-  }
+  m.n_atoms = atoms.n_atoms;
+  m.ligand_indices = atoms.ligand_heavy;
+  m.ca_indices = atoms.ca;
   const std::vector<double> ligand_xyz = coordinates_in_angstrom(s.frames[0], ligand);
   Poses generated =
       generate_poses(coordinates_in_angstrom(s.frames[0], protein), ligand_xyz, o.poses);
@@ -126,7 +151,7 @@ BuildResult build_pca_model(const BuildOptions& o) {
   }
   const int n_samples = static_cast<int>(r.poses.size());
   if (n_samples < 2) throw core::InputError("fewer than 2 poses: nothing to analyse");
-  const int n_features = n_ca * static_cast<int>(heavy.size());
+  const int n_features = n_ca * static_cast<int>(m.ligand_indices.size());
   const std::vector<double> ratios =
       fit_feature_pca(rows, n_samples, n_features, o.n_components, m);
   // How many components reach the variance threshold (reported; the model keeps n_components).

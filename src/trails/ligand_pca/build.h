@@ -33,6 +33,20 @@ struct BuildResult {
   int components_for_threshold = 0;  // smallest k whose cumulative ratio reaches the threshold
 };
 
+// The atoms the features are made of, from one structure: the ligand's heavy atoms (columns) and
+// the pocket CA atoms within around_distance Å of any ligand atom (rows; minimum image with a
+// box). Throws core::InputError for a bad structure, an empty selection or no pocket CA atom;
+// `ligand_key` names the selection's option in messages.
+struct FeatureAtoms {
+  int n_atoms = 0;
+  std::vector<int> ca;
+  std::vector<int> ligand_heavy;
+  std::vector<int> ligand;  // every ligand atom
+};
+FeatureAtoms feature_atoms(const std::filesystem::path& structure,
+                           const std::string& ligand_selection, double around_distance,
+                           const std::string& ligand_key = "--ligand-sel");
+
 // Throws core::InputError for a bad structure, an empty or overlapping selection, no pocket CA
 // atom, or fewer than 2 samples.
 BuildResult build_pca_model(const BuildOptions& options);

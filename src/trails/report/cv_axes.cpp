@@ -87,7 +87,7 @@ CvAxis described_axis(const json& config, const json& engine_system, int index, 
   if (system.contains("project_file") && system.at("project_file").is_string()) {
     // extract_cvs returns bare columns: the file and the column are all that is recorded.
     const auto file = std::filesystem::path(system.at("project_file").get<std::string>());
-    return {fmt::format("{} column {}", file.filename().string(), index), "units of extract_cvs"};
+    return {fmt::format("{} column {}", file.filename().string(), index), "unit not stated"};
   }
   const auto& cvs = config.value("cvs", json());
   if (cvs.is_array()) {

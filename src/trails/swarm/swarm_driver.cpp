@@ -36,7 +36,8 @@ std::unique_ptr<features::Projection> make_projection(const config::SwarmConfig&
   }
   if (has_pca_model(config.md.cvs)) {
     return make_pca_model_projection(config.md.cvs, system.n_atoms,
-                                     config.config_file.parent_path());
+                                     config.config_file.parent_path(),
+                                     core::resolve_python(config.md.engine.python));
   }
   if (!system.topology) {
     throw core::ConfigError("cvs: the prepared system in " + system.prepared_dir.string() +

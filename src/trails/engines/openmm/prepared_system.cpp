@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
 #include "trails/core/error.h"
@@ -128,6 +129,8 @@ std::string preparation_digest(const config::OpenMMSpec& spec) {
   json j;
   j["format"] = 1;
   j["script"] = fnv1a_hex(read_file_bytes(preparation_script()));
+  j["pathgennie_system"] =
+      fnv1a_hex(read_file_bytes(preparation_script().parent_path() / "pathgennie_system.py"));
   j["conf_file"] = file_entry(in.conf_file);
   j["top_file"] = file_entry(in.top_file);
   j["system_file"] = file_entry(in.system_file);
@@ -193,6 +196,13 @@ PreparedSystem prepare_openmm_system(const config::OpenMMSpec& spec, const fs::p
   {  // what the script printed, kept next to the prepared system
     std::ofstream log(tmp / "prepare.log");
     log << result.stdout_text << result.stderr_tail;
+  }
+  // Its warnings (a system.py's platform fallback, docs/swarm.md) are said as the engine's own.
+  if (result.status.ok()) {
+    std::istringstream lines(result.stderr_tail);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.rfind("warning: ", 0) == 0) spdlog::warn("{}", line.substr(9));
+    }
   }
   if (!result.status.ok()) {
     std::string tail = result.stderr_tail;
