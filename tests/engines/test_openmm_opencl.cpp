@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "trails/engines/device_error.h"
 #include "trails/engines/openmm/context_builds.h"
 #include "trails/engines/openmm/device_errors.h"
 #include "trails/engines/openmm/openmm_engine.h"
@@ -144,6 +145,9 @@ TEST(OpenCL, DeviceResourceErrorsAreNotBlamedOnTheTimeStep) {
   EXPECT_EQ(pocl.rfind("CL_INVALID_BUFFER_SIZE: the device ran out of memory or resources", 0), 0u)
       << pocl;
   EXPECT_NE(pocl.find("execution.workers_per_device"), std::string::npos);
+  // The campaign tells a device failure from one of the dynamics by these words alone.
+  EXPECT_TRUE(engines::is_device_resource_error("walker 0: OpenMM: " + pocl));
+  EXPECT_FALSE(engines::is_device_resource_error("Particle coordinate is NaN"));
   EXPECT_EQ(device_resource_problem("Error invoking kernel: clEnqueueNDRangeKernel (-5)")
                 .rfind("CL_OUT_OF_RESOURCES", 0),
             0u);

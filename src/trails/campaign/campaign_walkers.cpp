@@ -11,6 +11,7 @@
 #include "trails/campaign/campaign_driver.h"
 #include "trails/core/error.h"
 #include "trails/core/seeds.h"
+#include "trails/engines/device_error.h"
 
 namespace trails::campaign {
 
@@ -47,7 +48,14 @@ void CampaignDriver::check_failures(std::int64_t iteration,
         "iteration {}: only {} of {} walkers succeeded (min_success_fraction {}); the iteration "
         "was not committed{}",
         iteration, ok, n, config_.min_success_fraction, detail);
-    if (iteration == 0 && ok == 0) {
+    const bool device = std::all_of(results.begin(), results.end(), [](const auto& r) {
+      return r.ok() || engines::is_device_resource_error(r.error);
+    });
+    if (device) {
+      msg +=
+          "\nevery failed walker ran out of its device's memory or resources: put fewer walkers "
+          "on each device (execution.workers_per_device)";
+    } else if (iteration == 0 && ok == 0) {
       msg +=
           "\nevery walker failed in the first iteration: check system.start and reduce engine.dt";
     }

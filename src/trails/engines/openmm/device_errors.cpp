@@ -5,12 +5,15 @@
 #include <regex>
 #include <utility>
 
+#include "trails/engines/device_error.h"
+
 namespace trails::engines::openmm {
 namespace {
 
-constexpr const char* kAdvice =
-    "the device ran out of memory or resources, which is not a problem of the dynamics (engine.dt "
-    "is not the cause): put fewer walkers on each device (execution.workers_per_device, "
+const std::string kAdvice =
+    std::string(kDeviceResourceError) +
+    ", which is not a problem of the dynamics (engine.dt is not the cause): put fewer walkers on "
+    "each device (execution.workers_per_device, "
     "spawning.max_workers), use a device with more memory, or engine.precision: single";
 
 // OpenMM words OpenCL failures as "<what>: <clFunction> (<code>)".
