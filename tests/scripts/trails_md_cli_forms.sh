@@ -41,9 +41,10 @@ printf '[{"name": "ab", "start": [%s], "end": [%s]}]\n' "$START" "$END" > pairs.
 [ -s batch/paths_summary.json ] || fail "no batch summary: $(ls batch)"
 pass "trails path takes --run-dir, --pairs-file and Trails-MD's meaningless flags (noted)"
 
-# analyze: the same report either way (a run without MSM builds: its histogram free energy).
+# analyze: the same report either way (a run without MSM builds: its histogram free energy; the
+# same --temperature in both, since it sets the energy unit: docs/analysis.md).
 set +e
-"$TRAILS" analyze run --outfile a1.png > a1.txt 2>&1; rc1=$?
+"$TRAILS" analyze run --outfile a1.png --temperature 300 > a1.txt 2>&1; rc1=$?
 "$TRAILS" analyze --run-dir run --outfile a2.png --config cfg.yaml --temperature 300 \
   --discard-fraction 0.5 > a2.txt 2> a2.err; rc2=$?
 set -e
