@@ -71,7 +71,8 @@ void CampaignDriver::fail_non_finite_cvs(IterationState& it) {
   for (const auto& s : it.spans) n_frames += s.n_frames;
   if (n_frames == 0) return;
   const auto dim = rec.cvs.size() / static_cast<std::size_t>(n_frames);
-  const auto atom_values = static_cast<std::size_t>(rec.n_atoms * rec.spatial_dim);
+  const auto atom_values =
+      static_cast<std::size_t>(rec.n_atoms) * static_cast<std::size_t>(rec.spatial_dim);
   // The first non-finite CV of each walker, by its span.
   std::map<std::int64_t, std::string> bad;
   std::size_t row = 0;  // the span's first frame

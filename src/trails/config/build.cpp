@@ -36,7 +36,8 @@ std::optional<std::filesystem::path> as_path(const RawConfig& raw, const std::st
   return std::filesystem::path(v.get<std::string>());
 }
 
-std::vector<int> as_ints(const RawConfig& raw, const std::string& key, std::vector<int> fallback) {
+std::vector<int> as_ints(const RawConfig& raw, const std::string& key,
+                         const std::vector<int>& fallback) {
   const json& v = raw.value(key);
   return v.is_array() ? v.get<std::vector<int>>() : fallback;
 }

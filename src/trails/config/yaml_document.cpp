@@ -136,9 +136,8 @@ std::optional<Position> first_invalid_utf8(const std::string& text) {
     const auto c = static_cast<unsigned char>(text[i]);
     std::size_t n = 0;
     std::uint32_t cp = 0;
-    if (c == 0) {
-      return at;  // YAML has no NUL, and yaml-cpp would read the text as UTF-16/32
-    } else if (c < 0x80) {
+    if (c == 0) return at;  // YAML has no NUL, and yaml-cpp would read the text as UTF-16/32
+    if (c < 0x80) {
       n = 1;
       cp = c;
     } else if ((c & 0xE0) == 0xC0) {
