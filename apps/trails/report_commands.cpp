@@ -193,24 +193,31 @@ Command add_export(CLI::App& app) {
 Command add_project(CLI::App& app) {
   struct Options {
     report::SpaceModelRequest request;
-    fs::path features, out;
+    fs::path input, out;
     std::optional<std::int64_t> iteration;
+    std::optional<fs::path> topology;
   };
   auto o = std::make_shared<Options>();
-  auto* sub = app.add_subcommand("project",
-                                 "Project feature rows through a run's stored learned-space model");
+  auto* sub = app.add_subcommand(
+      "project", "Project feature rows or a trajectory through a run's stored learned-space model");
   sub->add_option("RUN_DIR", o->request.run_dir, "Run directory of a learned-space campaign")
       ->required();
-  sub->add_option("FEATURES", o->features,
-                  "Feature rows of the run's feature type: FILE.npy (n x features) or a CSV")
+  sub->add_option("INPUT", o->input,
+                  "Feature rows of the run's feature type (FILE.npy, n x features, or a CSV), or "
+                  "a trajectory of the run's system (.xtc, .dcd, .trr, .nc, .pdb, .gro), "
+                  "projected through the run's own features")
       ->required();
-  sub->add_option("--out", o->out, "CSV of the learned CVs, one line per row")->required();
+  sub->add_option("--out", o->out, "CSV of the learned CVs, one line per row or frame")->required();
   sub->add_option("--iteration", o->iteration,
                   "Use the model current at this committed iteration (default: the last)");
+  sub->add_option("--topology", o->topology,
+                  "A trajectory's feature atoms are resolved on this PDB/GRO of the run's system "
+                  "(default: the run's prepared topology)");
   return {sub, [o] {
             core::check_outputs({{"--out", o->out}});
             o->request.iteration = o->iteration;
-            const auto n = report::project_feature_rows(o->request, o->features, o->out);
+            o->request.topology = o->topology;
+            const auto n = report::project_to_csv(o->request, o->input, o->out);
             fmt::print("wrote {} ({} rows)\n", o->out.string(), n);
             return 0;
           }};

@@ -23,6 +23,7 @@
 #include "trails/core/signals.h"
 #include "trails/engines/registry.h"
 #include "trails/exec/backend.h"
+#include "trails/spaces/stored_space_model.h"
 #include "trails/store/run_directory_lock.h"
 
 namespace trails::campaign {
@@ -230,11 +231,7 @@ store::RunMeta CampaignDriver::run_meta() const {
   // space's projections, else the projection's own column names (docs/analysis.md#exports).
   std::vector<std::string> names;
   if (config_.learned_space()) {
-    std::string prefix = config_.space_mode;  // deep-tica_0 would not be an identifier
-    std::replace(prefix.begin(), prefix.end(), '-', '_');
-    for (int k = 0; k < config_.cv_dimension(); ++k) {
-      names.push_back(fmt::format("{}_{}", prefix, k));
-    }
+    names = spaces::learned_cv_names(config_.space_mode, config_.cv_dimension());
   } else {
     names = projection_->column_names();
     // Units a projection knows itself (a project_file's CV_UNITS) name the axes' units.

@@ -1,7 +1,6 @@
 #include "trails/campaign/features_factory.h"
 
 #include <algorithm>
-#include <map>
 #include <optional>
 
 #include <fmt/format.h>
@@ -10,41 +9,12 @@
 #include "trails/core/error.h"
 #include "trails/cvs/cv_set.h"
 #include "trails/cvs/cv_spec.h"
-#include "trails/features/cv_projection.h"
+#include "trails/features/molecular_features.h"
 #include "trails/structure/selection.h"
 #include "trails/structure/structure_file.h"
 
 namespace trails::campaign {
 namespace {
-
-// One CvSet per feature type (Trails-MD's presets, cvs::trails_md_feature).
-class MolecularFeatures final : public features::FeatureSource {
- public:
-  void add(const std::string& type, cvs::CvSet set) {
-    types_.push_back(type);
-    sets_.emplace(type, std::move(set));
-  }
-  const std::vector<std::string>& types() const override { return types_; }
-  int n_features(const std::string& type) const override { return set(type).dimension(); }
-  std::vector<double> compute(const std::string& type, std::span<const double> frames,
-                              std::int64_t n_frames, std::span<const double> boxes) const override {
-    const cvs::CvSet& s = set(type);
-    const auto per_frame = features::frame_boxes(boxes, n_frames);
-    std::vector<double> out(static_cast<std::size_t>(n_frames) *
-                            static_cast<std::size_t>(s.dimension()));
-    s.compute(frames, static_cast<int>(n_frames), per_frame, out);
-    return out;
-  }
-
- private:
-  const cvs::CvSet& set(const std::string& type) const {
-    const auto it = sets_.find(type);
-    if (it == sets_.end()) throw core::InputError("no feature type " + type + " in this campaign");
-    return it->second;
-  }
-  std::vector<std::string> types_;
-  std::map<std::string, cvs::CvSet> sets_;
-};
 
 // The feature atoms and the fitted_coords reference: from system.trajectory_topology_file when
 // set (Trails-MD's FeatureExtractor reads that file; compat:trajectory-topology), else from the
@@ -78,7 +48,7 @@ std::unique_ptr<features::FeatureSource> molecular_features(const config::Campai
     }
   }
   const auto encoding = l.sincos ? cvs::AngleEncoding::Sincos : cvs::AngleEncoding::Raw;
-  auto source = std::make_unique<MolecularFeatures>();
+  auto source = std::make_unique<features::MolecularFeatures>();
   for (const auto& type : types) {
     const char* key = type == l.feature_type ? "adaptive_feature_type"
                                              : "feature_selection.candidate_feature_types";

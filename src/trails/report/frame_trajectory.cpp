@@ -8,36 +8,13 @@
 #include <fmt/format.h>
 
 #include "trails/core/error.h"
+#include "trails/store/prepared_topology.h"
 #include "trails/structure/structure_file.h"
 #include "trails/trajio/trajectory.h"
 
 namespace trails::report {
 namespace fs = std::filesystem;
 namespace {
-
-// The one prepared/<digest>/topology.pdb of the run (the OpenMM engine writes it).
-fs::path run_topology(const fs::path& run_dir) {
-  std::vector<fs::path> found;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(run_dir / "prepared", ec)) {
-    if (fs::is_regular_file(entry.path() / "topology.pdb")) {
-      found.push_back(entry.path() / "topology.pdb");
-    }
-  }
-  if (found.empty()) {
-    throw core::InputError(run_dir.string() +
-                           " has no prepared/<digest>/topology.pdb; only OpenMM runs that "
-                           "prepared a topology can write trajectories");
-  }
-  if (found.size() > 1) {
-    std::sort(found.begin(), found.end());
-    throw core::InputError(
-        fmt::format("{} holds {} prepared systems ({} and others); remove the stale ones so the "
-                    "run's topology is unambiguous",
-                    run_dir.string(), found.size(), found[0].string()));
-  }
-  return found[0];
-}
 
 std::optional<structure::Box> box_of(const std::vector<double>& box) {
   if (box.size() != 9) return std::nullopt;
@@ -65,7 +42,7 @@ void write_frame_trajectory(const store::RunStore& store, const fs::path& run_di
                             std::span<const FrameStamp> stamps, const fs::path& file) {
   TRAILS_CHECK(!keys.empty(), "write_frame_trajectory needs frames");
   TRAILS_CHECK(stamps.size() == keys.size(), "one stamp per frame");
-  auto top = structure::read_structure(run_topology(run_dir)).topology;
+  auto top = structure::read_structure(store::prepared_topology(run_dir)).topology;
   const auto policy = store.record_policy(keys.front().iteration);
   for (const auto& k : keys) {
     if (store.record_policy(k.iteration).atoms != policy.atoms) {

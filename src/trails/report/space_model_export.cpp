@@ -11,57 +11,14 @@
 #include "trails/core/error.h"
 #include "trails/core/fs.h"
 #include "trails/core/npy.h"
-#include "trails/report/cv_columns.h"
-#include "trails/spaces/space_model.h"
-#include "trails/store/run_store.h"
+#include "trails/report/trajectory_frames.h"
+#include "trails/spaces/stored_space_model.h"
 
 namespace trails::report {
 namespace {
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
-
-constexpr int kSpaceVersion = 1;  // the element versions the campaign writes (campaign_resume.cpp)
-constexpr int kSpaceModelVersion = 1;
-
-struct StoredModel {
-  std::int64_t iteration = 0;
-  json space;
-  std::optional<json> element;  // space_model, for a neural space
-  std::unique_ptr<spaces::SpaceModel> model;
-  std::vector<std::string> cv_names;
-};
-
-StoredModel load_stored_model(const SpaceModelRequest& r) {
-  const auto store = store::RunStore::open(r.run_dir, store::RunStore::Mode::ReadOnly);
-  const auto last = store.last_committed();
-  if (!last) throw core::InputError(r.run_dir.string() + ": no iteration is committed yet");
-  StoredModel out;
-  out.iteration = r.iteration.value_or(*last);
-  if (out.iteration < 0 || out.iteration > *last) {
-    throw core::UsageError(fmt::format("--iteration {}: {} holds iterations 0 to {}", out.iteration,
-                                       r.run_dir.string(), *last));
-  }
-  auto space = store.load_element_state(out.iteration, "space", kSpaceVersion);
-  if (!space) {
-    throw core::UsageError(r.run_dir.string() +
-                           " is a fixed-CV campaign (space_mode: fixed): it has no learned model");
-  }
-  out.space = std::move(*space);
-  if (spaces::is_neural_space(out.space.value("mode", "")) && !out.space.at("model").is_null()) {
-    const auto at = out.space.at("model_iteration").get<std::int64_t>();
-    out.element = store.load_element_state(at, "space_model", kSpaceModelVersion);
-    if (!out.element) {
-      throw core::CorruptionError(fmt::format(
-          "{}: iteration {} holds no space_model element, but the learned space's state says its "
-          "model is stored there",
-          r.run_dir.string(), at));
-    }
-  }
-  out.model = spaces::load_space_model(out.space, out.element ? &*out.element : nullptr);
-  out.cv_names = recorded_cv_names(store.meta(), out.model->dim());
-  return out;
-}
 
 // Rows of numbers: .npy (2-D, float) or CSV (an optional header line that is not numeric).
 std::vector<double> read_rows(const fs::path& file, int width) {
@@ -116,7 +73,8 @@ fs::path model_sidecar(const fs::path& pt) {
 }
 
 std::int64_t export_space_model(const SpaceModelRequest& request, const fs::path& pt) {
-  const StoredModel m = load_stored_model(request);
+  const auto stored = spaces::load_stored_space_model(request.run_dir, request.iteration);
+  const spaces::StoredSpaceModel& m = *stored;
   m.model->export_torchscript(pt);  // a linear space throws before anything is written
   const json& scaling = m.space.at("model");
   json sidecar = {{"format", "trails-space-model-input"},
@@ -139,14 +97,20 @@ std::int64_t export_space_model(const SpaceModelRequest& request, const fs::path
   return m.iteration;
 }
 
-std::int64_t project_feature_rows(const SpaceModelRequest& request, const fs::path& features,
-                                  const fs::path& csv_out) {
-  const StoredModel m = load_stored_model(request);
-  const auto rows = read_rows(features, m.model->n_features());
-  const auto cvs = m.model->project(rows);
-  const int k = m.model->dim();
+std::int64_t project_to_csv(const SpaceModelRequest& request, const fs::path& input,
+                            const fs::path& csv_out) {
+  const auto m = spaces::load_stored_space_model(request.run_dir, request.iteration);
+  std::vector<double> cvs;
+  if (is_trajectory_file(input)) {
+    spaces::rebuild_run_features(*m, request.topology);
+    const TrajectoryFrames t = read_trajectory_frames(input, m->n_atoms, m->spatial_dim);
+    spaces::make_stored_model_projection(m)->project(t.positions, t.n_frames, t.boxes, cvs);
+  } else {
+    cvs = m->model->project(read_rows(input, m->model->n_features()));
+  }
+  const int k = m->model->dim();
   std::string out;
-  for (std::size_t j = 0; j < m.cv_names.size(); ++j) out += (j ? "," : "") + m.cv_names[j];
+  for (std::size_t j = 0; j < m->cv_names.size(); ++j) out += (j ? "," : "") + m->cv_names[j];
   out += "\n";
   for (std::size_t r = 0; r < cvs.size(); r += static_cast<std::size_t>(k)) {
     for (int j = 0; j < k; ++j) out += fmt::format("{}{:.17g}", j ? "," : "", cvs[r + j]);
