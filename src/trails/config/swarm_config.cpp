@@ -214,6 +214,7 @@ SwarmOptions build_options(const SwarmReader& r, Problems& problems) {
                      "); lower pathgennie.paths or pathgennie.max_trial");
   }
   o.projection = r.projection();
+  o.learned_projection = r.learned_projection();
   o.projection_periods = r.projection_periods();
   o.convergence_function = r.convergence_function();
   if (v("convergence.distance_to_target").is_number()) {
@@ -264,6 +265,11 @@ void check_python_functions(const detail::RawConfig& raw, const SwarmOptions& o,
     }
   }
   const detail::Entry& cvs = raw.at("cvs");
+  if (o.learned_projection && cvs.present) {
+    problems.add(cvs.key_at, "cvs",
+                 "the CVs are given twice: by projection.model (a learned model) and by cvs:; "
+                 "keep one");
+  }
   if (o.projection && cvs.present) {
     problems.add(cvs.key_at, "cvs",
                  "the CVs are given twice: by projection: (PathGennie's Python function) and by "
@@ -420,6 +426,11 @@ json SwarmConfig::result_relevant_json() const {
   c["function"] = function_json(o.convergence_function);
   p["projection"] = function_json(o.projection);
   if (o.projection) p["projection"]["periodic"] = o.projection_periods;
+  if (o.learned_projection) {
+    // The model itself (its run, resolved iteration and digest) joins when the run opens
+    // (swarm/learned_projection.h), so projection.iteration may pin the model a swarm began with.
+    p["projection"] = {{"model", o.learned_projection->run_dir.string()}};
+  }
   c["stall_cycles"] = o.stall_cycles ? json(*o.stall_cycles) : json(nullptr);
   c["stall_tolerance"] = o.stall_tolerance;
   c["stagnation_window"] = o.stagnation_window ? json(*o.stagnation_window) : json(nullptr);
@@ -444,6 +455,10 @@ json SwarmConfig::effective_json() const {
   j["pathgennie"]["temperature"] = swarm.temperature ? json(*swarm.temperature) : json(nullptr);
   j["pathgennie"]["save_subframes"] = swarm.save_subframes;
   j["pathgennie"]["subframe_stride"] = swarm.subframe_stride;
+  if (swarm.learned_projection) {
+    const auto& at = swarm.learned_projection->iteration;
+    j["pathgennie"]["projection"]["iteration"] = at ? json(*at) : json(nullptr);
+  }
   j["workdir"] = workdir.string();
   return j;
 }

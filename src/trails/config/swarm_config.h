@@ -36,6 +36,15 @@ struct PythonFunction {
   std::string location;  // "FILE:LINE:COL: BLOCK.function" of the block, for messages
 };
 
+// `projection: {model: RUN_DIR, iteration: N}` (docs/swarm.md, "A learned model as the CV"): the
+// learned-space model of a campaign's run directory, current at its committed iteration N
+// (default: the last), projected through the features it was trained on.
+struct LearnedProjection {
+  std::filesystem::path run_dir;  // absolute
+  std::optional<std::int64_t> iteration;
+  std::string location;  // "FILE:LINE:COL: projection.model", for messages
+};
+
 // PathGennie's cycle (docs/swarm.md, "The cycle"), one chain or `paths` independent chains.
 struct SwarmOptions {
   SwarmMode mode = SwarmMode::Escape;  // escape and unbind: Escape; target and fold: Target
@@ -79,6 +88,8 @@ struct SwarmOptions {
   std::optional<PythonFunction> projection;
   std::vector<double> projection_periods;  // projection.periodic: per component, 0 = none
   std::optional<PythonFunction> convergence_function;
+  // A stored learned model as the CVs, instead of `cvs:` or a Python projection.
+  std::optional<LearnedProjection> learned_projection;
 };
 
 // "escape", "target", "unbind", "fold" or "unfold": pathgennie.mode as written.

@@ -156,6 +156,8 @@ YAML::Node SwarmReader::read(const YAML::Node& root) {
     } else if (name == "execution") {
       check_execution_block(kv.second);
       md[name] = kv.second;
+    } else if (name == "projection" && kv.second.IsMap() && kv.second["model"]) {
+      learned_ = read_learned_projection(kv.first, kv.second);
     } else if (name == "projection") {
       projection_ = read_function(name, kv.first, kv.second);
     } else if (name == "convergence" && kv.second.IsMap() && kv.second["module"]) {
@@ -249,4 +251,49 @@ std::string SwarmReader::unknown_text(std::string_view block, const std::string&
   if (!best.empty()) return text + "; did you mean " + best + "?";
   return text + "; see docs/swarm.md for the valid keys";
 }
+std::optional<LearnedProjection> SwarmReader::read_learned_projection(const YAML::Node& k,
+                                                                      const YAML::Node& v) {
+  LearnedProjection p;
+  p.location = located(file_, position_of(k.Mark()), "projection.model", "");
+  p.location.resize(p.location.size() - 2);  // without the trailing ": "
+  bool ok = true;
+  std::set<std::string> seen;
+  for (const auto& kv : v) {
+    const std::string name = kv.first.IsScalar() ? kv.first.Scalar() : std::string();
+    const Position key_at = position_of(kv.first.Mark());
+    const std::string dotted = "projection." + name;
+    KeySpec spec;
+    spec.block = "projection";
+    spec.name = name;
+    if (!seen.insert(name).second) {
+      problems_.add(key_at, dotted, "duplicate key; keep only one");
+      ok = false;
+      continue;
+    }
+    if (name == "model") {
+      spec.type = ValueType::DirPath;
+    } else if (name == "iteration") {
+      spec.type = ValueType::Int;
+      spec.lo = Bound{0.0, false};
+    } else {
+      problems_.add(key_at, dotted,
+                    "unknown key of a learned-model projection; it takes model (a learned-space "
+                    "campaign's run directory) and iteration (optional)");
+      ok = false;
+      continue;
+    }
+    json value;
+    const ValueSite site{dotted, position_of(kv.second.Mark()), dir_};
+    if (!convert_value(kv.second, spec, site, problems_, value)) {
+      ok = false;
+    } else if (name == "model") {
+      p.run_dir = value.get<std::string>();
+    } else {
+      p.iteration = value.get<std::int64_t>();
+    }
+  }
+  if (!ok) return std::nullopt;
+  return p;
+}
+
 }  // namespace trails::config::detail

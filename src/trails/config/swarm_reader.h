@@ -44,12 +44,17 @@ class SwarmReader {
   const std::optional<PythonFunction>& projection() const { return projection_; }
   const std::vector<double>& projection_periods() const { return periods_; }
   const std::optional<PythonFunction>& convergence_function() const { return convergence_; }
+  // `projection: {model: RUN_DIR, iteration: N}`: a stored learned model as the CVs.
+  const std::optional<LearnedProjection>& learned_projection() const { return learned_; }
 
  private:
   // swarm_pathgennie.cpp: a {module, function, **kwargs} block; in `convergence:` the
   // declarative keys are read as usual and the rest are the function's kwargs.
   std::optional<PythonFunction> read_function(const std::string& block, const YAML::Node& k,
                                               const YAML::Node& v);
+  // `projection:` naming a learned model (a mapping with a `model` key).
+  std::optional<LearnedProjection> read_learned_projection(const YAML::Node& k,
+                                                           const YAML::Node& v);
   // projection.periodic: per component true (2π), false (0) or a period.
   void read_periods(const YAML::Node& v, const std::string& dotted);
   // swarm_pathgennie.cpp: PathGennie's `openmm:` block, written into the campaign-shaped
@@ -70,6 +75,7 @@ class SwarmReader {
   std::optional<PythonFunction> projection_;
   std::vector<double> periods_;
   std::optional<PythonFunction> convergence_;
+  std::optional<LearnedProjection> learned_;
   std::map<std::string, Value> values_;
 };
 

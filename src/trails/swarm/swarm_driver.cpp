@@ -18,6 +18,7 @@
 #include "trails/store/run_store.h"
 #include "trails/swarm/chain.h"
 #include "trails/swarm/cycle_committer.h"
+#include "trails/swarm/learned_projection.h"
 #include "trails/swarm/pca_projection.h"
 #include "trails/swarm/python_functions.h"
 #include "trails/swarm/swarm_store.h"
@@ -113,7 +114,7 @@ class SwarmRun {
     import_python();
     store_ = std::make_unique<SwarmStore>(config_, resume_);
     prepare(config_.workdir);
-    store_->open(*engine_, projection_->column_names());
+    store_->open(*engine_, projection_->column_names(), cv_model_);
     const std::vector<CycleRecord> history = store_->history();
     const auto k_chains = static_cast<std::size_t>(o_.paths);
     committed_cycles_.assign(k_chains, 0);
@@ -139,8 +140,15 @@ class SwarmRun {
   void prepare(const std::filesystem::path& dir) {
     engine_ = engines::make_engine(config_.engine_spec(), dir);
     if (python_) python_->check_on(chain_start(config_, *engine_, 0).positions);
-    projection_ =
-        o_.projection ? PythonFunctions::projection(python_) : make_projection(config_, *engine_);
+    if (o_.projection) {
+      projection_ = PythonFunctions::projection(python_);
+    } else if (o_.learned_projection) {
+      LearnedCv learned = make_learned_projection(*o_.learned_projection, *engine_);
+      projection_ = std::move(learned.projection);
+      cv_model_ = std::move(learned.identity);
+    } else {
+      projection_ = make_projection(config_, *engine_);
+    }
     // One value per CV: the target point, the unfold weights.
     const auto check_per_cv = [&](bool used, const std::vector<double>& v, const char* key,
                                   const char* what) {
@@ -218,6 +226,12 @@ class SwarmRun {
                     config::mode_name(o_), o_.max_trial, o_.tau1_steps, o_.tau2_steps, selection));
     lines.push_back(fmt::format("  chains      {} (up to {} cycles each), {} slot(s){}", o_.paths,
                                 o_.max_cycle, n_slots_, slots_note_));
+    if (!cv_model_.is_null()) {
+      lines.push_back(fmt::format("  cvs         the {}-feature model of iteration {} of {}",
+                                  cv_model_.value("n_features", 0),
+                                  cv_model_.value("iteration", std::int64_t{0}),
+                                  cv_model_.value("run", std::string())));
+    }
     // Keys accepted without effect (docs/trails-md-compatibility.md#compat-ignored-keys).
     for (const auto& note : config_.md.notes) lines.push_back("  note        " + note);
     return lines;
@@ -337,6 +351,7 @@ class SwarmRun {
   std::unique_ptr<engines::Engine> engine_;
   std::shared_ptr<PythonFunctions> python_;  // PathGennie's projection/convergence functions
   std::unique_ptr<features::Projection> projection_;
+  nlohmann::json cv_model_;  // projection.model: which stored model (learned_projection.h)
   std::unique_ptr<exec::Executor> executor_;  // handed to loop()
   std::size_t n_slots_ = 1;
   std::string slots_note_;  // " (MPI ranks)", " (persistent processes)" or ""

@@ -94,11 +94,13 @@ std::int64_t SwarmStore::committed_cycles() const {
   return last ? *last + 1 : 0;
 }
 
-void SwarmStore::open(const engines::Engine& engine, const std::vector<std::string>& cv_names) {
+void SwarmStore::open(const engines::Engine& engine, const std::vector<std::string>& cv_names,
+                      const nlohmann::json& cv_model) {
   dt_ = engine.system().dt;
   store::RunMeta meta;
   meta.trails_version = TRAILS_VERSION;
   meta.config = config_.result_relevant_json();
+  if (!cv_model.is_null()) meta.config["pathgennie"]["projection"]["stored_model"] = cv_model;
   meta.config_digest = config::digest_of(meta.config);
   meta.effective_config = config_.effective_json();
   meta.engine_system = engine.system().to_json();
@@ -121,11 +123,24 @@ void SwarmStore::open(const engines::Engine& engine, const std::vector<std::stri
     for (const auto& k : config::keys_changed(stored.config, meta.config)) {
       keys += (keys.empty() ? "" : ", ") + k;
     }
+    // A learned CV whose run has moved on (docs/swarm.md, "A learned model as the CV").
+    const nlohmann::json::json_pointer at("/pathgennie/projection/stored_model");
+    const nlohmann::json began =
+        stored.config.contains(at) ? stored.config.at(at) : nlohmann::json();
+    const nlohmann::json now = meta.config.contains(at) ? meta.config.at(at) : nlohmann::json();
+    std::string hint;
+    if (began.is_object() && began != now) {
+      const auto iteration = began.value("iteration", std::int64_t{-1});
+      hint = fmt::format(
+          "; the swarm began with the model of iteration {} of {}: projection.iteration: {} "
+          "continues with it",
+          iteration, began.value("run", std::string()), iteration);
+    }
     throw core::InputError(fmt::format(
         "{}: the configuration differs from the run in {} ({}); --resume continues the same "
         "swarm (only max_cycle, devices and workers_per_device may change): restore those keys "
-        "or start a new run in another workdir",
-        config_.config_file.string(), config_.workdir.string(), keys));
+        "or start a new run in another workdir{}",
+        config_.config_file.string(), config_.workdir.string(), keys, hint));
   }
   const auto last = store_->last_committed();
   next_iteration_ = last ? *last + 1 : 0;

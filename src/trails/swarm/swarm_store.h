@@ -36,8 +36,10 @@ class SwarmStore {
   SwarmStore& operator=(const SwarmStore&) = delete;
 
   // Creates the store (fresh) or opens it and checks that the configuration is the run's own
-  // (resume; InputError listing the changed keys otherwise).
-  void open(const engines::Engine& engine, const std::vector<std::string>& cv_names);
+  // (resume; InputError listing the changed keys otherwise). `cv_model`: the stored learned model
+  // that gives the CVs (swarm/learned_projection.h), or null; it is part of the configuration.
+  void open(const engines::Engine& engine, const std::vector<std::string>& cv_names,
+            const nlohmann::json& cv_model = nullptr);
   // Every committed cycle record, in commit order.
   std::vector<CycleRecord> history() const;
   // The stored anchor frame `key` as a configuration shaped like `layout`.
