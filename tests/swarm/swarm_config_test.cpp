@@ -340,5 +340,35 @@ TEST_F(SwarmConfigTest, PathgennieBlocksRefuseConflicts) {
             std::string::npos);
 }
 
+// projection: {model, iteration} names a stored learned model (docs/swarm.md, "A learned model
+// as the CV"): the run directory resolved against the config's folder, the iteration optional;
+// the pinned iteration stays out of the digest (the resolved model joins it when the run opens).
+TEST_F(SwarmConfigTest, ProjectionModelNamesAStoredLearnedModel) {
+  fs::create_directories(dir_ / "runs" / "mb");
+  const std::string base =
+      "pathgennie:\n  mode: escape\n  tau1_steps: 2\n  tau2_steps: 2\n  max_trial: 4\n"
+      "  max_cycle: 5\n" +
+      kEngine;
+  const auto a = load_swarm_config(write(base + "projection:\n  model: runs/mb\n"));
+  ASSERT_TRUE(a.swarm.learned_projection.has_value());
+  EXPECT_EQ(a.swarm.learned_projection->run_dir, dir_ / "runs" / "mb");
+  EXPECT_FALSE(a.swarm.learned_projection->iteration.has_value());
+  EXPECT_FALSE(a.swarm.projection.has_value());
+  EXPECT_NE(a.swarm.learned_projection->location.find("input.yaml:"), std::string::npos);
+  const auto b = load_swarm_config(write(base + "projection:\n  model: runs/mb\n  iteration: 3\n"));
+  EXPECT_EQ(b.swarm.learned_projection->iteration, std::int64_t{3});
+  EXPECT_EQ(a.result_relevant_json(), b.result_relevant_json());
+
+  std::string text = error_of(base + "projection:\n  model: runs/none\n  lag: 2\n");
+  EXPECT_NE(text.find("projection.model"), std::string::npos) << text;
+  EXPECT_NE(text.find("projection.lag: unknown key"), std::string::npos) << text;
+  text = error_of(base + "projection:\n  model: runs/mb\n  iteration: -1\n");
+  EXPECT_NE(text.find("projection.iteration"), std::string::npos) << text;
+  text = error_of(base +
+                  "projection:\n  model: runs/mb\ncvs:\n  - {name: x, kind: distance, "
+                  "atoms: [0, 1]}\n");
+  EXPECT_NE(text.find("the CVs are given twice"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace trails::config

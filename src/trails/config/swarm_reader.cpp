@@ -288,6 +288,13 @@ std::optional<LearnedProjection> SwarmReader::read_learned_projection(const YAML
       ok = false;
     } else if (name == "model") {
       p.run_dir = value.get<std::string>();
+      if (!fs::is_directory(p.run_dir)) {
+        problems_.add(site.at, dotted,
+                      "no run directory " + p.run_dir.string() +
+                          "; give a learned-space campaign's run directory (relative to the "
+                          "config file)");
+        ok = false;
+      }
     } else {
       p.iteration = value.get<std::int64_t>();
     }
