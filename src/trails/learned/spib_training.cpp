@@ -92,26 +92,18 @@ Network train_spib(const ModelOptions& options, const TrainingData& data, Traini
         torch::from_blob(labels.data(), {n_rows}, torch::kInt64).index_select(0, pairs.lagged);
     std::vector<torch::Tensor> params = encoder.parameters();
     for (const auto& t : pred->parameters()) params.push_back(t);
-    torch::optim::Adam optimiser(params, torch::optim::AdamOptions(options.learning_rate));
     encoder.train(true);
     pred->train();
-    for (int epoch = 0; epoch < options.epochs; ++epoch) {
-      double sum = 0.0;
-      for (const torch::Tensor& batch : epoch_batches(n_pairs, options.batch_size, true)) {
-        const auto h = encoder.body->forward(x.index_select(0, pairs.t.index_select(0, batch)));
-        const auto mu = encoder.mean->forward(h), logvar = encoder.logvar->forward(h);
-        const auto z = mu + torch::randn_like(mu) * torch::exp(0.5 * logvar);
-        const auto loss =
-            torch::cross_entropy_loss(pred->forward(z), targets.index_select(0, batch)) +
-            options.spib_beta * kl_to_standard_normal(mu, logvar);
-        optimiser.zero_grad();
-        loss.backward();
-        optimiser.step();
-        sum += loss.item<double>() * static_cast<double>(batch.size(0));
-      }
-      record.loss.push_back(sum / static_cast<double>(n_pairs));
-      ++record.epochs_run;
-    }
+    train_on_pairs(
+        params, options, n_pairs, true,
+        [&](const torch::Tensor& batch) {
+          const auto h = encoder.body->forward(x.index_select(0, pairs.t.index_select(0, batch)));
+          const auto mu = encoder.mean->forward(h), logvar = encoder.logvar->forward(h);
+          const auto z = mu + torch::randn_like(mu) * torch::exp(0.5 * logvar);
+          return torch::cross_entropy_loss(pred->forward(z), targets.index_select(0, batch)) +
+                 options.spib_beta * kl_to_standard_normal(mu, logvar);
+        },
+        record);
   };
 
   torch::nn::Sequential pred = predictor(options.latent_dim, n_states);

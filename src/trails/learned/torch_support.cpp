@@ -57,6 +57,25 @@ std::vector<torch::Tensor> epoch_batches(std::int64_t n, std::optional<int> batc
   return batches;
 }
 
+void train_on_pairs(const std::vector<torch::Tensor>& parameters, const ModelOptions& options,
+                    std::int64_t n_pairs, bool shuffle,
+                    const std::function<torch::Tensor(const torch::Tensor&)>& batch_loss,
+                    TrainingRecord& record) {
+  torch::optim::Adam optimiser(parameters, torch::optim::AdamOptions(options.learning_rate));
+  for (int epoch = 0; epoch < options.epochs; ++epoch) {
+    double sum = 0.0;
+    for (const torch::Tensor& batch : epoch_batches(n_pairs, options.batch_size, shuffle)) {
+      const torch::Tensor loss = batch_loss(batch);
+      optimiser.zero_grad();
+      loss.backward();
+      optimiser.step();
+      sum += loss.item<double>() * static_cast<double>(batch.size(0));
+    }
+    record.loss.push_back(sum / static_cast<double>(n_pairs));
+    ++record.epochs_run;
+  }
+}
+
 torch::nn::Sequential mlp(int in, const std::vector<int>& hidden, std::optional<int> out,
                           Activation activation, bool batch_norm, double dropout) {
   torch::nn::Sequential seq;

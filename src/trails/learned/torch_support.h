@@ -6,6 +6,7 @@
 
 #include <torch/torch.h>
 
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <vector>
@@ -45,6 +46,16 @@ PairIndex pair_index(const TrainingData& data);
 // into the batch before it (batch statistics need two samples).
 std::vector<torch::Tensor> epoch_batches(std::int64_t n, std::optional<int> batch_size,
                                          bool shuffle);
+
+// The training loop every model shares: options.epochs epochs of Adam (options.learning_rate)
+// over `parameters`, each epoch over epoch_batches(n_pairs, options.batch_size, shuffle); for
+// each batch (positions into the pairs) batch_loss gives the loss, then zero_grad, backward,
+// step. Appends each epoch's mean loss per pair to record.loss and counts record.epochs_run
+// (SPIB calls it once per refinement round, so the record holds every round in order).
+void train_on_pairs(const std::vector<torch::Tensor>& parameters, const ModelOptions& options,
+                    std::int64_t n_pairs, bool shuffle,
+                    const std::function<torch::Tensor(const torch::Tensor&)>& batch_loss,
+                    TrainingRecord& record);
 
 enum class Activation { Silu, Relu };
 
