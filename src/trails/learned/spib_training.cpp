@@ -18,9 +18,9 @@ constexpr double kConverged = 0.01;  // label change below which refinement stop
 
 torch::nn::Sequential predictor(int latent, int n_states) {
   torch::nn::Sequential p;
-  p->push_back(torch::nn::Linear(latent, kPredictorWidth));
+  p->push_back(KernelLinear(latent, kPredictorWidth));
   p->push_back(torch::nn::SiLU());
-  p->push_back(torch::nn::Linear(kPredictorWidth, n_states));
+  p->push_back(KernelLinear(kPredictorWidth, n_states));
   return p;
 }
 
@@ -37,7 +37,7 @@ int renumber(std::vector<std::int64_t>& labels) {
 
 struct Encoder {
   torch::nn::Sequential body;
-  torch::nn::Linear mean, logvar;
+  KernelLinear mean, logvar;
   std::vector<torch::Tensor> parameters() const {
     std::vector<torch::Tensor> p = body->parameters();
     for (const auto& t : mean->parameters()) p.push_back(t);
@@ -84,8 +84,7 @@ Network train_spib(const ModelOptions& options, const TrainingData& data, Traini
       options.encoder_hidden_dims.empty() ? data.n_features : options.encoder_hidden_dims.back();
   Encoder encoder{mlp(data.n_features, options.encoder_hidden_dims, std::nullopt, Activation::Silu,
                       false, options.dropout_rate),
-                  torch::nn::Linear(width, options.latent_dim),
-                  torch::nn::Linear(width, options.latent_dim)};
+                  KernelLinear(width, options.latent_dim), KernelLinear(width, options.latent_dim)};
 
   auto train_round = [&](torch::nn::Sequential& pred) {
     const torch::Tensor targets =

@@ -57,10 +57,21 @@ void train_on_pairs(const std::vector<torch::Tensor>& parameters, const ModelOpt
                     const std::function<torch::Tensor(const torch::Tensor&)>& batch_loss,
                     TrainingRecord& record);
 
+// torch::nn::Linear whose three products run on linear_products.h: the same parameters, the
+// same initial weights from the same generator, and PyTorch's results bit for bit (the reference
+// BLAS's summation order), split across TrainingScope's thread count. Every model's layers are
+// these (docs/cvs.md, "Training speed").
+class KernelLinearImpl : public torch::nn::LinearImpl {
+ public:
+  using torch::nn::LinearImpl::LinearImpl;
+  torch::Tensor forward(const torch::Tensor& input);
+};
+TORCH_MODULE(KernelLinear);
+
 enum class Activation { Silu, Relu };
 
-// For each hidden size h: Linear → [BatchNorm1d] → activation → [Dropout(p) if p > 0]; then a
-// final Linear to `out` when given (no activation after it).
+// For each hidden size h: KernelLinear → [BatchNorm1d] → activation → [Dropout(p) if p > 0]; then a
+// final KernelLinear to `out` when given (no activation after it).
 torch::nn::Sequential mlp(int in, const std::vector<int>& hidden, std::optional<int> out,
                           Activation activation, bool batch_norm, double dropout);
 

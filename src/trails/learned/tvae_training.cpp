@@ -24,7 +24,7 @@ struct TvaeImpl : torch::nn::Module {
     return hidden.empty() ? in : hidden.back();
   }
   torch::nn::Sequential encoder;
-  torch::nn::Linear mean, logvar;
+  KernelLinear mean, logvar;
   torch::nn::Sequential decoder;
 };
 TORCH_MODULE(Tvae);
