@@ -10,13 +10,18 @@ OPENMM8_BUILD ?= build-openmm8
 export CCACHE_BASEDIR ?= $(CURDIR)
 export CCACHE_NOHASHDIR ?= 1
 
-.PHONY: deps configure build build-trails install test test-openmm8 lint lint-format lint-tidy demo demo-mb bench clean
+.PHONY: deps bench-deps configure build build-trails install test test-openmm8 lint lint-format lint-tidy demo demo-mb bench clean
 
 # Debian's packages, then .venv/ with OpenMM 8 from PyPI (scripts/install-venv;
 # TRAILS_OPENMM_CUDA=12 adds its CUDA platform, about 350 MB).
 deps:
 	@bash scripts/install-deps
 	@bash scripts/install-venv
+
+# Trails-MD's own model code (deeptime, mlcolvar) in .venv for bench/trailsmd_models.py only
+# (docs/performance.md); not needed by the build or the tests.
+bench-deps: deps
+	@bash scripts/install-venv --bench
 
 $(BUILD)/build.ninja:
 	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo

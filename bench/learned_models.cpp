@@ -2,8 +2,10 @@
 // through Trails ÷ the same training in PyTorch from Python (bench/learned_pytorch.py on
 // Debian's python3-torch: same modules, seed, batches, epochs and thread count; its time
 // covers model construction and the epochs, not Python's start or the data load). Also checks
-// that the two loss curves agree (max relative difference). Not a test: prints a table
-// (docs/performance.md, "Learned models"). Usage:
+// that the two loss curves agree (max relative difference). Beside them, when the project .venv
+// holds Trails-MD's own model libraries (make bench-deps), the same training through them
+// (bench/trailsmd_models.py: deeptime's TVAE and VAMPNet, mlcolvar's DeepTICA). Not a test:
+// prints a table (docs/performance.md, "Learned models"). Usage:
 //   bench_learned_models [FRAMES=20000] [FEATURES=30] [EPOCHS=5] [BATCH=0 (auto)] [REPS=2]
 // Data: a 3-state chain (p = 0.02 per frame) in 100-frame walker segments, embedded by a fixed
 // random linear map into FEATURES columns plus N(0, 0.1²) noise, lag 5 frames. Networks are
@@ -18,6 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -53,6 +56,14 @@ TrainingData chain_data(int frames, int features) {
   return d;
 }
 
+nlohmann::json run_python(const std::string& python, const char* script, const fs::path& dir) {
+  const std::string command = fmt::format("{} {}/bench/{} {} > {}/out.json", python,
+                                          TRAILS_SOURCE_DIR, script, dir.string(), dir.string());
+  if (std::system(command.c_str()) != 0) throw std::runtime_error("failed: " + command);
+  std::ifstream in(dir / "out.json");
+  return nlohmann::json::parse(in);
+}
+
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -69,8 +80,11 @@ int main(int argc, char** argv) {
   const fs::path dir = fs::temp_directory_path() / fmt::format("trails-bench-learned-{}", getpid());
   fmt::print("# {} frames x {} features, {} pairs, {} epochs, batch {}, best of {}\n", frames,
              features, data.pairs.size(), epochs, batch > 0 ? std::to_string(batch) : "auto", reps);
-  fmt::print("{:<10} {:>7} {:>10} {:>10} {:>7} {:>12}\n", "model", "threads", "trails_s",
-             "pytorch_s", "ratio", "max_loss_rel");
+  const std::string venv = std::string(TRAILS_SOURCE_DIR) + "/.venv/bin/python";
+  const bool trailsmd = fs::exists(venv);
+  if (!trailsmd) fmt::print("# no {}: the Trails-MD columns need make bench-deps\n", venv);
+  fmt::print("{:<10} {:>7} {:>10} {:>10} {:>7} {:>12} {:>11} {:>8}\n", "model", "threads",
+             "trails_s", "pytorch_s", "ratio", "max_loss_rel", "trailsmd_s", "ratio_md");
   for (const char* kind : {"tvae", "vampnet", "spib", "deep-tica"}) {
     for (int threads : {1, 2}) {
       ModelOptions o;
@@ -81,30 +95,34 @@ int main(int argc, char** argv) {
       o.spib_refine_rounds = 0;  // one pass: the same epochs for every model
       o.threads = threads;
       o.seed = 3;
-      double trails_s = 1e300, torch_s = 1e300, max_rel = 0;
+      double trails_s = 1e300, torch_s = 1e300, md_s = 1e300, max_rel = 0;
+      std::string md_note;
       for (int r = 0; r < reps; ++r) {
         TrainingRecord record;
         const auto t0 = std::chrono::steady_clock::now();
         trails::learned::train(o, data, record);
         trails_s = std::min(trails_s, seconds_since(t0));
         trails::learned::write_pytorch_replay_inputs(o, data, dir);
-        const std::string command =
-            fmt::format("/usr/bin/python3 {}/bench/learned_pytorch.py {} > {}/out.json",
-                        TRAILS_SOURCE_DIR, dir.string(), dir.string());
-        if (std::system(command.c_str()) != 0) {
-          fmt::print(stderr, "failed: {}\n", command);
-          return 1;
-        }
-        std::ifstream in(dir / "out.json");
-        const auto out = nlohmann::json::parse(in);
+        const auto out = run_python("/usr/bin/python3", "learned_pytorch.py", dir);
         torch_s = std::min(torch_s, out.at("seconds").get<double>());
+        if (trailsmd) {
+          const auto md = run_python(venv, "trailsmd_models.py", dir);
+          if (md.contains("seconds"))
+            md_s = std::min(md_s, md.at("seconds").get<double>());
+          else
+            md_note = md.at("unavailable").get<std::string>();
+        }
         const auto loss = out.at("loss").get<std::vector<double>>();
         for (std::size_t e = 0; e < loss.size() && e < record.loss.size(); ++e)
           max_rel = std::max(max_rel,
                              std::abs(loss[e] - record.loss[e]) / std::max(1.0, std::abs(loss[e])));
       }
-      fmt::print("{:<10} {:>7} {:>10.3f} {:>10.3f} {:>7.2f} {:>12.1e}\n", kind, threads, trails_s,
-                 torch_s, trails_s / torch_s, max_rel);
+      const bool has_md = md_s < 1e300;
+      fmt::print("{:<10} {:>7} {:>10.3f} {:>10.3f} {:>7.2f} {:>12.1e} {:>11} {:>8}{}\n", kind,
+                 threads, trails_s, torch_s, trails_s / torch_s, max_rel,
+                 has_md ? fmt::format("{:.3f}", md_s) : "-",
+                 has_md ? fmt::format("{:.2f}", trails_s / md_s) : "-",
+                 md_note.empty() ? "" : "  # " + md_note);
       std::fflush(stdout);
     }
   }

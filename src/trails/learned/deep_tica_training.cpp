@@ -22,24 +22,15 @@ Network train_deep_tica(const ModelOptions& options, const TrainingData& data,
     const PairIndex pairs = pair_index(data);
     torch::nn::Sequential net = mlp(data.n_features, options.deep_tica_hidden_dims,
                                     options.latent_dim, Activation::Relu, false, 0.0);
-    torch::optim::Adam optimiser(net->parameters(),
-                                 torch::optim::AdamOptions(options.learning_rate));
-    const auto n_pairs = static_cast<std::int64_t>(data.pairs.size());
     net->train();
-    for (int epoch = 0; epoch < options.epochs; ++epoch) {
-      double sum = 0.0;
-      for (const torch::Tensor& batch : epoch_batches(n_pairs, options.batch_size, true)) {
-        const auto y0 = net->forward(x.index_select(0, pairs.t.index_select(0, batch)));
-        const auto yt = net->forward(x.index_select(0, pairs.lagged.index_select(0, batch)));
-        const auto loss = -tica_eigenvalues(y0, yt).pow(2).sum();
-        optimiser.zero_grad();
-        loss.backward();
-        optimiser.step();
-        sum += loss.item<double>() * static_cast<double>(batch.size(0));
-      }
-      record.loss.push_back(sum / static_cast<double>(n_pairs));
-      record.epochs_run = epoch + 1;
-    }
+    train_on_pairs(
+        net->parameters(), options, static_cast<std::int64_t>(data.pairs.size()), true,
+        [&](const torch::Tensor& batch) {
+          const auto y0 = net->forward(x.index_select(0, pairs.t.index_select(0, batch)));
+          const auto yt = net->forward(x.index_select(0, pairs.lagged.index_select(0, batch)));
+          return -tica_eigenvalues(y0, yt).pow(2).sum();
+        },
+        record);
     net->eval();
     append_layers(net, out);
   }

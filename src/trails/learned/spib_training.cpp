@@ -18,9 +18,9 @@ constexpr double kConverged = 0.01;  // label change below which refinement stop
 
 torch::nn::Sequential predictor(int latent, int n_states) {
   torch::nn::Sequential p;
-  p->push_back(torch::nn::Linear(latent, kPredictorWidth));
+  p->push_back(KernelLinear(latent, kPredictorWidth));
   p->push_back(torch::nn::SiLU());
-  p->push_back(torch::nn::Linear(kPredictorWidth, n_states));
+  p->push_back(KernelLinear(kPredictorWidth, n_states));
   return p;
 }
 
@@ -37,7 +37,7 @@ int renumber(std::vector<std::int64_t>& labels) {
 
 struct Encoder {
   torch::nn::Sequential body;
-  torch::nn::Linear mean, logvar;
+  KernelLinear mean, logvar;
   std::vector<torch::Tensor> parameters() const {
     std::vector<torch::Tensor> p = body->parameters();
     for (const auto& t : mean->parameters()) p.push_back(t);
@@ -84,34 +84,25 @@ Network train_spib(const ModelOptions& options, const TrainingData& data, Traini
       options.encoder_hidden_dims.empty() ? data.n_features : options.encoder_hidden_dims.back();
   Encoder encoder{mlp(data.n_features, options.encoder_hidden_dims, std::nullopt, Activation::Silu,
                       false, options.dropout_rate),
-                  torch::nn::Linear(width, options.latent_dim),
-                  torch::nn::Linear(width, options.latent_dim)};
+                  KernelLinear(width, options.latent_dim), KernelLinear(width, options.latent_dim)};
 
   auto train_round = [&](torch::nn::Sequential& pred) {
     const torch::Tensor targets =
         torch::from_blob(labels.data(), {n_rows}, torch::kInt64).index_select(0, pairs.lagged);
     std::vector<torch::Tensor> params = encoder.parameters();
     for (const auto& t : pred->parameters()) params.push_back(t);
-    torch::optim::Adam optimiser(params, torch::optim::AdamOptions(options.learning_rate));
     encoder.train(true);
     pred->train();
-    for (int epoch = 0; epoch < options.epochs; ++epoch) {
-      double sum = 0.0;
-      for (const torch::Tensor& batch : epoch_batches(n_pairs, options.batch_size, true)) {
-        const auto h = encoder.body->forward(x.index_select(0, pairs.t.index_select(0, batch)));
-        const auto mu = encoder.mean->forward(h), logvar = encoder.logvar->forward(h);
-        const auto z = mu + torch::randn_like(mu) * torch::exp(0.5 * logvar);
-        const auto loss =
-            torch::cross_entropy_loss(pred->forward(z), targets.index_select(0, batch)) +
-            options.spib_beta * kl_to_standard_normal(mu, logvar);
-        optimiser.zero_grad();
-        loss.backward();
-        optimiser.step();
-        sum += loss.item<double>() * static_cast<double>(batch.size(0));
-      }
-      record.loss.push_back(sum / static_cast<double>(n_pairs));
-      ++record.epochs_run;
-    }
+    train_on_pairs(
+        params, options, n_pairs, true,
+        [&](const torch::Tensor& batch) {
+          const auto h = encoder.body->forward(x.index_select(0, pairs.t.index_select(0, batch)));
+          const auto mu = encoder.mean->forward(h), logvar = encoder.logvar->forward(h);
+          const auto z = mu + torch::randn_like(mu) * torch::exp(0.5 * logvar);
+          return torch::cross_entropy_loss(pred->forward(z), targets.index_select(0, batch)) +
+                 options.spib_beta * kl_to_standard_normal(mu, logvar);
+        },
+        record);
   };
 
   torch::nn::Sequential pred = predictor(options.latent_dim, n_states);

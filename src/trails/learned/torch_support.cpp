@@ -1,6 +1,9 @@
 #include "trails/learned/torch_support.h"
 
+#include <ATen/ExpandUtils.h>
 #include <ATen/Parallel.h>
+
+#include "trails/learned/linear_products.h"
 
 namespace trails::learned::detail {
 namespace {
@@ -8,13 +11,61 @@ std::mutex& training_mutex() {
   static std::mutex m;
   return m;
 }
+
+// The running training's options.threads (guarded by training_mutex: one training at a time),
+// for the Linear layers' products, which may run on autograd's threads.
+int kernel_threads = 1;
+
+float* floats(const torch::Tensor& t) { return t.data_ptr<float>(); }
+
+// y = x wᵀ + b and its gradients; torch's own sum_to for the bias gradient (as addmm's).
+class LinearFunction : public torch::autograd::Function<LinearFunction> {
+ public:
+  static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& input,
+                               const torch::Tensor& weight, const torch::Tensor& bias) {
+    const torch::Tensor x = input.contiguous(), w = weight.contiguous();
+    ctx->save_for_backward({x, w, bias});
+    torch::Tensor y = torch::empty({x.size(0), w.size(0)}, x.options());
+    linear_forward(floats(x), floats(w), floats(bias.contiguous()), static_cast<int>(x.size(0)),
+                   static_cast<int>(w.size(1)), static_cast<int>(w.size(0)), floats(y),
+                   kernel_threads);
+    return y;
+  }
+  static torch::autograd::tensor_list backward(torch::autograd::AutogradContext* ctx,
+                                               torch::autograd::tensor_list grads) {
+    const auto saved = ctx->get_saved_variables();
+    const torch::Tensor &x = saved[0], &w = saved[1], &bias = saved[2];
+    const torch::Tensor g = grads[0].contiguous();
+    const int n = static_cast<int>(x.size(0)), in = static_cast<int>(w.size(1)),
+              out = static_cast<int>(w.size(0));
+    torch::Tensor gx, gw, gb;
+    if (ctx->needs_input_grad(0)) {
+      gx = torch::empty_like(x);
+      linear_input_grad(floats(g), floats(w), n, in, out, floats(gx), kernel_threads);
+    }
+    if (ctx->needs_input_grad(1)) {
+      gw = torch::empty_like(w);
+      linear_weight_grad(floats(g), floats(x), n, in, out, floats(gw), kernel_threads);
+    }
+    if (ctx->needs_input_grad(2)) gb = at::sum_to(g, bias.sizes());
+    return {gx, gw, gb};
+  }
+};
 }  // namespace
+
+torch::Tensor KernelLinearImpl::forward(const torch::Tensor& input) {
+  if (input.dim() != 2 || !bias.defined() || input.scalar_type() != torch::kFloat32 ||
+      !input.device().is_cpu())
+    return torch::nn::LinearImpl::forward(input);
+  return LinearFunction::apply(input, weight, bias);
+}
 
 TrainingScope::TrainingScope(const ModelOptions& options)
     : lock_(training_mutex()),
       saved_threads_(at::get_num_threads()),
       saved_deterministic_(at::globalContext().deterministicAlgorithms()) {
   at::set_num_threads(options.threads);
+  kernel_threads = options.threads;
   at::globalContext().setDeterministicAlgorithms(true, false);
   torch::manual_seed(options.seed);
 }
@@ -57,12 +108,31 @@ std::vector<torch::Tensor> epoch_batches(std::int64_t n, std::optional<int> batc
   return batches;
 }
 
+void train_on_pairs(const std::vector<torch::Tensor>& parameters, const ModelOptions& options,
+                    std::int64_t n_pairs, bool shuffle,
+                    const std::function<torch::Tensor(const torch::Tensor&)>& batch_loss,
+                    TrainingRecord& record) {
+  torch::optim::Adam optimiser(parameters, torch::optim::AdamOptions(options.learning_rate));
+  for (int epoch = 0; epoch < options.epochs; ++epoch) {
+    double sum = 0.0;
+    for (const torch::Tensor& batch : epoch_batches(n_pairs, options.batch_size, shuffle)) {
+      const torch::Tensor loss = batch_loss(batch);
+      optimiser.zero_grad();
+      loss.backward();
+      optimiser.step();
+      sum += loss.item<double>() * static_cast<double>(batch.size(0));
+    }
+    record.loss.push_back(sum / static_cast<double>(n_pairs));
+    ++record.epochs_run;
+  }
+}
+
 torch::nn::Sequential mlp(int in, const std::vector<int>& hidden, std::optional<int> out,
                           Activation activation, bool batch_norm, double dropout) {
   torch::nn::Sequential seq;
   int width = in;
   for (int h : hidden) {
-    seq->push_back(torch::nn::Linear(width, h));
+    seq->push_back(KernelLinear(width, h));
     if (batch_norm) seq->push_back(torch::nn::BatchNorm1d(h));
     if (activation == Activation::Silu)
       seq->push_back(torch::nn::SiLU());
@@ -71,7 +141,7 @@ torch::nn::Sequential mlp(int in, const std::vector<int>& hidden, std::optional<
     if (dropout > 0) seq->push_back(torch::nn::Dropout(dropout));
     width = h;
   }
-  if (out) seq->push_back(torch::nn::Linear(width, *out));
+  if (out) seq->push_back(KernelLinear(width, *out));
   return seq;
 }
 

@@ -6,6 +6,7 @@
 
 #include <torch/torch.h>
 
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <vector>
@@ -46,10 +47,31 @@ PairIndex pair_index(const TrainingData& data);
 std::vector<torch::Tensor> epoch_batches(std::int64_t n, std::optional<int> batch_size,
                                          bool shuffle);
 
+// The training loop every model shares: options.epochs epochs of Adam (options.learning_rate)
+// over `parameters`, each epoch over epoch_batches(n_pairs, options.batch_size, shuffle); for
+// each batch (positions into the pairs) batch_loss gives the loss, then zero_grad, backward,
+// step. Appends each epoch's mean loss per pair to record.loss and counts record.epochs_run
+// (SPIB calls it once per refinement round, so the record holds every round in order).
+void train_on_pairs(const std::vector<torch::Tensor>& parameters, const ModelOptions& options,
+                    std::int64_t n_pairs, bool shuffle,
+                    const std::function<torch::Tensor(const torch::Tensor&)>& batch_loss,
+                    TrainingRecord& record);
+
+// torch::nn::Linear whose three products run on linear_products.h: the same parameters, the
+// same initial weights from the same generator, and PyTorch's results bit for bit (the reference
+// BLAS's summation order), split across TrainingScope's thread count. Every model's layers are
+// these (docs/cvs.md, "Training speed").
+class KernelLinearImpl : public torch::nn::LinearImpl {
+ public:
+  using torch::nn::LinearImpl::LinearImpl;
+  torch::Tensor forward(const torch::Tensor& input);
+};
+TORCH_MODULE(KernelLinear);
+
 enum class Activation { Silu, Relu };
 
-// For each hidden size h: Linear → [BatchNorm1d] → activation → [Dropout(p) if p > 0]; then a
-// final Linear to `out` when given (no activation after it).
+// For each hidden size h: KernelLinear → [BatchNorm1d] → activation → [Dropout(p) if p > 0]; then a
+// final KernelLinear to `out` when given (no activation after it).
 torch::nn::Sequential mlp(int in, const std::vector<int>& hidden, std::optional<int> out,
                           Activation activation, bool batch_norm, double dropout);
 

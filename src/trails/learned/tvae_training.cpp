@@ -24,7 +24,7 @@ struct TvaeImpl : torch::nn::Module {
     return hidden.empty() ? in : hidden.back();
   }
   torch::nn::Sequential encoder;
-  torch::nn::Linear mean, logvar;
+  KernelLinear mean, logvar;
   torch::nn::Sequential decoder;
 };
 TORCH_MODULE(Tvae);
@@ -36,28 +36,20 @@ Network train_tvae(const ModelOptions& options, const TrainingData& data, Traini
   const torch::Tensor x = rows_tensor(data);
   const PairIndex pairs = pair_index(data);
   Tvae net(data.n_features, options);
-  torch::optim::Adam optimiser(net->parameters(), torch::optim::AdamOptions(options.learning_rate));
-  const auto n_pairs = static_cast<std::int64_t>(data.pairs.size());
-  for (int epoch = 0; epoch < options.epochs; ++epoch) {
-    net->train();
-    double sum = 0.0;
-    for (const torch::Tensor& batch : epoch_batches(n_pairs, options.batch_size, false)) {
-      const auto xt = x.index_select(0, pairs.t.index_select(0, batch));
-      const auto target = x.index_select(0, pairs.lagged.index_select(0, batch));
-      const auto h = net->encoder->forward(xt);
-      const auto mu = net->mean->forward(h), logvar = net->logvar->forward(h);
-      const auto z = mu + torch::randn_like(mu) * torch::exp(0.5 * logvar);
-      const auto reconstruction = torch::mse_loss(net->decoder->forward(z), target);
-      const auto loss = reconstruction + options.tvae_beta * kl_to_standard_normal(mu, logvar) /
-                                             static_cast<double>(data.n_features);
-      optimiser.zero_grad();
-      loss.backward();
-      optimiser.step();
-      sum += loss.item<double>() * static_cast<double>(batch.size(0));
-    }
-    record.loss.push_back(sum / static_cast<double>(n_pairs));
-    record.epochs_run = epoch + 1;
-  }
+  net->train();
+  train_on_pairs(
+      net->parameters(), options, static_cast<std::int64_t>(data.pairs.size()), false,
+      [&](const torch::Tensor& batch) {
+        const auto xt = x.index_select(0, pairs.t.index_select(0, batch));
+        const auto target = x.index_select(0, pairs.lagged.index_select(0, batch));
+        const auto h = net->encoder->forward(xt);
+        const auto mu = net->mean->forward(h), logvar = net->logvar->forward(h);
+        const auto z = mu + torch::randn_like(mu) * torch::exp(0.5 * logvar);
+        const auto reconstruction = torch::mse_loss(net->decoder->forward(z), target);
+        return reconstruction + options.tvae_beta * kl_to_standard_normal(mu, logvar) /
+                                    static_cast<double>(data.n_features);
+      },
+      record);
   net->eval();
   Network out;
   out.n_in = data.n_features;

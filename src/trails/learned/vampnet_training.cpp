@@ -13,24 +13,15 @@ Network train_vampnet(const ModelOptions& options, const TrainingData& data,
   const PairIndex pairs = pair_index(data);
   torch::nn::Sequential lobe = mlp(data.n_features, options.encoder_hidden_dims, options.latent_dim,
                                    Activation::Silu, false, 0.0);
-  torch::optim::Adam optimiser(lobe->parameters(),
-                               torch::optim::AdamOptions(options.learning_rate));
-  const auto n_pairs = static_cast<std::int64_t>(data.pairs.size());
   lobe->train();
-  for (int epoch = 0; epoch < options.epochs; ++epoch) {
-    double sum = 0.0;
-    for (const torch::Tensor& batch : epoch_batches(n_pairs, options.batch_size, true)) {
-      const auto x0 = lobe->forward(x.index_select(0, pairs.t.index_select(0, batch)));
-      const auto xt = lobe->forward(x.index_select(0, pairs.lagged.index_select(0, batch)));
-      const auto loss = -vamp2_score(x0, xt);
-      optimiser.zero_grad();
-      loss.backward();
-      optimiser.step();
-      sum += loss.item<double>() * static_cast<double>(batch.size(0));
-    }
-    record.loss.push_back(sum / static_cast<double>(n_pairs));
-    record.epochs_run = epoch + 1;
-  }
+  train_on_pairs(
+      lobe->parameters(), options, static_cast<std::int64_t>(data.pairs.size()), true,
+      [&](const torch::Tensor& batch) {
+        const auto x0 = lobe->forward(x.index_select(0, pairs.t.index_select(0, batch)));
+        const auto xt = lobe->forward(x.index_select(0, pairs.lagged.index_select(0, batch)));
+        return -vamp2_score(x0, xt);
+      },
+      record);
   lobe->eval();
   Network out;
   out.n_in = data.n_features;
