@@ -143,7 +143,7 @@ std::int64_t project_feature_rows(const SpaceModelRequest& request, const fs::pa
                                   const fs::path& csv_out) {
   const StoredModel m = load_stored_model(request);
   const auto rows = read_rows(features, m.model->n_features());
-  const auto cvs = m.model->project(rows);
+  const auto cvs = m.model->project(rows, 0);
   const int k = m.model->dim();
   std::string out;
   for (std::size_t j = 0; j < m.cv_names.size(); ++j) out += (j ? "," : "") + m.cv_names[j];
