@@ -75,6 +75,27 @@ analysis::Covariances scaled_columns(const analysis::Covariances& c,
 
 constexpr std::size_t kProjectRows = 4096;  // rows per pool chunk
 
+// CVs j0 .. j0 + K (those below k) of rows [begin, end): y_j = sum_i (x_i - mean_i) w_ij, summed
+// over the features i in a fixed order, so a row's CVs depend on nothing else (not the batch,
+// not the threads, not K).
+template <std::size_t K>
+void project_rows(const double* x, const double* mean, const double* w, std::size_t d,
+                  std::size_t k, std::size_t begin, std::size_t end, double* out,
+                  std::size_t j0 = 0) {
+  const std::size_t kk = std::min(K, k - j0);
+  for (std::size_t r = begin; r < end; ++r) {
+    const double* row = x + r * d;
+    double acc[K] = {};
+    for (std::size_t i = 0; i < d; ++i) {
+      const double xi = row[i] - mean[i];
+      for (std::size_t j = 0; j < K; ++j) {
+        if (j < kk) acc[j] += xi * w[(j0 + j) * d + i];
+      }
+    }
+    for (std::size_t j = 0; j < kk; ++j) out[r * k + j0 + j] = acc[j];
+  }
+}
+
 class LinearSpaceModel final : public SpaceModel {
  public:
   explicit LinearSpaceModel(analysis::LinearProjection p) : p_(std::move(p)) {}
@@ -91,17 +112,20 @@ class LinearSpaceModel final : public SpaceModel {
     core::default_pool().parallel_for(
         n, kProjectRows,
         [&](std::size_t begin, std::size_t end) {
-          std::vector<double> acc(k);
-          for (std::size_t r = begin; r < end; ++r) {
-            const double* x = features.data() + r * d;
-            // Each CV sums over the features in a fixed order (independent of the batch and
-            // the threads); one pass over the row serves every CV.
-            std::fill(acc.begin(), acc.end(), 0.0);
-            for (std::size_t i = 0; i < d; ++i) {
-              const double xi = x[i] - mean[i];
-              for (std::size_t j = 0; j < k; ++j) acc[j] += xi * w[j * d + i];
-            }
-            std::copy(acc.begin(), acc.end(), out.begin() + static_cast<std::ptrdiff_t>(r * k));
+          switch (k) {  // accumulators in registers for the usual 1-3 learned dimensions
+            case 1:
+              project_rows<1>(features.data(), mean, w, d, k, begin, end, out.data());
+              break;
+            case 2:
+              project_rows<2>(features.data(), mean, w, d, k, begin, end, out.data());
+              break;
+            case 3:
+              project_rows<3>(features.data(), mean, w, d, k, begin, end, out.data());
+              break;
+            default:
+              for (std::size_t j0 = 0; j0 < k; j0 += 4) {  // four CVs per pass over the row
+                project_rows<4>(features.data(), mean, w, d, k, begin, end, out.data(), j0);
+              }
           }
         },
         n_threads);
