@@ -75,6 +75,27 @@ TEST(ReversibleMoments, SplitIntoCallsEqualsOneCallAndIsThreadIndependent) {
   EXPECT_EQ(a.covariances().c0t, c.covariances().c0t);
 }
 
+TEST(ReversibleMoments, MergeOfPartsEqualsOneAccumulator) {
+  const int d = 4, lag = 3;
+  const Data data = make_data(d, 20.0);
+  ReversibleMoments all(d, lag), first(d, lag), second(d, lag), merged(d, lag);
+  all.add_segments(data.frames, data.lengths);
+  const std::int64_t split = 7 + 1 + 3 + 9000;
+  first.add_segments(data.frames.topRows(split), std::span(data.lengths).first(4));
+  second.add_segments(data.frames.bottomRows(data.frames.rows() - split),
+                      std::span(data.lengths).subspan(4));
+  merged.merge(first);  // into an empty accumulator: an exact copy
+  EXPECT_EQ(merged.covariances().c00, first.covariances().c00);
+  merged.merge(second);
+  EXPECT_EQ(merged.n_pairs(), all.n_pairs());
+  const Covariances a = all.covariances(), m = merged.covariances();
+  const double scale = a.c00.cwiseAbs().maxCoeff();
+  EXPECT_LT((a.mean_0 - m.mean_0).cwiseAbs().maxCoeff(), 1e-12 * 20);
+  EXPECT_LT((a.c00 - m.c00).cwiseAbs().maxCoeff(), 1e-12 * scale);
+  EXPECT_LT((a.c0t - m.c0t).cwiseAbs().maxCoeff(), 1e-12 * scale);
+  EXPECT_THROW(merged.merge(ReversibleMoments(d, lag + 1)), core::InputError);
+}
+
 TEST(ReversibleMoments, BadInputIsAnInputError) {
   EXPECT_THROW(ReversibleMoments(0, 1), core::InputError);
   EXPECT_THROW(ReversibleMoments(2, 0), core::InputError);

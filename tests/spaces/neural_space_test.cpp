@@ -101,12 +101,12 @@ TEST(NeuralSpace, ARetrainTakesEffectOneIterationAfterItsDecision) {
   st.add_iteration(1, spans, walk(spans, 11));
   EXPECT_FALSE(st.retrained());
   EXPECT_FALSE(st.new_model());
-  const auto before = st.model().project(st.features_of(0));
+  const auto before = st.model().project(st.features_of(0), 0);
   st.add_iteration(2, spans, walk(spans, 12));  // due: prepared, the old model still projects
   EXPECT_FALSE(st.retrained());
   EXPECT_EQ(st.pending_training(), 2);
   EXPECT_EQ(st.space_version(), 1);
-  EXPECT_EQ(st.model().project(st.features_of(0)), before);
+  EXPECT_EQ(st.model().project(st.features_of(0), 0), before);
   st.start_training();  // the campaign starts it when iteration 3's MD starts
   st.add_iteration(3, spans, walk(spans, 13));
   EXPECT_TRUE(st.retrained());
@@ -115,7 +115,7 @@ TEST(NeuralSpace, ARetrainTakesEffectOneIterationAfterItsDecision) {
   ASSERT_TRUE(st.new_model());
   EXPECT_EQ(st.new_model()->at("trained_at"), 2);
   EXPECT_EQ(st.new_model()->at("applied_at"), 3);
-  EXPECT_NE(st.model().project(st.features_of(0)), before);
+  EXPECT_NE(st.model().project(st.features_of(0), 0), before);
 }
 
 TEST(NeuralSpace, TheResultDoesNotDependOnWhenTheTrainingStarted) {

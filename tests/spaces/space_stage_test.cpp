@@ -6,13 +6,19 @@
 #include <numbers>
 
 #include "trails/analysis/pca.h"
+#include "trails/core/error.h"
 #include "trails/core/rng.h"
 
 namespace trails::spaces {
 namespace {
 
 SpaceOptions options(const config::CampaignConfig& c) {
-  return {c.space_mode, c.learned, c.random_seed, c.cv_dimension()};
+  SpaceOptions o;
+  o.mode = c.space_mode;
+  o.learned = c.learned;
+  o.seed = c.random_seed;
+  o.dim = c.cv_dimension();
+  return o;
 }
 
 // Overdamped Langevin in an anisotropic 2-D double well, rotated by 30°: the slow coordinate
@@ -312,6 +318,76 @@ TEST(SpaceStage, FeatureTypeRankingSwitchesAndRecomputesHistory) {
   for (int i = 0; i < 4; ++i) b.restore_features(i, spans, its[i]);
   for (int i = 4; i < 6; ++i)
     EXPECT_EQ(a.add_iteration(i, spans, its[i]), b.add_iteration(i, spans, its[i]));
+  EXPECT_EQ(a.state().dump(), b.state().dump());
+}
+
+// The moments algorithm of a TICA space (docs/cvs.md, "Moments algorithm"): new runs use the
+// reversible moments and record it; their CVs equal the running moments' to rounding.
+TEST(SpaceStage, TicaOnReversibleMomentsMatchesRunningMomentsAndIsRecorded) {
+  auto cfg = learned_config("tica", 2);
+  cfg.learned.retrain_freq = 2;
+  SpaceOptions fast = options(cfg), slow = options(cfg);
+  slow.moments = MomentsAlgorithm::Running;
+  SpaceStage a(fast, 2), b(slow, 2);
+  EXPECT_EQ(a.moments_algorithm(), MomentsAlgorithm::Reversible);
+  for (int i = 0; i < 4; ++i) {
+    const auto x = simulate(3, 200, 10, 300 + i);
+    const auto ya = a.add_iteration(i, spans_of(3, 200), x);
+    const auto yb = b.add_iteration(i, spans_of(3, 200), x);
+    ASSERT_EQ(ya.size(), yb.size());
+    for (std::size_t r = 0; r < ya.size(); ++r) EXPECT_NEAR(ya[r], yb[r], 1e-9);
+  }
+  EXPECT_EQ(a.state().at("moments"), "reversible");
+  EXPECT_FALSE(b.state().contains("moments"));  // the state of runs created before
+  // Under the fixed policy the reversible space records no reference score (nothing reads it).
+  EXPECT_TRUE(a.state().at("controller").at("reference_score").is_null());
+  EXPECT_FALSE(b.state().at("controller").at("reference_score").is_null());
+}
+
+TEST(SpaceStage, ARunOnRunningMomentsResumesOnThemBitwise) {
+  auto cfg = learned_config("tica", 1);
+  SpaceOptions slow = options(cfg);
+  slow.moments = MomentsAlgorithm::Running;
+  SpaceStage a(slow, 2);
+  std::vector<std::vector<double>> its;
+  for (int i = 0; i < 4; ++i) its.push_back(simulate(2, 150, 10, 500 + i));
+  for (int i = 0; i < 3; ++i) a.add_iteration(i, spans_of(2, 150), its[i]);
+  // Resumed by today's Trails, whose new TICA runs default to the reversible moments.
+  SpaceStage b(options(cfg), 2);
+  b.restore(nlohmann::json::parse(a.state().dump()));
+  EXPECT_EQ(b.moments_algorithm(), MomentsAlgorithm::Running);
+  for (int i = 0; i < 3; ++i) b.restore_features(i, spans_of(2, 150), its[i]);
+  EXPECT_EQ(a.add_iteration(3, spans_of(2, 150), its[3]),
+            b.add_iteration(3, spans_of(2, 150), its[3]));
+  EXPECT_EQ(a.state().dump(), b.state().dump());
+  // A moments algorithm this Trails does not know is a corrupt state, named as such.
+  auto bad = a.state();
+  bad["moments"] = "blocked";
+  SpaceStage c(options(cfg), 2);
+  EXPECT_THROW(c.restore(bad), core::CorruptionError);
+  bad = a.state();
+  bad["moments"] = "reversible";
+  bad["mode"] = "pca";
+  SpaceStage d(options(learned_config("pca", 1)), 2);
+  EXPECT_THROW(d.restore(bad), core::CorruptionError);
+}
+
+TEST(SpaceStage, ReversibleTicaIsIndependentOfTheThreadCount) {
+  auto cfg = learned_config("tica", 2);
+  SpaceOptions one = options(cfg), all = options(cfg);
+  one.threads = 1;
+  SpaceStage a(one, 2), b(all, 2);
+  // Many short walker segments and one longer than a block of ReversibleMoments.
+  std::vector<features::FrameHistory::WalkerSpan> spans = spans_of(40, 60);
+  spans.push_back({40, 5000});
+  std::vector<double> x;
+  for (int w = 0; w < 40; ++w) {
+    const auto s = simulate(1, 60, 5, 700 + w);
+    x.insert(x.end(), s.begin(), s.end());
+  }
+  const auto tail = simulate(1, 5000, 5, 800);
+  x.insert(x.end(), tail.begin(), tail.end());
+  EXPECT_EQ(a.add_iteration(0, spans, x), b.add_iteration(0, spans, x));
   EXPECT_EQ(a.state().dump(), b.state().dump());
 }
 

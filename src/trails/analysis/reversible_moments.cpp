@@ -53,6 +53,32 @@ BlockSums block_sums(const Eigen::Ref<const FrameMatrix>& frames, const Block& b
   return r;
 }
 
+// A segment's pairs from its folded block sums about its reference a: x = rows [0, w), y = rows
+// [lag, n), i.e. all frames minus the last / first `lag` rows; then shifted to its mean.
+struct SegmentSums {
+  std::int64_t w = 0;
+  Eigen::VectorXd mean;
+  Eigen::MatrixXd s2, q;
+};
+
+SegmentSums segment_sums(const Eigen::Ref<const FrameMatrix>& frames, const Segment& s, int lag,
+                         const Eigen::MatrixXd& g_all, const Eigen::MatrixXd& g_pair,
+                         const Eigen::VectorXd& s_all) {
+  const FrameMatrix head = frames.middleRows(s.start, lag).rowwise() - s.a.transpose();
+  const FrameMatrix tail = frames.middleRows(s.start + s.n - lag, lag).rowwise() - s.a.transpose();
+  SegmentSums r;
+  r.w = s.n - lag;
+  const Eigen::MatrixXd s2_raw = 2.0 * g_all - gram(head) - gram(tail);
+  const Eigen::VectorXd sz =
+      2.0 * s_all - head.colwise().sum().transpose() - tail.colwise().sum().transpose();
+  const Eigen::VectorXd delta = sz / (2.0 * static_cast<double>(r.w));
+  const Eigen::MatrixXd shift = (2.0 * static_cast<double>(r.w)) * (delta * delta.transpose());
+  r.mean = s.a + delta;
+  r.s2 = s2_raw - shift;
+  r.q = g_pair - s2_raw - shift;
+  return r;
+}
+
 }  // namespace
 
 ReversibleMoments::ReversibleMoments(int n_features, int lagtime) : d_(n_features), lag_(lagtime) {
@@ -96,43 +122,54 @@ void ReversibleMoments::add_segments(const Eigen::Ref<const FrameMatrix>& frames
     }
     start += len;
   }
+  // Block sums of every segment, in waves of kWave blocks across segments (so many short
+  // walker segments run in parallel too), each folded into its segment in block order; a
+  // segment is merged once its last block is folded. Segments merge in order, so the result is
+  // bitwise the same for every thread count and equals one add_segments call per segment.
   core::ThreadPool& p = pool ? *pool : core::default_pool();
   constexpr std::size_t kWave = 64;  // blocks in memory at once
   std::vector<BlockSums> sums;
-  for (const Segment& s : segs) {
-    Eigen::MatrixXd g_all = Eigen::MatrixXd::Zero(d_, d_), g_pair = g_all;
-    Eigen::VectorXd s_all = Eigen::VectorXd::Zero(d_);
-    for (std::size_t w0 = s.first_block; w0 < s.end_block; w0 += kWave) {
-      const std::size_t count = std::min(kWave, s.end_block - w0);
-      sums.assign(count, BlockSums{});
-      p.parallel_for(
-          count, 1,
-          [&](std::size_t b, std::size_t e) {
-            for (std::size_t i = b; i < e; ++i)
-              sums[i] = block_sums(frames, blocks[w0 + i], s, lag_);
-          },
-          n_threads);
-      for (std::size_t i = 0; i < count; ++i) {  // folded in block order
-        if (blocks[w0 + i].pair) {
-          g_pair += sums[i].g;
-        } else {
-          g_all += sums[i].g;
-          s_all += sums[i].s;
-        }
+  std::size_t seg = 0;
+  Eigen::MatrixXd g_all, g_pair;
+  Eigen::VectorXd s_all;
+  const auto open_segment = [&] {
+    g_all = g_pair = Eigen::MatrixXd::Zero(d_, d_);
+    s_all = Eigen::VectorXd::Zero(d_);
+  };
+  open_segment();
+  for (std::size_t w0 = 0; w0 < blocks.size(); w0 += kWave) {
+    const std::size_t count = std::min(kWave, blocks.size() - w0);
+    sums.assign(count, BlockSums{});
+    p.parallel_for(
+        count, 1,
+        [&](std::size_t b, std::size_t e) {
+          for (std::size_t i = b; i < e; ++i)
+            sums[i] = block_sums(frames, blocks[w0 + i], segs[blocks[w0 + i].segment], lag_);
+        },
+        n_threads);
+    for (std::size_t i = 0; i < count; ++i) {  // folded in block order
+      if (blocks[w0 + i].pair) {
+        g_pair += sums[i].g;
+      } else {
+        g_all += sums[i].g;
+        s_all += sums[i].s;
+      }
+      if (w0 + i + 1 == segs[seg].end_block) {
+        const SegmentSums r = segment_sums(frames, segs[seg], lag_, g_all, g_pair, s_all);
+        merge(r.w, r.mean, r.s2, r.q);
+        ++seg;
+        open_segment();
       }
     }
-    // x = rows [0, w), y = rows [lag, n): all frames minus the last / first `lag` rows.
-    const FrameMatrix head = frames.middleRows(s.start, lag_).rowwise() - s.a.transpose();
-    const FrameMatrix tail =
-        frames.middleRows(s.start + s.n - lag_, lag_).rowwise() - s.a.transpose();
-    const std::int64_t w = s.n - lag_;
-    const Eigen::MatrixXd s2_raw = 2.0 * g_all - gram(head) - gram(tail);
-    const Eigen::VectorXd sz =
-        2.0 * s_all - head.colwise().sum().transpose() - tail.colwise().sum().transpose();
-    const Eigen::VectorXd delta = sz / (2.0 * static_cast<double>(w));
-    const Eigen::MatrixXd shift = (2.0 * static_cast<double>(w)) * (delta * delta.transpose());
-    merge(w, s.a + delta, s2_raw - shift, g_pair - s2_raw - shift);
   }
+}
+
+void ReversibleMoments::merge(const ReversibleMoments& other) {
+  if (other.d_ != d_ || other.lag_ != lag_)
+    throw core::InputError("ReversibleMoments::merge: expected " + std::to_string(d_) +
+                           " features at lag " + std::to_string(lag_) + ", got " +
+                           std::to_string(other.d_) + " at lag " + std::to_string(other.lag_));
+  if (other.w_ > 0) merge(other.w_, other.mean_, other.s2_, other.q_);
 }
 
 // Chan et al.'s pairwise update on the 2w samples of Z; q shifts like s2 because the deviations

@@ -7,8 +7,8 @@
 // it forms two symmetric rank updates per block of rows (one of the frames about a reference
 // a, one of x_t + y_t - 2a) instead of three products, using
 //   sum_t [x y^T + y x^T] = sum_t (x + y)(x + y)^T - sum_t x x^T - sum_t y y^T.
-// The rounding differs from RunningMoments (about 1e-15 relative to |C00|), so campaign
-// learned spaces, whose bits are stored, keep using RunningMoments.
+// The rounding differs from RunningMoments (about 1e-15 relative to |C00|), so a campaign's TICA
+// space records which of the two it uses (docs/cvs.md, "Moments algorithm").
 // Determinism: fixed row blocks (kBlockRows) folded in block order, segments merged in order:
 // bitwise the same for every thread count. Pure numerics. Throws core::InputError for size
 // mismatches and, in covariances(), when there are no pairs.
@@ -34,10 +34,14 @@ class ReversibleMoments {
 
   // Consecutive row blocks of `frames` are segments of the given lengths (summing to
   // frames.rows()); pairs never cross segments, segments of <= lagtime frames add nothing.
-  // Blocks run on at most n_threads threads of `pool` (nullptr: core::default_pool()).
+  // Blocks of all segments run on at most n_threads threads of `pool` (0: all of them;
+  // nullptr: core::default_pool()).
   void add_segments(const Eigen::Ref<const FrameMatrix>& frames,
                     std::span<const std::int64_t> segment_frames, int n_threads = 1,
                     core::ThreadPool* pool = nullptr);
+  // Appends other's pairs after this one's by Chan's update on the 2w samples (into an empty
+  // accumulator: an exact copy). Deterministic for a fixed merge order.
+  void merge(const ReversibleMoments& other);
 
   // Symmetrised, mean-free covariances (symmetrized = mean_removed = true, ctt = c00), the
   // input of fit_tica. Throws if no pairs were added.

@@ -9,8 +9,11 @@ namespace trails::campaign {
 
 void CampaignDriver::make_learned_space() {
   features_ = make_feature_source(config_, *engine_);
-  const spaces::SpaceOptions options{config_.space_mode, config_.learned, config_.random_seed,
-                                     config_.cv_dimension()};
+  spaces::SpaceOptions options;
+  options.mode = config_.space_mode;
+  options.learned = config_.learned;
+  options.seed = config_.random_seed;
+  options.dim = config_.cv_dimension();
   space_.emplace(
       options, *features_,
       [this](std::int64_t iteration, std::span<const features::FrameHistory::WalkerSpan> spans) {

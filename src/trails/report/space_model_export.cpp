@@ -106,7 +106,7 @@ std::int64_t project_to_csv(const SpaceModelRequest& request, const fs::path& in
     const TrajectoryFrames t = read_trajectory_frames(input, m->n_atoms, m->spatial_dim);
     spaces::make_stored_model_projection(m)->project(t.positions, t.n_frames, t.boxes, cvs);
   } else {
-    cvs = m->model->project(read_rows(input, m->model->n_features()));
+    cvs = m->model->project(read_rows(input, m->model->n_features()), 0);
   }
   const int k = m->model->dim();
   std::string out;

@@ -2,11 +2,14 @@
 // with the MinMax scaling and the column selection folded into one map over all features.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "trails/analysis/linear_projection.h"
 #include "trails/analysis/pca.h"
 #include "trails/analysis/tica.h"
 #include "trails/analysis/vamp.h"
 #include "trails/core/error.h"
+#include "trails/core/thread_pool.h"
 #include "trails/spaces/space_model.h"
 #include "trails/spaces/space_trainers.h"
 
@@ -70,36 +73,80 @@ analysis::Covariances scaled_columns(const analysis::Covariances& c,
   return out;
 }
 
+constexpr std::size_t kProjectRows = 4096;  // rows per pool chunk
+
+// CVs j0 .. j0 + K (those below k) of rows [begin, end): y_j = sum_i (x_i - mean_i) w_ij, summed
+// over the features i in a fixed order, so a row's CVs depend on nothing else (not the batch,
+// not the threads, not K).
+template <std::size_t K>
+void project_rows(const double* x, const double* mean, const double* w, std::size_t d,
+                  std::size_t k, std::size_t begin, std::size_t end, double* out,
+                  std::size_t j0 = 0) {
+  const std::size_t kk = std::min(K, k - j0);
+  for (std::size_t r = begin; r < end; ++r) {
+    const double* row = x + r * d;
+    double acc[K] = {};
+    for (std::size_t i = 0; i < d; ++i) {
+      const double xi = row[i] - mean[i];
+      for (std::size_t j = 0; j < K; ++j) {
+        if (j < kk) acc[j] += xi * w[(j0 + j) * d + i];
+      }
+    }
+    for (std::size_t j = 0; j < kk; ++j) out[r * k + j0 + j] = acc[j];
+  }
+}
+
 class LinearSpaceModel final : public SpaceModel {
  public:
   explicit LinearSpaceModel(analysis::LinearProjection p) : p_(std::move(p)) {}
   int n_features() const override { return static_cast<int>(p_.coefficients.rows()); }
   int dim() const override { return static_cast<int>(p_.coefficients.cols()); }
 
-  std::vector<double> project(std::span<const double> features) const override {
+  std::vector<double> project(std::span<const double> features, int n_threads) const override {
     const auto d = static_cast<std::size_t>(p_.coefficients.rows());
-    const int k = dim();
+    const auto k = static_cast<std::size_t>(dim());
     const std::size_t n = features.size() / d;
-    std::vector<double> out(n * static_cast<std::size_t>(k));
-    for (std::size_t r = 0; r < n; ++r) {
-      const double* x = features.data() + r * d;
-      for (int j = 0; j < k; ++j) {
-        double acc = 0.0;  // fixed order over features: independent of the batch size
-        for (std::size_t i = 0; i < d; ++i) {
-          const auto ii = static_cast<Eigen::Index>(i);
-          acc += (x[i] - p_.mean[ii]) * p_.coefficients(ii, j);
-        }
-        out[r * static_cast<std::size_t>(k) + static_cast<std::size_t>(j)] = acc;
-      }
-    }
+    std::vector<double> out(n * k);
+    const double* mean = p_.mean.data();
+    const double* w = p_.coefficients.data();  // column-major d × k: column j at w + j d
+    core::default_pool().parallel_for(
+        n, kProjectRows,
+        [&](std::size_t begin, std::size_t end) {
+          switch (k) {  // accumulators in registers for the usual 1-3 learned dimensions
+            case 1:
+              project_rows<1>(features.data(), mean, w, d, k, begin, end, out.data());
+              break;
+            case 2:
+              project_rows<2>(features.data(), mean, w, d, k, begin, end, out.data());
+              break;
+            case 3:
+              project_rows<3>(features.data(), mean, w, d, k, begin, end, out.data());
+              break;
+            default:
+              for (std::size_t j0 = 0; j0 < k; j0 += 4) {  // four CVs per pass over the row
+                project_rows<4>(features.data(), mean, w, d, k, begin, end, out.data(), j0);
+              }
+          }
+        },
+        n_threads);
     return out;
   }
 
-  std::optional<double> score(std::span<const double> /*features*/,
-                              std::span<const std::int64_t> /*segments*/,
-                              const RunningMoments& m) const override {
-    if (m.n_pairs() == 0) return std::nullopt;
-    const auto cov = m.lagged({analysis::MeanRemoval::Separate, false});
+  std::optional<double> score(std::span<const double> features,
+                              std::span<const std::int64_t> segments,
+                              const SpaceMoments& m) const override {
+    std::optional<RunningMoments> own;
+    const RunningMoments* running = m.running();
+    if (!running) {  // the reversible memory has no non-symmetric moments: this block's own
+      const int d = n_features();
+      const auto rows = static_cast<Eigen::Index>(features.size() / static_cast<std::size_t>(d));
+      own.emplace(d, m.lagtime());
+      own->add_segments(Eigen::Map<const analysis::FrameMatrix>(features.data(), rows, d), segments,
+                        core::default_pool().size());
+      running = &*own;
+    }
+    if (running->n_pairs() == 0) return std::nullopt;
+    const auto cov = running->lagged({analysis::MeanRemoval::Separate, false});
     return analysis::vamp2_score(project_covariances(cov, p_));
   }
 
@@ -123,13 +170,15 @@ class LinearTrainer final : public SpaceTrainer {
     if (mode_ == "tica") {
       analysis::TicaOptions o;
       o.dim = k;
-      const auto cov = set.moments->lagged({analysis::MeanRemoval::Separate, true});
+      const auto cov = set.moments->reversible();
       fitted = analysis::fit_tica(scaled_columns(cov, cols, set.lo, set.scale), o).projection;
     } else {
       analysis::PcaOptions o;
       o.dim = k;
+      const RunningMoments* running = set.moments->running();
+      TRAILS_CHECK(running != nullptr, "PCA keeps the running moments");
       fitted = analysis::fit_pca(
-                   scaled_columns(set.moments->instantaneous(true), cols, set.lo, set.scale), o)
+                   scaled_columns(running->instantaneous(true), cols, set.lo, set.scale), o)
                    .projection;
     }
     if (fitted.output_dim() != k) {

@@ -32,7 +32,7 @@ class NeuralSpaceModel final : public SpaceModel {
   int n_features() const override { return n_all_; }
   int dim() const override { return net_->dim(); }
 
-  std::vector<double> project(std::span<const double> features) const override {
+  std::vector<double> project(std::span<const double> features, int /*n_threads*/) const override {
     if (features.empty()) return {};
     const std::size_t c = columns_.size();
     const auto d = static_cast<std::size_t>(n_all_);
@@ -49,10 +49,10 @@ class NeuralSpaceModel final : public SpaceModel {
 
   std::optional<double> score(std::span<const double> features,
                               std::span<const std::int64_t> segments,
-                              const RunningMoments& /*moments*/) const override {
+                              const SpaceMoments& /*moments*/) const override {
     // The VAMP-2 of the CVs themselves: the network is not linear, so its CVs' covariances do
     // not follow from the features' moments.
-    const auto y = project(features);
+    const auto y = project(features, 0);
     const int k = dim();
     RunningMoments m(k, lagtime_);
     Eigen::Map<const analysis::FrameMatrix> cvs(y.data(), static_cast<Eigen::Index>(y.size()) / k,

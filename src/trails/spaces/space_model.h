@@ -20,6 +20,7 @@
 #include "trails/analysis/moments.h"
 #include "trails/config/campaign_config.h"  // LearnedModelConfig only
 #include "trails/learned/model.h"
+#include "trails/spaces/space_moments.h"
 
 namespace trails::spaces {
 
@@ -33,7 +34,7 @@ struct TrainingSet {
   std::vector<double> lo;      // MinMax range of the training memory, per column of all
   std::vector<double> scale;   // n_features; a constant column keeps scale 1
   // Linear spaces: the merged memory's moments at the lag (instantaneous ones for PCA).
-  std::optional<analysis::RunningMoments> moments;
+  std::optional<SpaceMoments> moments;
   // Neural spaces: the memory blocks' rows, scaled and restricted to `columns`
   // (n × columns.size(), in memory order), and their walker segments' lengths in row order.
   std::vector<double> rows;
@@ -46,12 +47,16 @@ class SpaceModel {
   virtual ~SpaceModel() = default;
   virtual int n_features() const = 0;  // columns of a raw feature row
   virtual int dim() const = 0;
-  virtual std::vector<double> project(std::span<const double> features) const = 0;
+  // Rows on at most n_threads threads of core::default_pool() (0: all; a neural network uses
+  // all); each row's CVs are computed alone, so they do not depend on the thread count.
+  virtual std::vector<double> project(std::span<const double> features, int n_threads) const = 0;
   // VAMP-2 of the model's CVs on one iteration's block (retrain_policy vamp_adaptive): its
-  // feature rows, their walker segment lengths and their moments at the lag.
+  // feature rows, their walker segment lengths and their moments at the lag (a linear model
+  // needs the non-symmetric lagged moments: from `moments` when it keeps RunningMoments, else
+  // computed here from the rows).
   virtual std::optional<double> score(std::span<const double> features,
                                       std::span<const std::int64_t> segments,
-                                      const analysis::RunningMoments& moments) const = 0;
+                                      const SpaceMoments& moments) const = 0;
   // JSON for the ledger's space state; a neural model's weights are bytes() instead.
   virtual nlohmann::json state() const = 0;
   // Versioned weights (learned::Model::serialize) with the scaling folded around them in

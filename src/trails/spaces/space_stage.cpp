@@ -12,6 +12,7 @@
 
 #include "trails/core/error.h"
 #include "trails/core/rng.h"
+#include "trails/core/thread_pool.h"
 
 namespace trails::spaces {
 namespace {
@@ -31,11 +32,20 @@ analysis::RetrainOptions retrain_options(const config::LearnedSpaceConfig& l) {
   return o;
 }
 
+// New runs: TICA on the reversible moments, PCA on the running ones (it needs the
+// instantaneous moments), neural spaces on none (they train on rows).
+MomentsAlgorithm default_moments(const std::string& mode) {
+  if (is_neural_space(mode)) return MomentsAlgorithm::Frames;
+  return mode == "tica" ? MomentsAlgorithm::Reversible : MomentsAlgorithm::Running;
+}
+
 }  // namespace
 
 SpaceStage::SpaceStage(const SpaceOptions& options, std::unique_ptr<features::FeatureSource> owned,
                        const features::FeatureSource* source, FrameLoader loader)
     : mode_(options.mode),
+      moments_(options.moments.value_or(default_moments(options.mode))),
+      threads_(options.threads),
       options_(options.learned),
       seed_(options.seed),
       owned_source_(std::move(owned)),
@@ -47,6 +57,8 @@ SpaceStage::SpaceStage(const SpaceOptions& options, std::unique_ptr<features::Fe
       controller_(retrain_options(options.learned)),
       trainer_(make_space_trainer(mode_, options.learned.model, options.seed)) {
   TRAILS_CHECK(k_ >= 1, "at least one learned dimension");
+  TRAILS_CHECK(mode_ != "pca" || moments_ == MomentsAlgorithm::Running,
+               "PCA needs the running (instantaneous) moments");
   if (k_ > d_) {
     throw core::ConfigError(fmt::format(
         "n_bins: {} axes ask for a {}-dimensional learned space (adaptive_model.latent_dim = "
@@ -83,7 +95,7 @@ void SpaceStage::Memory::merge(const Memory& other) {
 SpaceStage::Memory SpaceStage::empty_memory() const {
   std::optional<RunningMoments> sel;
   if (options_.selection.enabled) sel.emplace(d_, options_.selection.lagtime);
-  return Memory{0, RunningMoments(d_, options_.lagtime), std::move(sel), {}, {}};
+  return Memory{0, SpaceMoments(moments_, d_, options_.lagtime), std::move(sel), {}, {}};
 }
 
 void SpaceStage::append_block(std::int64_t iteration,
@@ -110,8 +122,10 @@ SpaceStage::Memory SpaceStage::block_memory(const Block& b) const {
   for (const auto& s : b.spans) lengths.push_back(s.n_frames);
   const auto rows = static_cast<Eigen::Index>(b.features.size() / static_cast<std::size_t>(d_));
   Eigen::Map<const FrameMatrix> frames(b.features.data(), rows, d_);
-  m.model.add_segments(frames, lengths);
-  if (m.selection) m.selection->add_segments(frames, lengths);
+  m.model.add_segments(frames, lengths, threads_);
+  if (m.selection)
+    m.selection->add_segments(frames, lengths,
+                              threads_ > 0 ? threads_ : core::default_pool().size());
   if (rows > 0) {
     m.lo.assign(b.features.begin(), b.features.begin() + d_);
     m.hi = m.lo;
@@ -175,7 +189,7 @@ std::vector<double> SpaceStage::add_iteration(
   // A neural retrain prepared at the previous iteration trained during this iteration's MD and
   // takes effect now; a new feature type makes it unusable (docs/cvs.md).
   if (pending_ && join_training(iteration, type_changed)) {
-    controller_.notify_retrained(score(blocks_.back(), current));
+    controller_.notify_retrained(reference_score(blocks_.back(), current));
   }
   // A new feature type makes the old model unusable: it is refitted whatever the policy says.
   const std::optional<double> current_score =
@@ -197,12 +211,15 @@ std::vector<double> SpaceStage::add_iteration(
                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
       }
       install(std::move(model), record, iteration, iteration);
-      controller_.notify_retrained(score(blocks_.back(), current));
+      controller_.notify_retrained(reference_score(blocks_.back(), current));
     }
   } else {
     controller_.notify_skipped();
   }
-  return project(blocks_.back().features);
+  if (retrained_) return projected_.back();  // install() projected every block
+  std::vector<double> cvs = project(blocks_.back().features);
+  if (projected_.size() + 1 == blocks_.size()) projected_.push_back(cvs);
+  return cvs;
 }
 
 SpaceStage::Memory SpaceStage::training_memory(const Memory& current) const {
@@ -255,6 +272,9 @@ nlohmann::json SpaceStage::state() const {
       {"feature_type_ranking", ranking_},
       {"selected_columns", columns_ ? nlohmann::json(*columns_) : nlohmann::json()},
       {"selection_score", columns_ ? nlohmann::json(selection_score_) : nlohmann::json()}};
+  // Only TICA runs created since the reversible moments record them; without the key a state
+  // is on the running moments, so a run created before resumes bitwise.
+  if (moments_ == MomentsAlgorithm::Reversible) s["moments"] = moments_algorithm_name(moments_);
   if (neural) {  // linear states keep their keys (and bytes) of before
     s["model"] = model_ ? model_->state() : nlohmann::json();
     s["model_iteration"] = model_iteration_;
@@ -269,6 +289,18 @@ void SpaceStage::restore(const nlohmann::json& state, const ModelLoader& models)
     throw core::CorruptionError("ledger state: the learned-space state is missing or malformed");
   }
   version_ = state.at("space_version").get<std::int64_t>();
+  if (!trainer_->needs_rows()) {
+    const auto name = state.value("moments", std::string("running"));
+    const auto algorithm = parse_moments_algorithm(name);
+    if (!algorithm || *algorithm == MomentsAlgorithm::Frames ||
+        (mode_ == "pca" && *algorithm != MomentsAlgorithm::Running)) {
+      throw core::CorruptionError(fmt::format(
+          "ledger state: the learned space's moments algorithm \"{}\" is not one a {} space "
+          "uses (running, or reversible for tica); the run was written by another Trails",
+          name, mode_));
+    }
+    moments_ = *algorithm;
+  }
   model_.reset();
   record_.reset();
   pending_.reset();
@@ -293,6 +325,7 @@ void SpaceStage::restore(const nlohmann::json& state, const ModelLoader& models)
   memory_iterations_ = state.at("memory_iterations").get<std::vector<std::int64_t>>();
   memory_.clear();  // refilled by restore_features()
   blocks_.clear();
+  projected_.clear();
   first_block_frames_ = state.at("first_block_frames").get<std::int64_t>();
   type_ = state.at("feature_type").get<std::string>();
   d_ = source_->n_features(type_);

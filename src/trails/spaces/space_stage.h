@@ -2,8 +2,9 @@
 // compat:learned-space).
 // Features come from a features::FeatureSource: the particle coordinates for the built-in engine, a
 // molecular feature type (distances | fitted_coords | phi_psi) for OpenMM; the learned space has
-// len(n_bins) dimensions. Each iteration's features feed one memory block (RunningMoments over
-// the walker segments with exact frame counts, plus the feature range); the bounded training
+// len(n_bins) dimensions. Each iteration's features feed one memory block (SpaceMoments over
+// the walker segments with exact frame counts, in the run's recorded moments algorithm, plus
+// the feature range); the bounded training
 // memory keeps a pruned list of such blocks. On a retrain (RetrainController) the features are
 // MinMax-scaled with the training range (compat:feature-scaling), optionally restricted to
 // VAMP-2-selected columns (compat:vamp-column-selection), the space's model (space_model.h: PCA /
@@ -47,6 +48,10 @@ struct SpaceOptions {
   config::LearnedSpaceConfig learned;  // retraining, memory, lag, feature selection, networks
   std::uint64_t seed = 0;              // random_seed: memory pruning, each network's training
   int dim = 1;                         // learned dimensions (len(n_bins))
+  // The memory's moments algorithm of a new run (nullopt: reversible for tica, running for pca;
+  // a resumed run keeps the one its state records). Benchmarks and tests set it.
+  std::optional<MomentsAlgorithm> moments;
+  int threads = 0;  // at most this many threads of core::default_pool() for moments (0: all)
 };
 
 class SpaceStage {
@@ -114,10 +119,18 @@ class SpaceStage {
                         std::span<const double> frames, std::span<const double> boxes = {});
 
   // Calls f(iteration, spans, learned CVs) for every stored iteration block, in order, in the
-  // current space (to rebuild the history and bins after a retrain or on resume).
+  // current space (to rebuild the history and bins after a retrain or on resume). The CVs the
+  // last fit computed for its grid box are reused, not projected again.
   template <class F>
   void for_each_projected_block(F&& f) const {
-    for (const auto& b : blocks_) f(b.iteration, std::span(b.spans), project(b.features));
+    for (std::size_t i = 0; i < blocks_.size(); ++i) {
+      const Block& b = blocks_[i];
+      if (i < projected_.size()) {
+        f(b.iteration, std::span(b.spans), projected_[i]);
+      } else {
+        f(b.iteration, std::span(b.spans), project(b.features));
+      }
+    }
   }
   // The grid of the current space: data bounds ±10 % span of the last fit's projections.
   binning::UniformGrid grid(const std::vector<int>& n_bins) const;
@@ -132,6 +145,8 @@ class SpaceStage {
   // `models` is asked for a neural model's weights; a pending retrain is prepared again once
   // restore_features has seen every committed iteration.
   void restore(const nlohmann::json& state, const ModelLoader& models = {});
+
+  MomentsAlgorithm moments_algorithm() const { return moments_; }
 
   // The current linear model (pca | tica), scaling and column selection folded in.
   analysis::LinearProjection projection() const;
@@ -151,7 +166,7 @@ class SpaceStage {
   // selection lag (feature_selection enabled) and the feature range (MinMax scaling).
   struct Memory {
     std::int64_t iteration = 0;
-    analysis::RunningMoments model;
+    SpaceMoments model;
     std::optional<analysis::RunningMoments> selection;
     std::vector<double> lo, hi;
     void merge(const Memory& other);
@@ -171,6 +186,8 @@ class SpaceStage {
   void switch_type(const std::string& type);
   void select_columns(const Memory& training);
   std::optional<double> score(const Block& b, const Memory& m) const;  // VAMP-2 of the model
+  // The score a fit records as the retrain controller's reference (see space_stage.cpp).
+  std::optional<double> reference_score(const Block& b, const Memory& m) const;
   TrainingSet training_set(std::int64_t iteration, const Memory& training) const;
   Memory training_memory(const Memory& current) const;
   void install(std::unique_ptr<SpaceModel> model, std::optional<learned::TrainingRecord> record,
@@ -179,6 +196,8 @@ class SpaceStage {
   std::vector<double> project(std::span<const double> features) const;
 
   std::string mode_;
+  MomentsAlgorithm moments_;  // of the memory blocks; recorded in state() (docs/cvs.md)
+  int threads_;
   config::LearnedSpaceConfig options_;
   std::uint64_t seed_;
   std::unique_ptr<features::FeatureSource>
@@ -191,6 +210,9 @@ class SpaceStage {
   int d_, k_;
   analysis::RetrainController controller_;
   std::vector<Block> blocks_;  // every iteration's features (history is never pruned)
+  // The CVs of blocks_[0 .. size) in the current model (filled by install(), extended by each
+  // add_iteration while it covers every earlier block; empty after a restore).
+  std::vector<std::vector<double>> projected_;
   // Training memory: per-iteration statistics, pruned (anchor + random middle + recent quarter).
   std::vector<std::int64_t> memory_iterations_;
   std::vector<Memory> memory_;

@@ -81,6 +81,7 @@ void SpaceStage::switch_type(const std::string& type) {
   d_ = source_->n_features(type_);
   columns_.reset();
   memory_.clear();
+  projected_.clear();
   for (auto& b : blocks_) {
     TRAILS_CHECK(static_cast<bool>(loader_), "a feature-type switch needs the committed frames");
     const Frames f = loader_(b.iteration, b.spans);

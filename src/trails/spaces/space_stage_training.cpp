@@ -27,8 +27,19 @@ std::optional<double> SpaceStage::score(const Block& b, const Memory& m) const {
   return model_->score(b.features, segments, m.model);
 }
 
+// Only retrain_policy vamp_adaptive reads the reference. A TICA space on the reversible
+// moments skips it otherwise (its score needs this block's non-symmetric moments, which would
+// cost more than the fit); the running moments keep it, so runs created before stay bitwise.
+std::optional<double> SpaceStage::reference_score(const Block& b, const Memory& m) const {
+  if (m.model.algorithm() == MomentsAlgorithm::Reversible &&
+      options_.retrain_policy != config::RetrainPolicyKind::VampAdaptive) {
+    return std::nullopt;
+  }
+  return score(b, m);
+}
+
 std::vector<double> SpaceStage::project(std::span<const double> features) const {
-  return model_->project(features);
+  return model_->project(features, threads_);
 }
 
 analysis::LinearProjection SpaceStage::projection() const {
@@ -105,8 +116,9 @@ void SpaceStage::install(std::unique_ptr<SpaceModel> model,
   // (compat:uniform-grid).
   lo_.assign(k_, std::numeric_limits<double>::infinity());
   hi_.assign(k_, -std::numeric_limits<double>::infinity());
+  projected_.clear();
   for (const auto& b : blocks_) {
-    const auto y = project(b.features);
+    const auto& y = projected_.emplace_back(project(b.features));
     for (std::size_t r = 0; r < y.size(); r += static_cast<std::size_t>(k_)) {
       for (int j = 0; j < k_; ++j) {
         lo_[j] = std::min(lo_[j], y[r + j]);

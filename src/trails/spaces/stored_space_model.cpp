@@ -97,7 +97,8 @@ class StoredModelProjection final : public features::Projection {
   void project(std::span<const double> frames, std::int64_t n_frames, std::span<const double> boxes,
                std::vector<double>& out) const override {
     const auto rows = m_->features->compute(m_->feature_type, frames, n_frames, boxes);
-    const auto cvs = m_->model->project(rows);
+    const auto cvs =
+        m_->model->project(rows, 1);  // one thread: swarm trials already run in parallel
     out.insert(out.end(), cvs.begin(), cvs.end());
   }
 
