@@ -117,8 +117,8 @@ int cmd_export(ExportOptions& o) {
     const auto r = report::export_trails_md_layout(o.request.run_dir, *o.trails_md_layout);
     fmt::print(
         "wrote {}: {} iteration(s) as Trails-MD's iter_N/ (cvs.npz, {} frames; {} "
-        "iteration_N_W.xtc) and output.log\n",
-        o.trails_md_layout->string(), r.iterations, r.frames, r.trajectories);
+        "iteration_N_W.xtc; {} features.npz) and output.log\n",
+        o.trails_md_layout->string(), r.iterations, r.frames, r.trajectories, r.feature_files);
     return 0;
   }
   if (!o.cvs_out && !o.lineage_out && !o.trajectory_out && !o.model_out) {

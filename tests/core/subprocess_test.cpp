@@ -7,12 +7,14 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <thread>
 
 #include "trails/core/error.h"
+#include "trails/core/process_tree.h"
 #include "trails/core/python.h"
 
 namespace trails::core {
@@ -199,6 +201,36 @@ TEST(ChildProcess, DestructorLeavesNoOrphan) {
     EXPECT_TRUE(alive(pid));
   }
   EXPECT_FALSE(alive(pid));  // reaped, so not even a zombie
+}
+
+// A long-lived child in a tree of its own (core/process_tree.h, as a `trails worker` is): its
+// setsid grandchildren outlive terminate(), which ends only its process group, and
+// end_process_tree ends them, also one in a nested tree (OUTER:INNER, as a segment program the
+// worker starts carries).
+TEST(ProcessTree, NestedTreesEndWithTheOuterOne) {
+  ProcessOptions o;
+  o.kill_grace = milliseconds(200);
+  const std::string token = join_process_tree(o);
+  ChildProcess child({"/bin/sh", "-c",
+                      "setsid sleep 600 < /dev/null > /dev/null 2>&1 & echo $!; "
+                      "TRAILS_PROCESS_TREE=\"$TRAILS_PROCESS_TREE:inner-1\" "
+                      "setsid sleep 600 < /dev/null > /dev/null 2>&1 & echo $!; exec sleep 600"},
+                     o);
+  std::string pids;
+  while (std::count(pids.begin(), pids.end(), '\n') < 2) {
+    ASSERT_EQ(child.read_bytes(pids, std::chrono::steady_clock::now() + std::chrono::seconds(10)),
+              ChildProcess::Read::Data);
+  }
+  const pid_t plain = std::stoi(pids), nested = std::stoi(pids.substr(pids.find('\n') + 1));
+  child.terminate();
+  EXPECT_TRUE(alive(plain));
+  EXPECT_TRUE(alive(nested));
+  EXPECT_EQ(end_process_tree(token), 2);
+  for (int i = 0; i < 100 && (alive(plain) || alive(nested)); ++i)
+    std::this_thread::sleep_for(milliseconds(20));
+  EXPECT_FALSE(alive(plain));
+  EXPECT_FALSE(alive(nested));
+  EXPECT_EQ(end_process_tree(token), 0);
 }
 
 TEST(Python, InterpreterPrecedenceAndEnvironment) {

@@ -183,6 +183,9 @@ TEST(Wire, ControlMessagesRoundTrip) {
   EXPECT_EQ(name(MessageKind::Result), "result");
   EXPECT_EQ(name(MessageKind::Error), "error");
   EXPECT_EQ(name(MessageKind::Setup), "setup");
+  EXPECT_EQ(std::get<Stop>(decode(encode(Stop{15}))).signal, 15);
+  EXPECT_EQ(kind_of(Message{Stop{2}}), MessageKind::Stop);
+  EXPECT_EQ(name(MessageKind::Stop), "stop");
 }
 
 // Setup (version 2) carries the slot, the heartbeat interval and the engine setup verbatim,
@@ -194,7 +197,7 @@ TEST(Wire, SetupRoundTripsItsOpaqueEngineSetup) {
   EXPECT_EQ(d.heartbeat_ms, 250);
   EXPECT_EQ(d.engine_setup, s.engine_setup);
   EXPECT_EQ(kind_of(Message{s}), MessageKind::Setup);
-  EXPECT_EQ(kVersion, 2u);
+  EXPECT_EQ(kVersion, 3u);
   json e = json::from_cbor(encode(s));
   e["body"]["engine_setup"] = "text";
   EXPECT_THROW(decode(json::to_cbor(e)), core::CorruptionError);

@@ -22,17 +22,7 @@ same_export() {
 # --- 1. command engine = built-in engine ---------------------------------------------------------
 swarm_config builtin.yaml builtin "max_cycle: 3"
 sed -i 's/max_trial: 16/max_trial: 4/; /^  max_cycle: 400/d' builtin.yaml
-# The campaign YAML `trails integrate` reads the potential from: the swarm's engine block.
-cat > integrate.yaml <<'YAML'
-outdir: unused
-n_bins: [2, 2]
-min_values: [-1.5, -0.5]
-max_values: [1.2, 2.0]
-system:
-  start: [-0.558, 1.442]
-spawning: {walker: 1, step: 20, stride: 10}
-YAML
-sed -n '/^engine:/,$p' builtin.yaml >> integrate.yaml
+integrate_yaml builtin.yaml
 export TRAILS_EXECUTABLE=$TRAILS TRAILS_BUILTIN_CONFIG=$WORK/integrate.yaml
 sed -e 's#^workdir: .*#workdir: command#' -e '/potential:/d; /integrator:/d; /kT:/d; /friction:/d; /mass:/d' \
   -e "s#md_engine: builtin#md_engine: command\n  command: [$ROOT/examples/command-engine/runseg_builtin.sh]#" \

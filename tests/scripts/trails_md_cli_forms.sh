@@ -93,6 +93,7 @@ for it in range(3):
     assert got.shape == want.shape and np.array_equal(got, want), (it, got.shape, want.shape)
 assert sorted(glob.glob("tmd/iter_*")) == ["tmd/iter_0", "tmd/iter_1", "tmd/iter_2"]
 assert not glob.glob("tmd/iter_*/iteration_*_*.xtc")  # a built-in run has no atoms
+assert not glob.glob("tmd/iter_*/features.npz")  # nor feature rows
 PY
 expect_exit 2 "layout into a used directory" "exists and is not an empty directory" \
   "$TRAILS" export run --trails-md-layout tmd
@@ -122,3 +123,32 @@ for i in range(2):
     assert np.load(f"ala-tmd/iter_{i}/cvs.npz")["cvs"].shape == (12, 2)
 PY
 pass "trails export --trails-md-layout: iter_N/iteration_N_W.xtc, iter_N/cvs.npz, output.log"
+
+# A learned space with save_features: true also gets iter_N/features.npz (key features), its rows
+# those of cvs.npz: each walker's heavy-atom distances (Å) of its XTC frames, walker-major.
+sed -e 's#^outdir: .*#outdir: tica#' -e 's#^iterations: .*#iterations: 2#' -e 's#walker: 8#walker: 3#' \
+  -e 's#step: 5000 .*#step: 40#' -e 's#stride: 250 .*#stride: 10#' \
+  "$ROOT/examples/alanine-dipeptide/config-tica.yaml" > tica.yaml
+"$TRAILS" run tica.yaml > tica.out 2>&1 || fail "TICA run: $(cat tica.out)"
+"$TRAILS" export tica --trails-md-layout tica-tmd > tica-layout.out || fail "TICA layout"
+/usr/bin/python3 - <<'PY' || fail "features.npz is not the walkers' feature rows in Trails-MD's order"
+import glob, itertools, warnings
+import h5py, numpy as np, mdtraj as md
+warnings.filterwarnings("ignore")
+top = md.load("alanine-dipeptide.pdb").topology
+heavy = [a.index for a in top.atoms if a.element.symbol != "H"]
+pairs = np.array(list(itertools.combinations(heavy, 2)))
+for i in range(2):
+    with np.load(f"tica-tmd/iter_{i}/features.npz") as z:
+        assert list(z.keys()) == ["features"], list(z.keys())
+        got = z["features"]
+    cvs = np.load(f"tica-tmd/iter_{i}/cvs.npz")["cvs"]
+    assert got.shape == (cvs.shape[0], 45), (got.shape, cvs.shape)
+    with h5py.File(f"tica/shards/iter_{i:06d}.h5", "r") as f:
+        assert np.array_equal(got, f["observables/features/value"][...])
+    walkers = [md.load(f"tica-tmd/iter_{i}/iteration_{i}_{w}.xtc", top=top) for w in range(3)]
+    want = np.concatenate([md.compute_distances(t, pairs, periodic=False) * 10.0 for t in walkers])
+    assert np.abs(want - got).max() < 0.05, np.abs(want - got).max()  # XTC keeps 0.001 nm
+PY
+grep -qF "2 features.npz" tica-layout.out || fail "the layout does not count features.npz: $(cat tica-layout.out)"
+pass "trails export --trails-md-layout: iter_N/features.npz where the run stored feature rows"

@@ -1,5 +1,7 @@
 #include "trails/core/signals.h"
 
+#include "trails/core/stop_request.h"
+
 #include <signal.h>
 #include <unistd.h>
 
@@ -57,6 +59,11 @@ void install_stop_handlers() {
 }
 
 int stop_signal() noexcept { return g_stop_signal.load(); }
+
+void request_stop(int signal) noexcept {
+  int expected = 0;
+  g_stop_signal.compare_exchange_strong(expected, signal);
+}
 
 void register_child(pid_t pid) noexcept {
   for (auto& slot : g_children) {

@@ -11,11 +11,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 
 #include "trails/core/process_spawn.h"
+#include "trails/core/process_tree.h"
 #include "trails/core/signals.h"
 
 namespace trails::core {
@@ -74,23 +76,29 @@ std::string describe_failure(const std::vector<std::string>& argv, const Process
 
 namespace {
 
-constexpr const char* kTreeVariable = "TRAILS_PROCESS_TREE";
+constexpr std::string_view kTreeVariable = "TRAILS_PROCESS_TREE";
 
-// Whether /proc/PID/environ holds `entry` ("NAME=value") as one of its NUL-separated strings.
-bool environ_holds(const std::filesystem::path& environ, const std::string& entry) {
+// Whether /proc/PID/environ's TRAILS_PROCESS_TREE lists `token` (its value is the ':'-joined
+// tokens of every tree the process belongs to, outermost first).
+bool environ_holds(const std::filesystem::path& environ, const std::string& token) {
   std::ifstream in(environ, std::ios::binary);
   if (!in) return false;
   std::string item;
   while (std::getline(in, item, '\0')) {
-    if (item == entry) return true;
+    if (!item.starts_with(kTreeVariable) || item.size() <= kTreeVariable.size() ||
+        item[kTreeVariable.size()] != '=')
+      continue;
+    std::string_view value(item);
+    value.remove_prefix(kTreeVariable.size() + 1);
+    while (!value.empty()) {
+      const std::size_t colon = value.find(':');
+      if (value.substr(0, colon) == token) return true;
+      if (colon == std::string_view::npos) break;
+      value.remove_prefix(colon + 1);
+    }
+    return false;
   }
   return false;
-}
-
-// A token no other child of this or another Trails process holds.
-std::string next_tree_token() {
-  static std::atomic<std::uint64_t> counter{0};
-  return fmt::format("{}-{}", ::getpid(), counter.fetch_add(1));
 }
 
 // Ends the tree of `token` when it leaves scope (every way out of run_process).
@@ -103,8 +111,19 @@ struct TreeGuard {
 
 }  // namespace
 
+std::string join_process_tree(ProcessOptions& options) {
+  static std::atomic<std::uint64_t> counter{0};
+  // A token no other child of this or another Trails process holds.
+  std::string token = fmt::format("{}-{}", ::getpid(), counter.fetch_add(1));
+  // Nested: a child of a `trails worker` that is itself a tree stays in the worker's tree, so
+  // ending the worker's tree ends its segment programs too.
+  const char* outer = std::getenv(std::string(kTreeVariable).c_str());
+  std::string value = outer != nullptr && *outer != '\0' ? std::string(outer) + ":" + token : token;
+  options.set_env.emplace_back(std::string(kTreeVariable), std::move(value));
+  return token;
+}
+
 int end_process_tree(const std::string& token) {
-  const std::string entry = std::string(kTreeVariable) + "=" + token;
   const pid_t self = ::getpid();
   int killed = 0;
   // A process may fork while the scan runs: scan again until a pass finds nothing.
@@ -115,7 +134,7 @@ int end_process_tree(const std::string& token) {
       const std::string name = dir.path().filename().string();
       if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
       const pid_t pid = static_cast<pid_t>(std::stol(name));
-      if (pid == self || !environ_holds(dir.path() / "environ", entry)) continue;
+      if (pid == self || !environ_holds(dir.path() / "environ", token)) continue;
       if (::kill(pid, SIGKILL) == 0) ++found;
     }
     killed += found;
@@ -129,10 +148,7 @@ ProcessResult run_process(const std::vector<std::string>& argv,
                           const ProcessOptions& given_options) {
   ProcessOptions options = given_options;
   TreeGuard tree;
-  if (options.end_descendants) {
-    tree.token = next_tree_token();
-    options.set_env.emplace_back(kTreeVariable, tree.token);
-  }
+  if (options.end_descendants) tree.token = join_process_tree(options);
   const PipedChild child = spawn_piped(argv, options, options.stdin_data.has_value());
   const pid_t pid = child.pid;
   Pipe in{-1, child.in};

@@ -12,6 +12,7 @@
 #include "trails/report/export_segments.h"
 #include "trails/report/frame_trajectory.h"
 #include "trails/store/run_store.h"
+#include "trails/store/shard_observables.h"
 
 namespace trails::report {
 namespace fs = std::filesystem;
@@ -81,6 +82,13 @@ TrailsMdLayout export_trails_md_layout(const fs::path& run_dir, const fs::path& 
     const std::int64_t rows = record.n_frames();
     core::write_npz(iter_dir / "cvs.npz",
                     {{"cvs", record.cvs, {rows, static_cast<std::int64_t>(record.cv_dim)}}});
+    // features.npz (key `features`) where the run stored its feature rows (save_features: true):
+    // the same rows as cvs.npz, as Trails-MD writes them (docs/trails-md-compatibility.md).
+    if (const auto features = store::load_observable(store, n, "features")) {
+      core::write_npz(iter_dir / "features.npz",
+                      {{"features", features->values, {rows, features->n_columns}}});
+      ++out.feature_files;
+    }
     out.frames += rows;
     ++out.iterations;
   }

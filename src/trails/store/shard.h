@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -78,6 +79,8 @@ class ShardReader {
   std::int64_t system_atoms() const { return system_atoms_; }
   // /trails/final_state, one entry per ok walker in walker order, at float64.
   std::vector<FinalState> read_final_states() const;
+  // /observables/<name>/value (one row per frame), or nullopt when the shard has none.
+  std::optional<FrameObservable> read_observable(const std::string& name) const;
   // /trails/spawn_starts (walker = slot), or empty when the shard has none.
   std::vector<FinalState> read_spawn_starts() const;
 

@@ -1,4 +1,5 @@
 #include <array>
+#include <optional>
 #include <string>
 
 #include "trails/store/shard.h"
@@ -103,6 +104,24 @@ void ShardReader::read_record_policy() {
 
 std::vector<FinalState> ShardReader::read_final_states() const {
   return read_states("/trails/final_state", "walker");
+}
+
+std::optional<FrameObservable> ShardReader::read_observable(const std::string& name) const {
+  H5Quiet quiet;
+  const std::string group = "/observables/" + name;
+  const std::string path = group + "/value";
+  if (!has_path(file_.get(), "/observables") || !has_path(file_.get(), group.c_str()) ||
+      !has_path(file_.get(), path.c_str()))
+    return std::nullopt;
+  H5Handle d = h_.own(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT), H5Dclose, path.c_str());
+  const auto dims = dims_of(h_, d.get(), 2, path.c_str());
+  if (dims[0] != static_cast<hsize_t>(n_frames_))
+    h_.fail(path + " does not have one row per position frame");
+  FrameObservable out;
+  out.name = name;
+  out.n_columns = static_cast<int>(dims[1]);
+  out.values = read_doubles(h_, file_.get(), path.c_str(), dims);
+  return out;
 }
 
 std::vector<FinalState> ShardReader::read_spawn_starts() const {

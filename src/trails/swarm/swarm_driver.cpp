@@ -334,6 +334,10 @@ class SwarmRun {
       commit_ready();
       if (next_to_commit() < 0) break;
       std::optional<engines::SegmentResult> result = executor->next_completed();
+      // After a stop a result may be one the stop ended (a Failed trial or extension): taking
+      // it could finish its cycle differently from an uninterrupted run, so the cycle is left
+      // uncommitted and --resume runs it again.
+      core::throw_if_stop_requested();
       if (!result) {
         throw core::InternalError("swarm: nothing in flight while cycles remain");
       }

@@ -24,3 +24,18 @@ swarm_fingerprint() {
   cut -d, -f1-10 "$1/path_${2:-0}/metrics.csv"
   cat "$1/path_${2:-0}/reactive_path.csv"
 }
+# integrate_yaml SWARM_FILE: writes integrate.yaml, the campaign YAML that `trails integrate` (a
+# command-engine segment program running the built-in engine) reads the potential from: the
+# swarm's engine block.
+integrate_yaml() {
+  cat > integrate.yaml <<'YAML'
+outdir: unused
+n_bins: [2, 2]
+min_values: [-1.5, -0.5]
+max_values: [1.2, 2.0]
+system:
+  start: [-0.558, 1.442]
+spawning: {walker: 1, step: 20, stride: 10}
+YAML
+  sed -n '/^engine:/,$p' "$1" >> integrate.yaml
+}

@@ -61,11 +61,12 @@ class MpiRank final : public engines::EngineInstance {
     std::variant<SegmentResult, Lost> outcome =
         exchange(channel_, task, {std::nullopt, options_->heartbeat_timeout}, who());
     if (auto* lost = std::get_if<Lost>(&outcome)) {
+      // A rank that does not end its walker after a Stop cannot be killed from here either.
       MpiWorld::abort(fmt::format(
-          "walker {} of iteration {}: {}. MPI cannot replace a rank, so the whole job ends "
+          "walker {} of iteration {}: {}. MPI cannot {} a rank, so the whole job ends "
           "here; the iterations committed so far are kept: continue with the same launch "
           "command and --resume",
-          task.walker, task.iteration, lost->why));
+          task.walker, task.iteration, lost->why, lost->stopped ? "kill" : "replace"));
     }
     return std::get<SegmentResult>(std::move(outcome));
   }

@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "trails/core/error.h"
+#include "trails/core/process_tree.h"
 #include "trails/core/subprocess.h"
 #include "trails/exec/local/binding_check.h"
 #include "trails/exec/wire/channel.h"
@@ -73,6 +74,8 @@ class WorkerProcess final : public engines::EngineInstance {
  private:
   void start();
   void stop();
+  // Drops the worker and ends its process tree.
+  void end_worker();
   // Ends the worker and returns the walker's Failed result: why, and the worker's stderr tail.
   SegmentResult lose_worker(const SegmentTask& task, const Lost& lost);
   std::string who() const {
@@ -84,12 +87,15 @@ class WorkerProcess final : public engines::EngineInstance {
   engines::Slot slot_;
   std::unique_ptr<core::ChildProcess> child_;
   std::unique_ptr<ChildChannel> channel_;
+  std::string tree_;  // the worker's process-tree token (core/process_tree.h)
 };
 
 void WorkerProcess::start() {
   core::ProcessOptions process;
   process.kill_grace = std::chrono::milliseconds(1000);
   process.set_env = options_->set_env;
+  // An ended worker takes its walker's programs (the command engine's, mdrun) with it.
+  tree_ = core::join_process_tree(process);
   child_ = std::make_unique<core::ChildProcess>(options_->argv, process);
   channel_ = std::make_unique<ChildChannel>(*child_);
   const std::optional<Lost> lost = greet(
@@ -100,8 +106,7 @@ void WorkerProcess::start() {
   if (lost->ended) problem += ": " + child_->finish().describe();
   child_->terminate();
   const std::string tail = child_->stderr_tail();
-  channel_.reset();
-  child_.reset();
+  end_worker();
   throw core::EngineError(
       fmt::format("the worker process of {} ({}) {}", engines::describe(slot_),
                   fmt::join(options_->argv, " "), problem) +
@@ -118,8 +123,14 @@ void WorkerProcess::stop() {
     // ending it anyway
   }
   child_->terminate();  // closes stdin; a worker that does not exit at once is killed
+  end_worker();
+}
+
+void WorkerProcess::end_worker() {
   channel_.reset();
-  child_.reset();
+  child_.reset();  // terminates the worker if it still runs
+  // Whether killed or crashed: nothing it started outlives it.
+  core::end_process_tree(tree_);
 }
 
 SegmentResult WorkerProcess::lose_worker(const SegmentTask& task, const Lost& lost) {
@@ -130,14 +141,13 @@ SegmentResult WorkerProcess::lose_worker(const SegmentTask& task, const Lost& lo
     child_->terminate();
   }
   const std::string tail = child_->stderr_tail();
-  channel_.reset();
-  child_.reset();
+  end_worker();
   SegmentResult result;
   result.task_id = task.task_id;
   result.status = engines::SegmentStatus::Failed;
   result.error = fmt::format(
-      "walker {} of iteration {}: {}{}; a new worker takes the slot's next task{}", task.walker,
-      task.iteration, lost.why, how,
+      "walker {} of iteration {}: {}{}{}{}", task.walker, task.iteration, lost.why, how,
+      lost.stopped ? "" : "; a new worker takes the slot's next task",
       tail.empty() ? "" : "\nthe worker's stderr ends with:\n" + core::indent_lines(tail));
   return result;
 }

@@ -3,7 +3,9 @@
 // warm across tasks and iterations, spoken to in the wire format over its stdin and stdout. A
 // worker that dies (a segfault, an OOM kill, kill -9 from outside), exceeds walker_timeout or
 // stops heartbeating fails only the walker it was running — a Failed result that says why and
-// carries the worker's stderr tail — and a fresh worker takes the slot's next task. The
+// carries the worker's stderr tail — and a fresh worker takes the slot's next task. A worker
+// ends with its whole process tree (its walker's programs too). A stop signal of the driver
+// reaches the workers as a Stop message (worker_link.h). The
 // scheduling is the thread pool's (one driver-side thread per slot waits on its worker), so the
 // contract of executor.h holds unchanged. exec/ knows no configuration: the caller gives the
 // worker's argument vector and the opaque engine setup it ships in the Setup message.

@@ -329,6 +329,9 @@ bool Batch::run_attempt(int attempt, const std::vector<std::size_t>& pending) {
     const bool grace = std::any_of(active.begin(), active.end(),
                                    [](const Job& j) { return j.left_queue.has_value(); });
     if (!pause_(ms(grace ? std::min(k_.poll_interval_s, 5.0) : k_.poll_interval_s))) {
+      // Stopping: the walkers that finished are delivered (a stopped campaign keeps them),
+      // then the rest is cancelled.
+      for (Job& j : active) scan(j);
       for (const Job& j : active) cancel(j);
       return false;
     }

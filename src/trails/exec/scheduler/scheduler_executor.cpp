@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "trails/core/error.h"
+#include "trails/core/signals.h"
 #include "trails/core/subprocess.h"
 #include "trails/exec/scheduler/scheduler_batch.h"
 #include "trails/exec/scheduler/scheduler_commands.h"
@@ -138,9 +139,19 @@ class SchedulerExecutor final : public Executor {
       ready_.push_back(std::move(r));
       changed_.notify_all();
     };
+    // A stop signal (core/signals.h) ends the batch as a shutdown does: its jobs are
+    // cancelled (scancel/qdel) and what finished is delivered. The handler cannot wake this
+    // wait, so the flag is looked at every 100 ms.
     const detail::Pause pause = [this](std::chrono::milliseconds d) {
+      const auto until = std::chrono::steady_clock::now() + d;
       std::unique_lock lock(mutex_);
-      return !changed_.wait_for(lock, d, [this] { return stopping_; });
+      for (;;) {
+        if (stopping_ || core::stop_requested()) return false;
+        const auto now = std::chrono::steady_clock::now();
+        if (now >= until) return true;
+        changed_.wait_for(lock, std::min<std::chrono::steady_clock::duration>(
+                                    until - now, std::chrono::milliseconds(100)));
+      }
     };
     std::exception_ptr error;
     try {

@@ -28,7 +28,7 @@ static_assert(
     "bump kVersion, then update kSegmentResultFields");
 
 // kind_of() maps the variant's alternative index to the enum: keep them in the same order.
-static_assert(std::variant_size_v<Message> == 7);
+static_assert(std::variant_size_v<Message> == 8);
 static_assert(std::is_same_v<std::variant_alternative_t<0, Message>, Hello>);
 static_assert(std::is_same_v<std::variant_alternative_t<1, Message>, engines::SegmentTask>);
 static_assert(std::is_same_v<std::variant_alternative_t<2, Message>, engines::SegmentResult>);
@@ -36,7 +36,9 @@ static_assert(std::is_same_v<std::variant_alternative_t<3, Message>, Heartbeat>)
 static_assert(std::is_same_v<std::variant_alternative_t<4, Message>, Shutdown>);
 static_assert(std::is_same_v<std::variant_alternative_t<5, Message>, ErrorReport>);
 static_assert(std::is_same_v<std::variant_alternative_t<6, Message>, Setup>);
+static_assert(std::is_same_v<std::variant_alternative_t<7, Message>, Stop>);
 static_assert(static_cast<int>(MessageKind::Setup) == 7);
+static_assert(static_cast<int>(MessageKind::Stop) == 8);
 
 namespace {
 
@@ -285,6 +287,7 @@ Hello decode_hello(const json& j) {
 
 json encode_body(const Heartbeat& h) { return {{"sequence", h.sequence}}; }
 json encode_body(const Shutdown& s) { return {{"reason", s.reason}}; }
+json encode_body(const Stop& s) { return {{"signal", s.signal}}; }
 json encode_body(const ErrorReport& e) { return {{"task_id", e.task_id}, {"message", e.message}}; }
 
 Message decode_body(MessageKind kind, const json& body) {
@@ -315,6 +318,12 @@ Message decode_body(MessageKind kind, const json& body) {
     }
     case MessageKind::Setup:
       return decode_setup(body);
+    case MessageKind::Stop: {
+      FieldReader r(body, "stop");
+      Stop s{r.i64("signal")};
+      r.finish();
+      return s;
+    }
   }
   corrupt("unreachable message kind");
 }
@@ -337,6 +346,8 @@ std::string_view name(MessageKind kind) {
       return "error";
     case MessageKind::Setup:
       return "setup";
+    case MessageKind::Stop:
+      return "stop";
   }
   return "unknown";
 }

@@ -23,7 +23,7 @@
 namespace trails::exec::wire {
 
 // Bump on any change of a body's fields or of their encoding.
-inline constexpr std::uint32_t kVersion = 2;                         // 2: the Setup message
+inline constexpr std::uint32_t kVersion = 3;  // 2: the Setup message; 3: the Stop message
 inline constexpr std::size_t kMaxFrameBytes = std::size_t{1} << 30;  // 1 GiB per message
 
 enum class MessageKind : std::uint8_t {
@@ -34,6 +34,7 @@ enum class MessageKind : std::uint8_t {
   Shutdown = 5,   // driver -> worker: finish and exit
   Error = 6,      // worker -> driver: a failure outside any result (cannot start, bad message)
   Setup = 7,      // driver -> worker, first: the slot, the heartbeat interval, the engine setup
+  Stop = 8,       // driver -> worker, at any time: end the running task as the signal would
 };
 std::string_view name(MessageKind kind);
 
@@ -50,6 +51,11 @@ struct Heartbeat {
 struct Shutdown {
   std::string reason;
 };
+// The driver was stopped by `signal` (SIGTERM, SIGINT, SIGHUP): the worker ends its running task
+// as that signal ends an in-process walker, answers its Result, and runs no further task.
+struct Stop {
+  std::int64_t signal = 0;
+};
 struct ErrorReport {
   std::int64_t task_id = -1;  // the task it concerns, -1 for none
   std::string message;
@@ -65,7 +71,7 @@ struct Setup {
 };
 
 using Message = std::variant<Hello, engines::SegmentTask, engines::SegmentResult, Heartbeat,
-                             Shutdown, ErrorReport, Setup>;
+                             Shutdown, ErrorReport, Setup, Stop>;
 MessageKind kind_of(const Message& message);
 
 std::vector<std::uint8_t> encode(const Message& message);

@@ -1,5 +1,6 @@
 // serve_worker (worker.h). Sends come from the main thread (Hello, Result, Error) and the
-// heartbeat thread, so every send holds write_mutex: messages never interleave.
+// heartbeat thread, so every send holds write_mutex: messages never interleave. After the Hello
+// one inbox thread does all the receiving, so a Stop is seen while a task runs.
 #include "trails/exec/wire/worker.h"
 
 #include <unistd.h>
@@ -7,10 +8,12 @@
 #include <array>
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <mutex>
 #include <thread>
 
 #include "trails/core/error.h"
+#include "trails/core/stop_request.h"
 #include "trails/exec/executor.h"
 #include "trails/exec/wire/channel.h"
 #include "trails/exec/wire/wire.h"
@@ -70,6 +73,62 @@ class Heartbeat {
   std::thread thread_;  // last: started once the members it uses exist
 };
 
+// Receives every message after the Hello on its own thread. A Stop stops this process at once
+// (core::request_stop: the running task ends as the driver's signal ends an in-process walker,
+// docs/execution.md, "Stopping"); every other message waits for the main loop's next(). The
+// thread ends after the stream's end, a damaged message or a Shutdown.
+class Inbox {
+ public:
+  struct Entry {
+    Channel::Receive got = Channel::Receive::Closed;
+    wire::Message message;
+    std::string damage;  // a damaged message: why (got is Closed)
+  };
+
+  explicit Inbox(Channel& channel) : channel_(channel), thread_([this] { loop(); }) {}
+  ~Inbox() { thread_.join(); }
+  Inbox(const Inbox&) = delete;
+  Inbox& operator=(const Inbox&) = delete;
+
+  Entry next() {
+    std::unique_lock lock(mutex_);
+    arrived_.wait(lock, [this] { return !entries_.empty(); });
+    Entry entry = std::move(entries_.front());
+    entries_.pop_front();
+    return entry;
+  }
+
+ private:
+  void loop() {
+    for (;;) {
+      Entry entry;
+      try {
+        entry.got = receive_message(channel_, &entry.message);
+      } catch (const core::Error& e) {
+        entry.damage = e.describe();
+      }
+      const bool message = entry.got == Channel::Receive::Message && entry.damage.empty();
+      if (message && wire::kind_of(entry.message) == wire::MessageKind::Stop) {
+        core::request_stop(static_cast<int>(std::get<wire::Stop>(entry.message).signal));
+        continue;
+      }
+      const bool last = !message || wire::kind_of(entry.message) == wire::MessageKind::Shutdown;
+      {
+        const std::lock_guard lock(mutex_);
+        entries_.push_back(std::move(entry));
+      }
+      arrived_.notify_one();
+      if (last) return;
+    }
+  }
+
+  Channel& channel_;
+  std::mutex mutex_;
+  std::condition_variable arrived_;
+  std::deque<Entry> entries_;
+  std::thread thread_;  // last: started once the members it uses exist
+};
+
 int refuse(Channel& channel, std::mutex& write_mutex, std::int64_t task_id,
            const std::string& what) {
   try {
@@ -115,10 +174,13 @@ int serve_worker(Channel& channel, const EngineFactory& make_engine, const std::
 
   Heartbeat heartbeat(channel, write_mutex,
                       std::chrono::milliseconds(std::max<std::int64_t>(1, setup.heartbeat_ms)));
+  Inbox inbox(channel);  // after heartbeat: joined first, while the heartbeat still runs
   try {
     for (;;) {
-      wire::Message message;
-      if (receive_message(channel, &message) == Channel::Receive::Closed) return 0;
+      Inbox::Entry entry = inbox.next();
+      if (!entry.damage.empty()) return refuse(channel, write_mutex, -1, "worker: " + entry.damage);
+      if (entry.got == Channel::Receive::Closed) return 0;
+      const wire::Message& message = entry.message;
       if (wire::kind_of(message) == wire::MessageKind::Shutdown) return 0;
       if (wire::kind_of(message) != wire::MessageKind::Task) {
         return refuse(

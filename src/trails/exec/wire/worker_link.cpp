@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "trails/core/error.h"
+#include "trails/core/signals.h"
 
 namespace trails::exec {
 namespace {
@@ -59,18 +60,38 @@ std::variant<SegmentResult, Lost> exchange(Channel& channel, const SegmentTask& 
   }
   std::optional<Clock::time_point> deadline;
   if (limits.walker_timeout) deadline = Clock::now() + *limits.walker_timeout;
+  // A stop signal is looked for this often while the worker runs (the handler only sets a flag).
+  constexpr std::chrono::milliseconds kStopPoll{100};
+  std::optional<Clock::time_point> stop_by;  // set once the Stop is sent
+  Clock::time_point silent_at = Clock::now() + limits.heartbeat_timeout;
   for (;;) {
-    const Clock::time_point silent_at = Clock::now() + limits.heartbeat_timeout;
+    if (!stop_by && core::stop_requested()) {
+      stop_by = Clock::now() + limits.stop_grace;
+      // Not sent (the worker stopped reading): stop_by decides all the same.
+      send_message(channel, wire::Stop{core::stop_signal()}, *stop_by);
+    }
+    Clock::time_point until = std::min(silent_at, Clock::now() + kStopPoll);
+    if (deadline) until = std::min(until, *deadline);
+    if (stop_by) until = std::min(until, *stop_by);
     wire::Message message;
     Channel::Receive got = Channel::Receive::Closed;
     try {
-      got = receive_message(channel, &message, std::min(deadline.value_or(silent_at), silent_at));
+      got = receive_message(channel, &message, until);
     } catch (const core::Error& e) {
       return Lost{worker + " sent a damaged message: " + e.describe(), false};
     }
-    if (got == Channel::Receive::Closed) return Lost{worker + " ended while running it", true};
+    if (got == Channel::Receive::Closed)
+      return Lost{worker + " ended while running it", true, stop_by.has_value()};
     if (got == Channel::Receive::TimedOut) {
-      if (deadline && Clock::now() >= *deadline) {
+      const Clock::time_point now = Clock::now();
+      if (stop_by && now >= *stop_by) {
+        return Lost{
+            fmt::format("{} did not end it within {} of the stop ({}) and was killed", worker,
+                        seconds_text(limits.stop_grace), core::signal_name(core::stop_signal())),
+            false, true};
+      }
+      if (now < silent_at && (!deadline || now < *deadline)) continue;  // a stop poll
+      if (deadline && now >= *deadline) {
         return Lost{"walker exceeded execution.walker_timeout (" +
                         seconds_text(*limits.walker_timeout) + "); " + worker + " was killed",
                     false};
@@ -79,6 +100,7 @@ std::variant<SegmentResult, Lost> exchange(Channel& channel, const SegmentTask& 
                       " (hung or stopped) and was killed",
                   false};
     }
+    silent_at = Clock::now() + limits.heartbeat_timeout;
     switch (wire::kind_of(message)) {
       case wire::MessageKind::Heartbeat:
         continue;
