@@ -2,27 +2,19 @@
 // heartbeat thread, so every send holds write_mutex: messages never interleave.
 #include "trails/exec/wire/worker.h"
 
-#include <unistd.h>
-
-#include <array>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
 
 #include "trails/core/error.h"
+#include "trails/engines/host.h"
 #include "trails/exec/executor.h"
 #include "trails/exec/wire/channel.h"
 #include "trails/exec/wire/wire.h"
 
 namespace trails::exec {
 namespace {
-
-std::string host_name() {
-  std::array<char, 256> buffer{};
-  if (::gethostname(buffer.data(), buffer.size() - 1) != 0) return "unknown";
-  return buffer.data();
-}
 
 // Sends a Heartbeat every `interval` while busy() is set, until stopped.
 class Heartbeat {
@@ -103,7 +95,7 @@ int serve_worker(Channel& channel, const EngineFactory& make_engine, const std::
     engine = make_engine(setup.engine_setup);
     instance = engine->make_instance(setup.slot);
     const std::lock_guard lock(write_mutex);
-    if (!send_message(channel, wire::Hello{program, engine->name(), host_name(),
+    if (!send_message(channel, wire::Hello{program, engine->name(), engines::host_name(),
                                            static_cast<std::int64_t>(::getpid()), setup.slot})) {
       return 1;  // the driver is gone
     }
