@@ -100,17 +100,17 @@ TEST(EngineModules, EveryEngineReadsTheOneMdBlock) {
   const auto command = load_campaign_config(dir.write(
       "command.yaml",
       md_config(dir, "  md_engine: command\n  command: [/bin/true]\n", "  start: [0.5, 0.5]\n")));
-  const auto& cs = std::get<CommandSpec>(command.engine_spec());
+  const auto cs = std::get<CommandSpec>(command.engine_spec());
   expect_md_block(cs);
   const auto gromacs = load_campaign_config(dir.write(
       "gromacs.yaml",
       md_config(dir, "  md_engine: gromacs\n", "  conf_file: w.gro\n  top_file: w.top\n")));
-  const auto& gs = std::get<GromacsSpec>(gromacs.engine_spec());
+  const auto gs = std::get<GromacsSpec>(gromacs.engine_spec());
   expect_md_block(gs);
   const auto openmm = load_campaign_config(
       dir.write("openmm.yaml", md_config(dir, "  md_engine: openmm\n  platform_name: Reference\n",
                                          "  conf_file: s.pdb\n  forcefield: [amber14-all.xml]\n")));
-  const auto& os = std::get<OpenMMSpec>(openmm.engine_spec());
+  const auto os = std::get<OpenMMSpec>(openmm.engine_spec());
   expect_md_block(os.params);
 }
 
