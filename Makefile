@@ -60,11 +60,13 @@ test-openmm8: deps
 # error). Uses the build's compile_commands.json; JOBS files at a time.
 LINT_FILES = $(shell git ls-files 'src/*.cpp' 'src/*.h' 'apps/*.cpp' 'apps/*.h' 'tests/*.cpp' \
              'tests/*.h' 'bench/*.cpp' 'bench/*.h')
-# engines/openmm is left out: clang cannot parse OpenMM 7.7's headers with libstdc++ 12
-# (std::vector members of incomplete types, which GCC accepts). So are the learned module's
-# files that include libtorch 1.13 (its c10::IValue containers fail the same way).
+# clang cannot parse OpenMM 7.7's headers with libstdc++ 12 (std::vector members of incomplete
+# types, which GCC accepts), so engines/openmm (the one library that includes OpenMM) is tidied
+# with the compile commands of the OpenMM 8 build. The learned module's files that include
+# libtorch 1.13 are left out (its c10::IValue containers fail the same way).
 TORCH_FILES = $(wildcard src/trails/learned/*_training.cpp src/trails/learned/torch*.cpp)
-TIDY_FILES = $(filter-out src/trails/engines/openmm/% $(TORCH_FILES),$(filter src/%.cpp apps/%.cpp,$(LINT_FILES)))
+OPENMM_TIDY_FILES = $(filter src/trails/engines/openmm/%.cpp,$(LINT_FILES))
+TIDY_FILES = $(filter-out $(OPENMM_TIDY_FILES) $(TORCH_FILES),$(filter src/%.cpp apps/%.cpp,$(LINT_FILES)))
 
 lint: lint-format lint-tidy
 
@@ -75,6 +77,9 @@ lint-format: deps
 lint-tidy: deps configure
 	@echo "lint: clang-tidy over $(words $(TIDY_FILES)) files, $(JOBS) at a time"
 	@bash scripts/lint-tidy $(BUILD) $(JOBS) $(TIDY_FILES)
+	@bash scripts/test-openmm8 $(OPENMM8_BUILD) $(JOBS) configure
+	@echo "lint: clang-tidy over $(words $(OPENMM_TIDY_FILES)) files of engines/openmm against OpenMM 8"
+	@bash scripts/lint-tidy $(OPENMM8_BUILD) $(JOBS) $(OPENMM_TIDY_FILES)
 
 demo: build-trails
 	bash examples/alanine-dipeptide/run-demo.sh $(TRAILS)

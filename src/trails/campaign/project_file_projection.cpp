@@ -150,7 +150,7 @@ class ProjectFileProjection final : public features::Projection {
         dimension_(config.learned_space() ? 0 : config.cv_dimension()),
         evaluation_only_(config.learned_space()),
         stride_(config.spawning.stride),
-        dt_ps_(config.engine.openmm.dt),
+        dt_ps_(config.engine.md.dt),
         worker_(core::resolve_python(config.engine.python), "system.project_file") {}
 
   int dimension() const override { return dimension_; }

@@ -17,7 +17,7 @@ RunLog::RunLog(std::filesystem::path path, const config::CampaignConfig& config)
       header_(header(config)),
       msm_(config.msm.enabled),
       recycling_(!config.spawning.recycle_target.empty()),
-      tau_(config.spawning.step * config.engine.builtin.dt) {}
+      tau_(config.spawning.step * config.engine.md.dt) {}
 
 RunLog::~RunLog() {
   if (file_ != nullptr) std::fclose(file_);
@@ -35,7 +35,7 @@ std::string RunLog::header(const config::CampaignConfig& c) {
   h += fmt::format("# walker={}\n", c.spawning.walker);
   h += fmt::format("# step={}\n", c.spawning.step);
   h += fmt::format("# stride={}\n", c.spawning.stride);
-  h += fmt::format("# dt={}\n", c.engine.builtin.dt);
+  h += fmt::format("# dt={}\n", c.engine.md.dt);
   h += fmt::format("# n_bins={}\n", nlohmann::json(c.n_bins).dump());
   h += fmt::format("# min_values={}\n", nlohmann::json(c.min_values).dump());
   h += fmt::format("# max_values={}\n", nlohmann::json(c.max_values).dump());

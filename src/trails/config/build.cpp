@@ -4,6 +4,7 @@
 #include <string>
 
 #include "trails/config/cross_checks.h"
+#include "trails/config/engines/engine_module.h"
 
 namespace trails::config::detail {
 namespace {
@@ -198,6 +199,11 @@ void build_msm(const RawConfig& raw, MsmConfig& m) {
 
 CampaignConfig build_config(const RawConfig& raw) {
   CampaignConfig c;
+  // The rows bound to their members (key_row.h) fill themselves; the rest is built below.
+  for (const KeySpec& key : all_keys()) {
+    if (key.fill) key.fill(c, raw.value(key.dotted()));
+  }
+  apply_md_block(c.engine);
   c.outdir = as_string(raw, "outdir");
   if (const json& v = raw.value("random_seed"); v.is_number_integer()) {
     c.random_seed = v.get<std::uint64_t>();
@@ -267,7 +273,6 @@ CampaignConfig build_config(const RawConfig& raw) {
   b.integrator = as_string(raw, "engine.integrator") == "langevin" ? Integrator::Langevin
                                                                    : Integrator::Overdamped;
   b.kT = as_double(raw, "engine.kT", b.kT);
-  b.dt = as_double(raw, "engine.dt", b.dt);
   b.friction = as_double(raw, "engine.friction", b.friction);
   b.mass = as_double(raw, "engine.mass", b.mass);
   b.synthetic_cost_ms = as_double(raw, "engine.synthetic_cost_ms", b.synthetic_cost_ms);
@@ -276,10 +281,6 @@ CampaignConfig build_config(const RawConfig& raw) {
   b.dimension = builtin_dimension(raw).value_or(as_int(raw, "engine.dimension", b.dimension));
 
   OpenMMEngineConfig& o = c.engine.openmm;
-  o.temperature = as_double(raw, "engine.temperature", o.temperature);
-  o.pressure = as_double(raw, "engine.pressure", o.pressure);
-  o.npt = as_bool(raw, "engine.npt", o.npt);
-  o.dt = b.dt;
   o.platform_name = as_string(raw, "engine.platform_name");
   o.precision = as_string(raw, "engine.precision");
   o.reproducibility =
@@ -289,19 +290,7 @@ CampaignConfig build_config(const RawConfig& raw) {
   build_gromacs(raw, c.engine.gromacs);
   if (const json& v = raw.value("engine.python"); v.is_string())
     c.engine.python = v.get<std::string>();
-  if (const json& v = raw.value("engine.command"); v.is_array()) {
-    c.engine.command = v.get<std::vector<std::string>>();
-  }
-  if (const json& v = raw.value("engine.command_timeout"); v.is_number()) {
-    c.engine.command_timeout = v.get<double>();
-  }
   c.engine.keep_walker_files = as_bool(raw, "engine.keep_walker_files", false);
-  c.engine.amber_executable = as_string(raw, "engine.amber_executable");
-  c.engine.amber_input_file = as_path(raw, "engine.amber_input_file");
-  if (const json& v = raw.value("engine.amber_extra_args"); v.is_array()) {
-    c.engine.amber_extra_args = v.get<std::vector<std::string>>();
-  }
-  c.engine.amber_trajectory_format = as_string(raw, "engine.amber_trajectory_format");
   if (const json& v = raw.value("cvs"); v.is_array()) c.cvs = v;
   c.system.conf_file = as_path(raw, "system.conf_file");
   c.system.initial_trajectory = as_path(raw, "system.initial_trajectory");

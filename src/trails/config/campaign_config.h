@@ -14,15 +14,28 @@
 #include <nlohmann/json.hpp>
 
 #include "trails/config/engine_spec.h"
+#include "trails/config/engines/amber.h"
+#include "trails/config/engines/command.h"
 
 namespace trails::config {
 
 enum class SpawnType { Hard, Soft };
 enum class SearchMode { Explore, Target };
 
+// The MD block every engine reads: engine.temperature (K), pressure (atm), npt and dt (ps; reduced
+// units for the built-in engine). apply_md_block copies it into the specs that carry it
+// themselves (the built-in engine's dt, the OpenMM engine's parameters).
+struct MdBlockConfig {
+  double temperature = 300.0;
+  double pressure = 1.0;
+  bool npt = false;
+  double dt = 0.002;
+};
+
 struct EngineConfig {
   std::string md_engine = "builtin";  // tested only in config/ and the engine registry
   std::optional<std::uint64_t> seed;  // engine.seed; None -> random_seed
+  MdBlockConfig md;
   BuiltinEngineConfig builtin;
   OpenMMEngineConfig openmm;
   GromacsEngineConfig gromacs;
@@ -30,15 +43,10 @@ struct EngineConfig {
   // engine.python: the Python interpreter for preparation and system.project_file; unset:
   // $TRAILS_PYTHON, then /usr/bin/python3 (core/python.h).
   std::optional<std::string> python;
-  // engine.md_engine: command (docs/engines.md, "The command engine").
-  std::vector<std::string> command;       // engine.command, argv
-  std::optional<double> command_timeout;  // engine.command_timeout (s)
-  bool keep_walker_files = false;         // engine.keep_walker_files
-  // engine.md_engine: amber (docs/engines.md, "The Amber engine").
-  std::string amber_executable = "pmemd";
-  std::optional<std::filesystem::path> amber_input_file;
-  std::vector<std::string> amber_extra_args;
-  std::string amber_trajectory_format = "auto";  // auto | netcdf | ascii
+  // Each engine module's own keys (config/engines/amber.h, command.h).
+  CommandKeys command;
+  AmberKeys amber;
+  bool keep_walker_files = false;  // engine.keep_walker_files (the external engines)
 };
 
 struct SystemConfig {

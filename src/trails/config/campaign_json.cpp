@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "trails/config/campaign_config.h"
+#include "trails/config/engines/engine_module.h"
 #include "trails/config/schema.h"
 
 namespace trails::config {
@@ -20,42 +21,6 @@ json optional_json(const std::optional<T>& v) {
 template <class T>
 json list_or_null(const std::vector<T>& v) {
   return v.empty() ? json(nullptr) : json(v);
-}
-
-// Every key this build implements, with its value; `all`: also the keys that do not change
-// results (outdir, iterations, max_workers, ...).
-json path_or_null(const std::optional<std::filesystem::path>& p) {
-  return p ? json(p->string()) : json(nullptr);
-}
-
-// The GROMACS engine's values: all of them can change the frames (thread counts included,
-// unless -reprod is given), so all are result-relevant.
-void append_gromacs(const CampaignConfig& c, json& j) {
-  json& e = j["engine"];
-  const GromacsEngineConfig& g = c.engine.gromacs;
-  const OpenMMEngineConfig& o = c.engine.openmm;  // the shared temperature/pressure/npt keys
-  e["temperature"] = o.temperature;
-  e["pressure"] = o.pressure;
-  e["npt"] = o.npt;
-  e["gromacs_executable"] = g.executable;
-  e["gromacs_include_dir"] = path_or_null(c.engine.gromacs_include_dir);
-  e["gromacs_mdrun_ntmpi"] = g.mdrun_ntmpi;
-  e["gromacs_mdrun_ntomp"] = optional_json(g.mdrun_ntomp);
-  e["gromacs_mdrun_nb"] = optional_json(g.mdrun_nb);
-  e["gromacs_mdrun_pme"] = optional_json(g.mdrun_pme);
-  e["gromacs_mdrun_update"] = optional_json(g.mdrun_update);
-  e["gromacs_mdrun_bonded"] = optional_json(g.mdrun_bonded);
-  e["gromacs_mdrun_pin"] = optional_json(g.mdrun_pin);
-  e["gromacs_mdrun_extra_args"] = g.mdrun_extra_args;
-  e["gromacs_grompp_maxwarn"] = g.grompp_maxwarn;
-  j["system"]["conf_file"] = path_or_null(c.system.conf_file);
-  j["system"]["top_file"] = path_or_null(c.system.top_file);
-  j["system"]["system_file"] = path_or_null(c.system.system_file);
-  j["cvs"] = c.cvs;
-  if (c.system.trajectory_topology_file) {
-    j["system"]["trajectory_topology_file"] = c.system.trajectory_topology_file->string();
-  }
-  if (c.system.project_file) j["system"]["project_file"] = c.system.project_file->string();
 }
 
 // The adaptive_model keys the neural space `mode` reads (none for pca | tica, so their digests
@@ -143,66 +108,8 @@ json built_values(const CampaignConfig& c, bool all) {
   e["friction"] = b.friction;
   e["mass"] = b.mass;
   e["dimension"] = b.dimension;
-  if (c.engine.md_engine == "gromacs") append_gromacs(c, j);
-  if (c.engine.md_engine == "openmm") {  // only then, so built-in digests stay as they were
-    const OpenMMEngineConfig& o = c.engine.openmm;
-    e["temperature"] = o.temperature;
-    e["pressure"] = o.pressure;
-    e["npt"] = o.npt;
-    e["platform_name"] = o.platform_name;
-    e["precision"] = o.precision;
-    e["equilibrate"] = o.equilibrate;
-    // Only when set, so the digests of runs written before the key stay as they were.
-    if (o.reproducibility != Reproducibility::Auto) {
-      e["reproducibility"] = reproducibility_name(o.reproducibility);
-    }
-    e["gromacs_include_dir"] = path_or_null(c.engine.gromacs_include_dir);
-    j["system"]["conf_file"] = path_or_null(c.system.conf_file);
-    j["system"]["top_file"] = path_or_null(c.system.top_file);
-    j["system"]["system_file"] = path_or_null(c.system.system_file);
-    j["system"]["forcefield"] = c.system.forcefield;
-    j["cvs"] = c.cvs;
-    if (c.system.initial_trajectory) {  // only when set, so earlier digests stay as they were
-      j["system"]["initial_trajectory"] = c.system.initial_trajectory->string();
-    }
-    if (c.system.project_file) {  // the path, not the module's content (docs/cvs.md)
-      j["system"]["project_file"] = c.system.project_file->string();
-    }
-    if (c.system.trajectory_topology_file) {  // only when set (earlier digests unchanged)
-      j["system"]["trajectory_topology_file"] = c.system.trajectory_topology_file->string();
-    }
-  }
-
-  if (c.engine.md_engine == "command") {  // only then, so other digests stay as they were
-    const OpenMMEngineConfig& o = c.engine.openmm;
-    e["command"] = c.engine.command;
-    e["temperature"] = o.temperature;
-    e["pressure"] = o.pressure;
-    e["npt"] = o.npt;
-    j["system"]["conf_file"] = c.system.conf_file ? json(c.system.conf_file->string()) : json();
-    j["cvs"] = c.cvs;
-    if (all) {  // where walkers run, not what they compute
-      e["command_timeout"] = c.engine.command_timeout ? json(*c.engine.command_timeout) : json();
-      e["keep_walker_files"] = c.engine.keep_walker_files;
-      j["execution"]["scratch"] = optional_json(c.execution.scheduler.scratch);
-    }
-  }
-
-  if (c.engine.md_engine == "amber") {  // only then, so other digests stay as they were
-    const OpenMMEngineConfig& o = c.engine.openmm;
-    e["amber_executable"] = c.engine.amber_executable;
-    e["amber_input_file"] =
-        c.engine.amber_input_file ? json(c.engine.amber_input_file->string()) : json();
-    e["amber_extra_args"] = c.engine.amber_extra_args;
-    e["amber_trajectory_format"] = c.engine.amber_trajectory_format;
-    e["temperature"] = o.temperature;
-    e["pressure"] = o.pressure;
-    e["npt"] = o.npt;
-    j["system"]["conf_file"] = c.system.conf_file ? json(c.system.conf_file->string()) : json();
-    j["system"]["top_file"] = c.system.top_file ? json(c.system.top_file->string()) : json();
-    j["cvs"] = c.cvs;
-    if (all) e["keep_walker_files"] = c.engine.keep_walker_files;
-  }
+  // The engine's own keys, only when it is the run's, so other digests stay as they were.
+  if (const auto* module = detail::engine_module(c.engine.md_engine)) module->values(c, all, j);
 
   json& s = j["spawning"];
   const SpawningConfig& sp = c.spawning;
@@ -299,10 +206,6 @@ json built_values(const CampaignConfig& c, bool all) {
     j["execution"]["backend"] = c.execution.backend;
     j["execution"]["persistent_workers"] = c.execution.persistent_workers;
     j["execution"]["walker_timeout"] = optional_json(c.execution.walker_timeout);
-    if (c.engine.md_engine == "gromacs") {  // only then, so other runs' files stay as they were
-      j["execution"]["scratch"] = optional_json(c.execution.scheduler.scratch);
-      e["keep_walker_files"] = c.engine.keep_walker_files;
-    }
     const ExecutionConfig& x = c.execution;
     const json devices = x.devices.empty() ? json(nullptr) : json(x.devices);
     j["execution"]["devices"] = devices;

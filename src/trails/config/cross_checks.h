@@ -48,8 +48,9 @@ void check_cross_fields(const RawConfig& raw, Problems& problems);
 // engine.md_engine is available and has what it needs; built-in-only keys only with it (part of
 // check_cross_fields, also run by the swarm loader).
 void check_engine(const RawConfig& raw, Problems& problems);
-void check_command_engine(const RawConfig& raw, Problems& problems);
-void check_amber_engine(const RawConfig& raw, Problems& problems);
+// A molecular engine starts from its structure: system.start (points of a point system) refused,
+// with `who` naming the engine (engine_checks.cpp).
+void refuse_start_point(const RawConfig& raw, Problems& problems, const std::string& who);
 // Built-in potential dimensions against n_bins and system.start (engine_checks.cpp).
 void check_builtin_dimensions(const RawConfig& raw, Problems& problems);
 // The molecular inputs: which structure/topology formats combine, system.project_file against the

@@ -7,6 +7,7 @@
 
 #include "trails/config/convert.h"
 #include "trails/config/cross_checks.h"
+#include "trails/config/engines/engine_module.h"
 #include "trails/config/schema.h"
 
 namespace trails::config::detail {
@@ -78,8 +79,11 @@ void check_engine(const RawConfig& raw, Problems& problems) {
   if (!raw.blocks.count("engine")) return;  // "missing required block" already said it
   const Entry& md = raw.at("engine.md_engine");
   if (md.present && !md.valid) return;  // a bad md_engine value: do not guess which was meant
-  check_command_engine(raw, problems);
-  check_amber_engine(raw, problems);
+  // The chosen engine's own rules (config/engines/).
+  if (md.present && md.valid) {
+    const EngineModule* module = engine_module(md.value.get<std::string>());
+    if (module != nullptr && module->check != nullptr) module->check(raw, problems);
+  }
   if (is_openmm(raw)) {
     const Entry& conf = raw.at("system.conf_file");
     if (conf.valid && conf.value.is_null()) {
@@ -107,8 +111,6 @@ void check_engine(const RawConfig& raw, Problems& problems) {
   }
 }
 
-namespace {
-
 // Start points are coordinates of point systems; a molecular engine starts from its structure.
 void refuse_start_point(const RawConfig& raw, Problems& problems, const std::string& who) {
   const Entry& start = raw.at("system.start");
@@ -118,91 +120,6 @@ void refuse_start_point(const RawConfig& raw, Problems& problems, const std::str
                      " starts from system.conf_file; system.start gives points of a point "
                      "system: remove it");
   }
-}
-
-}  // namespace
-
-// The command engine needs its program, and either a structure (molecular: .pdb/.gro) or a
-// start point whose length is the CV dimension (a point system: its coordinates are the CVs).
-void check_command_engine(const RawConfig& raw, Problems& problems) {
-  const Entry& md = raw.at("engine.md_engine");
-  if (!(md.present && md.valid && md.value == "command")) return;
-  const Entry& command = raw.at("engine.command");
-  if (command.valid && command.value.is_null()) {
-    problems.add(md.value_at, "engine.command",
-                 "the command engine needs the program that runs one segment: set "
-                 "engine.command (e.g. [python3, runseg.py]; docs/engines.md, \"The command "
-                 "engine\")");
-  }
-  const Entry& conf = raw.at("system.conf_file");
-  if (conf.valid && conf.value.is_string()) {
-    const std::string file = conf.value.get<std::string>();
-    const std::string ext = file.size() >= 4 ? file.substr(file.size() - 4) : file;
-    if (ext != ".pdb" && ext != ".gro") {
-      problems.add(conf.value_at, "system.conf_file",
-                   "the command engine reads its topology from a .pdb or .gro file; convert " +
-                       file + " to one of them");
-    }
-    refuse_start_point(raw, problems, "the command engine's molecular system");
-    return;
-  }
-  const Entry& start = raw.at("system.start");
-  if (!start.valid || start.value.is_null()) {
-    problems.add(md.value_at, "system.start",
-                 "the command engine needs a structure (system.conf_file: .pdb or .gro) or, "
-                 "for a point system whose coordinates are the CVs, a start point "
-                 "(system.start: [x, y, ...])");
-    return;
-  }
-  const json& first = start.value[0].is_array() ? start.value[0] : start.value;
-  std::string nbins_key;
-  const std::vector<int> n_bins = effective_n_bins(raw, &nbins_key);
-  const bool learned = raw.usable("space_mode") && raw.value("space_mode") != "fixed";
-  if (!learned && raw.usable(nbins_key) && n_bins.size() != first.size()) {
-    problems.add(raw.at(nbins_key).value_at, nbins_key,
-                 "has " + count(n_bins.size(), "entry", "entries") +
-                     " but the command engine's point system has " +
-                     count(first.size(), "coordinate", "coordinates") +
-                     " (system.start); its CV space is the coordinates, so give one bin count "
-                     "per coordinate");
-  }
-  if (start.value[0].is_array()) {
-    for (std::size_t i = 1; i < start.value.size(); ++i) {
-      if (start.value[i].size() != first.size()) {
-        problems.add(element_or_value(start, i), "system.start[" + std::to_string(i) + "]",
-                     "has " + count(start.value[i].size(), "coordinate", "coordinates") +
-                         " but system.start[0] has " + std::to_string(first.size()));
-      }
-    }
-  }
-}
-
-// The Amber engine runs from a prmtop and a start coordinate file (docs/engines.md).
-void check_amber_engine(const RawConfig& raw, Problems& problems) {
-  const Entry& md = raw.at("engine.md_engine");
-  if (!(md.present && md.valid && md.value == "amber")) return;
-  const auto require = [&](const char* key, const std::vector<std::string>& extensions,
-                           const char* what) {
-    const Entry& e = raw.at(key);
-    if (!e.valid) return;
-    if (e.value.is_null()) {
-      problems.add(md.value_at, key, std::string("the Amber engine needs ") + what);
-      return;
-    }
-    const std::string file = e.value.get<std::string>();
-    const std::string ext = std::filesystem::path(file).extension().string();
-    if (std::find(extensions.begin(), extensions.end(), ext) == extensions.end()) {
-      std::string list;
-      for (const auto& x : extensions) list += (list.empty() ? "" : ", ") + x;
-      problems.add(e.value_at, key,
-                   "the Amber engine reads " + std::string(what) + " (" + list + "); " + file +
-                       " is none of them");
-    }
-  };
-  require("system.top_file", {".prmtop", ".parm7"}, "an Amber prmtop");
-  require("system.conf_file", {".inpcrd", ".rst7", ".ncrst", ".rst", ".crd"},
-          "an Amber coordinate or restart file");
-  refuse_start_point(raw, problems, "the Amber engine");
 }
 
 void check_builtin_dimensions(const RawConfig& raw, Problems& problems) {

@@ -1,74 +1,20 @@
-// CampaignConfig::engine_spec(): the one place that turns engine.md_engine into a spec type;
+// CampaignConfig::engine_spec() through the engine modules' table (config/engines/);
 // potential names; a spec as JSON and back (for worker processes).
 #include <utility>
 
 #include "trails/config/campaign_config.h"
+#include "trails/config/engines/engine_module.h"
 #include "trails/core/error.h"
 
 namespace trails::config {
 
 EngineSpec CampaignConfig::engine_spec() const {
-  if (engine.md_engine == "builtin") return engine.builtin;
-  if (engine.md_engine == "openmm") {
-    OpenMMSpec spec;
-    spec.params = engine.openmm;
-    spec.inputs = {system.conf_file,           system.top_file,
-                   system.system_file,         system.forcefield,
-                   engine.gromacs_include_dir, engine.python};
-    spec.seed_base = engine_seed_base();
-    return spec;
+  const detail::EngineModule* module = detail::engine_module(engine.md_engine);
+  // The schema admits only the registry's engines; reaching this is a bug, not bad input.
+  if (module == nullptr) {
+    throw core::InternalError("engine.md_engine: no spec for '" + engine.md_engine + "'");
   }
-  if (engine.md_engine == "gromacs") {
-    GromacsSpec spec;
-    spec.params = engine.gromacs;
-    // check_gromacs_inputs (engine_checks.cpp) made both required.
-    spec.conf_file = system.conf_file.value_or(std::filesystem::path());
-    spec.top_file = system.top_file.value_or(std::filesystem::path());
-    spec.mdp_template = system.system_file;
-    spec.include_dir = engine.gromacs_include_dir;
-    spec.files = walker_files();
-    spec.timeout_s = md_timeout_from_environment();
-    spec.temperature = engine.openmm.temperature;
-    spec.pressure = engine.openmm.pressure;
-    spec.npt = engine.openmm.npt;
-    spec.dt = engine.openmm.dt;
-    spec.steps = spawning.step;
-    spec.stride = spawning.stride;
-    return spec;
-  }
-  if (engine.md_engine == "command") {
-    CommandSpec spec;
-    spec.command = engine.command;
-    spec.timeout_s =
-        engine.command_timeout ? engine.command_timeout : md_timeout_from_environment();
-    spec.dt = engine.builtin.dt;
-    spec.temperature = engine.openmm.temperature;
-    spec.pressure = engine.openmm.pressure;
-    spec.npt = engine.openmm.npt;
-    spec.conf_file = system.conf_file;
-    if (!spec.conf_file && !system.start.empty()) spec.start = system.start.front();
-    spec.files = walker_files();
-    return spec;
-  }
-  if (engine.md_engine == "amber") {
-    AmberSpec spec;
-    spec.executable = engine.amber_executable;
-    spec.input_file = engine.amber_input_file;
-    spec.extra_args = engine.amber_extra_args;
-    spec.timeout_s = md_timeout_from_environment();
-    spec.netcdf = engine.amber_trajectory_format != "ascii";
-    // check_amber_engine (config/engine_checks.cpp) required both files.
-    spec.top_file = system.top_file.value_or(std::filesystem::path());
-    spec.conf_file = system.conf_file.value_or(std::filesystem::path());
-    spec.dt = engine.builtin.dt;
-    spec.temperature = engine.openmm.temperature;
-    spec.pressure = engine.openmm.pressure;
-    spec.npt = engine.openmm.npt;
-    spec.files = walker_files();
-    return spec;
-  }
-  // The schema admits only the engines above; reaching this is a bug, not bad input.
-  throw core::InternalError("engine.md_engine: no spec for '" + engine.md_engine + "'");
+  return module->spec(*this);
 }
 
 WalkerFilesSpec CampaignConfig::walker_files() const {

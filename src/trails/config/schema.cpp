@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "trails/config/cross_checks.h"
+#include "trails/config/engines/engine_module.h"
+#include "trails/config/key_row.h"
 
 namespace trails::config::detail {
 namespace {
@@ -14,85 +16,7 @@ namespace {
 using json = nlohmann::json;
 using T = ValueType;
 
-// Shorthands for the conditions under which Trails-MD reads a not-built feature's keys.
-constexpr std::string_view kEngineKey = "engine.md_engine";
-constexpr std::string_view kSchemeKey = "spawning.spawn_scheme";
-constexpr std::string_view kBackendKey = "execution.backend";
-constexpr std::string_view kSpaceKey = "space_mode";
 const std::vector<std::string_view> kNeuralSpaces = {"tvae", "vampnet", "spib", "deep-tica"};
-const std::vector<std::string_view> kSchedulers = {"slurm", "pbs", "torque"};
-
-// Small fluent builder: the table below reads one key per line.
-struct K {
-  KeySpec s;
-  K(std::string_view block, std::string_view name, ValueType type, json def) {
-    s.block = block;
-    s.name = name;
-    s.type = type;
-    s.default_value = std::move(def);
-  }
-  K& null() {
-    s.nullable = true;
-    return *this;
-  }
-  K& non_empty() {
-    s.non_empty = true;
-    return *this;
-  }
-  K& wide() {
-    s.wide = true;
-    return *this;
-  }
-  K& ge(double v) {
-    s.lo = Bound{v, false};
-    return *this;
-  }
-  K& gt(double v) {
-    s.lo = Bound{v, true};
-    return *this;
-  }
-  K& le(double v) {
-    s.hi = Bound{v, false};
-    return *this;
-  }
-  K& lt(double v) {
-    s.hi = Bound{v, true};
-    return *this;
-  }
-  K& one_of(std::vector<std::string_view> c) {
-    s.choices = std::move(c);
-    return *this;
-  }
-  K& built_only(std::vector<std::string_view> c, std::string_view feature) {
-    s.built_choices = std::move(c);
-    s.feature = feature;
-    return *this;
-  }
-  K& not_built(std::string_view feature) {
-    s.support = Support::NotBuilt;
-    s.feature = feature;
-    return *this;
-  }
-  // The feature's keys matter in Trails-MD only when `key` takes one of `values`.
-  K& only_with(std::string_view key, std::vector<std::string_view> values) {
-    s.used_with_key = key;
-    s.used_with = std::move(values);
-    return *this;
-  }
-  // Shorthands: the keys of one not-built engine, the scheduler backends, a neural space.
-  K& gromacs() { return only_with(kEngineKey, {"gromacs"}); }
-  K& amber() { return only_with(kEngineKey, {"amber"}); }
-  K& scheduler() { return only_with(kBackendKey, kSchedulers); }
-  K& model(std::vector<std::string_view> spaces) { return only_with(kSpaceKey, std::move(spaces)); }
-  K& no_effect() {
-    s.support = Support::NoEffect;
-    return *this;
-  }
-  K& builtin_engine() {
-    s.support = Support::BuiltinOnly;
-    return *this;
-  }
-};
 
 std::vector<KeySpec> make_table() {
   const json null_v = nullptr;
@@ -136,8 +60,7 @@ std::vector<KeySpec> make_table() {
       K("system", "topology", T::String, null_v).null().no_effect(),
       K("system", "start", T::Points, null_v).null().non_empty(),
       // ---- engine ----
-      K("engine", "md_engine", T::String, "openmm")
-          .one_of({"builtin", "openmm", "gromacs", "amber", "command"}),
+      K("engine", "md_engine", T::String, "openmm").one_of(engine_names()),
       K("engine", "seed", T::Int, null_v).null().ge(0).wide(),
       K("engine", "potential", T::String, "muller_brown")
           .one_of({"double_well", "muller_brown", "three_well", "harmonic", "biased_walk"})
@@ -146,15 +69,22 @@ std::vector<KeySpec> make_table() {
           .one_of({"overdamped", "langevin"})
           .builtin_engine(),
       K("engine", "kT", T::Number, 1.0).gt(0).builtin_engine(),
-      K("engine", "dt", T::Number, 0.002).gt(0),
+      K("engine", "dt", T::Number, 0.002).gt(0).fills([](auto& c) -> auto& {
+        return c.engine.md.dt;
+      }),
       K("engine", "friction", T::Number, 1.0).gt(0).builtin_engine(),
       K("engine", "mass", T::Number, 1.0).gt(0).builtin_engine(),
       K("engine", "synthetic_cost_ms", T::Number, 0.0).ge(0).builtin_engine(),
       K("engine", "synthetic_startup_ms", T::Number, 0.0).ge(0).builtin_engine(),
       K("engine", "dimension", T::Int, 2).ge(1).builtin_engine(),
-      K("engine", "temperature", T::Number, 300.0).gt(0),
-      K("engine", "pressure", T::Number, 1.0).gt(0),
-      K("engine", "npt", T::Bool, false),
+      // The MD block every engine reads (MdBlockConfig).
+      K("engine", "temperature", T::Number, 300.0).gt(0).fills([](auto& c) -> auto& {
+        return c.engine.md.temperature;
+      }),
+      K("engine", "pressure", T::Number, 1.0).gt(0).fills([](auto& c) -> auto& {
+        return c.engine.md.pressure;
+      }),
+      K("engine", "npt", T::Bool, false).fills([](auto& c) -> auto& { return c.engine.md.npt; }),
       K("engine", "platform_name", T::String, "CUDA")
           .one_of({"Reference", "CPU", "CUDA", "OpenCL", "HIP"}),
       K("engine", "precision", T::String, "mixed").one_of({"single", "mixed", "double"}),
@@ -188,20 +118,15 @@ std::vector<KeySpec> make_table() {
           .gromacs(),
       K("engine", "gromacs_mdrun_extra_args", T::StringList, empty_list).gromacs(),
       K("engine", "gromacs_grompp_maxwarn", T::Int, 0).ge(0).gromacs(),
-      // Trails extension (docs/engines.md, "Scratch"): keep each walker's work directory.
-      K("engine", "amber_executable", T::String, "pmemd").amber(),
-      K("engine", "amber_input_file", T::FilePath, null_v).null().amber(),
-      K("engine", "amber_extra_args", T::StringList, empty_list).amber(),
-      K("engine", "amber_trajectory_format", T::String, "auto")
-          .one_of({"auto", "netcdf", "ascii"})
-          .amber(),
-      // Trails extensions: the command engine (docs/engines.md, "The command engine") and the
-      // external engines' per-walker files (docs/engines.md, "Walker files and scratch").
-      K("engine", "command", T::Command, null_v).null().only_with(kEngineKey, {"command"}),
-      K("engine", "command_timeout", T::Number, null_v)
-          .null()
-          .gt(0)
-          .only_with(kEngineKey, {"command"}),
+  };
+  // Each engine module's own rows (config/engines/), in the registry's order.
+  std::vector<KeySpec> out = rows_of(std::move(k));
+  for (const EngineModule* module : engine_modules()) {
+    for (KeySpec& row : module->keys()) out.push_back(std::move(row));
+  }
+  std::vector<K> rest = {
+      // Trails extension (docs/engines.md, "Walker files and scratch"): keep each walker's work
+      // directory.
       K("engine", "keep_walker_files", T::Bool, false),
       // ---- spawning ----
       K("spawning", "walker", T::Int, 10).gt(0),
@@ -335,9 +260,7 @@ std::vector<KeySpec> make_table() {
           .gt(0)
           .model({"deep-tica"}),
   };
-  std::vector<KeySpec> out;
-  out.reserve(k.size());
-  for (auto& e : k) out.push_back(std::move(e.s));
+  for (KeySpec& row : rows_of(std::move(rest))) out.push_back(std::move(row));
   return out;
 }
 

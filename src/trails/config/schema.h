@@ -4,12 +4,17 @@
 // effective_json() and the documentation test all read this table, so they cannot drift apart.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+namespace trails::config {
+struct CampaignConfig;
+}
 
 namespace trails::config::detail {
 
@@ -66,6 +71,11 @@ struct KeySpec {
   // (a NotBuilt key is then not refused: docs/trails-md-compatibility.md#compat-ignored-keys).
   std::string_view used_with_key;
   std::vector<std::string_view> used_with;
+  // A row bound to the CampaignConfig member it fills (key_row.h, K::fills): build_config stores
+  // the converted value through `fill`, the engine modules write it back through `read`. Unbound
+  // rows are built by hand (build.cpp).
+  std::function<void(CampaignConfig&, const nlohmann::json&)> fill;
+  std::function<nlohmann::json(const CampaignConfig&)> read;
 
   std::string dotted() const;  // "spawning.walker", or "n_bins" at top level
 };

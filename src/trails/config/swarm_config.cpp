@@ -13,6 +13,7 @@
 #include "trails/config/config_text.h"
 #include "trails/config/convert.h"
 #include "trails/config/cross_checks.h"
+#include "trails/config/engines/engine_module.h"
 #include "trails/config/execution_spec.h"
 #include "trails/config/problems.h"
 #include "trails/config/reader.h"
@@ -293,7 +294,8 @@ void check_md(const detail::RawConfig& raw, const SwarmReader& r, SwarmOptions& 
     if (engine_t.present && engine_t.valid && engine_t.value.get<double>() != *o.temperature) {
       md.engine.openmm.velocity_temperature = *o.temperature;
     } else {
-      md.engine.openmm.temperature = *o.temperature;
+      md.engine.md.temperature = *o.temperature;
+      detail::apply_md_block(md.engine);
     }
   }
   const detail::Entry& start = raw.at("system.start");

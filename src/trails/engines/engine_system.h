@@ -36,6 +36,9 @@ struct EngineSystem {
 struct EngineCapabilities {
   bool continues_velocities = false;  // a task's start velocities are used, not redrawn
   bool uses_devices = false;          // instances can be bound to accelerator devices
+  // output.record_selection: the shards may keep a selection of the atoms of topology_file
+  // (docs/file-formats.md, record policy); the OpenMM engine only.
+  bool records_atom_selection = false;
 };
 
 }  // namespace trails::engines

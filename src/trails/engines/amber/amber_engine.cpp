@@ -12,6 +12,7 @@
 #include "trails/engines/external/segment_program.h"
 #include "trails/engines/external/walker_directory.h"
 #include "trails/engines/external/walker_outputs.h"
+#include "trails/engines/host.h"
 #include "trails/structure/structure_file.h"
 
 namespace trails::engines::amber {
@@ -80,7 +81,7 @@ class AmberInstance final : public EngineInstance {
         run_dir_(std::move(run_dir)),
         system_(std::move(system)),
         walker_{spec_, system_, std::move(executable), std::move(mdin_template), periodic, device},
-        site_{"amber", external::host_name(), device, system_.n_atoms, 3} {}
+        site_{"amber", host_name(), device, system_.n_atoms, 3} {}
 
   SegmentResult run(const SegmentTask& task) override {
     const auto armed_at = external::Clock::now();

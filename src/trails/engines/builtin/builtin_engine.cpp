@@ -5,8 +5,6 @@
 // coordinate), which is the whole reproducibility contract of the built-in engine.
 #include "trails/engines/builtin/builtin_engine.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -17,6 +15,7 @@
 #include "trails/core/error.h"
 #include "trails/core/rng.h"
 #include "trails/engines/builtin/test_fault.h"
+#include "trails/engines/host.h"
 
 namespace trails::engines::builtin {
 namespace {
@@ -25,12 +24,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-std::string host_name() {
-  char buffer[256] = {};
-  if (gethostname(buffer, sizeof(buffer) - 1) != 0) return "unknown";
-  return buffer;
 }
 
 // Frames are taken after steps stride, 2*stride, ...; a countdown avoids a division per step.

@@ -9,6 +9,7 @@
 #include "trails/engines/external/segment_program.h"
 #include "trails/engines/external/walker_directory.h"
 #include "trails/engines/external/walker_outputs.h"
+#include "trails/engines/host.h"
 #include "trails/structure/structure_file.h"
 
 namespace trails::engines::command {
@@ -40,7 +41,7 @@ class CommandInstance final : public EngineInstance {
         run_dir_(std::move(run_dir)),
         system_(system),
         device_(device),
-        site_{"command", external::host_name(), device, system.n_atoms, system.spatial_dim} {}
+        site_{"command", host_name(), device, system.n_atoms, system.spatial_dim} {}
 
   SegmentResult run(const SegmentTask& task) override {
     const auto armed_at = external::Clock::now();

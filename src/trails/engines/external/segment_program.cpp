@@ -1,7 +1,5 @@
 #include "trails/engines/external/segment_program.h"
 
-#include <unistd.h>
-
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -29,12 +27,6 @@ std::string log_text(const core::ProcessResult& r) {
 }
 
 }  // namespace
-
-std::string host_name() {
-  char buffer[256] = {};
-  if (gethostname(buffer, sizeof(buffer) - 1) != 0) return "unknown";
-  return buffer;
-}
 
 std::string tail_lines(const std::string& text, std::size_t max_lines) {
   std::size_t end = text.size();

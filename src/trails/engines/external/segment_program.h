@@ -33,9 +33,6 @@ std::optional<std::chrono::milliseconds> time_limit(const std::optional<double>&
 ProgramOutcome run_segment_program(const SegmentProgram& program,
                                    const std::filesystem::path& work_dir);
 
-// This machine's host name (for SegmentResult::host), "unknown" when it cannot be read.
-std::string host_name();
-
 // The last `max_lines` lines of `text`, each indented by four spaces (for error messages).
 std::string tail_lines(const std::string& text, std::size_t max_lines);
 

@@ -17,7 +17,7 @@
 #include "trails/engines/gromacs/mdrun_command.h"
 #include "trails/engines/gromacs/tpr_patch.h"
 #include "trails/engines/gromacs/velocities.h"
-#include "trails/engines/openmm/platform.h"
+#include "trails/engines/host.h"
 #include "trails/trajio/trr.h"
 
 namespace trails::engines::gromacs {
@@ -80,7 +80,7 @@ GromacsInstance::GromacsInstance(const config::GromacsSpec& spec,
       prepared_(std::move(prepared)),
       tpr_(std::move(tpr)),
       slot_(slot),
-      site_{"gromacs", openmm::host_name(), slot.device, prepared_->layout.n_atoms, 3} {}
+      site_{"gromacs", host_name(), slot.device, prepared_->layout.n_atoms, 3} {}
 
 SegmentResult GromacsInstance::run(const SegmentTask& task) {
   return external::run_walker(task, spec_.files, prepared_->run_dir, site_,
@@ -92,7 +92,7 @@ void GromacsInstance::run_in(const SegmentTask& task, const fs::path& dir, Segme
   r.device = fmt::format("CPU (-ntmpi {}{})", spec_.params.mdrun_ntmpi,
                          ntomp ? fmt::format(" -ntomp {}", *ntomp) : "");
   if (slot_.device && uses_gpu(spec_.params)) r.device = fmt::format("GPU {}", *slot_.device);
-  r.visible_devices = openmm::visible_devices();
+  r.visible_devices = visible_devices();
   const auto t0 = Clock::now();
   if (task.stride <= 0 || task.steps <= 0 || task.steps % task.stride != 0) {
     throw core::EngineError(fmt::format(

@@ -37,7 +37,8 @@ class OpenMMEngine final : public Engine {
   const EngineSystem& system() const override { return system_; }
   EngineCapabilities capabilities() const override {
     return {.continues_velocities = true,
-            .uses_devices = platform_ == "CUDA" || platform_ == "OpenCL" || platform_ == "HIP"};
+            .uses_devices = platform_ == "CUDA" || platform_ == "OpenCL" || platform_ == "HIP",
+            .records_atom_selection = true};
   }
   std::string describe() const override;
 

@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include "trails/core/error.h"
+#include "trails/engines/host.h"
 #include "trails/engines/openmm/context_builds.h"
 #include "trails/engines/openmm/context_table.h"
 #include "trails/engines/openmm/openmm_engine.h"

@@ -108,7 +108,7 @@ void OpenMMInstance::recover(const Configuration& start, std::uint64_t seed) {
 }
 
 std::string OpenMMInstance::validate(const SegmentTask& task) const {
-  const auto n = static_cast<std::size_t>(3 * n_atoms_);
+  const auto n = 3 * static_cast<std::size_t>(n_atoms_);
   if (task.steps <= 0) return fmt::format("steps must be > 0 (got {})", task.steps);
   if (task.stride <= 0) return fmt::format("stride must be > 0 (got {})", task.stride);
   if (task.start.positions.size() != n) {

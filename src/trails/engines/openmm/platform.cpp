@@ -1,7 +1,5 @@
 #include "trails/engines/openmm/platform.h"
 
-#include <unistd.h>
-
 #include <cstdlib>
 #include <mutex>
 #include <vector>
@@ -104,23 +102,6 @@ bool fast_rearm(config::Reproducibility reproducibility, const std::string& plat
       break;
   }
   return is_gpu_platform(platform);
-}
-
-std::string visible_devices() {
-  std::string out;
-  for (const char* name : {"CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
-                           "GPU_DEVICE_ORDINAL"}) {
-    if (const char* v = std::getenv(name); v != nullptr) {
-      out += (out.empty() ? "" : ", ") + std::string(name) + "=" + v;
-    }
-  }
-  return out;
-}
-
-std::string host_name() {
-  char buffer[256] = {};
-  if (gethostname(buffer, sizeof(buffer) - 1) != 0) return "unknown";
-  return buffer;
 }
 
 }  // namespace trails::engines::openmm

@@ -49,9 +49,4 @@ bool is_gpu_platform(const std::string& platform);
 // (bitwise). Auto is fast exactly on the GPU-type platforms (docs/engines.md, "Reproducibility").
 bool fast_rearm(config::Reproducibility reproducibility, const std::string& platform);
 
-// "CUDA_VISIBLE_DEVICES=0,1" (and the HIP/ROCR/OpenCL analogues) joined by ", "; "" if none.
-std::string visible_devices();
-
-std::string host_name();
-
 }  // namespace trails::engines::openmm

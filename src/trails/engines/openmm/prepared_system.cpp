@@ -116,7 +116,7 @@ PreparedSystem load_prepared_system(const fs::path& dir) {
   } catch (const json::exception& e) {
     throw core::InputError(info_path.string() + ": " + e.what());
   }
-  if (p.positions.size() != static_cast<std::size_t>(3 * p.n_atoms) ||
+  if (p.positions.size() != 3 * static_cast<std::size_t>(p.n_atoms) ||
       (!p.box.empty() && p.box.size() != 9)) {
     throw core::InputError(info_path.string() + ": positions or box do not match n_atoms");
   }

@@ -3,9 +3,6 @@
 // one inbox thread does all the receiving, so a Stop is seen while a task runs.
 #include "trails/exec/wire/worker.h"
 
-#include <unistd.h>
-
-#include <array>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -14,18 +11,13 @@
 
 #include "trails/core/error.h"
 #include "trails/core/stop_request.h"
+#include "trails/engines/host.h"
 #include "trails/exec/executor.h"
 #include "trails/exec/wire/channel.h"
 #include "trails/exec/wire/wire.h"
 
 namespace trails::exec {
 namespace {
-
-std::string host_name() {
-  std::array<char, 256> buffer{};
-  if (::gethostname(buffer.data(), buffer.size() - 1) != 0) return "unknown";
-  return buffer.data();
-}
 
 // Sends a Heartbeat every `interval` while busy() is set, until stopped.
 class Heartbeat {
@@ -162,7 +154,7 @@ int serve_worker(Channel& channel, const EngineFactory& make_engine, const std::
     engine = make_engine(setup.engine_setup);
     instance = engine->make_instance(setup.slot);
     const std::lock_guard lock(write_mutex);
-    if (!send_message(channel, wire::Hello{program, engine->name(), host_name(),
+    if (!send_message(channel, wire::Hello{program, engine->name(), engines::host_name(),
                                            static_cast<std::int64_t>(::getpid()), setup.slot})) {
       return 1;  // the driver is gone
     }

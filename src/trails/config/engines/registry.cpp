@@ -1,0 +1,48 @@
+// The one table of engine modules (engine_module.h): adding an engine adds its line here.
+#include "trails/config/engines/engine_module.h"
+#include "trails/config/key_row.h"
+
+namespace trails::config::detail {
+
+const std::vector<const EngineModule*>& engine_modules() {
+  static const std::vector<const EngineModule*> modules = {
+      &builtin_engine_module(), &openmm_engine_module(), &gromacs_engine_module(),
+      &amber_engine_module(), &command_engine_module()};
+  return modules;
+}
+
+std::vector<std::string_view> engine_names() {
+  std::vector<std::string_view> names;
+  for (const EngineModule* module : engine_modules()) names.push_back(module->name);
+  return names;
+}
+
+const EngineModule* engine_module(std::string_view name) {
+  for (const EngineModule* module : engine_modules()) {
+    if (module->name == name) return module;
+  }
+  return nullptr;
+}
+
+void bound_values(const std::vector<KeySpec>& rows, const CampaignConfig& c, nlohmann::json& j) {
+  for (const KeySpec& row : rows) {
+    if (row.read) j["engine"][std::string(row.name)] = row.read(c);
+  }
+}
+
+void md_block_values(const CampaignConfig& c, nlohmann::json& j) {
+  nlohmann::json& e = j["engine"];
+  e["temperature"] = c.engine.md.temperature;
+  e["pressure"] = c.engine.md.pressure;
+  e["npt"] = c.engine.md.npt;
+}
+
+void apply_md_block(EngineConfig& engine) {
+  engine.builtin.dt = engine.md.dt;
+  engine.openmm.temperature = engine.md.temperature;
+  engine.openmm.pressure = engine.md.pressure;
+  engine.openmm.npt = engine.md.npt;
+  engine.openmm.dt = engine.md.dt;
+}
+
+}  // namespace trails::config::detail
