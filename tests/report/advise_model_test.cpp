@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "trails/report/advise_model.h"
+#include "trails/report/advise/advise_model.h"
 
 namespace trails::report {
 namespace {

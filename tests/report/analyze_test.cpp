@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "trails/core/error.h"
-#include "trails/report/analyze.h"
+#include "trails/report/analyze/analyze.h"
 
 using namespace trails;
 using report::free_energy_surface;

@@ -11,10 +11,10 @@
 #include <unistd.h>
 
 #include "trails/core/error.h"
-#include "trails/report/lineage_path.h"
-#include "trails/report/path.h"
-#include "trails/report/run_frames.h"
-#include "trails/report/value_list.h"
+#include "trails/report/common/run_frames.h"
+#include "trails/report/path/lineage_path.h"
+#include "trails/report/path/path.h"
+#include "trails/report/path/value_list.h"
 
 using namespace trails;
 using core::FrameKey;
