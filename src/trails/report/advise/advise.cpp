@@ -10,8 +10,8 @@
 #include <fmt/format.h>
 
 #include "trails/core/error.h"
-#include "trails/report/status/status.h"
-#include "trails/report/swarm/swarm_outputs.h"
+#include "trails/report/common/run_kind.h"
+#include "trails/store/run_directory_lock.h"
 #include "trails/store/run_store.h"
 
 namespace trails::report {
@@ -57,15 +57,15 @@ std::optional<double> other_of(std::optional<double> previous, std::optional<dou
   return std::max(other, 0.0);
 }
 
-std::vector<IterationTiming> timings_of(const store::RunStore& store,
-                                        const std::vector<store::IterationSummary>& summaries) {
+std::vector<analysis::IterationTiming> timings_of(
+    const store::RunStore& store, const std::vector<store::IterationSummary>& summaries) {
   const auto& config = store.meta().config;
   const std::int64_t steps_now = config.at("spawning").at("step").get<std::int64_t>();
   const auto changes = store.config_changes();
-  std::vector<IterationTiming> out;
+  std::vector<analysis::IterationTiming> out;
   std::optional<double> previous_commit;
   for (const auto& s : summaries) {
-    IterationTiming it;
+    analysis::IterationTiming it;
     it.iteration = s.iteration;
     it.steps = steps_of(s.iteration, steps_now, changes);
     it.runner_s = s.runner_s;
@@ -86,11 +86,12 @@ json object_at(const json& j, const char* key) {
   return j.is_object() && j.contains(key) && j.at(key).is_object() ? j.at(key) : json::object();
 }
 
-ExecutionSetup setup_of(const store::RunStore& store, const store::WalkerRecord* last_walker) {
+analysis::ExecutionSetup setup_of(const store::RunStore& store,
+                                  const store::WalkerRecord* last_walker) {
   const auto& meta = store.meta();
   const json exec = object_at(meta.effective_config, "execution");
   const json spawning = object_at(meta.effective_config, "spawning");
-  ExecutionSetup s;
+  analysis::ExecutionSetup s;
   s.devices = exec.contains("devices") && exec.at("devices").is_array()
                   ? static_cast<int>(exec.at("devices").size())
                   : 0;
@@ -131,7 +132,7 @@ ExecutionSetup setup_of(const store::RunStore& store, const store::WalkerRecord*
   return s;
 }
 
-json setup_json(const ExecutionSetup& s) {
+json setup_json(const analysis::ExecutionSetup& s) {
   return {{"slots", s.slots},
           {"devices", s.devices},
           {"workers_per_device", s.workers_per_device},
@@ -145,14 +146,14 @@ json setup_json(const ExecutionSetup& s) {
           {"mps_daemon", s.mps_daemon}};
 }
 
-json row_json(const IterationBreakdown& b) {
+json row_json(const analysis::IterationBreakdown& b) {
   return {{"iteration", b.iteration},     {"walkers", b.walkers},
           {"wall_s", b.wall_s},           {"startup_s", b.startup_s},
           {"integrate_s", b.integrate_s}, {"idle_s", b.idle_s},
           {"frame_s", b.frame_s},         {"other_s", b.other_s ? json(*b.other_s) : json()}};
 }
 
-json model_json(const ModelFit& m) {
+json model_json(const analysis::ModelFit& m) {
   return {{"first_iteration", m.first_iteration},
           {"last_iteration", m.last_iteration},
           {"walkers", m.walkers},
@@ -164,13 +165,13 @@ json model_json(const ModelFit& m) {
           {"dispatch_s", m.dispatch_s},
           {"frame_s", m.frame_s},
           {"other_s", m.other_s},
-          {"iteration_s", model_iteration_s(m, m.walkers, m.steps, m.slots)},
-          {"steps_per_s", model_steps_per_s(m, m.walkers, m.steps, m.slots)},
-          {"startup_fraction", startup_fraction(m, m.steps)},
-          {"equation", describe_model(m, m.walkers, m.steps, m.slots)}};
+          {"iteration_s", analysis::model_iteration_s(m, m.walkers, m.steps, m.slots)},
+          {"steps_per_s", analysis::model_steps_per_s(m, m.walkers, m.steps, m.slots)},
+          {"startup_fraction", analysis::startup_fraction(m, m.steps)},
+          {"equation", analysis::describe_model(m, m.walkers, m.steps, m.slots)}};
 }
 
-json advice_json(const Advice& a) {
+json advice_json(const analysis::Advice& a) {
   json recs = json::array();
   for (const auto& r : a.recommendations) {
     recs.push_back({{"key", r.key},
@@ -191,15 +192,12 @@ json advice_json(const Advice& a) {
 
 }  // namespace
 
-json run_advice(const std::filesystem::path& run_dir, const AdviceOptions& options) {
-  const auto store = store::RunStore::open(run_dir, store::RunStore::Mode::ReadOnly);
-  if (is_swarm_run(store.meta())) {
-    throw core::UsageError(fmt::format(
-        "{} is a swarm run (trails swarm): trails advise models a campaign's iterations of "
-        "walkers; a swarm's per-cycle timings are in trails status and path_k/metrics.csv "
-        "(docs/swarm.md, \"Outputs\")",
-        run_dir.string()));
-  }
+json run_advice(const std::filesystem::path& run_dir, const analysis::AdviceOptions& options) {
+  const auto run = open_campaign_run(
+      run_dir, "trails advise",
+      "models a campaign's iterations of walkers; a swarm's per-cycle timings are in trails "
+      "status and path_k/metrics.csv");
+  const auto& store = run.store;
   const auto summaries = store.summaries();
   if (summaries.empty()) {
     throw core::InputError(fmt::format(
@@ -209,30 +207,31 @@ json run_advice(const std::filesystem::path& run_dir, const AdviceOptions& optio
   }
   const auto timings = timings_of(store, summaries);
   const auto last_walkers = store.walker_placements(summaries.back().iteration);
-  ExecutionSetup setup = setup_of(store, last_walkers.empty() ? nullptr : &last_walkers[0]);
+  analysis::ExecutionSetup setup =
+      setup_of(store, last_walkers.empty() ? nullptr : &last_walkers[0]);
   // workers_per_device: auto measured its packing (docs/execution.md): the model prices no
   // other k than the one the search runs.
   const auto packing = store.load_element_state(summaries.back().iteration, "packing", 1);
-  AdviceOptions priced = options;
+  analysis::AdviceOptions priced = options;
   if (packing) {
     setup.workers_per_device = packing_workers_per_device(*packing);
     setup.slots = setup.devices * setup.workers_per_device;
     priced.max_workers_per_device = setup.workers_per_device;
   }
-  json out = advice_json(advise(timings, setup, priced));
-  std::vector<IterationBreakdown> rows;
+  json out = advice_json(analysis::advise(timings, setup, priced));
+  std::vector<analysis::IterationBreakdown> rows;
   json rows_json = json::array();
   for (const auto& t : timings) {
-    rows.push_back(break_down(t, std::max(setup.slots, 1)));
+    rows.push_back(analysis::break_down(t, std::max(setup.slots, 1)));
     rows_json.push_back(row_json(rows.back()));
   }
   out["run_dir"] = std::filesystem::absolute(run_dir).string();
-  out["running"] = campaign_running(run_dir);
+  out["running"] = trails::store::run_active(run_dir);  // store/run_directory_lock.h
   out["iterations_committed"] = summaries.size();
   out["execution"] = setup_json(setup);
   out["options"] = {{"startup_target", options.startup_target},
                     {"min_speedup", options.min_speedup}};
-  out["breakdown"] = {{"iterations", rows_json}, {"total", row_json(total_of(rows))}};
+  out["breakdown"] = {{"iterations", rows_json}, {"total", row_json(analysis::total_of(rows))}};
   out["breakdown"]["total"].erase("iteration");
   if (packing) out["packing"] = packing_advice(*packing);
   return out;

@@ -12,11 +12,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "trails/report/advise/advise_model.h"
+#include "trails/analysis/advise_model.h"
 
 namespace trails::report {
 
-nlohmann::json run_advice(const std::filesystem::path& run_dir, const AdviceOptions& options = {});
+nlohmann::json run_advice(const std::filesystem::path& run_dir,
+                          const analysis::AdviceOptions& options = {});
 std::string format_advice(const nlohmann::json& advice);
 
 }  // namespace trails::report

@@ -14,7 +14,7 @@ using nlohmann::json;
 constexpr std::size_t kTableRows = 20;
 
 std::string cell(const json& seconds) {
-  return seconds.is_number() ? format_duration(seconds.get<double>()) : "-";
+  return seconds.is_number() ? analysis::format_duration(seconds.get<double>()) : "-";
 }
 
 std::string row(const std::string& label, const json& r) {

@@ -20,7 +20,7 @@
 #include "trails/report/common/kinetics.h"
 #include "trails/report/common/msm_builds.h"
 #include "trails/report/common/potential_from_meta.h"
-#include "trails/report/swarm/swarm_outputs.h"
+#include "trails/report/common/run_kind.h"
 #include "trails/store/run_store.h"
 
 namespace trails::report {
@@ -104,8 +104,8 @@ void free_energy(ReportData& r) {
     const auto& centres = *m.cluster_centers;
     const auto k = static_cast<std::size_t>(m.n_microstates);
     if (k > 0 && centres.size() == k * static_cast<std::size_t>(r.d)) {
-      r.weights =
-          microstate_frame_weights(r.points, r.d, centres, m.active_set, m.stationary_distribution);
+      r.weights = analysis::microstate_frame_weights(r.points, r.d, centres, m.active_set,
+                                                     m.stationary_distribution);
       r.weighting_short = "pi-weighted";
       r.weighting = fmt::format(
           "frames weighted by pi of the build at iteration {} (pi_i / frames nearest to "
@@ -114,7 +114,8 @@ void free_energy(ReportData& r) {
     }
   }
   r.fes_dims = std::min(r.d, 2);
-  r.fes = free_energy_surface(r.points, r.d, r.fes_dims, r.weights, kFreeEnergyBins, r.kT);
+  r.fes = analysis::free_energy_surface(r.points, r.d, r.fes_dims, r.weights,
+                                        analysis::kFreeEnergyBins, r.kT);
   for (const double f : r.fes.free_energy) {
     if (std::isfinite(f)) {
       r.fes_max = std::max(r.fes_max, f);
@@ -143,12 +144,12 @@ void build_series(const std::vector<CheckedMsmBuild>& builds, double discard_fra
     r.width = std::max(r.width, r.ts_series.back().size());
   }
   for (auto& ts : r.ts_series) ts.resize(r.width, detail::kNaN);
-  r.vamp2_tail = series_tail(r.vamp2, discard_fraction);
+  r.vamp2_tail = analysis::series_tail(r.vamp2, discard_fraction);
   for (std::size_t j = 0; j < r.width; ++j) {
     std::vector<double> col;
     col.reserve(r.ts_series.size());
     for (const auto& ts : r.ts_series) col.push_back(ts[j]);
-    r.ts_tail.push_back(series_tail(col, discard_fraction));
+    r.ts_tail.push_back(analysis::series_tail(col, discard_fraction));
   }
 }
 
@@ -173,9 +174,7 @@ void latest_numbers(ReportData& r) {
   }
 }
 
-ReportData gather(const AnalyzeRequest& request) {
-  const auto store = store::RunStore::open(request.run_dir, store::RunStore::Mode::ReadOnly);
-  require_campaign_run(store.meta(), request.run_dir, "trails analyze");
+ReportData gather(const AnalyzeRequest& request, const store::RunStore& store) {
   const auto builds = checked_msm_builds(store);
   const auto& latest = latest_model(builds);
   ReportData r;
@@ -199,9 +198,8 @@ ReportData gather(const AnalyzeRequest& request) {
 // A run without an MSM model: the histogram free energy of its frames (free_energy.h) is the
 // report, written to --outfile or RUN_DIR/analysis/fes.png; nullopt when a build has a model.
 std::optional<AnalyzeResult> analyze_without_model(const AnalyzeRequest& request,
-                                                   const std::optional<json>& mfpt) {
-  const auto store = store::RunStore::open(request.run_dir, store::RunStore::Mode::ReadOnly);
-  require_campaign_run(store.meta(), request.run_dir, "trails analyze");
+                                                   const std::optional<json>& mfpt,
+                                                   const store::RunStore& store) {
   const auto builds = checked_msm_builds(store);
   if (std::any_of(builds.begin(), builds.end(),
                   [](const auto& b) { return detail::has_model(b.record); })) {
@@ -223,7 +221,7 @@ std::optional<AnalyzeResult> analyze_without_model(const AnalyzeRequest& request
   std::error_code ec;
   fs::create_directories(out_dir, ec);
   if (ec) throw core::InputError("cannot create " + out_dir.string() + ": " + ec.message());
-  FreeEnergySurface fes;
+  analysis::FreeEnergySurface fes;
   try {
     write_free_energy_png(picture, targets[0], &fes);
   } catch (...) {
@@ -298,15 +296,13 @@ AnalyzeResult analyze_run(const AnalyzeRequest& request) {
       request.outfile.value_or(request.run_dir / "analysis" / "convergence_report.png");
   validate_request(request, outfile);
   // The MFPT block of a weighted-ensemble run with recycling (docs/kinetics.md).
+  const auto run = open_campaign_run(request.run_dir, "trails analyze");
   std::optional<json> mfpt;
-  {
-    const auto store = store::RunStore::open(request.run_dir, store::RunStore::Mode::ReadOnly);
-    if (const auto k = kinetics_series(store, request.tau_ps)) {
-      mfpt = mfpt_json(*k, request.discard_fraction);
-    }
+  if (const auto k = kinetics_series(run.store, request.tau_ps)) {
+    mfpt = mfpt_json(*k, request.discard_fraction);
   }
-  if (auto fes_only = analyze_without_model(request, mfpt)) return std::move(*fes_only);
-  const ReportData r = gather(request);
+  if (auto fes_only = analyze_without_model(request, mfpt, run.store)) return std::move(*fes_only);
+  const ReportData r = gather(request, run.store);
   json s = detail::summary_json(r, request, outfile);
   std::string text = detail::summary_text(r, request);
   if (mfpt) {

@@ -49,17 +49,4 @@ AnalyzeResult analyze_run(const AnalyzeRequest& request);
 // draws anything.
 void check_analyze_numbers(const AnalyzeRequest& request);
 
-// ---- numerics (pure; exposed for tests) ----
-
-// Trails-MD's steady-state tail (compat:steady-state-tail) applied to a series: drop floor(n ×
-// discard_fraction) leading values; mean of the finite tail values; plateau = mean(second half) /
-// mean(first half) of the tail (h = len/2; NaN when len < 2 or the first-half mean is 0).
-struct SeriesTail {
-  std::size_t n_skip = 0;
-  std::size_t n_tail = 0;
-  double mean = 0.0;     // NaN when the tail has no finite value
-  double plateau = 0.0;  // NaN when undefined
-};
-SeriesTail series_tail(std::span<const double> values, double discard_fraction);
-
 }  // namespace trails::report

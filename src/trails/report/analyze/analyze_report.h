@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "trails/analysis/series_tail.h"
 #include "trails/core/temp_dir.h"
 #include "trails/msm/msm_build_record.h"
 #include "trails/report/analyze/analyze.h"
@@ -37,7 +38,7 @@ struct ReportData {
   std::vector<std::string> cv_names;
   std::vector<std::string> cv_labels;  // "name (unit)", cv_axes.h
   int fes_dims = 0;
-  FreeEnergySurface fes;
+  analysis::FreeEnergySurface fes;
   double fes_max = 0.0;
   std::size_t fes_occupied = 0;
   // Series over the builds with a model.
@@ -46,8 +47,8 @@ struct ReportData {
   std::vector<std::vector<double>> ts_series;  // per build, padded with NaN to `width`
   std::vector<std::vector<double>> ts_errors;  // per build: Bayesian σ (empty: none)
   std::size_t width = 0;
-  SeriesTail vamp2_tail;
-  std::vector<SeriesTail> ts_tail;  // per timescale column
+  analysis::SeriesTail vamp2_tail;
+  std::vector<analysis::SeriesTail> ts_tail;  // per timescale column
   // The latest build.
   std::vector<double> timescales;  // frames (+inf for an infinite one)
   std::vector<double> timescales_ps;

@@ -74,8 +74,8 @@ std::vector<NamedFreeEnergy> run_free_energy_pictures(
       break;
     }
     auto p = base_picture(store, frames, scale, potential);
-    p.weights = microstate_frame_weights(frames.points, frames.d, *m.cluster_centers, m.active_set,
-                                         m.stationary_distribution);
+    p.weights = analysis::microstate_frame_weights(frames.points, frames.d, *m.cluster_centers,
+                                                   m.active_set, m.stationary_distribution);
     p.source = fmt::format("MSM pi of the build at iteration {}, {} microstates", b->iteration,
                            m.n_microstates);
     out.push_back({"fes_msm.png", std::move(p)});

@@ -1,7 +1,7 @@
 // `trails reweight` (reweight.h): segments from the committed history, RiteWeight, and the
 // weights file beside the run; its reader checks that a file belongs to the run it is used on.
 #include "trails/report/analyze/reweight.h"
-#include "trails/report/swarm/swarm_outputs.h"
+#include "trails/report/common/run_kind.h"
 
 #include <algorithm>
 #include <charconv>
@@ -110,8 +110,8 @@ ReweightResult reweight_run(const ReweightRequest& request) {
   }
   const fs::path out = request.out.value_or(default_weights_path(request.run_dir));
   const auto target = weights_target(request, out);
-  const auto store = store::RunStore::open(request.run_dir, store::RunStore::Mode::ReadOnly);
-  require_campaign_run(store.meta(), request.run_dir, "trails reweight");
+  const auto run = open_campaign_run(request.run_dir, "trails reweight");
+  const auto& store = run.store;
   const RunFrames frames = load_run_frames(store, request.run_dir);
   std::vector<std::int64_t> starts, ends;
   for (std::size_t i = 0; i + 1 < frames.size(); ++i) {

@@ -15,12 +15,12 @@
 #include "trails/core/output_target.h"
 #include "trails/core/temp_dir.h"
 #include "trails/report/analyze/free_energy.h"
+#include "trails/report/common/run_kind.h"
 #include "trails/report/html/html_page.h"
 #include "trails/report/html/run_report_sections.h"
 #include "trails/report/html/swarm_report.h"
 #include "trails/report/plot/plot.h"
 #include "trails/report/status/status.h"
-#include "trails/report/swarm/swarm_outputs.h"
 #include "trails/store/run_store.h"
 
 namespace trails::report {
@@ -86,9 +86,8 @@ void read_convergence_file(ReportInputs& in) {
   }
 }
 
-void read_store(ReportInputs& in, std::optional<double> temperature_k) {
-  const auto store = store::RunStore::open(in.run_dir, store::RunStore::Mode::ReadOnly);
-  require_campaign_run(store.meta(), in.run_dir, "trails report");
+void read_store(ReportInputs& in, const store::RunStore& store,
+                std::optional<double> temperature_k) {
   in.config = store.meta().config;
   in.energy = energy_scale(store.meta(), temperature_k).words();
   in.builds = checked_msm_builds(store);
@@ -152,12 +151,11 @@ RunReportResult write_run_report(const RunReportRequest& request) {
   std::string body;
   std::vector<std::string> embedded;
   std::string kind = "run";
-  if (const auto store = store::RunStore::open(run_dir, store::RunStore::Mode::ReadOnly);
-      is_swarm_run(store.meta())) {
-    body = swarm_report_body(run_dir, store, in.status, in.generated_at, embedded);
-    kind = "swarm";
+  if (const auto run = open_run(run_dir); run.kind == RunKind::Swarm) {
+    body = swarm_report_body(run_dir, run.store, in.status, in.generated_at, embedded);
+    kind = to_string(run.kind);
   } else {
-    read_store(in, request.temperature_k);
+    read_store(in, run.store, request.temperature_k);
     read_convergence_file(in);
     {
       const core::TempDir scratch("trails-report");

@@ -32,7 +32,7 @@ const char* column_meaning(const std::string& column) {
   return "";
 }
 
-std::string outcome_of(const std::vector<swarm::CycleRecord>& chain, std::int64_t max_cycle,
+std::string outcome_of(const std::vector<store::CycleRecord>& chain, std::int64_t max_cycle,
                        bool running) {
   if (chain.empty()) return "no cycle committed";
   const auto& last = chain.back();
@@ -64,7 +64,7 @@ std::string settings_rows(const json& pg, const json& status, const json& config
   return html::key_values(rows);
 }
 
-std::string outcome_table(const std::vector<std::vector<swarm::CycleRecord>>& chains,
+std::string outcome_table(const std::vector<std::vector<store::CycleRecord>>& chains,
                           const store::RunMeta& meta, bool running) {
   const double dt = swarm_dt(meta);
   std::string time_unit = meta.engine_system.value("time_unit", std::string("reduced"));
@@ -90,7 +90,7 @@ std::string outcome_table(const std::vector<std::vector<swarm::CycleRecord>>& ch
       rows);
 }
 
-std::string cycle_tables(const std::vector<std::vector<swarm::CycleRecord>>& chains,
+std::string cycle_tables(const std::vector<std::vector<store::CycleRecord>>& chains,
                          const store::RunMeta& meta) {
   std::vector<std::string> header;
   for (const auto& c : kSwarmMetricColumns) {

@@ -21,10 +21,10 @@
 #include "trails/core/error.h"
 #include "trails/report/common/gnuplot.h"
 #include "trails/report/common/its_picture.h"
+#include "trails/report/common/run_kind.h"
 #include "trails/report/common/time_axis.h"
 #include "trails/report/msm/dtraj_io.h"
 #include "trails/report/msm/msm_network.h"
-#include "trails/report/swarm/swarm_outputs.h"
 #include "trails/store/run_store.h"
 
 namespace trails::report {
@@ -167,8 +167,8 @@ json msm_of_dtrajs(const std::vector<std::vector<int>>& dtrajs, int lag, bool re
 std::vector<std::vector<int>> run_dtrajs(const std::filesystem::path& run_dir, int clusters,
                                          std::uint64_t seed, json* info) {
   if (clusters < 1) throw core::UsageError("--clusters must be >= 1");
-  const auto store = store::RunStore::open(run_dir, store::RunStore::Mode::ReadOnly);
-  require_campaign_run(store.meta(), run_dir, "trails msm");
+  const auto run = open_campaign_run(run_dir, "trails msm");
+  const auto& store = run.store;
   const auto records = store.load_iterations();
   if (records.empty())
     throw core::InputError(run_dir.string() + ": the run has no committed iteration");

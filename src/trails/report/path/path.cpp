@@ -8,13 +8,13 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "trails/analysis/lineage_path.h"
 #include "trails/core/error.h"
 #include "trails/core/output_target.h"
 #include "trails/report/common/cv_axes.h"
 #include "trails/report/common/frame_trajectory.h"
 #include "trails/report/common/gnuplot.h"
 #include "trails/report/common/run_frames.h"
-#include "trails/report/path/lineage_path.h"
 #include "trails/report/path/path_plot.h"
 #include "trails/store/run_store.h"
 
@@ -123,7 +123,7 @@ std::size_t nearest_frame(const RunFrames& frames, const store::RunMeta& meta,
         "separated by commas",
         option, target.size(), frames.dim(), cv_list(meta, frames.dim())));
   }
-  return nearest_point(frames.cvs(), target);
+  return analysis::nearest_point(frames.cvs(), target);
 }
 
 double squared_distance(std::span<const double> a, std::span<const double> b) {
@@ -164,7 +164,7 @@ std::optional<std::size_t> nearest_in_tree(const RunFrames& frames, std::span<co
   return best;
 }
 
-json path_metadata(const PathRequest& r, const PathEnds& ends, const LineagePath& p,
+json path_metadata(const PathRequest& r, const PathEnds& ends, const analysis::LineagePath& p,
                    const RunFrames& frames, const store::RunMeta& meta, const PathFiles& files) {
   const auto unit = meta.engine_system.value("time_unit", std::string("reduced"));
   json list = json::array();
@@ -201,7 +201,8 @@ json path_metadata(const PathRequest& r, const PathEnds& ends, const LineagePath
 // Writes every file under its temporary name, then commits them all.
 void stage_and_commit(const PathRequest& r, const store::RunStore& store,
                       const store::RunMeta& meta, const RunFrames& frames,
-                      const std::vector<LineagePath>& paths, const std::vector<PathFiles>& files,
+                      const std::vector<analysis::LineagePath>& paths,
+                      const std::vector<PathFiles>& files,
                       const std::optional<core::OutputTarget>& summary_target,
                       const std::optional<core::OutputTarget>& plot_target) {
   std::vector<std::unique_ptr<core::PendingOutput>> staged;
@@ -271,14 +272,14 @@ std::string find_paths(const PathRequest& r) {
                            "commit; nothing was written");
   }
   const auto parent_of = [&](const core::FrameKey& k) { return frames.parent_of(k); };
-  std::vector<LineagePath> paths;
+  std::vector<analysis::LineagePath> paths;
   std::string text;
   for (std::size_t i = 0; i < r.pairs.size(); ++i) {
     const auto& ends = r.pairs[i];
     const auto from = frames.keys()[nearest_frame(frames, meta, ends.start, ends.start_option)];
     const auto to = frames.keys()[nearest_frame(frames, meta, ends.end, ends.end_option)];
     try {
-      paths.push_back(connect_lineage(from, to, parent_of));
+      paths.push_back(analysis::connect_lineage(from, to, parent_of));
     } catch (core::InputError& e) {
       if (const auto row = nearest_in_tree(frames, ends.start, from, to)) {
         const auto cv = frames.cv(*row);

@@ -23,6 +23,7 @@
 #include "trails/report/common/cv_axes.h"
 #include "trails/report/common/gnuplot.h"
 #include "trails/report/common/potential_from_meta.h"
+#include "trails/report/common/run_kind.h"
 #include "trails/report/swarm/swarm_outputs.h"
 #include "trails/store/run_store.h"
 
@@ -40,12 +41,13 @@ std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
 
 std::vector<fs::path> plot_run(const fs::path& run_dir, const fs::path& out_dir,
                                const PlotOptions& options) {
-  const auto store = store::RunStore::open(run_dir, store::RunStore::Mode::ReadOnly);
+  const auto run = open_run(run_dir);
+  const auto& store = run.store;
   const auto records = store.load_iterations();
   if (records.empty()) {
     throw core::InputError(run_dir.string() + " has no committed iteration yet; nothing to plot");
   }
-  if (is_swarm_run(store.meta())) return plot_swarm(run_dir, out_dir);  // docs/swarm.md
+  if (run.kind == RunKind::Swarm) return plot_swarm(run_dir, out_dir);  // docs/swarm.md
   const auto potential = potential_from_meta(store.meta());
   // Every picture this command may write is checked before anything is drawn
   // (docs/reliability.md#inputs-and-outputs); gnuplot draws into a temporary directory and

@@ -10,6 +10,7 @@
 #include "trails/binning/uniform_grid.h"
 #include "trails/report/common/kinetics.h"
 #include "trails/report/common/msm_builds.h"
+#include "trails/report/common/run_kind.h"
 #include "trails/report/swarm/swarm_outputs.h"
 #include "trails/store/progress_file.h"
 #include "trails/store/run_directory_lock.h"
@@ -57,7 +58,8 @@ nlohmann::json msm_json(const CheckedMsmBuild& latest, std::size_t n_builds) {
 bool campaign_running(const std::filesystem::path& run_dir) { return store::run_active(run_dir); }
 
 nlohmann::json run_status(const std::filesystem::path& run_dir) {
-  const auto store = store::RunStore::open(run_dir, store::RunStore::Mode::ReadOnly);
+  const auto run = open_run(run_dir);
+  const auto& store = run.store;
   const auto summaries = store.summaries();
   const auto& meta = store.meta();
   nlohmann::json s;
@@ -69,7 +71,7 @@ nlohmann::json run_status(const std::filesystem::path& run_dir) {
   // What the engine reported about its system, with its name under "engine" (RunMeta).
   s["engine"] = meta.engine_system.is_object() ? meta.engine_system : nlohmann::json::object();
   s["running"] = campaign_running(run_dir);
-  s["kind"] = is_swarm_run(meta) ? "swarm" : "campaign";
+  s["kind"] = to_string(run.kind);
   s["iterations_committed"] = summaries.size();
   // Keys changed on resume (docs/reliability.md, "What may change on resume").
   nlohmann::json changes = nlohmann::json::array();
@@ -96,7 +98,7 @@ nlohmann::json run_status(const std::filesystem::path& run_dir) {
                         {"updated_at", p->updated_at}};
   }
   if (summaries.empty()) return s;
-  if (is_swarm_run(meta)) {  // chains and cycles instead of iterations (docs/swarm.md)
+  if (run.kind == RunKind::Swarm) {  // chains and cycles instead of iterations (docs/swarm.md)
     s["swarm"] = swarm_status(store);
     return s;
   }

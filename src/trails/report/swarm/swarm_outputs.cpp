@@ -17,7 +17,7 @@
 #include "trails/report/common/frame_trajectory.h"
 #include "trails/report/common/gnuplot.h"
 #include "trails/report/common/potential_from_meta.h"
-#include "trails/swarm/cycle_record.h"
+#include "trails/store/cycle_record.h"
 
 namespace trails::report {
 namespace {
@@ -32,7 +32,7 @@ double dt_of(const store::RunMeta& meta) {
   return dt.is_number() ? dt.get<double>() : 0.0;
 }
 
-std::string metrics_csv(const std::vector<swarm::CycleRecord>& chain, double dt) {
+std::string metrics_csv(const std::vector<store::CycleRecord>& chain, double dt) {
   std::string out;
   for (const auto& column : kSwarmMetricColumns) out += (out.empty() ? "" : ",") + column;
   out += "\n";
@@ -51,15 +51,15 @@ const std::vector<std::string> kSwarmMetricColumns = {
     "accepted", "converged",     "path_steps",   "path_time",         "wall_s",      "stop"};
 
 std::vector<std::vector<std::string>> swarm_metric_rows(
-    const std::vector<swarm::CycleRecord>& chain, double dt) {
+    const std::vector<store::CycleRecord>& chain, double dt) {
   std::vector<std::vector<std::string>> rows;
   rows.reserve(chain.size());
   for (const auto& r : chain) {
     rows.push_back({std::to_string(r.cycle), num(r.anchor_metric), std::to_string(r.chosen),
-                    num(r.entropy), num(r.tau2_metric), swarm::to_string(r.outcome),
-                    r.outcome == swarm::Outcome::KeptAnchor ? "0" : "1", r.converged ? "1" : "0",
-                    std::to_string(r.path_steps), num(static_cast<double>(r.path_steps) * dt),
-                    num(r.wall_s), r.stop});
+                    num(r.entropy), num(r.tau2_metric), store::to_string(r.outcome),
+                    r.outcome == store::CycleOutcome::KeptAnchor ? "0" : "1",
+                    r.converged ? "1" : "0", std::to_string(r.path_steps),
+                    num(static_cast<double>(r.path_steps) * dt), num(r.wall_s), r.stop});
   }
   return rows;
 }
@@ -102,9 +102,9 @@ std::string swarm_progress_label(const store::RunMeta& meta, int d) {
 }
 
 // The cycles whose anchor is a frame of the reactive path: every save_freq-th and the last.
-std::vector<const swarm::CycleRecord*> saved_cycles(const std::vector<swarm::CycleRecord>& chain,
+std::vector<const store::CycleRecord*> saved_cycles(const std::vector<store::CycleRecord>& chain,
                                                     int save_freq) {
-  std::vector<const swarm::CycleRecord*> out;
+  std::vector<const store::CycleRecord*> out;
   for (std::size_t i = 0; i < chain.size(); ++i) {
     const bool last = i + 1 == chain.size();
     if ((chain[i].cycle % save_freq == 0 || last) && chain[i].anchor) out.push_back(&chain[i]);
@@ -112,7 +112,7 @@ std::vector<const swarm::CycleRecord*> saved_cycles(const std::vector<swarm::Cyc
   return out;
 }
 
-std::string path_csv(const std::vector<const swarm::CycleRecord*>& saved,
+std::string path_csv(const std::vector<const store::CycleRecord*>& saved,
                      const std::vector<std::string>& names, double dt) {
   std::string out = "cycle,path_steps,path_time";
   for (const auto& n : names) out += "," + n;
@@ -137,22 +137,10 @@ void write_text(const fs::path& file, const std::string& text) {
   core::write_output(core::check_output("swarm output", file, core::ParentDir::MayBeCreated), text);
 }
 
-bool is_swarm_run(const store::RunMeta& meta) { return meta.config.contains("pathgennie"); }
-
-void require_campaign_run(const store::RunMeta& meta, const fs::path& run_dir,
-                          std::string_view command) {
-  if (!is_swarm_run(meta)) return;
-  throw core::UsageError(fmt::format(
-      "{} is a swarm run (trails swarm): {} analyses a campaign's sampling, and a swarm stores "
-      "path anchors, not an ensemble; read it with trails status, plot, path or export "
-      "(docs/swarm.md, \"Outputs\")",
-      run_dir.string(), command));
-}
-
-std::vector<std::vector<swarm::CycleRecord>> swarm_chains(const store::RunStore& store) {
+std::vector<std::vector<store::CycleRecord>> swarm_chains(const store::RunStore& store) {
   const int paths = store.meta().config.at("pathgennie").at("paths").get<int>();
-  std::vector<std::vector<swarm::CycleRecord>> chains(static_cast<std::size_t>(paths));
-  for (auto& r : swarm::load_cycle_records(store)) {
+  std::vector<std::vector<store::CycleRecord>> chains(static_cast<std::size_t>(paths));
+  for (auto& r : load_cycle_records(store)) {
     chains.at(static_cast<std::size_t>(r.chain)).push_back(std::move(r));
   }
   return chains;

@@ -8,31 +8,22 @@
 
 #include <filesystem>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include "trails/store/cycle_record.h"
 #include "trails/store/run_store.h"
-#include "trails/swarm/cycle_record.h"
 
 namespace trails::report {
-
-// True when the run in `meta` was made by `trails swarm`.
-bool is_swarm_run(const store::RunMeta& meta);
-
-// UsageError (exit 2) when `meta` is a swarm run: `command` analyses a campaign's sampling, and
-// a swarm's stored frames are path anchors, not samples of an ensemble.
-void require_campaign_run(const store::RunMeta& meta, const std::filesystem::path& run_dir,
-                          std::string_view command);
 
 // metrics.csv's columns and its rows (one per cycle, as text), which `trails report` shows too.
 extern const std::vector<std::string> kSwarmMetricColumns;
 std::vector<std::vector<std::string>> swarm_metric_rows(
-    const std::vector<swarm::CycleRecord>& chain, double dt);
+    const std::vector<store::CycleRecord>& chain, double dt);
 // The engine's time step (engine.dt in its time unit), which path_time counts in.
 double swarm_dt(const store::RunMeta& meta);
 
 // Every committed cycle record of a swarm run, by chain (index = chain), in cycle order.
-std::vector<std::vector<swarm::CycleRecord>> swarm_chains(const store::RunStore& store);
+std::vector<std::vector<store::CycleRecord>> swarm_chains(const store::RunStore& store);
 
 // `trails status` of a swarm run: per chain its committed cycles, convergence and progress.
 nlohmann::json swarm_status(const store::RunStore& store);

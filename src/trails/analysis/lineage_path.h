@@ -14,7 +14,7 @@
 
 #include "trails/core/frame_key.h"
 
-namespace trails::report {
+namespace trails::analysis {
 
 // The recorded parent of a frame; nullopt for a root (or a parent that is not stored).
 using ParentOf = std::function<std::optional<core::FrameKey>(const core::FrameKey&)>;
@@ -37,4 +37,4 @@ LineagePath connect_lineage(const core::FrameKey& start, const core::FrameKey& e
 // to the lowest index). Requires target.size() == dim and at least one row.
 std::size_t nearest_point(std::span<const double> points, std::span<const double> target);
 
-}  // namespace trails::report
+}  // namespace trails::analysis

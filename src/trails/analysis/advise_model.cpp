@@ -1,5 +1,5 @@
 // The breakdown and the model of `trails advise` (advise_model.h, docs/advise.md).
-#include "trails/report/advise/advise_model.h"
+#include "trails/analysis/advise_model.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@
 
 #include "trails/core/error.h"
 
-namespace trails::report {
+namespace trails::analysis {
 namespace {
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
@@ -152,4 +152,4 @@ std::string format_duration(double seconds) {
   return fmt::format("{:.3g} ns", seconds * 1e9);
 }
 
-}  // namespace trails::report
+}  // namespace trails::analysis

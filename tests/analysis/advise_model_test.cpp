@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "trails/report/advise/advise_model.h"
+#include "trails/analysis/advise_model.h"
 
-namespace trails::report {
+namespace trails::analysis {
 namespace {
 
 // `n` iterations of `walkers` identical walkers (start-up s, integration g) of `steps` steps,
@@ -233,9 +233,9 @@ TEST(AdviseModel, DurationsReadInTheirUnit) {
 }
 
 }  // namespace
-}  // namespace trails::report
+}  // namespace trails::analysis
 
-namespace trails::report {
+namespace trails::analysis {
 namespace {
 
 // A SLURM run: 16 walkers of 0.2 s in 16 array tasks, 2 at once, each task paying 0.3 s of
@@ -278,4 +278,4 @@ TEST(AdviseModel, ArrayTasksAllAtOnceGainNothingFromPackingAndSayWhichBackend) {
 }
 
 }  // namespace
-}  // namespace trails::report
+}  // namespace trails::analysis

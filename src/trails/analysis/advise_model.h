@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace trails::report {
+namespace trails::analysis {
 
 // One walker as the ledger records it (walkers.startup_s, integrate_s, ok).
 struct WalkerTiming {
@@ -133,4 +133,4 @@ Advice advise(const std::vector<IterationTiming>& iterations, const ExecutionSet
 // "30.0 ms", "0.12 µs", "1.23 s": three significant figures in a readable unit.
 std::string format_duration(double seconds);
 
-}  // namespace trails::report
+}  // namespace trails::analysis

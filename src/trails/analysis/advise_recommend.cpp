@@ -7,10 +7,10 @@
 
 #include <fmt/format.h>
 
+#include "trails/analysis/advise_model.h"
 #include "trails/core/error.h"
-#include "trails/report/advise/advise_model.h"
 
-namespace trails::report {
+namespace trails::analysis {
 namespace {
 
 // The configuration loader refuses integers above this (config/convert.cpp).
@@ -264,4 +264,4 @@ Advice advise(const std::vector<IterationTiming>& iterations, const ExecutionSet
   return advice;
 }
 
-}  // namespace trails::report
+}  // namespace trails::analysis

@@ -1,6 +1,4 @@
-// Numerics of `trails analyze` (analyze.h): the series tail. Pure functions of their arguments
-// (the free-energy histogram and MSM frame weights are in free_energy.cpp).
-#include "trails/report/analyze/analyze.h"
+#include "trails/analysis/series_tail.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +8,7 @@
 
 #include "trails/core/error.h"
 
-namespace trails::report {
+namespace trails::analysis {
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 }  // namespace
@@ -47,4 +45,4 @@ SeriesTail series_tail(std::span<const double> values, double discard_fraction) 
   return t;
 }
 
-}  // namespace trails::report
+}  // namespace trails::analysis

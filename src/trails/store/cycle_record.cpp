@@ -1,4 +1,4 @@
-#include "trails/swarm/cycle_record.h"
+#include "trails/store/cycle_record.h"
 
 #include <cmath>
 #include <limits>
@@ -7,7 +7,7 @@
 #include "trails/core/error.h"
 #include "trails/store/run_store.h"
 
-namespace trails::swarm {
+namespace trails::store {
 namespace {
 
 using json = nlohmann::json;
@@ -31,8 +31,8 @@ double number_from(const json& j) {
   return j.is_null() ? std::numeric_limits<double>::quiet_NaN() : j.get<double>();
 }
 
-Outcome outcome_named(const std::string& name) {
-  for (Outcome o : {Outcome::Extended, Outcome::Trial, Outcome::KeptAnchor}) {
+CycleOutcome outcome_named(const std::string& name) {
+  for (CycleOutcome o : {CycleOutcome::Extended, CycleOutcome::Trial, CycleOutcome::KeptAnchor}) {
     if (to_string(o) == name) return o;
   }
   throw core::InputError("swarm cycle record: unknown outcome '" + name + "'");
@@ -40,13 +40,13 @@ Outcome outcome_named(const std::string& name) {
 
 }  // namespace
 
-std::string to_string(Outcome outcome) {
+std::string to_string(CycleOutcome outcome) {
   switch (outcome) {
-    case Outcome::Extended:
+    case CycleOutcome::Extended:
       return "extended";
-    case Outcome::Trial:
+    case CycleOutcome::Trial:
       return "trial";
-    case Outcome::KeptAnchor:
+    case CycleOutcome::KeptAnchor:
       return "kept_anchor";
   }
   return "extended";
@@ -115,7 +115,7 @@ CycleRecord cycle_record_from_json(const json& j) {
   }
 }
 
-std::vector<CycleRecord> load_cycle_records(const store::RunStore& store) {
+std::vector<CycleRecord> load_cycle_records(const RunStore& store) {
   std::vector<CycleRecord> out;
   const auto last = store.last_committed();
   if (!last) return out;
@@ -126,4 +126,4 @@ std::vector<CycleRecord> load_cycle_records(const store::RunStore& store) {
   return out;
 }
 
-}  // namespace trails::swarm
+}  // namespace trails::store

@@ -1,4 +1,4 @@
-#include "trails/report/path/lineage_path.h"
+#include "trails/analysis/lineage_path.h"
 
 #include <algorithm>
 #include <limits>
@@ -8,7 +8,7 @@
 
 #include "trails/core/error.h"
 
-namespace trails::report {
+namespace trails::analysis {
 
 std::vector<core::FrameKey> lineage_of(const core::FrameKey& from, const ParentOf& parent_of) {
   std::vector<core::FrameKey> chain{from};
@@ -69,4 +69,4 @@ std::size_t nearest_point(std::span<const double> points, std::span<const double
   return best;
 }
 
-}  // namespace trails::report
+}  // namespace trails::analysis

@@ -1,7 +1,8 @@
 // What one committed swarm cycle of one chain records (docs/file-formats.md, "Swarm runs"): the
-// store iteration's element state under key "swarm", version kCycleRecordVersion. Written by
-// the swarm driver, read by its resume and by every report of a swarm run (metrics.csv, the
-// reactive path, progress.png), so no reader looks keys up by name.
+// store iteration's element state under key "swarm", version kCycleRecordVersion; the swarm's
+// record beside a campaign's IterationRecord (records.h). Written by the swarm driver, read by
+// its resume and by every report of a swarm run (metrics.csv, the reactive path, progress.png),
+// so no reader looks keys up by name.
 #pragma once
 
 #include <cstdint>
@@ -14,21 +15,19 @@
 #include "trails/core/frame_key.h"
 
 namespace trails::store {
-class RunStore;
-}
 
-namespace trails::swarm {
+class RunStore;
 
 inline constexpr const char* kCycleRecordKey = "swarm";
 inline constexpr int kCycleRecordVersion = 1;
 
 // How the cycle's new anchor came about (docs/swarm.md, "The cycle").
-enum class Outcome {
+enum class CycleOutcome {
   Extended,    // the τ2 extension of the chosen trial
   Trial,       // the chosen trial's τ1 end: reject_worse_tau2 held, or τ2 failed
   KeptAnchor,  // the previous anchor: reject_worse_anchor held
 };
-std::string to_string(Outcome outcome);
+std::string to_string(CycleOutcome outcome);
 
 struct CycleRecord {
   int chain = 0;
@@ -38,7 +37,7 @@ struct CycleRecord {
   std::int64_t chosen = 0;            // the trial drawn
   double entropy = 0.0;               // of `probabilities`, nats
   double tau2_metric = 0.0;           // progress after τ2 (NaN: failed)
-  Outcome outcome = Outcome::Extended;
+  CycleOutcome outcome = CycleOutcome::Extended;
   // Where the new anchor's frame is stored; none: the chain's start configuration.
   std::optional<core::FrameKey> anchor;
   double anchor_metric = 0.0;
@@ -64,6 +63,6 @@ CycleRecord cycle_record_from_json(const nlohmann::json& j);
 
 // Every committed cycle record of a swarm run's store, in commit order (the index is the store
 // iteration). Throws InputError when a record is not a version-1 cycle record.
-std::vector<CycleRecord> load_cycle_records(const store::RunStore& store);
+std::vector<CycleRecord> load_cycle_records(const RunStore& store);
 
-}  // namespace trails::swarm
+}  // namespace trails::store
