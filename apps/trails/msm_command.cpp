@@ -13,7 +13,7 @@
 #include "commands.h"
 #include "trails/core/error.h"
 #include "trails/core/output_target.h"
-#include "trails/report/msm_tool.h"
+#include "trails/report/msm/msm_tool.h"
 
 namespace trails::app {
 namespace fs = std::filesystem;

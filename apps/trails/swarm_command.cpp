@@ -15,8 +15,8 @@
 #include "trails/config/swarm_config.h"
 #include "trails/core/error.h"
 #include "trails/exec/mpi/mpi_world.h"
-#include "trails/report/swarm_outputs.h"
-#include "trails/report/swarm_subframes.h"
+#include "trails/report/swarm/swarm_outputs.h"
+#include "trails/report/swarm/swarm_subframes.h"
 #include "trails/swarm/subframes.h"
 #include "trails/swarm/swarm_driver.h"
 

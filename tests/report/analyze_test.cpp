@@ -7,20 +7,20 @@
 #include <cmath>
 #include <vector>
 
+#include "trails/analysis/free_energy.h"
+#include "trails/analysis/series_tail.h"
 #include "trails/core/error.h"
-#include "trails/report/analyze.h"
+#include "trails/report/analyze/analyze.h"
 
 using namespace trails;
-using report::free_energy_surface;
-using report::microstate_frame_weights;
-using report::series_tail;
+using analysis::series_tail;
 
 TEST(AnalyzeFes, TwoByTwoHandCounted) {
   // Edges [0, 0.5, 1] per axis; x = 0.5 falls in the upper bin (searchsorted right), x = 1 (the
   // maximum) in the last bin.
   const std::vector<double> pts = {0, 0, 1, 1, 1, 1, 0.5, 0.25};
   const double kT = 2.0;
-  const auto fes = free_energy_surface(pts, 2, 2, {}, 2, kT);
+  const auto fes = analysis::free_energy_surface(pts, 2, 2, {}, 2, kT);
   ASSERT_EQ(fes.edges.size(), 2u);
   EXPECT_EQ(fes.edges[0], (std::vector<double>{0.0, 0.5, 1.0}));
   ASSERT_EQ(fes.free_energy.size(), 4u);
@@ -35,7 +35,7 @@ TEST(AnalyzeFes, WeightsAndOneDimension) {
   // 1-D on the first column of 2-D points; weights 3:1 between the two bins.
   const std::vector<double> pts = {0.0, 9.0, 1.0, 9.0, 1.0, -9.0};
   const std::vector<double> w = {0.75, 0.125, 0.125};
-  const auto fes = free_energy_surface(pts, 2, 1, w, 2, 1.0);
+  const auto fes = analysis::free_energy_surface(pts, 2, 1, w, 2, 1.0);
   ASSERT_EQ(fes.free_energy.size(), 2u);
   EXPECT_EQ(fes.free_energy[0], 0.0);
   EXPECT_NEAR(fes.free_energy[1], std::log(3.0), 1e-14);
@@ -43,7 +43,7 @@ TEST(AnalyzeFes, WeightsAndOneDimension) {
 
 TEST(AnalyzeFes, ConstantCoordinateGetsUnitRange) {
   const std::vector<double> pts = {2.0, 2.0, 2.0};
-  const auto fes = free_energy_surface(pts, 1, 1, {}, 4, 1.0);
+  const auto fes = analysis::free_energy_surface(pts, 1, 1, {}, 4, 1.0);
   EXPECT_EQ(fes.edges[0].front(), 1.5);  // numpy: min - 0.5 .. max + 0.5
   EXPECT_EQ(fes.edges[0].back(), 2.5);
   EXPECT_EQ(fes.free_energy[2], 0.0);  // 2.0 = edge 2 → bin 2
@@ -52,12 +52,14 @@ TEST(AnalyzeFes, ConstantCoordinateGetsUnitRange) {
 
 TEST(AnalyzeFes, RejectsBadInput) {
   const std::vector<double> pts = {0.0, 1.0};
-  EXPECT_THROW(free_energy_surface(pts, 1, 2, {}, 10, 1.0), core::InputError);  // 2-D of 1-D points
-  EXPECT_THROW(free_energy_surface(pts, 1, 1, std::vector<double>{1.0}, 10, 1.0), core::InputError);
-  EXPECT_THROW(free_energy_surface(pts, 1, 1, std::vector<double>{0.0, 0.0}, 10, 1.0),
+  EXPECT_THROW(analysis::free_energy_surface(pts, 1, 2, {}, 10, 1.0),
+               core::InputError);  // 2-D of 1-D points
+  EXPECT_THROW(analysis::free_energy_surface(pts, 1, 1, std::vector<double>{1.0}, 10, 1.0),
                core::InputError);
-  EXPECT_THROW(free_energy_surface({}, 1, 1, {}, 10, 1.0), core::InputError);
-  EXPECT_THROW(free_energy_surface(pts, 1, 1, {}, 10, 0.0), core::InputError);
+  EXPECT_THROW(analysis::free_energy_surface(pts, 1, 1, std::vector<double>{0.0, 0.0}, 10, 1.0),
+               core::InputError);
+  EXPECT_THROW(analysis::free_energy_surface({}, 1, 1, {}, 10, 1.0), core::InputError);
+  EXPECT_THROW(analysis::free_energy_surface(pts, 1, 1, {}, 10, 0.0), core::InputError);
 }
 
 TEST(AnalyzeWeights, NearestCentreCarriesPi) {
@@ -67,15 +69,16 @@ TEST(AnalyzeWeights, NearestCentreCarriesPi) {
   const std::vector<double> centres = {0.0, 10.0, 20.0};
   const std::vector<int> active = {0, 1};
   const std::vector<double> pi = {0.25, 0.75};
-  const auto w = microstate_frame_weights(pts, 1, centres, active, pi);
+  const auto w = analysis::microstate_frame_weights(pts, 1, centres, active, pi);
   ASSERT_EQ(w.size(), 6u);
   for (int i : {0, 1, 2, 4}) EXPECT_DOUBLE_EQ(w[static_cast<std::size_t>(i)], 0.25 / 4);
   EXPECT_DOUBLE_EQ(w[3], 0.75);
   EXPECT_EQ(w[5], 0.0);
-  EXPECT_THROW(microstate_frame_weights(pts, 1, centres, std::vector<int>{0, 3}, pi),
+  EXPECT_THROW(analysis::microstate_frame_weights(pts, 1, centres, std::vector<int>{0, 3}, pi),
                core::InputError);
-  EXPECT_THROW(microstate_frame_weights(pts, 1, centres, active, std::vector<double>{1.0}),
-               core::InputError);
+  EXPECT_THROW(
+      analysis::microstate_frame_weights(pts, 1, centres, active, std::vector<double>{1.0}),
+      core::InputError);
 }
 
 TEST(AnalyzeTail, TrailsMdHillRelationExample) {

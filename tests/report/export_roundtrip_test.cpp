@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "trails/core/rng.h"
-#include "trails/report/export.h"
+#include "trails/report/export/export.h"
 #include "trails/store/run_store.h"
 
 namespace fs = std::filesystem;

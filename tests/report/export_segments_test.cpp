@@ -1,9 +1,10 @@
-// Export selection and walker-local clocks (src/trails/report/export_segments.h): known times of
-// a small hand-made lineage, the rows of each segment, and the refusals with the valid range.
+// Export selection and walker-local clocks (src/trails/report/export/export_segments.h): known
+// times of a small hand-made lineage, the rows of each segment, and the refusals with the valid
+// range.
 #include <gtest/gtest.h>
 
 #include "trails/core/error.h"
-#include "trails/report/export_segments.h"
+#include "trails/report/export/export_segments.h"
 
 using namespace trails;
 

@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "trails/core/error.h"
-#include "trails/report/cv_axes.h"
-#include "trails/report/free_energy.h"
+#include "trails/report/analyze/free_energy.h"
+#include "trails/report/common/cv_axes.h"
 
 using namespace trails;
 using nlohmann::json;

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "trails/core/error.h"
-#include "trails/report/gnuplot.h"
+#include "trails/report/common/gnuplot.h"
 
 namespace trails::report {
 namespace {

@@ -10,11 +10,11 @@
 
 #include <unistd.h>
 
+#include "trails/analysis/lineage_path.h"
 #include "trails/core/error.h"
-#include "trails/report/lineage_path.h"
-#include "trails/report/path.h"
-#include "trails/report/run_frames.h"
-#include "trails/report/value_list.h"
+#include "trails/report/common/run_frames.h"
+#include "trails/report/path/path.h"
+#include "trails/report/path/value_list.h"
 
 using namespace trails;
 using core::FrameKey;
@@ -63,23 +63,23 @@ std::vector<store::IterationRecord> hand_built_run() {
 
 struct HandBuiltRun : ::testing::Test {
   report::RunFrames frames{hand_built_run()};
-  report::ParentOf parent_of = [this](const FrameKey& k) { return frames.parent_of(k); };
+  analysis::ParentOf parent_of = [this](const FrameKey& k) { return frames.parent_of(k); };
 };
 
 TEST_F(HandBuiltRun, LineageWalksSegmentsBackToTheRoot) {
-  EXPECT_EQ(strings(report::lineage_of(key("2:0:2"), parent_of)),
+  EXPECT_EQ(strings(analysis::lineage_of(key("2:0:2"), parent_of)),
             (std::vector<std::string>{"2:0:2", "2:0:1", "2:0:0", "1:0:1", "1:0:0", "0:0:2", "0:0:1",
                                       "0:0:0"}));
 }
 
 TEST_F(HandBuiltRun, PathGoesBackToTheLowestCommonAncestorAndForwardToTheEnd) {
-  const auto p = report::connect_lineage(key("2:0:2"), key("2:1:1"), parent_of);
+  const auto p = analysis::connect_lineage(key("2:0:2"), key("2:1:1"), parent_of);
   EXPECT_EQ(p.lca.to_string(), "0:0:1");
   EXPECT_EQ(strings(p.frames),
             (std::vector<std::string>{"2:0:2", "2:0:1", "2:0:0", "1:0:1", "1:0:0", "0:0:2", "0:0:1",
                                       "1:1:0", "1:1:1", "1:1:2", "2:1:0", "2:1:1"}));
   // Reversed ends give the reversed path through the same ancestor.
-  const auto back = report::connect_lineage(key("2:1:1"), key("2:0:2"), parent_of);
+  const auto back = analysis::connect_lineage(key("2:1:1"), key("2:0:2"), parent_of);
   EXPECT_EQ(back.lca, p.lca);
   auto reversed = strings(p.frames);
   std::reverse(reversed.begin(), reversed.end());
@@ -87,16 +87,16 @@ TEST_F(HandBuiltRun, PathGoesBackToTheLowestCommonAncestorAndForwardToTheEnd) {
 }
 
 TEST_F(HandBuiltRun, AnAncestorEndAndOneFramePaths) {
-  const auto p = report::connect_lineage(key("0:0:1"), key("1:1:2"), parent_of);
+  const auto p = analysis::connect_lineage(key("0:0:1"), key("1:1:2"), parent_of);
   EXPECT_EQ(p.lca.to_string(), "0:0:1");
   EXPECT_EQ(strings(p.frames), (std::vector<std::string>{"0:0:1", "1:1:0", "1:1:1", "1:1:2"}));
-  const auto one = report::connect_lineage(key("1:2:1"), key("1:2:1"), parent_of);
+  const auto one = analysis::connect_lineage(key("1:2:1"), key("1:2:1"), parent_of);
   EXPECT_EQ(strings(one.frames), (std::vector<std::string>{"1:2:1"}));
 }
 
 TEST_F(HandBuiltRun, SeparateRootsShareNoLineage) {
   try {
-    report::connect_lineage(key("2:0:2"), key("1:2:0"), parent_of);
+    analysis::connect_lineage(key("2:0:2"), key("1:2:0"), parent_of);
     FAIL() << "expected InputError";
   } catch (const core::InputError& e) {
     const std::string what = e.what();
@@ -111,13 +111,13 @@ TEST_F(HandBuiltRun, SeparateRootsShareNoLineage) {
 TEST(LineagePath, ALoopIsAnInputError) {
   const std::map<FrameKey, FrameKey> parent = {
       {key("3:0:0"), key("2:0:0")}, {key("2:0:0"), key("1:0:0")}, {key("1:0:0"), key("3:0:0")}};
-  const report::ParentOf of = [&](const FrameKey& k) -> std::optional<FrameKey> {
+  const analysis::ParentOf of = [&](const FrameKey& k) -> std::optional<FrameKey> {
     const auto it = parent.find(k);
     return it == parent.end() ? std::nullopt : std::optional(it->second);
   };
-  EXPECT_THROW(report::lineage_of(key("3:0:0"), of), core::InputError);
+  EXPECT_THROW(analysis::lineage_of(key("3:0:0"), of), core::InputError);
   try {
-    report::connect_lineage(key("2:0:0"), key("5:0:0"), of);
+    analysis::connect_lineage(key("2:0:0"), key("5:0:0"), of);
     FAIL() << "expected InputError";
   } catch (const core::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("loops"), std::string::npos) << e.what();
@@ -140,10 +140,10 @@ TEST_F(HandBuiltRun, FrameTableFollowsTheLedger) {
 
 TEST(LineagePath, NearestPointIsEuclideanWithTiesToTheFirst) {
   const std::vector<double> pts = {0, 0, 3, 4, 1, 1, -1, -1, 1, 1};
-  EXPECT_EQ(report::nearest_point(pts, std::vector<double>{2.9, 3.0}), 1u);
-  EXPECT_EQ(report::nearest_point(pts, std::vector<double>{0.0, 0.1}), 0u);
-  EXPECT_EQ(report::nearest_point(pts, std::vector<double>{1.0, 1.0}), 2u);    // rows 2 and 4 tie
-  EXPECT_EQ(report::nearest_point(pts, std::vector<double>{-0.5, -0.5}), 0u);  // rows 0, 3 tie
+  EXPECT_EQ(analysis::nearest_point(pts, std::vector<double>{2.9, 3.0}), 1u);
+  EXPECT_EQ(analysis::nearest_point(pts, std::vector<double>{0.0, 0.1}), 0u);
+  EXPECT_EQ(analysis::nearest_point(pts, std::vector<double>{1.0, 1.0}), 2u);    // rows 2 and 4 tie
+  EXPECT_EQ(analysis::nearest_point(pts, std::vector<double>{-0.5, -0.5}), 0u);  // rows 0, 3 tie
 }
 
 TEST(ValueList, NegativeValuesAndErrorsNamingTheOption) {

@@ -15,7 +15,7 @@
 #include "trails/analysis/msm_model.h"
 #include "trails/analysis/tpt.h"
 #include "trails/core/error.h"
-#include "trails/report/msm_tool.h"
+#include "trails/report/msm/msm_tool.h"
 
 using namespace trails;
 using nlohmann::json;

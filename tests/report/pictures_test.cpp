@@ -12,10 +12,10 @@
 #include <nlohmann/json.hpp>
 
 #include "trails/core/error.h"
-#include "trails/report/cv_axes.h"
-#include "trails/report/msm_network.h"
-#include "trails/report/swarm_outputs.h"
-#include "trails/report/time_axis.h"
+#include "trails/report/common/cv_axes.h"
+#include "trails/report/common/time_axis.h"
+#include "trails/report/msm/msm_network.h"
+#include "trails/report/swarm/swarm_outputs.h"
 
 using namespace trails;
 using nlohmann::json;

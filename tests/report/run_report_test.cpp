@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "trails/report/html_page.h"
-#include "trails/report/run_report.h"
-#include "trails/report/run_report_sections.h"
+#include "trails/report/html/html_page.h"
+#include "trails/report/html/run_report.h"
+#include "trails/report/html/run_report_sections.h"
 
 namespace trails::report {
 namespace {

@@ -37,7 +37,7 @@ sel = {}
 if len(sys.argv) > 3:
     sel = {"iteration": int(sys.argv[3]), "walker": int(sys.argv[4])}
 run = Run(run_dir)
-g = lambda v: "%.17g" % v  # the export's format (src/trails/report/export.cpp)
+g = lambda v: "%.17g" % v  # the export's format (src/trails/report/export/export.cpp)
 for suffix, names in (("cvs", [f"cv_{k}" for k in range(run.cv_dim)]), ("named", run.cv_names)):
     cvs = run.cvs(names=names, **sel)
     with open(f"{prefix}.{suffix}.csv", "w", newline="\n") as out:

@@ -11,7 +11,7 @@
 #include "trails/config/execution_spec.h"
 #include "trails/config/swarm_config.h"
 #include "trails/core/error.h"
-#include "trails/swarm/cycle_record.h"
+#include "trails/store/cycle_record.h"
 
 namespace trails::config {
 namespace {
@@ -261,7 +261,7 @@ TEST_F(SwarmConfigTest, ExecutionBlockFillsTheBackendSpec) {
 }
 
 TEST(CycleRecord, RoundTripsThroughJson) {
-  swarm::CycleRecord r;
+  store::CycleRecord r;
   r.chain = 1;
   r.cycle = 7;
   r.trial_metrics = {0.5, std::numeric_limits<double>::quiet_NaN()};
@@ -269,7 +269,7 @@ TEST(CycleRecord, RoundTripsThroughJson) {
   r.chosen = 0;
   r.entropy = 0.0;
   r.tau2_metric = 0.75;
-  r.outcome = swarm::Outcome::Trial;
+  r.outcome = store::CycleOutcome::Trial;
   r.anchor = core::FrameKey{3, 0, 0};
   r.anchor_metric = 0.5;
   r.anchor_cvs = {1.0, 2.0};
@@ -278,14 +278,14 @@ TEST(CycleRecord, RoundTripsThroughJson) {
   r.path_steps = 40;
   r.converged = true;
   r.wall_s = 0.01;
-  const auto back = swarm::cycle_record_from_json(swarm::to_json(r));
-  EXPECT_EQ(swarm::to_json(back), swarm::to_json(r));
+  const auto back = store::cycle_record_from_json(store::to_json(r));
+  EXPECT_EQ(store::to_json(back), store::to_json(r));
   EXPECT_TRUE(std::isnan(back.trial_metrics[1]));
   EXPECT_EQ(back.anchor, r.anchor);
-  EXPECT_EQ(back.outcome, swarm::Outcome::Trial);
-  nlohmann::json broken = swarm::to_json(r);
+  EXPECT_EQ(back.outcome, store::CycleOutcome::Trial);
+  nlohmann::json broken = store::to_json(r);
   broken.erase("outcome");
-  EXPECT_THROW((void)swarm::cycle_record_from_json(broken), core::InputError);
+  EXPECT_THROW((void)store::cycle_record_from_json(broken), core::InputError);
 }
 
 // PathGennie's Python blocks and openmm: block (docs/swarm.md, "From a PathGennie input.yaml").

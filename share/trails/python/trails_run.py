@@ -45,7 +45,7 @@ class _Segment:
                  "stride", "dt", "start_time", "start_step")
 
     def time(self, frame):
-        # The same operations as trails export (src/trails/report/export_segments.h), so the
+        # The same operations as trails export (src/trails/report/export/export_segments.h), so the
         # values are bitwise the same.
         return self.start_time + float((frame + 1) * self.stride) * self.dt
 

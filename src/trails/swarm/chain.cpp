@@ -216,7 +216,8 @@ Step Chain::after_batch(const config::SwarmOptions& o, std::int64_t& next_task_i
       if (!improver && ratchets) {
         Anchor best_end{r.trials[*best]->final_state, r.trial_cvs[*best], r.metrics[*best]};
         best_end.state.velocities.clear();
-        step.finished = finish(o, std::move(best_end), Outcome::Trial, o.tau1_steps, kNaN, {});
+        step.finished =
+            finish(o, std::move(best_end), store::CycleOutcome::Trial, o.tau1_steps, kNaN, {});
         return step;
       }
       step.tasks.push_back(tau2_task(o, next_task_id));
@@ -246,25 +247,25 @@ FinishedCycle Chain::take_tau2(engines::SegmentResult result,
   }
   Anchor candidate{trial.final_state, r.trial_cvs[k], r.metrics[k]};
   candidate.state.velocities.clear();
-  Outcome outcome = Outcome::Trial;
+  store::CycleOutcome outcome = store::CycleOutcome::Trial;
   std::int64_t steps = o.tau1_steps;
   // reject_worse_tau2: the extension may not lose progress over the trial it extends; a failed
   // extension also falls back to the trial's end.
   if (std::isfinite(tau2_metric) &&
       !(o.reject_worse_tau2 && value_of(o, extended, r.cycle) < r.values[k])) {
     candidate = std::move(extended);
-    outcome = Outcome::Extended;
+    outcome = store::CycleOutcome::Extended;
     steps += o.tau2_steps;
   }
   return finish(o, std::move(candidate), outcome, steps, tau2_metric, std::move(result));
 }
 
-FinishedCycle Chain::finish(const config::SwarmOptions& o, Anchor candidate, Outcome outcome,
-                            std::int64_t steps, double tau2_metric,
+FinishedCycle Chain::finish(const config::SwarmOptions& o, Anchor candidate,
+                            store::CycleOutcome outcome, std::int64_t steps, double tau2_metric,
                             std::optional<engines::SegmentResult> tau2) {
   Running& r = *running_;
   if (o.reject_worse_anchor && value_of(o, candidate, r.cycle) < value_of(o, anchor_, r.cycle)) {
-    outcome = Outcome::KeptAnchor;
+    outcome = store::CycleOutcome::KeptAnchor;
     steps = 0;
   } else {
     anchor_ = std::move(candidate);
@@ -278,7 +279,7 @@ FinishedCycle Chain::finish(const config::SwarmOptions& o, Anchor candidate, Out
   const std::string stop = update_stall_rules(o, memory_, anchor_.metric, value);
 
   FinishedCycle f;
-  CycleRecord& rec = f.record;
+  store::CycleRecord& rec = f.record;
   rec.chain = index_;
   rec.cycle = r.cycle;
   rec.trial_metrics.assign(r.metrics.begin(),

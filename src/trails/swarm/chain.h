@@ -14,7 +14,7 @@
 #include "trails/engines/engine.h"
 #include "trails/engines/segment.h"
 #include "trails/features/projection.h"
-#include "trails/swarm/cycle_record.h"
+#include "trails/store/cycle_record.h"
 #include "trails/swarm/progress_metric.h"
 #include "trails/swarm/stop_rules.h"
 
@@ -42,7 +42,7 @@ engines::Configuration chain_start(const config::SwarmConfig& config, const engi
 
 // A finished cycle waiting for its turn to be committed.
 struct FinishedCycle {
-  CycleRecord record;
+  store::CycleRecord record;
   std::vector<engines::SegmentResult> trials;  // the trials that ran, by index (0, 1, ...)
   std::vector<std::uint64_t> trial_seeds;      // their seeds
   std::optional<engines::SegmentResult> tau2;  // none: no extension ran (unbind's fallback)
@@ -117,7 +117,7 @@ class Chain {
   std::vector<engines::SegmentTask> next_batch(const config::SwarmOptions& o);
   engines::SegmentTask tau2_task(const config::SwarmOptions& o, std::int64_t& next_task_id);
   Step after_batch(const config::SwarmOptions& o, std::int64_t& next_task_id);
-  FinishedCycle finish(const config::SwarmOptions& o, Anchor candidate, Outcome outcome,
+  FinishedCycle finish(const config::SwarmOptions& o, Anchor candidate, store::CycleOutcome outcome,
                        std::int64_t steps, double tau2_metric,
                        std::optional<engines::SegmentResult> tau2);
   // unfold before its phase switch judges by the weighted score, everything else by progress.

@@ -12,7 +12,7 @@ namespace trails::swarm {
 namespace {
 
 std::uint64_t seed_of(const std::vector<store::WalkerRecord>& walkers, std::int64_t walker,
-                      const CycleRecord& r) {
+                      const store::CycleRecord& r) {
   for (const auto& w : walkers) {
     if (w.walker == walker) return w.seed;
   }
@@ -27,7 +27,7 @@ class Replay {
       : o_(config.swarm), store_(store), instance_(engine.make_instance()) {}
 
   // Runs one segment of `r`'s cycle and appends its frames to `path`, from `steps_before`.
-  engines::SegmentResult segment(const CycleRecord& r, engines::Configuration start,
+  engines::SegmentResult segment(const store::CycleRecord& r, engines::Configuration start,
                                  std::int64_t steps, std::uint64_t seed, std::int64_t walker,
                                  std::int64_t steps_before, SubframePath& path) {
     engines::SegmentTask t;
@@ -57,7 +57,7 @@ class Replay {
 
   // Replays one cycle from `anchor` (the stored anchor before it); returns the stored anchor
   // after it.
-  engines::Configuration cycle(const CycleRecord& r, std::int64_t iteration,
+  engines::Configuration cycle(const store::CycleRecord& r, std::int64_t iteration,
                                const engines::Configuration& anchor, std::int64_t steps_before,
                                SubframePath& path) {
     const auto walkers = store_.walker_placements(iteration);
@@ -66,7 +66,7 @@ class Replay {
     engines::SegmentResult end =
         segment(r, std::move(start), o_.tau1_steps, seed_of(walkers, r.chosen, r), r.chosen,
                 steps_before, path);
-    if (r.outcome == Outcome::Extended) {
+    if (r.outcome == store::CycleOutcome::Extended) {
       // The extension is the walker after the trials that ran; velocities continued.
       const auto n = static_cast<std::int64_t>(r.trial_metrics.size());
       end = segment(r, end.final_state, o_.tau2_steps, seed_of(walkers, n, r), n,
@@ -98,12 +98,13 @@ std::vector<SubframePath> replay_subframes(const config::SwarmConfig& config) {
   for (int k = 0; k < config.swarm.paths; ++k) anchors.push_back(chain_start(config, *engine, k));
   Replay replay(config, store, *engine);
   for (std::size_t i = 0; i < records.size(); ++i) {
-    const CycleRecord& r = records[i];
+    const store::CycleRecord& r = records[i];
     const auto k = static_cast<std::size_t>(r.chain);
-    if (r.outcome == Outcome::KeptAnchor) continue;  // the path stays where it was
+    if (r.outcome == store::CycleOutcome::KeptAnchor) continue;  // the path stays where it was
     // The path's steps before this cycle: its total less what the cycle added.
     const std::int64_t added =
-        config.swarm.tau1_steps + (r.outcome == Outcome::Extended ? config.swarm.tau2_steps : 0);
+        config.swarm.tau1_steps +
+        (r.outcome == store::CycleOutcome::Extended ? config.swarm.tau2_steps : 0);
     // The next cycle starts from the stored anchor, so a difference cannot accumulate.
     anchors[k] =
         replay.cycle(r, static_cast<std::int64_t>(i), anchors[k], r.path_steps - added, paths[k]);

@@ -115,14 +115,14 @@ class SwarmRun {
     store_ = std::make_unique<SwarmStore>(config_, resume_);
     prepare(config_.workdir);
     store_->open(*engine_, projection_->column_names(), cv_model_);
-    const std::vector<CycleRecord> history = store_->history();
+    const std::vector<store::CycleRecord> history = store_->history();
     const auto k_chains = static_cast<std::size_t>(o_.paths);
     committed_cycles_.assign(k_chains, 0);
     last_converged_.assign(k_chains, false);
     last_stop_.assign(k_chains, "");
     last_metric_.assign(k_chains, 0.0);
     anchor_keys_.assign(k_chains, std::nullopt);
-    std::vector<const CycleRecord*> last(k_chains, nullptr);
+    std::vector<const store::CycleRecord*> last(k_chains, nullptr);
     for (const auto& r : history) last[static_cast<std::size_t>(r.chain)] = &r;
     for (std::size_t k = 0; k < k_chains; ++k) {
       chains_.push_back(make_chain(k, last[k]));
@@ -177,7 +177,7 @@ class SwarmRun {
     slots_note_ = exec::slots_note(spec);
   }
 
-  Chain make_chain(std::size_t k, const CycleRecord* last) {
+  Chain make_chain(std::size_t k, const store::CycleRecord* last) {
     const int chain = static_cast<int>(k);
     Anchor start{chain_start(config_, *engine_, chain), {}, 0.0};
     std::vector<double> xi0;

@@ -146,9 +146,9 @@ void SwarmStore::open(const engines::Engine& engine, const std::vector<std::stri
   next_iteration_ = last ? *last + 1 : 0;
 }
 
-std::vector<CycleRecord> SwarmStore::history() const {
+std::vector<store::CycleRecord> SwarmStore::history() const {
   if (!resume_) return {};
-  return load_cycle_records(*store_);
+  return store::load_cycle_records(*store_);
 }
 
 engines::Configuration stored_anchor(const store::RunStore& store, const core::FrameKey& key,
@@ -169,11 +169,11 @@ engines::Configuration SwarmStore::anchor_state(const core::FrameKey& key,
 std::optional<core::FrameKey> SwarmStore::commit(FinishedCycle& f,
                                                  const std::optional<core::FrameKey>& start_key) {
   const std::int64_t iteration = next_iteration_;
-  CycleRecord& rec = f.record;
+  store::CycleRecord& rec = f.record;
   const auto n = static_cast<std::int64_t>(f.trials.size());
   std::optional<std::int64_t> anchor_walker;
-  if (rec.outcome == Outcome::Extended) anchor_walker = n;
-  if (rec.outcome == Outcome::Trial) anchor_walker = rec.chosen;
+  if (rec.outcome == store::CycleOutcome::Extended) anchor_walker = n;
+  if (rec.outcome == store::CycleOutcome::Trial) anchor_walker = rec.chosen;
   rec.anchor =
       anchor_walker ? std::optional(core::FrameKey{iteration, *anchor_walker, 0}) : start_key;
 
@@ -207,8 +207,8 @@ std::optional<core::FrameKey> SwarmStore::commit(FinishedCycle& f,
   r.dt = dt_;
   r.runner_s = rec.wall_s;
   r.state = nlohmann::json::object();
-  r.state[kCycleRecordKey] = to_json(rec);
-  r.state_versions[kCycleRecordKey] = kCycleRecordVersion;
+  r.state[store::kCycleRecordKey] = store::to_json(rec);
+  r.state_versions[store::kCycleRecordKey] = store::kCycleRecordVersion;
   store_->commit(r);
   committed_ = true;
   core::crash_point("after-commit", iteration);  // tests: SIGKILL with other trials in flight

@@ -2,7 +2,7 @@
 // iteration per chain-cycle in (cycle, chain) order (docs/file-formats.md, "Swarm runs"). Each
 // iteration holds the cycle's N trials and its extension as walkers N (seeds, status, timings,
 // selection probability as weight), the new anchor's one frame and CVs, the anchor as the
-// iteration's spawn, and the CycleRecord under element key "swarm".
+// iteration's spawn, and the store::CycleRecord under element key "swarm".
 #pragma once
 
 #include <filesystem>
@@ -13,9 +13,9 @@
 
 #include "trails/config/swarm_config.h"
 #include "trails/engines/engine.h"
+#include "trails/store/cycle_record.h"
 #include "trails/store/run_store.h"
 #include "trails/swarm/chain.h"
-#include "trails/swarm/cycle_record.h"
 
 namespace trails::swarm {
 
@@ -41,7 +41,7 @@ class SwarmStore {
   void open(const engines::Engine& engine, const std::vector<std::string>& cv_names,
             const nlohmann::json& cv_model = nullptr);
   // Every committed cycle record, in commit order.
-  std::vector<CycleRecord> history() const;
+  std::vector<store::CycleRecord> history() const;
   // The stored anchor frame `key` as a configuration shaped like `layout`.
   engines::Configuration anchor_state(const core::FrameKey& key,
                                       const engines::Configuration& layout) const;
