@@ -39,9 +39,9 @@ void CampaignDriver::plan_devices() {
 void CampaignDriver::start_executor() {
   if (config_.execution.workers_per_device == 0) {  // auto: local pool only (config checks)
     exec::PackingTunerOptions tuning;
-    tuning.earlier = packing_earlier_;
+    tuning.earlier = packing_.earlier();
     auto tuner = exec::make_packing_tuner(*engine_, device_plan_, execution_, tuning);
-    packing_ = tuner.get();
+    packing_.attach(tuner.get(), engine_->system().dt, engine_->system().time_unit);
     executor_ = std::move(tuner);
   } else {
     executor_ = exec::make_executor(

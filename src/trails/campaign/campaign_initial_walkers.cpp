@@ -92,14 +92,14 @@ std::vector<std::int64_t> CampaignDriver::spawn_from_initial_trajectory(
 void CampaignDriver::set_initial_walkers() {
   const int walkers = config_.spawning.walker;
   const auto& start = config_.system.start;
-  next_starts_.clear();
+  std::vector<engines::Configuration> starts;
   for (int w = 0; w < walkers; ++w) {
     engines::Configuration c = engine_->default_start();
     if (!start.empty()) c.positions = start.size() == 1 ? start[0] : start[w];
     if (!initial_frames_.empty()) c = initial_frames_[static_cast<std::size_t>(w)];
-    next_starts_.push_back(std::move(c));
+    starts.push_back(std::move(c));
   }
-  next_parents_.assign(walkers, std::nullopt);
+  starts_->start_with(std::move(starts));
   next_iteration_ = 0;
 }
 

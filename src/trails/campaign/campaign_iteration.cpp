@@ -1,77 +1,80 @@
 // One iteration of the campaign driver as an ordered list of elements (docs/architecture.md,
 // "One iteration"), in Trails-MD's order (compat:iteration-order): segments → collect → fixed-CV
-// projection → [learned space] → history and bins → [MSM in the new space] → spawn → coverage
-// and resolution → MSM build started → atomic commit → log. compose_iteration() picks each
-// element once, at setup, from what the run is; run_iteration() runs them top to bottom.
+// projection → [learned space] → history and bins → [MSM in the new space] → spawn → starts →
+// coverage and resolution → MSM build started → atomic commit → log. compose_iteration() picks
+// each element once, at setup, from what the run is; run_iteration() runs them top to bottom. The
+// stateful elements are objects of their own (docs/architecture.md, "Campaign elements"); the
+// steps here keep no state.
 #include <algorithm>
-#include <cmath>
 #include <numeric>
 
-#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include "trails/binning/uniform_grid.h"
 #include "trails/campaign/campaign_driver.h"
+#include "trails/campaign/checkpoint.h"
 #include "trails/campaign/partial_iteration.h"
 #include "trails/core/crash_point.h"
 #include "trails/core/error.h"
-#include "trails/core/rng.h"
 #include "trails/core/signals.h"
 
 namespace trails::campaign {
-namespace {
 
 double seconds_since(IterationState::Clock::time_point t0) {
   return std::chrono::duration<double>(IterationState::Clock::now() - t0).count();
 }
 
-}  // namespace
+IterationElement* CampaignDriver::step(std::string name,
+                                       void (CampaignDriver::*run)(IterationState&)) {
+  steps_.push_back(std::make_unique<StepElement>(
+      std::move(name), [this, run](IterationState& it) { (this->*run)(it); }));
+  return steps_.back().get();
+}
 
-std::vector<CampaignDriver::Element> CampaignDriver::compose_iteration() const {
-  std::vector<Element> e;
+void CampaignDriver::compose_iteration() {
+  std::vector<const CheckpointClient*> clients(clients_.begin(), clients_.end());
+  commit_ = std::make_unique<CommitElement>(std::move(clients), options_.target_iterations, *store_,
+                                            config_.outdir);
+  steps_.clear();
+  auto& e = iteration_;
+  e.clear();
   // A neural retrain prepared by the last iteration trains while this iteration's MD runs.
-  if (space_) e.push_back({"space training", &CampaignDriver::start_space_training});
-  e.push_back({"segments", &CampaignDriver::run_segments});
-  e.push_back({"collect", &CampaignDriver::collect_segments});
-  e.push_back({"project", &CampaignDriver::project_frames});
   if (space_) {
-    e.push_back({"learned space", &CampaignDriver::learn_space});
-    e.push_back({"history", &CampaignDriver::extend_learned_history});
-    e.push_back({"msm space", &CampaignDriver::follow_space_in_msm});
+    steps_.push_back(std::make_unique<StepElement>(
+        "space training", [this](IterationState& /*it*/) { space_->start_training(); }));
+    e.push_back(steps_.back().get());
+  }
+  e.push_back(step("segments", &CampaignDriver::run_segments));
+  e.push_back(step("collect", &CampaignDriver::collect_segments));
+  e.push_back(step("project", &CampaignDriver::project_frames));
+  if (space_) {
+    e.push_back(space_.get());
+    e.push_back(step("history", &CampaignDriver::extend_learned_history));
+    e.push_back(step("msm space", &CampaignDriver::follow_space_in_msm));
   } else {
-    e.push_back({"history", &CampaignDriver::extend_history});
+    e.push_back(step("history", &CampaignDriver::extend_history));
   }
-  e.push_back({"spawn", &CampaignDriver::spawn});
-  // The CV space is the coordinate space: the chosen frames' coordinates are the CV rows already
-  // in memory (bit-identical to their shards, which resume reads). Otherwise the full-precision
-  // frames come from the record or the shards.
-  e.push_back(projection_->is_identity() ? Element{"starts", &CampaignDriver::starts_from_cv_rows}
-                                         : Element{"starts", &CampaignDriver::starts_from_frames});
-  // Weighted-ensemble kinetics: children continue their parent's end state, velocities included.
-  if (config_.spawning.inherit_velocities) {
-    e.push_back({"inherit", &CampaignDriver::inherit_end_states});
-  }
-  e.push_back({"coverage", &CampaignDriver::update_coverage});
-  e.push_back({"msm build", &CampaignDriver::start_msm_build});
-  e.push_back({"commit", &CampaignDriver::commit_iteration});
-  e.push_back({"log", &CampaignDriver::log_iteration});
-  return e;
+  e.push_back(spawn_.get());
+  e.push_back(starts_.get());
+  e.push_back(coverage_.get());
+  e.push_back(msm_.get());
+  e.push_back(commit_.get());
+  e.push_back(step("log", &CampaignDriver::log_iteration));
 }
 
 IterationReport CampaignDriver::run_iteration(std::int64_t iteration) {
   IterationState it;
   it.iteration = iteration;
   it.t_start = IterationState::Clock::now();
-  for (const auto& element : elements_) {
+  for (auto* element : iteration_) {
     const auto t0 = IterationState::Clock::now();
-    (this->*element.run)(it);
-    spdlog::debug("iteration {}: {} {:.4f} s", iteration, element.name, seconds_since(t0));
+    element->run(it);
+    spdlog::debug("iteration {}: {} {:.4f} s", iteration, element->name(), seconds_since(t0));
   }
   return std::move(it.report);
 }
 
 void CampaignDriver::run_segments(IterationState& it) {
-  it.tasks = make_tasks(it.iteration);
+  it.tasks = starts_->make_tasks(it.iteration);
   // The shard's positions are written as results arrive, in walker order whatever the order
   // of completion (so the bytes are too): a result waits only for the walkers before it.
   store::ShardLayout layout;
@@ -144,7 +147,7 @@ void CampaignDriver::run_segments(IterationState& it) {
 void CampaignDriver::collect_segments(IterationState& it) {
   check_failures(it.iteration, it.results);
   // The MSM build of an earlier iteration ran during this MD; it is needed from here on.
-  it.msm_built = join_msm(&it.msm_wait_s);
+  it.msm_built = msm_->join(&it.msm_wait_s);
 
   auto& rec = it.rec;
   rec.iteration = it.iteration;
@@ -154,11 +157,11 @@ void CampaignDriver::collect_segments(IterationState& it) {
   rec.stride = config_.spawning.stride;
   rec.dt = record_dt();
   rec.record_policy = record_policy_;
-  rec.state_versions = state_versions();
+  rec.state_versions = campaign_state_versions();
   std::size_t frame_values = 0;
   for (const auto& r : it.results) frame_values += r.ok() ? r.frames.size() : 0;
   rec.positions.reserve(frame_values);
-  const auto weights = slot_weights(it.results.size());
+  const auto weights = spawn_->slot_weights(it.results.size());
   for (std::size_t w = 0; w < it.results.size(); ++w) {
     auto& r = it.results[w];
     store::WalkerRecord wr;
@@ -167,7 +170,7 @@ void CampaignDriver::collect_segments(IterationState& it) {
     wr.ok = r.ok();
     wr.error = r.error;
     wr.n_frames = r.ok() ? r.n_frames : 0;
-    wr.parent = next_parents_[w];
+    wr.parent = starts_->parent(w);
     wr.startup_s = r.startup_s;
     wr.integrate_s = r.integrate_s;
     wr.platform = r.platform;
@@ -210,151 +213,25 @@ void CampaignDriver::project_frames(IterationState& it) {
   fail_non_finite_cvs(it);
 }
 
-void CampaignDriver::learn_space(IterationState& it) {
-  // The ledger's CVs are this iteration's projections in the space current now; a molecular run
-  // keeps its physical CVs (cvs: or [Rg, RMSD], compat:physical-cvs) in the shard.
-  auto& rec = it.rec;
-  if (!projection_->is_identity()) {
-    rec.observables.push_back({"physical_cvs", projection_->dimension(), std::move(rec.cvs)});
-  }
-  rec.cvs = space_->add_iteration(it.iteration, it.spans, rec.positions, rec.boxes);
-  // The space has folded this iteration in already, so a non-finite latent CV cannot fail one
-  // walker any more: the iteration stops uncommitted (docs/reliability.md, "Non-finite values").
-  if (const auto bad = std::find_if_not(rec.cvs.begin(), rec.cvs.end(),
-                                        [](double v) { return std::isfinite(v); });
-      bad != rec.cvs.end()) {
-    throw core::EngineError(fmt::format(
-        "iteration {}: the learned space (space_mode {}) gave a non-finite CV ({}) for frame {} "
-        "of the iteration; iteration {} was not committed. Continue with --resume; if it "
-        "recurs, the features are degenerate: change the feature types or space_mode",
-        it.iteration, config_.space_mode, *bad, (bad - rec.cvs.begin()) / std::max(1, rec.cv_dim),
-        it.iteration));
-  }
-  if (config_.learned.save_features) {
-    const auto f = space_->latest_features();
-    rec.observables.push_back({"features", space_->n_features(), {f.begin(), f.end()}});
-  }
-}
-
-void CampaignDriver::start_space_training(IterationState& /*it*/) { space_->start_training(); }
-
 void CampaignDriver::extend_history(IterationState& it) {
   it.first_frame = history_.append(it.iteration, it.spans, it.rec.cvs);
-  tracker_->add_latest(history_);
+  coverage_->add_latest();
   msm_->observe(it.first_frame, it.spans);
 }
 
 void CampaignDriver::extend_learned_history(IterationState& it) {
-  if (!space_->retrained()) {
+  if (!space_->stage().retrained()) {
     extend_history(it);
     return;
   }
-  rebuild_learned_space();  // every frame, this iteration's included, in the new space
+  space_->replay_history();          // every frame, this iteration's included, in the new space
+  spawn_->spawner().reset_memory();  // old bin ids mean nothing in the new space
   it.first_frame = history_.frames() - it.rec.n_frames();
   msm_->observe(it.first_frame, it.spans);
 }
 
 void CampaignDriver::follow_space_in_msm(IterationState& it) {
-  msm_->set_space_version(space_->space_version());
-  // fix:stale-latent-space: after a retrain the model's clustering is of the old space; rebuild
-  // it in the new one before anything (the MSM spawner) uses it.
-  if (msm_->stale()) {
-    const auto t_rebuild = IterationState::Clock::now();
-    const double explored = tracker_ ? binning::occupied_fraction(tracker_->coverage().occupied(),
-                                                                  tracker_->grid().total_bins())
-                                     : 0.0;
-    record_msm_build(msm_->rebuild_now(it.iteration, history_, explored));
-    it.msm_wait_s += seconds_since(t_rebuild);
-  }
-}
-
-void CampaignDriver::spawn(IterationState& it) {
-  // Spawn from the candidate pool with this iteration's own random stream.
-  core::Rng rng =
-      core::Rng::stream(config_.random_seed, "spawn", static_cast<std::uint64_t>(it.iteration));
-  const spawners::SpawnPool pool{history_, tracker_->pool_first_frame(), tracker_->pool(),
-                                 tracker_->grid(), msm_->latest()};
-  it.chosen = spawner_->choose(pool, config_.spawning.walker, rng);
-  if (const auto* w = spawner_->weighting()) {
-    it.rec.recycled_flux = w->recycled_flux;
-    it.rec.recycled_walkers = w->recycled_walkers;
-  }
-  for (std::size_t k = 0; k < it.chosen.size(); ++k) {
-    it.rec.spawns.push_back({static_cast<std::int64_t>(k),
-                             it.chosen[k] - tracker_->pool_first_frame(),
-                             history_.key_of(it.chosen[k])});
-  }
-  next_parents_.clear();
-  for (const auto& s : it.rec.spawns) next_parents_.emplace_back(s.source);
-}
-
-void CampaignDriver::starts_from_cv_rows(IterationState& it) {
-  next_starts_.clear();
-  for (const auto g : it.chosen) {
-    engines::Configuration c;
-    c.n_atoms = engine_->n_atoms();
-    c.spatial_dim = engine_->spatial_dim();
-    const auto p = space_ ? space_->features_of(g) : history_.point(g);
-    c.positions.assign(p.begin(), p.end());
-    next_starts_.push_back(std::move(c));
-  }
-  keep_starts_if_reduced(it);
-}
-
-void CampaignDriver::starts_from_frames(IterationState& it) {
-  // Full-precision positions and box of each chosen frame: this iteration's from memory, older
-  // ones from their shards (exactly what resume reads, so both paths agree bitwise).
-  next_starts_ = next_configurations(it.rec);
-  keep_starts_if_reduced(it);
-}
-
-void CampaignDriver::inherit_end_states(IterationState& it) {
-  std::vector<core::FrameKey> sources;
-  for (const auto& s : it.rec.spawns) sources.push_back(s.source);
-  continue_end_states(sources, it.rec.final_states);
-}
-
-void CampaignDriver::keep_starts_if_reduced(IterationState& it) const {
-  // A reduced shard cannot give back the chosen frames: store the starts in full (the config
-  // allows a reduced policy only with spawns from this iteration, docs/file-formats.md).
-  if (!record_policy_.reduces()) return;
-  for (std::size_t k = 0; k < next_starts_.size(); ++k) {
-    it.rec.spawn_starts.push_back(
-        {static_cast<std::int64_t>(k), next_starts_[k].positions, {}, next_starts_[k].box});
-  }
-}
-
-void CampaignDriver::update_coverage(IterationState& it) {
-  // Coverage on the grid the spawner used, then the resolution ladder (which may refine it, or
-  // the spawner's own cells).
-  auto& rec = it.rec;
-  rec.cumulative_frames = tracker_->coverage().frames();
-  rec.occupied_bins = tracker_->coverage().occupied();
-  rec.total_bins = tracker_->grid().total_bins();
-  rec.n_bins = tracker_->grid().n_bins();
-  const auto update = resolution_.observe(rec.occupied_bins);
-  if (update.bumped) {
-    tracker_->regrid(resolution_.n_bins(), history_);
-    spawner_->reset_memory();
-  }
-  if (update.cells_bumped) spawner_->set_cells(*resolution_.cells());
-}
-
-void CampaignDriver::start_msm_build(IterationState& it) {
-  // Overlapped: runs during the next iteration's MD.
-  msm_->start(it.iteration, history_,
-              binning::occupied_fraction(it.rec.occupied_bins, it.rec.total_bins));
-}
-
-void CampaignDriver::commit_iteration(IterationState& it) {
-  it.rec.state = state_json();
-  it.rec.runner_s = it.runner_s;
-  it.rec.analysis_s = seconds_since(it.t_analysis);
-  const auto t_commit = IterationState::Clock::now();
-  store_->commit(it.rec, std::move(*it.shard));
-  it.commit_s = seconds_since(t_commit);
-  clear_partial(config_.outdir);  // what a stopped run kept of this iteration is committed now
-  core::crash_point("after-commit", it.iteration);
+  msm_->follow_space(it, space_->stage().space_version(), coverage_->explored_fraction());
 }
 
 void CampaignDriver::log_iteration(IterationState& it) {
@@ -370,7 +247,7 @@ void CampaignDriver::log_iteration(IterationState& it) {
   summary.n_bins = rec.n_bins;
   summary.runner_s = it.runner_s;
   summary.analysis_s = seconds_since(it.t_analysis);  // output.log includes the commit itself
-  if (msm_->enabled()) {
+  if (msm_->stage().enabled()) {
     summary.msm_build_s = it.msm_built ? it.msm_built->build_s : 0.0;
     summary.msm_wait_s = it.msm_wait_s;
   }
@@ -389,7 +266,7 @@ void CampaignDriver::log_iteration(IterationState& it) {
   auto& report = it.report;
   report.target_iterations = options_.target_iterations;
   report.walkers = static_cast<std::int64_t>(it.results.size());
-  report.n_bins = resolution_.n_bins();
+  report.n_bins = coverage_->resolution().n_bins();
   report.eta_s = mean * static_cast<double>(options_.target_iterations - it.iteration - 1);
   report.commit_s = it.commit_s;
   report.summary = std::move(summary);

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "trails/campaign/campaign_driver.h"
+#include "trails/campaign/features_factory.h"
 #include "trails/campaign/partial_iteration.h"
 #include "trails/campaign/preflight.h"
 #include "trails/campaign/projection_factory.h"
@@ -47,16 +48,23 @@ bool msm_overlap_enabled(const RunOptions& options) {
 
 CampaignDriver::CampaignDriver(const config::CampaignConfig& config, const RunOptions& options,
                                ProgressSink& progress)
-    : config_(config),
-      options_(options),
-      progress_(progress),
-      history_(config.cv_dimension()),
-      spawner_(make_spawner(config)),
-      resolution_(config.n_bins, config.spawning.resolution_max_bins,
-                  config.spawning.resolution_check_patience, config.spawning.convergence_patience,
-                  cell_ladder(*spawner_, config)),
-      msm_(std::make_unique<msm::MsmStage>(config.msm, config.random_seed, config.cv_dimension(),
-                                           msm_overlap_enabled(options))) {}
+    : config_(config), options_(options), progress_(progress), history_(config.cv_dimension()) {
+  msm_ = std::make_unique<MsmElement>(
+      std::make_unique<msm::MsmStage>(config.msm, config.random_seed, config.cv_dimension(),
+                                      msm_overlap_enabled(options)),
+      history_, [this](const msm::MsmBuild& built) { record_msm_build(built); });
+  auto spawner = make_spawner(config);
+  coverage_ = std::make_unique<CoverageElement>(
+      binning::ResolutionController(config.n_bins, config.spawning.resolution_max_bins,
+                                    config.spawning.resolution_check_patience,
+                                    config.spawning.convergence_patience,
+                                    cell_ladder(*spawner, config)),
+      config.min_values, config.max_values, config.spawning.history_window, history_, *spawner);
+  spawn_ =
+      std::make_unique<SpawnElement>(std::move(spawner), config.random_seed, config.spawning.walker,
+                                     history_, *coverage_, msm_->stage());
+  clients_ = {coverage_.get(), spawn_.get(), msm_.get(), &packing_};
+}
 
 CampaignDriver::~CampaignDriver() {
   if (dir_lock_fd_ >= 0) ::close(dir_lock_fd_);
@@ -186,31 +194,48 @@ CampaignOutcome CampaignDriver::run_locked() {
   load_initial_trajectory();  // read and checked before anything is written
   core::throw_if_stop_requested();
   if (config_.learned_space()) {
-    make_learned_space();
+    spaces::SpaceOptions options;
+    options.mode = config_.space_mode;
+    options.learned = config_.learned;
+    options.seed = config_.random_seed;
+    options.dim = config_.cv_dimension();
+    space_ = std::make_unique<LearnedSpaceElement>(options, make_feature_source(config_, *engine_),
+                                                   config_.learned.save_features, *projection_,
+                                                   history_, *coverage_, store_, config_.outdir);
+    clients_.push_back(space_.get());
   } else {
     TRAILS_CHECK(projection_->dimension() == config_.cv_dimension(),
                  "the projection's dimension must match n_bins (checked by the config)");
   }
+  starts_ = std::make_unique<StartStatesElement>(
+      StartStatesOptions{engine_->n_atoms(), engine_->spatial_dim(), projection_->is_identity(),
+                         record_policy_.reduces(), config_.spawning.inherit_velocities,
+                         config_.spawning.step, config_.spawning.stride,
+                         config_.engine_seed_base()},
+      history_, space_.get(), *spawn_, store_);
   if (options_.resume) {
     resume();
   } else {
     start_new();
   }
   start_executor();
-  elements_ = compose_iteration();
+  compose_iteration();
   progress_.started(banner());
 
   CampaignOutcome outcome;
   outcome.requested_iterations = options_.target_iterations;
   for (std::int64_t n = next_iteration_;
-       n < options_.target_iterations && !resolution_.converged() && !msm_->converged(); ++n) {
+       n < options_.target_iterations && !coverage_->resolution().converged() &&
+       !msm_->stage().converged();
+       ++n) {
     core::throw_if_stop_requested();  // between iterations: the last one is committed
     progress_.iteration(run_iteration(n));
     ++outcome.ran_now;
   }
-  join_msm(nullptr);  // the last build: recorded now (a later --resume recomputes the same bits)
-  outcome.converged = resolution_.converged() || msm_->converged();
-  outcome.reason = resolution_.converged() ? resolution_.reason() : msm_->reason();
+  msm_->join(nullptr);  // the last build: recorded now (a later --resume recomputes the same bits)
+  const auto& resolution = coverage_->resolution();
+  outcome.converged = resolution.converged() || msm_->stage().converged();
+  outcome.reason = resolution.converged() ? resolution.reason() : msm_->stage().reason();
   const auto last = store_->last_committed();
   outcome.completed_iterations = last ? *last + 1 : 0;
   write_outcome(outcome);
@@ -247,20 +272,11 @@ store::RunMeta CampaignDriver::run_meta() const {
 
 void CampaignDriver::start_new() {
   store_.emplace(store::RunStore::create(config_.outdir, run_meta(), dir_lock_fd_));
-  if (!space_) {  // a learned space gets its grid at the first fit (iteration 0)
-    tracker_.emplace(binning::UniformGrid(config_.n_bins, config_.min_values, config_.max_values),
-                     config_.spawning.history_window);
-  }
+  if (!space_) coverage_->start_uniform_grid();  // a learned space's comes at its first fit
 
   set_initial_walkers();
   log_ = std::make_unique<RunLog>(config_.outdir / "output.log", config_);
   log_->rewrite({});
-}
-
-std::optional<msm::MsmBuild> CampaignDriver::join_msm(double* wait_s) {
-  auto built = msm_->join(wait_s);
-  if (built) record_msm_build(*built);
-  return built;
 }
 
 void CampaignDriver::record_msm_build(const msm::MsmBuild& built) {
@@ -281,8 +297,8 @@ std::vector<std::string> CampaignDriver::banner() const {
     lines.push_back("  python      " + core::resolve_python(config_.engine.python).describe());
   }
   if (space_) {
-    lines.push_back(fmt::format("  features    {} ({} columns{})", space_->feature_type(),
-                                space_->n_features(),
+    lines.push_back(fmt::format("  features    {} ({} columns{})", space_->stage().feature_type(),
+                                space_->stage().n_features(),
                                 config_.learned.selection.enabled ? ", VAMP-2 selection" : ""));
   }
   if (!initial_seeding_.empty()) lines.push_back("  seeds       " + initial_seeding_);
@@ -293,7 +309,8 @@ std::vector<std::string> CampaignDriver::banner() const {
   if (const auto devices = devices_banner()) lines.push_back("  placement   " + *devices);
   lines.push_back(fmt::format("  spawner     {} ({}), space {}, bins {}", s.spawn_scheme,
                               s.spawn_type == config::SpawnType::Hard ? "hard" : "soft",
-                              config_.space_mode, nlohmann::json(resolution_.n_bins()).dump()));
+                              config_.space_mode,
+                              nlohmann::json(coverage_->resolution().n_bins()).dump()));
   // Numbered from 0, as in the store and in every message (docs/reliability.md).
   lines.push_back(fmt::format("  iterations  {} to {} (target {}{})", next_iteration_,
                               options_.target_iterations - 1, options_.target_iterations,

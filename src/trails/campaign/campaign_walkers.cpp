@@ -1,6 +1,6 @@
-// The walkers' side of an iteration: their segment tasks, the failure policy, and the start
-// configurations of the next iteration's walkers (from memory, or from the shards on resume and
-// for frames of earlier iterations).
+// The walkers' results in an iteration: the failure policy (min_success_fraction), a walker with
+// a non-finite CV failed alone, and the time step recorded with the iteration. Their tasks and
+// start configurations are the start-states element's (start_states_element.h).
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -10,27 +10,9 @@
 
 #include "trails/campaign/campaign_driver.h"
 #include "trails/core/error.h"
-#include "trails/core/seeds.h"
 #include "trails/engines/device_error.h"
 
 namespace trails::campaign {
-
-std::vector<engines::SegmentTask> CampaignDriver::make_tasks(std::int64_t iteration) const {
-  std::vector<engines::SegmentTask> tasks;
-  tasks.reserve(next_starts_.size());
-  for (std::size_t w = 0; w < next_starts_.size(); ++w) {
-    engines::SegmentTask t;
-    t.task_id = static_cast<std::int64_t>(w);
-    t.iteration = iteration;
-    t.walker = static_cast<std::int64_t>(w);
-    t.start = next_starts_[w];
-    t.steps = config_.spawning.step;
-    t.stride = config_.spawning.stride;
-    t.seed = core::walker_seed(config_.engine_seed_base(), iteration, w);
-    tasks.push_back(std::move(t));
-  }
-  return tasks;
-}
 
 void CampaignDriver::check_failures(std::int64_t iteration,
                                     const std::vector<engines::SegmentResult>& results) const {
@@ -134,106 +116,6 @@ void CampaignDriver::fail_non_finite_cvs(IterationState& it) {
     const auto n = static_cast<std::size_t>(s.n_frames) * atom_values;
     it.shard->append(std::span<const double>(rec.positions).subspan(first, n));
     first += n;
-  }
-}
-
-std::vector<engines::Configuration> CampaignDriver::restart_configurations(
-    const std::vector<store::SpawnChoice>& spawns) const {
-  std::vector<core::FrameKey> keys;
-  for (const auto& s : spawns) keys.push_back(s.source);
-  return configurations_of(store_->load_frames(keys));
-}
-
-template <typename Stored>
-std::vector<engines::Configuration> CampaignDriver::configurations_of(
-    std::vector<Stored>&& stored) const {
-  std::vector<engines::Configuration> starts(stored.size());
-  for (std::size_t k = 0; k < stored.size(); ++k) {
-    starts[k].n_atoms = engine_->n_atoms();
-    starts[k].spatial_dim = engine_->spatial_dim();
-    starts[k].positions = std::move(stored[k].positions);
-    starts[k].box = std::move(stored[k].box);
-  }
-  return starts;
-}
-
-std::vector<engines::Configuration> CampaignDriver::resume_starts(
-    const store::IterationRecord& last) const {
-  auto stored = store_->load_spawn_starts(last.iteration);
-  if (stored.empty()) return restart_configurations(last.spawns);
-  TRAILS_CHECK(stored.size() == last.spawns.size(), "one stored start per spawn slot");
-  return configurations_of(std::move(stored));
-}
-
-std::vector<engines::Configuration> CampaignDriver::next_configurations(
-    const store::IterationRecord& rec) const {
-  const auto frame_size =
-      static_cast<std::size_t>(rec.n_atoms) * static_cast<std::size_t>(rec.spatial_dim);
-  std::vector<engines::Configuration> starts(rec.spawns.size());
-  std::vector<store::SpawnChoice> older;  // frames of earlier iterations: read from shards
-  std::vector<std::size_t> older_slot;
-  // Shard row of each ok walker's first frame in this iteration.
-  std::vector<std::int64_t> first_row(rec.walkers.size(), -1);
-  std::int64_t row = 0;
-  for (std::size_t w = 0; w < rec.walkers.size(); ++w) {
-    if (!rec.walkers[w].ok) continue;
-    first_row[w] = row;
-    row += rec.walkers[w].n_frames;
-  }
-  for (std::size_t k = 0; k < rec.spawns.size(); ++k) {
-    const auto& key = rec.spawns[k].source;
-    auto& c = starts[k];
-    c.n_atoms = engine_->n_atoms();
-    c.spatial_dim = engine_->spatial_dim();
-    if (key.iteration != rec.iteration) {
-      older.push_back(rec.spawns[k]);
-      older_slot.push_back(k);
-      continue;
-    }
-    const auto r =
-        static_cast<std::size_t>(first_row.at(static_cast<std::size_t>(key.walker)) + key.frame);
-    c.positions.assign(rec.positions.begin() + static_cast<std::ptrdiff_t>(r * frame_size),
-                       rec.positions.begin() + static_cast<std::ptrdiff_t>((r + 1) * frame_size));
-    if (!rec.boxes.empty()) {
-      c.box.assign(rec.boxes.begin() + static_cast<std::ptrdiff_t>(r * 9),
-                   rec.boxes.begin() + static_cast<std::ptrdiff_t>((r + 1) * 9));
-    }
-  }
-  if (!older.empty()) {
-    auto loaded = restart_configurations(older);
-    for (std::size_t i = 0; i < older.size(); ++i) starts[older_slot[i]] = std::move(loaded[i]);
-  }
-  return starts;
-}
-
-std::vector<double> CampaignDriver::slot_weights(std::size_t n) const {
-  const auto* w = spawner_->weighting();
-  if (w == nullptr || w->weights.empty()) return {};
-  TRAILS_CHECK(w->weights.size() == n, "one weight per walker of the last spawn");
-  return w->weights;
-}
-
-void CampaignDriver::continue_end_states(const std::vector<core::FrameKey>& sources,
-                                         const std::vector<store::FinalState>& finals) {
-  const auto* w = spawner_->weighting();
-  TRAILS_CHECK(w != nullptr && w->recycled.size() == sources.size(),
-               "inherit_velocities comes with a weighted spawner (config/)");
-  TRAILS_CHECK(next_starts_.size() == sources.size(), "one start per spawn slot");
-  for (std::size_t k = 0; k < sources.size(); ++k) {
-    if (w->recycled[k]) continue;  // the basis structure, fresh Maxwell–Boltzmann velocities
-    const auto fs = std::find_if(finals.begin(), finals.end(),
-                                 [&](const auto& f) { return f.walker == sources[k].walker; });
-    TRAILS_CHECK(fs != finals.end(), "the weighted ensemble spawns from ends of ok segments");
-    if (fs->velocities.empty()) {
-      throw core::EngineError(fmt::format(
-          "spawning.inherit_velocities: walker {} reported no velocities to continue; use an "
-          "engine that continues velocities (openmm, builtin with integrator: langevin)",
-          fs->walker));
-    }
-    auto& c = next_starts_[k];
-    c.positions = fs->positions;
-    c.velocities = fs->velocities;
-    c.box = fs->box;
   }
 }
 
