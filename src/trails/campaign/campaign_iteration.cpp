@@ -17,6 +17,7 @@
 #include "trails/core/error.h"
 #include "trails/core/rng.h"
 #include "trails/core/signals.h"
+#include "trails/store/position_grid.h"
 
 namespace trails::campaign {
 namespace {
@@ -43,8 +44,8 @@ std::vector<CampaignDriver::Element> CampaignDriver::compose_iteration() const {
   }
   e.push_back({"spawn", &CampaignDriver::spawn});
   // The CV space is the coordinate space: the chosen frames' coordinates are the CV rows already
-  // in memory (bit-identical to their shards, which resume reads). Otherwise the full-precision
-  // frames come from the record or the shards.
+  // in memory (bit-identical to their shards, which resume reads). Otherwise the frames come
+  // from the record or the shards, at the shards' precision (on a position grid: the grid frames).
   e.push_back(projection_->is_identity() ? Element{"starts", &CampaignDriver::starts_from_cv_rows}
                                          : Element{"starts", &CampaignDriver::starts_from_frames});
   // Weighted-ensemble kinetics: children continue their parent's end state, velocities included.
@@ -104,6 +105,7 @@ void CampaignDriver::run_segments(IterationState& it) {
   const auto advance = [&] {
     for (; next < n && done[next] != 0; ++next) {
       core::crash_point("md", it.iteration);  // tests: SIGKILL while walkers are still running
+      fail_if_off_grid(it.results[next]);
       if (it.results[next].ok()) it.shard->append(it.results[next].frames);
     }
   };
@@ -139,6 +141,15 @@ void CampaignDriver::run_segments(IterationState& it) {
   }
   it.runner_s = seconds_since(it.t_start);
   it.t_analysis = IterationState::Clock::now();
+}
+
+void CampaignDriver::fail_if_off_grid(engines::SegmentResult& r) const {
+  // A frame too far out for the position grid fails its walker only (docs/reliability.md).
+  if (!record_policy_.quantised() || !r.ok()) return;
+  if (const auto why = store::off_grid(r.frames, record_policy_.position_precision)) {
+    r.status = engines::SegmentStatus::Failed;
+    r.error = "a frame cannot be stored: " + *why + "; the walker's frames are not kept";
+  }
 }
 
 void CampaignDriver::collect_segments(IterationState& it) {
@@ -180,6 +191,10 @@ void CampaignDriver::collect_segments(IterationState& it) {
     rec.walkers.push_back(wr);
     if (!r.ok()) continue;
     it.spans.push_back({wr.walker, r.n_frames});
+    // On a position grid the frames in memory are the ones the shard gives back, so CVs,
+    // features and restarts are the same bits in an uninterrupted and a resumed run.
+    if (record_policy_.quantised())
+      store::snap_to_grid(r.frames, record_policy_.position_precision);
     rec.positions.insert(rec.positions.end(), r.frames.begin(), r.frames.end());
     std::vector<double>().swap(r.frames);  // the record now holds the iteration's one copy
     if (!r.frame_boxes.empty()) {
@@ -302,8 +317,9 @@ void CampaignDriver::starts_from_cv_rows(IterationState& it) {
 }
 
 void CampaignDriver::starts_from_frames(IterationState& it) {
-  // Full-precision positions and box of each chosen frame: this iteration's from memory, older
-  // ones from their shards (exactly what resume reads, so both paths agree bitwise).
+  // Positions and box of each chosen frame: this iteration's from memory, older ones from their
+  // shards (exactly what resume reads, so both paths agree bitwise; on a position grid the
+  // frames in memory are already the grid frames, collect_segments).
   next_starts_ = next_configurations(it.rec);
   keep_starts_if_reduced(it);
 }

@@ -11,6 +11,7 @@ store::RecordPolicy make_record_policy(const config::CampaignConfig& config,
                                        const engines::Engine& engine) {
   store::RecordPolicy policy;
   policy.float32 = config.output.float32;
+  policy.position_precision = config.output.position_precision;
   if (!config.output.record_selection) return policy;
   const auto* openmm = dynamic_cast<const engines::openmm::OpenMMEngine*>(&engine);
   if (openmm == nullptr || openmm->prepared().topology_pdb.empty()) {
