@@ -36,7 +36,7 @@ with h5py.File("grid/shards/iter_000000.h5", "r") as g, h5py.File("exact/shards/
         assert a.dtype == np.float64 and np.array_equal(a, b), k
     stored = g["particles/walkers/position/value"].id.get_storage_size()
     full = e["particles/walkers/position/value"].id.get_storage_size()
-    assert stored * 3 < full, (stored, full)
+    assert stored * 2 < full, (stored, full)
     walker = g["observables/walker/value"][...]
 run = Run("grid")
 for w in range(4):
