@@ -120,5 +120,56 @@ TEST(CampaignJson, EffectiveJsonHasEveryKeyOfTheTable) {
   EXPECT_EQ(e["system"]["start"], json::parse("[[-0.558, 1.442]]"));
 }
 
+// output.position_precision (docs/configuration.md): 0.001 nm by default for atoms in nm, exact
+// for a point system; only a value other than the engine's default enters the digest, so a run
+// made before the key keeps its digest.
+std::string openmm_config() {
+  return replaced(good_config(),
+                  "  start: [-0.558, 1.442]\nengine:\n  md_engine: builtin\n  potential: "
+                  "muller_brown\n  kT: 15.0\n  dt: 0.0001\n",
+                  "  conf_file: " TRAILS_SOURCE_DIR
+                  "/examples/alanine-dipeptide/alanine-dipeptide.pdb\nengine:\n  md_engine: "
+                  "openmm\n  dt: 0.002\n");
+}
+
+TEST(CampaignJson, PositionPrecisionDefaultsByEngineAndEntersTheDigestOnlyWhenChanged) {
+  const CampaignConfig builtin = load_text(good_config());
+  EXPECT_EQ(builtin.output.position_precision, 0.0);
+  const CampaignConfig openmm = load_text(openmm_config());
+  EXPECT_EQ(openmm.output.position_precision, 0.001);
+  for (const auto* c : {&builtin, &openmm}) {
+    EXPECT_FALSE(c->result_relevant_json().contains("output")) << c->engine.md_engine;
+    EXPECT_TRUE(c->effective_json()["output"].contains("position_precision"));
+  }
+  const CampaignConfig same = load_text(openmm_config() + "output:\n  position_precision: 0.001\n");
+  EXPECT_EQ(same.result_relevant_json(), openmm.result_relevant_json());
+  const CampaignConfig exact =
+      load_text(openmm_config() + "output:\n  position_precision: exact\n");
+  EXPECT_EQ(exact.output.position_precision, 0.0);
+  EXPECT_EQ(exact.result_relevant_json()["output"]["position_precision"], "exact");
+  EXPECT_EQ(keys_changed(openmm.result_relevant_json(), exact.result_relevant_json()),
+            std::vector<std::string>{"output.position_precision"});
+  const CampaignConfig grid = load_text(good_config() + "output:\n  position_precision: 0.01\n");
+  EXPECT_EQ(grid.output.position_precision, 0.01);
+  EXPECT_EQ(grid.result_relevant_json()["output"]["position_precision"], 0.01);
+  const CampaignConfig f32 =
+      load_text(openmm_config() + "  history_window: 0\noutput:\n  precision: float32\n");
+  EXPECT_EQ(f32.output.position_precision, 0.0);
+}
+
+TEST(CampaignJson, PositionPrecisionRefusesOtherWordsAndZero) {
+  TempDir dir;
+  for (const char* bad : {"fine", "0", "-0.001"}) {
+    const std::string m = testing::load_error(
+        dir.write("c.yaml", good_config() + "output:\n  position_precision: " + bad + "\n"));
+    EXPECT_NE(m.find("output.position_precision"), std::string::npos) << bad << ": " << m;
+  }
+  const std::string both = testing::load_error(dir.write(
+      "c.yaml", good_config() +
+                    "  history_window: 0\noutput:\n  precision: float32\n  position_precision: "
+                    "0.001\n"));
+  EXPECT_NE(both.find("set one of them"), std::string::npos) << both;
+}
+
 }  // namespace
 }  // namespace trails::config

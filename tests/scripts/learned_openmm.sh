@@ -5,6 +5,7 @@
 # With VAMP-2 feature selection and feature-type ranking: serial and 2-thread runs are
 # byte-identical, and SIGKILL + --resume reproduces the uninterrupted run bitwise.
 source "$(dirname "$0")/lib/common.bash"
+export PYTHONPATH="$ROOT/share/trails/python"  # trails_run.shard_positions decodes the grid
 PDB="$ROOT/examples/alanine-dipeptide/alanine-dipeptide.pdb"
 
 learned_config() {  # FILE OUTDIR MAX_WORKERS [extra top-level lines]
@@ -47,6 +48,7 @@ learned_config plain.yaml plain 2
 "$TRAILS" run plain.yaml > plain.out 2>&1 || fail "plain run: $(cat plain.out)"
 /usr/bin/python3 - plain <<'PY' || fail "features / physical CVs / learned CVs check"
 import glob, itertools, json, sqlite3, sys, h5py, numpy as np, mdtraj as md
+from trails_run import shard_positions
 run = sys.argv[1]
 top = md.load(glob.glob(f"{run}/prepared/*/topology.pdb")[0]).topology
 heavy = [a.index for a in top.atoms if a.element.symbol != "H"]
@@ -63,7 +65,7 @@ mean, coef = flat[3:3 + d], flat[3 + d:3 + d + d * k].reshape(k, d).T
 worst_f = worst_p = 0.0
 for shard in sorted(glob.glob(f"{run}/shards/iter_*.h5")):
     with h5py.File(shard, "r") as f:
-        xyz = f["particles/walkers/position/value"][...]
+        xyz = shard_positions(f)
         feats = f["observables/features/value"][...]
         phys = f["observables/physical_cvs/value"][...]
         cvs = f["observables/cvs/value"][...]

@@ -3,6 +3,7 @@
 # atoms in vacuum: tests/data/openmm/argon-amber) run a 2-iteration OpenMM campaign over the
 # Ar–Ar distance; the ledger's distances equal mdtraj's on the stored frames.
 source "$(dirname "$0")/lib/common.bash"
+export PYTHONPATH="$ROOT/share/trails/python"  # trails_run.shard_positions decodes the grid
 DATA="$ROOT/tests/data/openmm/argon-amber"
 cat > amber.yaml <<YAML
 outdir: amber
@@ -31,10 +32,11 @@ YAML
 grep -q '"source":"prmtop"\|"source": "prmtop"' amber/prepared/*/prepare.json || fail "not prepared from the prmtop"
 /usr/bin/python3 - <<'PY' || fail "distance CVs differ from mdtraj"
 import glob, h5py, numpy as np, mdtraj as md
+from trails_run import shard_positions
 top = md.load(glob.glob("amber/prepared/*/topology.pdb")[0]).topology
 for shard in sorted(glob.glob("amber/shards/iter_*.h5")):
     with h5py.File(shard, "r") as f:
-        xyz = f["particles/walkers/position/value"][...]
+        xyz = shard_positions(f)
         cvs = f["observables/cvs/value"][...]
     assert xyz.shape == (20, 2, 3), xyz.shape
     r = md.compute_distances(md.Trajectory(xyz, top), [[0, 1]], periodic=False)

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # A tiny OpenMM alanine-dipeptide campaign (Reference platform, vacuum, φ/ψ CVs): serial and
 # threaded runs are byte-identical; a run killed (SIGKILL) mid-campaign and resumed reproduces the
-# uninterrupted one bitwise (shard checksums and exports), restarting from full-precision
-# positions; the CVs in the ledger match mdtraj's compute_phi/psi on the stored frames; the
-# ledger records where walkers ran and status shows it.
+# uninterrupted one bitwise (shard checksums and exports), restarting from the stored positions
+# (the default 0.001 nm grid, output.position_precision); the CVs in the ledger match mdtraj's
+# compute_phi/psi on the stored frames; the ledger records where walkers ran and status shows it.
 source "$(dirname "$0")/lib/common.bash"
+export PYTHONPATH="$ROOT/share/trails/python"  # trails_run.shard_positions decodes the grid
 
 checksums() { sqlite3 "$1/ledger.sqlite" "SELECT iteration, shard_checksum FROM iterations ORDER BY iteration"; }
 
@@ -34,15 +35,16 @@ cmp threads.cvs.csv crash.cvs.csv || fail "resumed CV export differs from the un
 [ "$(checksums threads)" = "$(checksums crash)" ] || fail "resumed shards differ"
 pass "kill -9 and resume reproduce the uninterrupted OpenMM campaign bitwise"
 
-# φ/ψ in the ledger against mdtraj on the shard's full-precision frames.
+# φ/ψ in the ledger against mdtraj on the stored frames (the frames the CVs were computed from).
 /usr/bin/python3 - threads <<'PY' || fail "phi/psi differ from mdtraj"
 import glob, sys, h5py, numpy as np, mdtraj as md
+from trails_run import shard_positions
 run = sys.argv[1]
 top = md.load(glob.glob(f"{run}/prepared/*/topology.pdb")[0]).topology
 worst = 0.0
 for shard in sorted(glob.glob(f"{run}/shards/iter_*.h5")):
     with h5py.File(shard, "r") as f:
-        xyz = f["particles/walkers/position/value"][...]
+        xyz = shard_positions(f)
         cvs = f["observables/cvs/value"][...]
         assert "edges" not in f["particles/walkers/box"], "vacuum system has no box"
     t = md.Trajectory(xyz.astype(np.float64), top)
@@ -69,6 +71,7 @@ done
 "$TRAILS" export threads --trajectory it1w2.xtc --iteration 1 --walker 2 > /dev/null || fail "export one walker"
 /usr/bin/python3 - threads <<'PY' || fail "exported trajectories do not match the shards"
 import glob, sys, warnings, h5py, numpy as np, mdtraj as md
+from trails_run import shard_positions
 warnings.filterwarnings("ignore")
 import MDAnalysis as mda
 run = sys.argv[1]
@@ -76,11 +79,11 @@ top = glob.glob(f"{run}/prepared/*/topology.pdb")[0]
 xyz, cvs = [], []
 for shard in sorted(glob.glob(f"{run}/shards/iter_*.h5")):
     with h5py.File(shard, "r") as f:
-        xyz.append(f["particles/walkers/position/value"][...])
+        xyz.append(shard_positions(f))
         cvs.append(f["observables/cvs/value"][...])
         if shard.endswith("iter_000001.h5"):
             w = f["observables/walker/value"][...]
-            one = f["particles/walkers/position/value"][...][w == 2]
+            one = shard_positions(f)[w == 2]
 xyz, cvs = np.concatenate(xyz), np.concatenate(cvs)
 tol = {"xtc": 6e-4, "dcd": 1e-5, "pdb": 6e-5}  # nm: XTC 0.001 nm grid, DCD float32 Å, PDB 0.001 Å
 for ext in ("xtc", "dcd", "pdb"):
@@ -170,12 +173,12 @@ pass "trajectory sidecar, walker-local times, --cv-names and --cvs selection on 
 # exported trajectory's times, cv_names from the cvs: block.
 PYTHONPATH="$ROOT/share/trails/python" /usr/bin/python3 - threads <<'PY' || fail "Python reader on the OpenMM run"
 import glob, json, sys, h5py, numpy as np
-from trails_run import Run
+from trails_run import Run, shard_positions
 run = Run(sys.argv[1])
 assert run.iterations == [0, 1, 2] and run.cv_names == ["phi", "psi"], (run.iterations, run.cv_names)
 with h5py.File(f"{sys.argv[1]}/shards/iter_000001.h5", "r") as f:
     w = f["observables/walker/value"][...]
-    stored = f["particles/walkers/position/value"][...][w == 2]
+    stored = shard_positions(f)[w == 2]
 xyz = run.frames(1, 2)
 assert xyz.shape == (10, 22, 3) and np.array_equal(xyz, stored), xyz.shape
 t = run.to_mdtraj()
@@ -335,9 +338,10 @@ sed -i "s|^iterations: 3|iterations: 1|" seeded.yaml
 "$TRAILS" run seeded.yaml > seeded.out 2>&1 || fail "seeded run: $(cat seeded.out)"
 /usr/bin/python3 - <<'PY' || fail "walkers did not start from the linspace frames of initial_trajectory"
 import glob, h5py, numpy as np, mdtraj as md
+from trails_run import shard_positions
 t = md.load("all.xtc", top=glob.glob("seeded/prepared/*/topology.pdb")[0])
 with h5py.File("seeded/shards/iter_000000.h5", "r") as f:
-    xyz = f["particles/walkers/position/value"][...]
+    xyz = shard_positions(f)
 for w, seed in enumerate([0, 39, 79, 119]):
     first = xyz[w * 10]
     d = np.sqrt(((t.xyz - first) ** 2).sum(-1).mean(-1))  # no-fit RMSD to every frame, nm

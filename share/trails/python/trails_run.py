@@ -27,7 +27,7 @@ import zlib
 import numpy as np
 
 __all__ = ["Run", "TrailsRunError", "SCHEMA_VERSION", "load_cv_points", "load_msm_series",
-           "load_latest_msm", "load_run_meta", "load_flux_history"]
+           "load_latest_msm", "load_run_meta", "load_flux_history", "shard_positions"]
 
 SCHEMA_VERSION = 2  # the store schema this reader understands (docs/file-formats.md)
 _APPLICATION_ID = 0x54524C53  # "TRLS"
@@ -51,6 +51,40 @@ class _Segment:
 
     def step(self, frame):
         return self.start_step + (frame + 1) * self.stride
+
+
+def shard_positions(h5):
+    """Every stored frame of an open shard (an h5py.File) as float64, shape (rows, atoms,
+    spatial_dim): the float64/float32 values, or a quantised shard's grid values."""
+    return _positions(h5, 0, h5["particles/walkers/position/value"].shape[0])
+
+
+def _positions(h5, first, n):
+    value = h5["particles/walkers/position/value"]
+    policy = h5["trails/record_policy"].attrs
+    precision = policy["precision"]
+    if isinstance(precision, bytes):
+        precision = precision.decode()
+    if precision != "grid":
+        return np.asarray(value[first:first + n], dtype=np.float64)
+    return _grid_frames(value, first, n, int(policy["group_rows"]),
+                        float(policy["position_precision"]))
+
+
+def _grid_frames(value, first, n, group, step):
+    """Rows first..first+n-1 of a quantised shard (docs/file-formats.md, "Quantised
+    positions"): zigzag-coded differences to the atom before (a group's first row) or to the
+    row before; decoded from the first row of the first group on."""
+    start = first - first % group
+    words = np.asarray(value[start:first + n], dtype=np.int64)
+    d = (words >> 1) ^ -(words & 1)
+    out = np.empty(d.shape, dtype=np.int64)
+    for r in range(len(d)):
+        if (start + r) % group == 0:
+            out[r] = np.cumsum(d[r], axis=0)
+        else:
+            out[r] = out[r - 1] + d[r]
+    return out[first - start:].astype(np.float64) * step
 
 
 class Run:
@@ -310,7 +344,8 @@ class Run:
         """Stored positions of one walker's segment as float64, shape (n_frames, n_atoms,
         spatial_dim), in the store's units: nm for OpenMM runs, reduced units for the built-in
         engine (whose one "atom" is the CV point). With output.record_selection only the
-        recorded atoms (record_atoms()) are there."""
+        recorded atoms (record_atoms()) are there; with output.position_precision the values
+        are grid index x precision, the very numbers the run computed with."""
         import h5py
         picked = self._select(iteration, walker)
         if not picked:
@@ -319,7 +354,8 @@ class Run:
         s = self._segments[picked[0]]
         with h5py.File(self._shard(iteration), "r") as h5:
             value = h5["particles/walkers/position/value"]
-            return np.asarray(value[s.first_row:s.first_row + s.n_frames], dtype=np.float64)
+            policy = h5["trails/record_policy"].attrs
+            return _positions(h5, s.first_row, s.n_frames)
 
     def record_atoms(self, iteration):
         """Atom indices a shard records (output.record_selection), or None for every atom."""

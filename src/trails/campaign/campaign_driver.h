@@ -86,6 +86,7 @@ class CampaignDriver {
   // A walker with a non-finite CV fails alone: its frames leave the record and the shard, and
   // the failure policy decides again (docs/reliability.md, "Non-finite values").
   void fail_non_finite_cvs(IterationState& it);
+  void fail_if_off_grid(engines::SegmentResult& r) const;
   void extend_history(IterationState& it);          // history, bins and MSM segments
   void extend_learned_history(IterationState& it);  // ... or all of it again after a retrain
   void follow_space_in_msm(IterationState& it);     // rebuild a model of a retired space

@@ -16,6 +16,7 @@
 #include "trails/core/crash_point.h"
 #include "trails/core/error.h"
 #include "trails/core/signals.h"
+#include "trails/store/position_grid.h"
 
 namespace trails::campaign {
 
@@ -107,6 +108,7 @@ void CampaignDriver::run_segments(IterationState& it) {
   const auto advance = [&] {
     for (; next < n && done[next] != 0; ++next) {
       core::crash_point("md", it.iteration);  // tests: SIGKILL while walkers are still running
+      fail_if_off_grid(it.results[next]);
       if (it.results[next].ok()) it.shard->append(it.results[next].frames);
     }
   };
@@ -142,6 +144,15 @@ void CampaignDriver::run_segments(IterationState& it) {
   }
   it.runner_s = seconds_since(it.t_start);
   it.t_analysis = IterationState::Clock::now();
+}
+
+void CampaignDriver::fail_if_off_grid(engines::SegmentResult& r) const {
+  // A frame too far out for the position grid fails its walker only (docs/reliability.md).
+  if (!record_policy_.quantised() || !r.ok()) return;
+  if (const auto why = store::off_grid(r.frames, record_policy_.position_precision)) {
+    r.status = engines::SegmentStatus::Failed;
+    r.error = "a frame cannot be stored: " + *why + "; the walker's frames are not kept";
+  }
 }
 
 void CampaignDriver::collect_segments(IterationState& it) {
@@ -183,6 +194,10 @@ void CampaignDriver::collect_segments(IterationState& it) {
     rec.walkers.push_back(wr);
     if (!r.ok()) continue;
     it.spans.push_back({wr.walker, r.n_frames});
+    // On a position grid the frames in memory are the ones the shard gives back, so CVs,
+    // features and restarts are the same bits in an uninterrupted and a resumed run.
+    if (record_policy_.quantised())
+      store::snap_to_grid(r.frames, record_policy_.position_precision);
     rec.positions.insert(rec.positions.end(), r.frames.begin(), r.frames.end());
     std::vector<double>().swap(r.frames);  // the record now holds the iteration's one copy
     if (!r.frame_boxes.empty()) {

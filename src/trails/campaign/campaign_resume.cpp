@@ -4,6 +4,9 @@
 // the next walkers start where the uninterrupted run's would.
 #include <vector>
 
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
 #include "trails/campaign/campaign_driver.h"
 #include "trails/campaign/checkpoint.h"
 #include "trails/campaign/preflight.h"
@@ -16,6 +19,16 @@ void CampaignDriver::resume() {
   // Also in preflight(), which check --resume runs; the keys that may change are recorded with
   // the iteration they take effect in before anything else is written.
   resume_changes_ = check_resume_config(config_, *store_);
+  // The store says how its shards keep positions; a run made before position grids keeps its
+  // exact positions to the end (docs/file-formats.md, "Quantised positions").
+  if (const double grid = store_->meta().position_precision;
+      grid != record_policy_.position_precision) {
+    spdlog::info(
+        "output.position_precision: {} keeps {} positions in its shards, and so do the "
+        "iterations this resume adds",
+        config_.outdir.string(), grid > 0.0 ? fmt::format("{} grid", grid) : std::string("exact"));
+    record_policy_.position_precision = grid;
+  }
   if (!resume_changes_.empty()) store_->record_config_changes(resume_changes_, run_meta());
 
   const auto records = store_->load_iterations();

@@ -267,6 +267,7 @@ store::RunMeta CampaignDriver::run_meta() const {
   meta.engine_system["cv_names"] = names;
   meta.engine_system["execution"] = execution_record();  // devices, MPS, MIG (docs/execution.md)
   meta.created_at = utc_now();
+  meta.position_precision = record_policy_.position_precision;
   return meta;
 }
 

@@ -10,6 +10,7 @@ store::RecordPolicy make_record_policy(const config::CampaignConfig& config,
                                        const engines::Engine& engine) {
   store::RecordPolicy policy;
   policy.float32 = config.output.float32;
+  policy.position_precision = config.output.position_precision;
   if (!config.output.record_selection) return policy;
   // Asked of the engine, never by its name (docs/architecture.md, "Engines").
   const engines::EngineSystem& system = engine.system();

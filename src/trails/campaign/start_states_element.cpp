@@ -30,8 +30,9 @@ void StartStatesElement::run(IterationState& it) {
       starts_.push_back(std::move(c));
     }
   } else {
-    // Full-precision positions and box of each chosen frame: this iteration's from memory, older
-    // ones from their shards (exactly what resume reads, so both paths agree bitwise).
+    // Positions and box of each chosen frame: this iteration's from memory, older ones from their
+    // shards (exactly what resume reads, so both paths agree bitwise; on a position grid the
+    // frames in memory are already the grid frames, collect_segments).
     starts_ = next_configurations(it.rec);
   }
   // A reduced shard cannot give back the chosen frames: store the starts in full (the config

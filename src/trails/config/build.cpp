@@ -364,6 +364,12 @@ CampaignConfig build_config(const RawConfig& raw) {
     c.output.record_selection = v.get<std::string>();
   }
   c.output.float32 = as_string(raw, "output.precision") == "float32";
+  // Unset: the engine's default (CampaignConfig::default_position_precision).
+  if (const Entry& e = raw.at("output.position_precision"); e.present && e.valid) {
+    c.output.position_precision = e.value == "exact" ? 0.0 : e.value.get<double>();
+  } else {
+    c.output.position_precision = c.default_position_precision();
+  }
   return c;
 }
 

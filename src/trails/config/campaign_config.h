@@ -203,11 +203,13 @@ struct MsmConfig {
   bool spawn_uncertainty = true;
 };
 
-// What the shards record of each frame (docs/file-formats.md, record policy). CVs, features,
-// final states and restart configurations never depend on it.
+// What the shards record of each frame (docs/file-formats.md, record policy). Final states never
+// depend on it; with a position_precision the run computes CVs and features from, and restarts
+// from, the frames on that grid (what the shards give back).
 struct OutputConfig {
   std::optional<std::string> record_selection;  // atom selection; none: every atom
   bool float32 = false;                         // output.precision: float32
+  double position_precision = 0.0;              // grid step (engine length unit); 0: exact
   bool reduces() const { return record_selection.has_value() || float32; }
 };
 
@@ -263,6 +265,15 @@ struct CampaignConfig {
   WalkerFilesSpec walker_files() const;
   int cv_dimension() const { return static_cast<int>(n_bins.size()); }
   bool learned_space() const { return space_mode != "fixed"; }
+  // output.position_precision when the file does not set it: XTC's 0.001 nm for atoms in nm
+  // (openmm, gromacs, amber, and the command engine with a system.conf_file); exact for a point
+  // system in reduced units (the built-in engine, a command engine without conf_file), whose
+  // "atom" is the CV point, and with output.precision: float32, its own rounding.
+  double default_position_precision() const {
+    const bool point = engine.md_engine == "builtin" ||
+                       (engine.md_engine == "command" && !system.conf_file.has_value());
+    return point || output.float32 ? 0.0 : 0.001;
+  }
 
   // Canonical JSON of every key that changes results (not outdir, not max_workers, not
   // iterations). Its digest guards --resume; keys_changed() lists what differs.

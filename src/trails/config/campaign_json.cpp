@@ -195,6 +195,12 @@ json built_values(const CampaignConfig& c, bool all) {
     j["output"]["record_selection"] = optional_json(c.output.record_selection);
     j["output"]["precision"] = c.output.float32 ? "float32" : "float64";
   }
+  // Likewise the position grid only when it is not the engine's default, so a run made before
+  // the key existed keeps its digest (its store says its shards are exact: RunMeta).
+  const double grid = c.output.position_precision;
+  if (grid != c.default_position_precision() || all) {
+    j["output"]["position_precision"] = grid > 0.0 ? json(grid) : json("exact");
+  }
   if (all) {
     j["config_file"] = c.config_file.string();
     j["outdir"] = c.outdir.string();

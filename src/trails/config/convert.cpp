@@ -276,6 +276,20 @@ bool convert_value(const YAML::Node& node, const KeySpec& spec, const ValueSite&
     if (s) v = *s;
     return s.has_value();
   };
+  // One word (auto, exact) or a value read by `elem`.
+  const auto word_or = [&](const char* word, const char* kind, const auto& elem) {
+    if (node.IsScalar() && resolve_scalar(node).kind == ScalarKind::String) {
+      if (node.Scalar() == word) {
+        out = word;
+        return true;
+      }
+      problems.add(site.at, site.path,
+                   std::string("must be ") + word + " or " + kind + " " + range_text(spec) +
+                       ", got " + describe(node));
+      return false;
+    }
+    return elem(node, site.path, site.at, out);
+  };
   switch (spec.type) {
     case ValueType::Bool: {
       const bool scalar = node.IsScalar();
@@ -437,18 +451,10 @@ bool convert_value(const YAML::Node& node, const KeySpec& spec, const ValueSite&
       resolve_command_files(out, site.config_dir);
       return true;
     }
-    case ValueType::IntOrAuto: {
-      if (node.IsScalar() && resolve_scalar(node).kind == ScalarKind::String) {
-        if (node.Scalar() == "auto") {
-          out = "auto";
-          return true;
-        }
-        problems.add(site.at, site.path,
-                     "must be auto or an integer " + range_text(spec) + ", got " + describe(node));
-        return false;
-      }
-      return int_elem(node, site.path, site.at, out);
-    }
+    case ValueType::IntOrAuto:
+      return word_or("auto", "an integer", int_elem);
+    case ValueType::NumberOrExact:
+      return word_or("exact", "a number", num_elem);
   }
   return false;
 }

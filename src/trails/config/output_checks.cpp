@@ -3,7 +3,8 @@
 // restarts from the spawned frames; when the policy reduces the shards, the iteration that
 // chooses them stores their full configurations next to its frames, which covers every restart
 // only when each one is a frame of that same iteration (spawning.history_window: 0) and the
-// CV space never re-reads history from the shards (space_mode: fixed).
+// CV space never re-reads history from the shards (space_mode: fixed). A position grid
+// (output.position_precision) needs neither: the run restarts from the frames on the grid.
 #include <string>
 
 #include "trails/config/cross_checks.h"
@@ -15,6 +16,13 @@ void check_output(const RawConfig& raw, Problems& problems) {
   const Entry& precision = raw.at("output.precision");
   const bool selects = selection.present && selection.valid && !selection.value.is_null();
   const bool float32 = precision.present && precision.valid && precision.value == "float32";
+  const Entry& grid = raw.at("output.position_precision");
+  if (float32 && grid.present && grid.valid && grid.value != "exact") {
+    problems.add(grid.value_at, "output.position_precision",
+                 "output.precision: float32 keeps rounded floats and output.position_precision "
+                 "a grid of fixed steps; set one of them (remove output.precision for the grid, "
+                 "or output.position_precision for float32)");
+  }
   if (!selects && !float32) return;
   const std::string key = selects ? "output.record_selection" : "output.precision";
   const Entry& reducing = selects ? selection : precision;

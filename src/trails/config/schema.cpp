@@ -230,6 +230,9 @@ std::vector<KeySpec> make_table() {
       // ---- output (record policy of the shards; docs/file-formats.md) ----
       K("output", "record_selection", T::String, null_v).null(),
       K("output", "precision", T::String, "float64").one_of({"float32", "float64"}),
+      // Default 0.001 (nm) for engines with atoms, exact for the built-in engine and with
+      // precision: float32 (build.cpp, docs/configuration.md).
+      K("output", "position_precision", T::NumberOrExact, 0.001).gt(0),
       // ---- feature_selection ----
       K("feature_selection", "enabled", T::Bool, false),
       K("feature_selection", "method", T::String, "greedy_vamp").one_of({"greedy_vamp", "all"}),

@@ -34,6 +34,7 @@ enum class ValueType {
   Mapping,      // msm.convergence_criteria: free-form nested mapping
   MappingList,  // cvs: a list of mappings (each checked by the cvs module when the CvSet is built)
   IntOrAuto,    // adaptive_model.batch_size
+  NumberOrExact,  // output.position_precision: a number, or the string exact
   // msm.convergence_criteria: a mapping {name: params}, or Trails-MD's list of {name, params}
   // mappings, which is read as the same mapping
   CriteriaMapping,

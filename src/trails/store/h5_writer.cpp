@@ -29,7 +29,7 @@ void H5Writer::attr_strings(hid_t obj, const char* name, const std::vector<std::
 
 H5Handle H5Writer::dataset(hid_t parent, const char* name, hid_t file_type, hid_t mem_type,
                            std::vector<hsize_t> dims, std::size_t elem_bytes, const void* data,
-                           bool compress, hsize_t rows_hint) const {
+                           bool compress, hsize_t rows_hint, hsize_t chunk_rows) const {
   std::size_t row_elems = 1;
   for (std::size_t i = 1; i < dims.size(); ++i) {
     row_elems *= dims[i];
@@ -41,7 +41,9 @@ H5Handle H5Writer::dataset(hid_t parent, const char* name, hid_t file_type, hid_
   if (row_elems > 0) {
     std::vector<hsize_t> chunk = dims;
     const std::size_t rows = kChunkBytes / std::max<std::size_t>(1, row_elems * elem_bytes);
-    chunk[0] = std::clamp<hsize_t>(rows, 1, std::max<hsize_t>(std::max(dims[0], rows_hint), 1));
+    chunk[0] = chunk_rows > 0 ? chunk_rows
+                              : std::clamp<hsize_t>(
+                                    rows, 1, std::max<hsize_t>(std::max(dims[0], rows_hint), 1));
     maxdims[0] = H5S_UNLIMITED;
     h.check(H5Pset_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data()), name);
     if (compress) {

@@ -43,9 +43,10 @@ struct H5Writer {
   // shuffled+deflated when `compress`; contiguous when a row has no elements (HDF5 cannot
   // chunk a zero extent).
   // `rows_hint`: the rows expected when the dataset starts empty and is extended (chunking).
+  // `chunk_rows`: rows per chunk when the layout needs a fixed number (0: a few per 32 KiB).
   H5Handle dataset(hid_t parent, const char* name, hid_t file_type, hid_t mem_type,
                    std::vector<hsize_t> dims, std::size_t elem_bytes, const void* data,
-                   bool compress, hsize_t rows_hint = 0) const;
+                   bool compress, hsize_t rows_hint = 0, hsize_t chunk_rows = 0) const;
 };
 
 }  // namespace trails::store::detail

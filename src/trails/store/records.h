@@ -56,12 +56,18 @@ struct FinalState {
   std::vector<double> box;         // 9 values (vectors as rows), or empty: no box
 };
 
-// What the shard's H5MD positions hold (output.record_selection, output.precision). The
-// default, every atom at float64, is what earlier Trails wrote; CVs, features and final
-// states never depend on it.
+// What the shard's H5MD positions hold (output.record_selection, output.precision,
+// output.position_precision). Every atom at float64 is what earlier Trails wrote. Final states
+// never depend on it. A quantised policy keeps positions on a grid of `position_precision`
+// (position_grid.h); the campaign then puts its in-memory frames on the same grid, so CVs,
+// features and restarts are computed from exactly what the shards give back.
 struct RecordPolicy {
-  std::vector<int> atoms;  // atom indices kept, strictly increasing; empty: every atom
-  bool float32 = false;    // positions stored as float32 instead of float64
+  std::vector<int> atoms;           // atom indices kept, strictly increasing; empty: every atom
+  bool float32 = false;             // positions stored as float32 instead of float64
+  double position_precision = 0.0;  // grid step in the engine's length unit; 0: not quantised
+  bool quantised() const { return position_precision > 0.0; }
+  // The shard cannot give back the full frames (a selection, or float32 rounding that the
+  // in-memory frames do not follow): the chosen restarts are stored in full.
   bool reduces() const { return !atoms.empty() || float32; }
 };
 

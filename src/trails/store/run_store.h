@@ -37,6 +37,10 @@ struct RunMeta {
   // its name): reports read units, dimension and molecularity from it, never md_engine.
   nlohmann::json engine_system;
   std::string created_at;  // ISO 8601 UTC
+  // The shards' position grid step (output.position_precision; 0: exact). It is the store's
+  // position format: a run made before quantised shards has no such entry and reads as exact,
+  // and its resume keeps it so (docs/file-formats.md, "Quantised positions").
+  double position_precision = 0.0;
 };
 
 // One committed iteration without its bulk arrays (cheap: for status and output.log).

@@ -183,6 +183,9 @@ void create_ledger_file(const std::filesystem::path& file, const RunMeta& meta) 
   set("engine_system", meta.engine_system.dump());
   set("created_at", meta.created_at.empty() ? utc_now_iso8601() : meta.created_at);
   set("shard_checksum", "crc32");
+  set("position_precision", meta.position_precision > 0.0
+                                ? nlohmann::json(meta.position_precision).dump()
+                                : std::string("exact"));
   txn.commit();
 }
 
@@ -251,6 +254,11 @@ RunMeta read_meta(const Db& db) {
         meta.engine_system = nlohmann::json::parse(value);
       } else if (key == "created_at") {
         meta.created_at = std::move(value);
+      } else if (key == "position_precision" && value != "exact") {
+        meta.position_precision = nlohmann::json::parse(value).get<double>();
+        if (!(meta.position_precision > 0.0)) {
+          damaged(db, "meta.position_precision is '" + value + "', not > 0 or exact");
+        }
       }
     }
   } catch (const nlohmann::json::exception& e) {

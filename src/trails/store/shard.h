@@ -73,7 +73,8 @@ class ShardReader {
   // Box of shard row `row` (9 values, vectors as rows) into `out`; requires has_boxes().
   void read_box(std::int64_t row, std::span<double> out) const;
   // The record policy the positions were written under (/trails/record_policy): indices of
-  // the recorded atoms into the full system (empty: every atom) and their precision.
+  // the recorded atoms into the full system (empty: every atom) and their precision (a
+  // quantised shard's frames come back as grid index × position_precision).
   const RecordPolicy& record_policy() const { return policy_; }
   // Atoms of the full system (the final states' atom count).
   std::int64_t system_atoms() const { return system_atoms_; }
@@ -94,6 +95,7 @@ class ShardReader {
   std::int64_t spatial_dim_ = 0;
   std::int64_t system_atoms_ = 0;
   RecordPolicy policy_;
+  std::int64_t group_rows_ = 1;  // rows per group of a quantised shard (shard_grid.h)
 
   void read_record_policy();
   std::vector<FinalState> read_states(const std::string& group, const char* index_name) const;

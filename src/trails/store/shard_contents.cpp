@@ -6,7 +6,9 @@
 #include <vector>
 
 #include "trails/core/error.h"
+#include "trails/store/position_grid.h"
 #include "trails/store/run_store.h"
+#include "trails/store/shard_grid.h"
 
 namespace trails::store::detail {
 namespace {
@@ -15,8 +17,17 @@ namespace {
 // the positions hold a selection.
 void write_record_policy(const H5Writer& w, hid_t trails, const IterationRecord& r) {
   H5Handle g = w.group(trails, "record_policy");
-  w.attr_strings(g.get(), "precision", {r.record_policy.float32 ? "float32" : "float64"}, true);
+  const auto& p = r.record_policy;
+  w.attr_strings(g.get(), "precision",
+                 {p.quantised() ? "grid"
+                  : p.float32   ? "float32"
+                                : "float64"},
+                 true);
   w.attr_int(g.get(), "n_atoms", r.n_atoms);
+  if (p.quantised()) {  // shard_grid.h
+    w.attr_double(g.get(), "position_precision", p.position_precision);
+    w.attr_int(g.get(), "group_rows", kGridGroupRows);
+  }
   if (!r.record_policy.atoms.empty()) {
     std::vector<std::int64_t> atoms(r.record_policy.atoms.begin(), r.record_policy.atoms.end());
     w.dataset(g.get(), "atoms", H5T_STD_I64LE, H5T_NATIVE_INT64, {atoms.size()},
@@ -179,7 +190,7 @@ void write_parameters(const H5Writer& w, hid_t file, const IterationRecord& r) {
 }  // namespace
 
 void append_positions(const H5Context& h, hid_t d, const ShardLayout& layout, hsize_t first,
-                      std::span<const double> positions) {
+                      std::span<const double> positions, std::vector<std::int64_t>& grid_row) {
   const auto& policy = layout.policy;
   const auto dim = static_cast<hsize_t>(layout.spatial_dim);
   const bool all_atoms = policy.atoms.empty();
@@ -191,7 +202,7 @@ void append_positions(const H5Context& h, hid_t d, const ShardLayout& layout, hs
   if (frames == 0) return;
   const std::array<hsize_t, 3> extent{first + frames, kept, dim};
   h.check(H5Dset_extent(d, extent.data()), "positions extent");
-  const auto write_block = [&](hsize_t f0, hsize_t nf, const double* data) {
+  const auto write_block = [&](hsize_t f0, hsize_t nf, hid_t mem_type, const void* data) {
     const std::array<hsize_t, 3> start{first + f0, 0, 0};
     const std::array<hsize_t, 3> count{nf, kept, dim};
     H5Handle file_space = h.own(H5Dget_space(d), H5Sclose, "positions");
@@ -199,26 +210,62 @@ void append_positions(const H5Context& h, hid_t d, const ShardLayout& layout, hs
                                 count.data(), nullptr),
             "positions block");
     H5Handle mem_space = h.own(H5Screate_simple(3, count.data(), nullptr), H5Sclose, "block");
-    h.check(H5Dwrite(d, H5T_NATIVE_DOUBLE, mem_space.get(), file_space.get(), H5P_DEFAULT, data),
+    h.check(H5Dwrite(d, mem_type, mem_space.get(), file_space.get(), H5P_DEFAULT, data),
             "positions block");
   };
-  if (all_atoms) {
-    write_block(0, frames, positions.data());
+  if (all_atoms && !policy.quantised()) {
+    write_block(0, frames, H5T_NATIVE_DOUBLE, positions.data());
     return;
   }
-  const hsize_t block = std::max<hsize_t>(1, (hsize_t{1} << 20) / (kept * dim * sizeof(double)));
-  std::vector<double> buffer;
+  // The kept atoms of frame f, in a reused buffer.
+  std::vector<double> kept_values;
+  const auto kept_of = [&](hsize_t f) -> std::span<const double> {
+    const double* frame = positions.data() + f * frame_values;
+    if (all_atoms) return {frame, frame_values};
+    kept_values.clear();
+    for (const int a : policy.atoms) {
+      kept_values.insert(kept_values.end(), frame + static_cast<std::size_t>(a) * dim,
+                         frame + (static_cast<std::size_t>(a) + 1) * dim);
+    }
+    return kept_values;
+  };
+  const auto row_values = static_cast<std::size_t>(kept * dim);
+  const hsize_t block = std::max<hsize_t>(1, (hsize_t{1} << 20) / (row_values * sizeof(double)));
+  if (!policy.quantised()) {
+    std::vector<double> buffer;
+    for (hsize_t f0 = 0; f0 < frames; f0 += block) {
+      const hsize_t nf = std::min(block, frames - f0);
+      buffer.clear();
+      for (hsize_t f = f0; f < f0 + nf; ++f) {
+        const auto values = kept_of(f);
+        buffer.insert(buffer.end(), values.begin(), values.end());
+      }
+      write_block(f0, nf, H5T_NATIVE_DOUBLE, buffer.data());
+    }
+    return;
+  }
+  // Grid indices, coded against the row before (shard_grid.h); grid_row carries the last row
+  // from one append to the next.
+  const double step = policy.position_precision;
+  std::vector<std::uint32_t> words;
+  std::vector<std::int64_t> row(row_values);
   for (hsize_t f0 = 0; f0 < frames; f0 += block) {
     const hsize_t nf = std::min(block, frames - f0);
-    buffer.clear();
+    words.resize(static_cast<std::size_t>(nf) * row_values);
     for (hsize_t f = f0; f < f0 + nf; ++f) {
-      const double* frame = positions.data() + f * frame_values;
-      for (const int a : policy.atoms) {
-        buffer.insert(buffer.end(), frame + static_cast<std::size_t>(a) * dim,
-                      frame + (static_cast<std::size_t>(a) + 1) * dim);
-      }
+      const auto values = kept_of(f);
+      if (const auto why = off_grid(values, step))
+        h.fail("frame " + std::to_string(first + f) + ": " + *why);
+      for (std::size_t i = 0; i < row_values; ++i) row[i] = grid_index(values[i], step);
+      const bool starts_group = (first + f) % static_cast<hsize_t>(kGridGroupRows) == 0;
+      TRAILS_CHECK(starts_group || grid_row.size() == row_values,
+                   "a row inside a group follows the row before it");
+      encode_grid_row(
+          row, starts_group ? std::span<const std::int64_t>{} : grid_row, dim,
+          std::span(words).subspan(static_cast<std::size_t>(f - f0) * row_values, row_values));
+      grid_row = row;
     }
-    write_block(f0, nf, buffer.data());
+    write_block(f0, nf, H5T_NATIVE_UINT32, words.data());
   }
 }
 

@@ -1,8 +1,11 @@
 #include <array>
+#include <cmath>
 #include <optional>
 #include <string>
 
+#include "trails/store/position_grid.h"
 #include "trails/store/shard.h"
+#include "trails/store/shard_grid.h"
 
 namespace trails::store::detail {
 
@@ -81,8 +84,23 @@ void ShardReader::read_record_policy() {
   h_.check(H5Aread(p.get(), type.get(), precision.data()), "record_policy precision");
   precision.resize(precision.find('\0') == std::string::npos ? precision.size()
                                                              : precision.find('\0'));
-  if (precision != "float32" && precision != "float64") h_.fail("precision '" + precision + "'");
+  if (precision != "float32" && precision != "float64" && precision != "grid") {
+    h_.fail("precision '" + precision + "'");
+  }
   policy_.float32 = precision == "float32";
+  if (precision == "grid") {  // shard_grid.h
+    H5Handle s = h_.own(H5Aopen(g.get(), "position_precision", H5P_DEFAULT), H5Aclose,
+                        "record_policy position_precision");
+    h_.check(H5Aread(s.get(), H5T_NATIVE_DOUBLE, &policy_.position_precision),
+             "record_policy position_precision");
+    H5Handle r =
+        h_.own(H5Aopen(g.get(), "group_rows", H5P_DEFAULT), H5Aclose, "record_policy group_rows");
+    h_.check(H5Aread(r.get(), H5T_NATIVE_INT64, &group_rows_), "record_policy group_rows");
+    if (!(policy_.position_precision > 0.0) || !std::isfinite(policy_.position_precision) ||
+        group_rows_ < 1) {
+      h_.fail("record_policy: position_precision must be > 0 and group_rows >= 1");
+    }
+  }
   if (has_path(file_.get(), "/trails/record_policy/atoms")) {
     H5Handle d = h_.own(H5Dopen2(file_.get(), "/trails/record_policy/atoms", H5P_DEFAULT), H5Dclose,
                         "record_policy atoms");
@@ -191,17 +209,35 @@ void ShardReader::read_frame(std::int64_t row, std::span<double> out) const {
   if (count_elems == 0) {
     return;
   }
+  // A quantised frame is decoded from the first row of its group on (shard_grid.h): the rows
+  // lie in one chunk, which HDF5 inflates once for the one read.
+  const bool grid = policy_.quantised();
+  const hsize_t first = grid ? static_cast<hsize_t>(row - row % group_rows_) : row;
+  const hsize_t rows = static_cast<hsize_t>(row) - first + 1;
   H5Handle fspace = h_.own(H5Dget_space(positions_.get()), H5Sclose, "position dataspace");
-  const std::array<hsize_t, 3> start{static_cast<hsize_t>(row), 0, 0};
-  const std::array<hsize_t, 3> count{1, static_cast<hsize_t>(n_atoms_),
+  const std::array<hsize_t, 3> start{first, 0, 0};
+  const std::array<hsize_t, 3> count{rows, static_cast<hsize_t>(n_atoms_),
                                      static_cast<hsize_t>(spatial_dim_)};
   h_.check(H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(),
                                nullptr),
            "frame selection");
-  H5Handle mspace = h_.own(H5Screate_simple(1, &count_elems, nullptr), H5Sclose, "memory space");
-  h_.check(H5Dread(positions_.get(), H5T_NATIVE_DOUBLE, mspace.get(), fspace.get(), H5P_DEFAULT,
-                   out.data()),
+  const hsize_t values = rows * count_elems;
+  H5Handle mspace = h_.own(H5Screate_simple(1, &values, nullptr), H5Sclose, "memory space");
+  if (!grid) {
+    h_.check(H5Dread(positions_.get(), H5T_NATIVE_DOUBLE, mspace.get(), fspace.get(), H5P_DEFAULT,
+                     out.data()),
+             "cannot read positions");
+    return;
+  }
+  std::vector<std::uint32_t> words(values);
+  h_.check(H5Dread(positions_.get(), H5T_NATIVE_UINT32, mspace.get(), fspace.get(), H5P_DEFAULT,
+                   words.data()),
            "cannot read positions");
+  std::vector<std::int64_t> index(count_elems);
+  decode_grid_rows(words, rows, static_cast<std::size_t>(spatial_dim_), index);
+  for (std::size_t i = 0; i < count_elems; ++i) {
+    out[i] = grid_value(index[i], policy_.position_precision);
+  }
 }
 
 }  // namespace trails::store::detail

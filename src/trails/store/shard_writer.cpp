@@ -17,6 +17,7 @@
 #include "trails/store/run_store.h"
 #include "trails/store/shard.h"
 #include "trails/store/shard_contents.h"
+#include "trails/store/shard_grid.h"
 #include "trails/store/shard_io.h"
 
 namespace trails::store::detail {
@@ -46,6 +47,7 @@ struct ShardBuilder::Impl {
   H5Handle file, particles, walkers, position, value;
   std::optional<H5Writer> w;
   hsize_t frames = 0;
+  std::vector<std::int64_t> grid_row;  // the last appended row's grid indices (quantised)
   bool finished = false;
 };
 
@@ -88,12 +90,18 @@ ShardBuilder::ShardBuilder(const std::filesystem::path& path, const ShardLayout&
 H5Handle ShardBuilder::create_positions(Impl& s, std::int64_t frames) {
   const auto kept = static_cast<hsize_t>(
       s.layout.policy.atoms.empty() ? s.layout.n_atoms : s.layout.policy.atoms.size());
+  const std::vector<hsize_t> dims{static_cast<hsize_t>(frames), kept,
+                                  static_cast<hsize_t>(s.layout.spatial_dim)};
+  const auto rows_hint = static_cast<hsize_t>(std::max<std::int64_t>(s.layout.expected_frames, 0));
+  if (s.layout.policy.quantised()) {  // one chunk per group of rows (shard_grid.h)
+    return s.w->dataset(s.position.get(), "value", H5T_STD_U32LE, H5T_NATIVE_UINT32, dims,
+                        sizeof(std::uint32_t), nullptr, true, rows_hint,
+                        static_cast<hsize_t>(kGridGroupRows));
+  }
   const bool f32 = s.layout.policy.float32;
-  return s.w->dataset(
-      s.position.get(), "value", f32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
-      {static_cast<hsize_t>(frames), kept, static_cast<hsize_t>(s.layout.spatial_dim)},
-      f32 ? sizeof(float) : sizeof(double), nullptr, true,
-      static_cast<hsize_t>(std::max<std::int64_t>(s.layout.expected_frames, 0)));
+  return s.w->dataset(s.position.get(), "value", f32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE,
+                      H5T_NATIVE_DOUBLE, dims, f32 ? sizeof(float) : sizeof(double), nullptr, true,
+                      rows_hint);
 }
 
 ShardBuilder::~ShardBuilder() {
@@ -118,7 +126,7 @@ void ShardBuilder::append(std::span<const double> positions) {
     return;
   }
   H5Quiet quiet;
-  append_positions(s.h, s.value.get(), s.layout, s.frames, positions);
+  append_positions(s.h, s.value.get(), s.layout, s.frames, positions, s.grid_row);
   s.frames += positions.size() / static_cast<std::size_t>(s.layout.n_atoms * s.layout.spatial_dim);
 }
 
@@ -135,7 +143,8 @@ ShardFile ShardBuilder::finish(const IterationRecord& record) {
   TRAILS_CHECK(record.n_frames() == frames() && record.n_atoms == s.layout.n_atoms &&
                    record.spatial_dim == s.layout.spatial_dim &&
                    record.record_policy.atoms == s.layout.policy.atoms &&
-                   record.record_policy.float32 == s.layout.policy.float32,
+                   record.record_policy.float32 == s.layout.policy.float32 &&
+                   record.record_policy.position_precision == s.layout.policy.position_precision,
                "the record matches the frames and layout its shard was built with");
   const H5Context& h = s.h;
   write_contents(*s.w, s.file.get(), s.walkers.get(), s.position.get(), record);

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# XTC-like storage (output.position_precision, docs/file-formats.md "Quantised positions") on a
+# tiny OpenMM alanine-dipeptide campaign (Reference, vacuum). The default keeps positions on a
+# 0.001 nm grid: iteration 0's stored frames are an exact run's frames rounded to the grid (error
+# at most 0.0005 nm), its final states are the exact run's bit for bit, the Python reader and the
+# Trails-MD layout export give the grid values. A run made before position grids (its ledger
+# without the entry, its shards float64) resumes unchanged with a config that leaves the key out:
+# bitwise equal to an uninterrupted exact run. (Kill and resume with the grid: openmm_campaign.sh.)
+source "$(dirname "$0")/lib/common.bash"
+export PYTHONPATH="$ROOT/share/trails/python"
+checksums() { sqlite3 "$1/ledger.sqlite" "SELECT iteration, shard_checksum FROM iterations ORDER BY iteration"; }
+
+alad_config grid.yaml grid 2
+alad_config exact.yaml exact 2
+sed -i "s|^iterations: 3|iterations: 2|" grid.yaml exact.yaml
+printf 'output:\n  position_precision: exact\n' >> exact.yaml
+"$TRAILS" run grid.yaml > grid.out 2>&1 || fail "grid run: $(cat grid.out)"
+"$TRAILS" run exact.yaml > exact.out 2>&1 || fail "exact run: $(cat exact.out)"
+"$TRAILS" export grid --trails-md-layout grid-md > /dev/null || fail "export --trails-md-layout"
+
+/usr/bin/python3 - <<'PY' || fail "grid frames, final states or readers wrong"
+import glob, h5py, numpy as np, mdtraj as md
+from trails_run import Run, shard_positions
+with h5py.File("grid/shards/iter_000000.h5", "r") as g, h5py.File("exact/shards/iter_000000.h5", "r") as e:
+    policy = g["trails/record_policy"].attrs
+    assert policy["precision"] == b"grid" and policy["position_precision"] == 0.001, dict(policy)
+    assert g["particles/walkers/position/value"].dtype == np.uint32
+    xg, xe = shard_positions(g), shard_positions(e)
+    assert e["trails/record_policy"].attrs["precision"] == b"float64"
+    # Same starts and seeds: the grid run stored the exact run's frames, rounded to the grid.
+    err = np.abs(xg - xe).max()
+    assert err <= 0.0005 * (1 + 1e-9), err
+    assert np.array_equal(xg, np.rint(xe / 0.001) * 0.001)
+    for k in ("positions", "velocities"):  # final states: exact float64, bit for bit
+        a, b = g[f"trails/final_state/{k}"][...], e[f"trails/final_state/{k}"][...]
+        assert a.dtype == np.float64 and np.array_equal(a, b), k
+    stored = g["particles/walkers/position/value"].id.get_storage_size()
+    full = e["particles/walkers/position/value"].id.get_storage_size()
+    assert stored * 2 < full, (stored, full)
+    walker = g["observables/walker/value"][...]
+run = Run("grid")
+for w in range(4):
+    assert np.array_equal(run.frames(0, w), xg[walker == w]), w
+top = glob.glob("grid/prepared/*/topology.pdb")[0]
+t = md.load("grid-md/iter_0/iteration_0_1.xtc", top=top)
+assert t.n_frames == 10 and np.abs(t.xyz - xg[walker == 1]).max() < 1e-6
+print("ok: max |grid - exact|", err, "nm; position bytes", stored, "vs", full)
+PY
+pass "the default 0.001 nm grid: frames within half a step, final states exact, readers agree"
+
+# A run made before position grids: exact shards, a ledger without meta.position_precision, and
+# the digest of a config without the key (the grid run's, whose config differs only in outdir).
+alad_config old.yaml old 2
+sed -i "s|^iterations: 3|iterations: 2|" old.yaml
+printf 'output:\n  position_precision: exact\n' >> old.yaml
+set +e
+TRAILS_CRASH_AT=after-commit:0 "$TRAILS" run old.yaml > old.out 2>&1
+rc=$?
+set -e
+[ $rc -eq 137 ] || fail "expected death by SIGKILL (137), got $rc: $(cat old.out)"
+sqlite3 old/ledger.sqlite "ATTACH 'grid/ledger.sqlite' AS g;
+  UPDATE meta SET value = (SELECT value FROM g.meta WHERE key = 'config') WHERE key = 'config';
+  UPDATE meta SET value = (SELECT value FROM g.meta WHERE key = 'config_digest') WHERE key = 'config_digest';
+  DELETE FROM meta WHERE key = 'position_precision';"
+sed "s|^outdir: grid|outdir: old|" grid.yaml > old-resume.yaml
+"$TRAILS" run old-resume.yaml --resume > old-resume.out 2>&1 || fail "old run resume: $(cat old-resume.out)"
+[ "$(checksums old)" = "$(checksums exact)" ] || fail "the resumed older run differs from an uninterrupted exact run"
+pass "a run made before position grids resumes with exact positions, bitwise as before"
+
+alad_config both.yaml both 2
+printf 'output:\n  precision: float32\n  position_precision: 0.001\n' >> both.yaml
+set +e
+"$TRAILS" run both.yaml > both.out 2>&1
+rc=$?
+set -e
+[ $rc -eq 2 ] && grep -q "output.position_precision" both.out || fail "float32 with a grid must be refused (exit 2): rc $rc $(cat both.out)"
+[ ! -e both ] || fail "a refused config must write nothing"
+pass "output.precision: float32 together with a position grid is refused (exit 2)"
