@@ -128,7 +128,8 @@ std::string openmm_config() {
                   "  start: [-0.558, 1.442]\nengine:\n  md_engine: builtin\n  potential: "
                   "muller_brown\n  kT: 15.0\n  dt: 0.0001\n",
                   "  conf_file: " TRAILS_SOURCE_DIR
-                  "/examples/alanine-dipeptide/alanine-dipeptide.pdb\nengine:\n  md_engine: "
+                  "/examples/alanine-dipeptide/alanine-dipeptide.pdb\n  forcefield: "
+                  "[amber14-all.xml]\nengine:\n  md_engine: "
                   "openmm\n  dt: 0.002\n");
 }
 

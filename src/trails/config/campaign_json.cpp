@@ -225,17 +225,28 @@ json built_values(const CampaignConfig& c, bool all) {
 
 void collect_changes(const json& a, const json& b, const std::string& prefix,
                      std::vector<std::string>& out) {
+  // A block present on one side only names its own keys (output.position_precision, not output),
+  // so a resume refusal names the key the user wrote.
+  static const json no_block = json::object();
   if (a.is_object() && b.is_object()) {
     for (const auto& [key, value] : a.items()) {
       const std::string path = prefix.empty() ? key : prefix + "." + key;
-      if (!b.contains(key)) {
-        out.push_back(path);
-      } else {
+      if (b.contains(key)) {
         collect_changes(value, b.at(key), path, out);
+      } else if (value.is_object() && !value.empty()) {
+        collect_changes(value, no_block, path, out);
+      } else {
+        out.push_back(path);
       }
     }
     for (const auto& [key, value] : b.items()) {
-      if (!a.contains(key)) out.push_back(prefix.empty() ? key : prefix + "." + key);
+      if (a.contains(key)) continue;
+      const std::string path = prefix.empty() ? key : prefix + "." + key;
+      if (value.is_object() && !value.empty()) {
+        collect_changes(no_block, value, path, out);
+      } else {
+        out.push_back(path);
+      }
     }
     return;
   }
