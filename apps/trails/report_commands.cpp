@@ -144,7 +144,7 @@ int cmd_export(ExportOptions& o) {
   }
   core::check_outputs(named);
   if (o.model_out) {
-    const report::SpaceModelRequest m{o.request.run_dir, o.request.selection.iteration};
+    const report::SpaceModelRequest m{o.request.run_dir, o.request.selection.iteration, {}};
     const auto it = report::export_space_model(m, *o.model_out);
     fmt::print("wrote {} (the learned space's network at iteration {}) and {}\n",
                o.model_out->string(), it, report::model_sidecar(*o.model_out).string());
