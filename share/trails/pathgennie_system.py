@@ -125,11 +125,11 @@ def pathgennie_simulation(module, path, folder):
     return None
 
 
-def describe(path):
-    """{"dt_ps", "temperature_K"} of the system.py's integrator (temperature None without a
-    thermostat), for `trails unbind/unfold/fold` to set engine.dt and engine.temperature."""
+def import_in_folder(path):
+    """The Python file at path imported in its own directory, which is also put on sys.path
+    (PathGennie's system.py opens its input files by relative names and may import its
+    neighbours); ValueError naming the file when the import fails."""
     import importlib.util
-    from openmm import unit
     folder = os.path.dirname(os.path.abspath(path))
     here = os.getcwd()
     sys.path.insert(0, folder)
@@ -142,6 +142,15 @@ def describe(path):
         raise ValueError(f"{path}: import failed: {type(e).__name__}: {e}")
     finally:
         os.chdir(here)
+    return module
+
+
+def describe(path):
+    """{"dt_ps", "temperature_K"} of the system.py's integrator (temperature None without a
+    thermostat), for `trails unbind/unfold/fold` to set engine.dt and engine.temperature."""
+    from openmm import unit
+    folder = os.path.dirname(os.path.abspath(path))
+    module = import_in_folder(path)
     sim = pathgennie_simulation(module, path, folder)
     if sim is None:
         raise ValueError(f"{path}: defines no simulation nor PathGennie's class Simulation_obj")

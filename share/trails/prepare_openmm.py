@@ -21,7 +21,6 @@ Exit status: 0 success; 2 bad input (message on stderr, first line "KEY: message
 """
 import argparse
 import glob
-import importlib.util
 import inspect
 import json
 import os
@@ -288,18 +287,11 @@ def user_module(path):
         return _user_modules[path]
     if not path.endswith(".py"):
         fail("system.system_file", f"{path}: expected a System XML (.xml) or a Python module (.py)")
-    here = os.getcwd()
-    folder = os.path.dirname(os.path.abspath(path))
-    sys.path.insert(0, folder)
+    from pathgennie_system import import_in_folder
     try:
-        os.chdir(folder)
-        spec = importlib.util.spec_from_file_location("trails_user_system", path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    except Exception as e:
-        fail("system.system_file", f"{path}: import failed: {type(e).__name__}: {e}")
-    finally:
-        os.chdir(here)
+        module = import_in_folder(path)
+    except ValueError as e:
+        fail("system.system_file", str(e))
     _user_modules[path] = module
     return module
 
