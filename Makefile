@@ -10,7 +10,7 @@ OPENMM8_BUILD ?= build-openmm8
 export CCACHE_BASEDIR ?= $(CURDIR)
 export CCACHE_NOHASHDIR ?= 1
 
-.PHONY: deps deps-debian bench-deps configure build build-trails install test test-openmm8 lint lint-format lint-tidy demo demo-mb bench clean
+.PHONY: deps deps-debian deps-demo bench-deps configure build build-trails install test test-openmm8 lint lint-format lint-tidy demo demo-mb bench clean
 
 # Debian's packages, then .venv/ with OpenMM 8 from PyPI (scripts/install-venv;
 # TRAILS_OPENMM_CUDA=12 adds its CUDA platform, about 350 MB).
@@ -22,13 +22,17 @@ deps: deps-debian
 bench-deps: deps
 	@bash scripts/install-venv --bench
 
-# Debian's packages only: all that the trails command and its demos need (the venv's OpenMM 8
+# Debian's packages only: all that the build, the tests and the demos need (the venv's OpenMM 8
 # serves the second OpenMM build of `make test`).
 deps-debian:
 	@bash scripts/install-deps
 
+# The part of them that `make demo` needs (no test programs, services, Chromium or clang).
+deps-demo:
+	@bash scripts/install-deps --demo
+
 $(BUILD)/build.ninja:
-	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release
 
 configure: $(BUILD)/build.ninja
 
@@ -37,7 +41,7 @@ build: deps configure
 
 # Only what the demos run: the `trails` command (its libraries), not the tests and benches that
 # `make build` and `make test` add (docs/quickstart.md; tests/scripts/first_contact.sh).
-build-trails: deps-debian configure
+build-trails: deps-demo configure
 	cmake --build $(BUILD) -j $(JOBS) --target trails
 
 # The Python reader (docs/python.md) where /usr/bin/python3 finds it; PREFIX via

@@ -79,6 +79,8 @@ pass "trails init --list: 5 templates, each passes trails check"
 # make demo builds the trails command only; make test builds everything.
 make -n -C "$ROOT" BUILD=/nonexistent demo > make-demo.txt 2>/dev/null || fail "make -n demo"
 grep -q -- "--target trails" make-demo.txt || fail "make demo does not build only the trails target"
+grep -q -- "install-deps --demo" make-demo.txt || fail "make demo does not install only the demo's packages"
+grep -q -- "-DCMAKE_BUILD_TYPE=Release" make-demo.txt || fail "make demo does not configure a Release build"
 make -n -C "$ROOT" BUILD=/nonexistent test > make-test.txt 2>/dev/null || fail "make -n test"
 grep -qE "cmake --build /nonexistent -j [0-9]+$" make-test.txt || fail "make test does not build every target"
 pass "make demo builds the trails target only, make test everything"
