@@ -1,5 +1,4 @@
 // `trails run` and `trails swarm` as one MPI job (docs/execution.md, "MPI ranks"; commands.h).
-#include <csignal>
 #include <string>
 
 #include <fmt/format.h>
@@ -35,9 +34,12 @@ void check_mpi_launch(const config::ExecutionSpec& spec, std::string_view comman
   }
 }
 
-// The worker ranks keep the default signal dispositions, so the launcher can end them.
+// The worker ranks keep the stop handlers of `trails run` and `trails swarm`: the SIGTERM that
+// mpirun forwards to every rank when it is stopped itself (or that a batch system sends every
+// process of the job step) ends the walker a rank runs as rank 0's Stop message would, and the
+// rank answers, so rank 0 keeps the walkers that finished (docs/execution.md, "Stopping"). A
+// second signal, or the launcher's SIGKILL, still ends a rank at once.
 int serve_as_worker_rank(exec::MpiWorld& world) {
-  for (const int s : {SIGINT, SIGTERM, SIGHUP}) std::signal(s, SIG_DFL);
   return world.serve(worker_engine_factory(), worker_program());
 }
 

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <netcdf.h>
 
+#include <cstdint>
 #include <fstream>
 #include <sstream>
 
@@ -150,6 +151,65 @@ TEST(AmberFiles, ReadsANetcdfTrajectory) {
   EXPECT_DOUBLE_EQ(f.boxes[4], 3.1);
   EXPECT_DOUBLE_EQ(f.boxes[8], 3.2);
   EXPECT_THROW(read_netcdf_trajectory(file, 3), core::InputError);
+}
+
+// NetCDF classic headers whose counts the file cannot hold are refused before libnetcdf
+// allocates them (engines/amber/netcdf_header.h): each is a whole 64-bit-offset file of a few
+// dozen bytes, big-endian as the format is.
+TEST(AmberFiles, ANetcdfHeaderDeclaringMoreThanTheFileHoldsIsAnInputErrorNamingIt) {
+  const core::TempDir tmp("trails-amber-test");
+  const auto be32 = [](std::string& out, std::uint32_t v) {
+    for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<char>(v >> shift));
+  };
+  const auto file_of = [&](const std::string& name, const std::string& after_numrecs) {
+    std::string bytes = std::string("CDF") + '\x02';
+    be32(bytes, 0);  // numrecs
+    bytes += after_numrecs;
+    const fs::path file = tmp.path() / name;
+    std::ofstream(file, std::ios::binary) << bytes;
+    return file;
+  };
+  const auto expect_refused = [&](const fs::path& file, const std::string& words) {
+    try {
+      (void)read_netcdf_restart(file, 1);
+      FAIL() << file << ": no error";
+    } catch (const core::InputError& e) {
+      EXPECT_NE(e.describe().find(file.string()), std::string::npos) << e.describe();
+      EXPECT_NE(e.describe().find(words), std::string::npos) << e.describe();
+    }
+  };
+  std::string dims;  // 2^31 - 1 dimensions in a 20-byte file
+  be32(dims, 0x0A);
+  be32(dims, 0x7FFFFFFF);
+  expect_refused(file_of("dims.nc", dims), "2147483647 dimensions declared");
+
+  std::string att;  // no dimensions; one global attribute of 2^28 doubles
+  be32(att, 0);
+  be32(att, 0);
+  be32(att, 0x0C);
+  be32(att, 1);
+  be32(att, 1);
+  att += std::string("a\0\0\0", 4);
+  be32(att, 6);  // NC_DOUBLE
+  be32(att, 1u << 28);
+  expect_refused(file_of("att.nc", att), "268435456 attribute values declared");
+
+  std::string var;  // one dimension; a variable naming dimension 5
+  be32(var, 0x0A);
+  be32(var, 1);
+  be32(var, 4);
+  var += "atom";
+  be32(var, 1);
+  be32(var, 0);  // no attributes
+  be32(var, 0);
+  be32(var, 0x0B);
+  be32(var, 1);
+  be32(var, 1);
+  var += std::string("x\0\0\0", 4);
+  be32(var, 1);
+  be32(var, 5);
+  var += std::string(40, '\0');
+  expect_refused(file_of("var.nc", var), "a variable names dimension 5 of 1");
 }
 
 TEST(AmberFiles, ReadsAsciiMdcrdWithTouchingFieldsAndBoxes) {

@@ -6,7 +6,9 @@
 # serial on both; the array limit is read from `qstat -Bf` (max_array_size = 3 / Torque's
 # max_job_array_size = 3) and max_in_flight: 2 is the driver's throttle (PBS has no %N): every
 # array holds at most 2 elements and none is submitted while another runs; the rendered #PBS
-# scripts carry -J / -t and the resources.
+# scripts carry -J / -t and the resources; SIGTERM to the driver mid-iteration keeps the
+# finished walkers, runs `qdel` on the array in flight (a fake qdel records it), exits 143, and
+# --resume is byte-identical to serial.
 source "$(dirname "$0")/lib/common.bash"
 
 DATA=$ROOT/tests/data/scheduler
@@ -33,6 +35,7 @@ var=PBS_ARRAY_INDEX; [ "\$kind" = torque ] && var=PBS_ARRAYID
 touch "$WORK/jobs/\$n.running"
 ( for i in \$(seq 0 "\$range"); do env "\$var=\$i" bash "\$1" > "$WORK/jobs/\$n.\$i.log" 2>&1 || true; done
   rm "$WORK/jobs/\$n.running" ) > /dev/null 2>&1 &
+echo \$! > "$WORK/jobs/\$n.pid"
 sed "s/^[0-9]*/\$n/" "$DATA/\${kind}_qsub.txt"
 SH
 # qstat -t ID: the recorded listing while the elements run, then the recorded end (PBS Pro
@@ -51,7 +54,15 @@ else
   sed -E "s/^[0-9]+\\[/\$n[/" "$DATA/torque_qstat_done.txt"
 fi
 SH
-printf '#!/bin/bash\nexit 0\n' > fakebin/qdel
+# qdel ID: records its arguments and starts no further element of that array (the element
+# running finishes: a real server would end it, which the driver does not wait for).
+cat > fakebin/qdel <<SH
+#!/bin/bash
+echo "\$*" >> "$WORK/qdel.calls"
+n=\${1%%[*}
+kill "\$(cat "$WORK/jobs/\$n.pid")" 2> /dev/null || true
+rm -f "$WORK/jobs/\$n.running"
+SH
 chmod +x fakebin/*
 export PATH=$WORK/fakebin:$PATH
 
@@ -83,3 +94,39 @@ for line in "#PBS -N trails-md" "#PBS -V" "#PBS -t 0-1" "#PBS -l nodes=1:ppn=2" 
   grep -qF -- "$line" "$script" || fail "torque script lacks '$line': $(cat "$script")"
 done
 pass "the #PBS script of Torque carries -t, nodes/ppn, mem, walltime and the queue"
+
+# A stop (docs/execution.md, "Stopping"): SIGTERM to the driver while an array of iteration 1
+# runs, once a walker of it has its success marker. The driver takes the finished walkers' results
+# (kept in partial/), deletes the array it has in flight with `qdel ID` (the id qsub printed:
+# PBS Pro's and Torque's qdel take an array's id for the whole array) and exits 143; --resume
+# submits the rest and exports byte-identical to serial. A real server's qdel is not run here.
+rm -rf jobs/* qdel.calls
+SYNTHETIC_COST_MS=500 write_config stop.yaml stop
+with_execution stop.yaml "backend: pbs" "poll_interval: 0.2" "marker_grace: 1" "max_in_flight: 2"
+FAKE_PBS_KIND=pbs "$TRAILS" run --log-level info stop.yaml --iterations 2 > stop.out 2> stop.err &
+driver=$!
+for _ in $(seq 1 600); do
+  [ "$(find stop/jobs/iter_1 -name 'result_*.ok' 2> /dev/null | wc -l)" -ge 1 ] && break
+  kill -0 $driver 2> /dev/null || fail "stop: the run ended early: $(cat stop.err)"
+  sleep 0.1
+done
+kill -TERM $driver
+set +e
+wait $driver
+rc=$?
+set -e
+[ $rc -eq 143 ] || fail "stop: SIGTERM: exit $rc: $(cat stop.err)"
+kept=$(sed -nE 's/.*iteration 1 was stopped: its ([0-9]+) finished walker\(s\) are kept.*/\1/p' stop.err)
+[ -n "$kept" ] && [ "$kept" -ge 1 ] || fail "stop: nothing kept: $(cat stop.err)"
+[ "$(find stop/partial/iter_000001 -type f | wc -l)" -eq "$kept" ] || fail "stop: partial/: $(find stop/partial)"
+# The array in flight (the last one submitted) is deleted; an array whose elements had all
+# finished may be named too, never anything but an array id.
+grep -qxF "$(cat jobs/count)[].pbs01" qdel.calls && ! grep -qvE '^[0-9]+\[\]\.pbs01$' qdel.calls ||
+  fail "stop: qdel of the array in flight ($(cat jobs/count)[].pbs01) expected, got: $(cat qdel.calls)"
+sleep 1  # the element that was running when qdel came ends
+FAKE_PBS_KIND=pbs "$TRAILS" run --log-level info stop.yaml --iterations 2 --resume > resume.out 2>&1 ||
+  fail "stop: --resume: $(cat resume.out)"
+export_run stop stop
+cmp s.cvs.csv stop.cvs.csv || fail "stop: CV export differs from serial after --resume"
+cmp s.lineage.csv stop.lineage.csv || fail "stop: lineage export differs from serial after --resume"
+pass "pbs: SIGTERM keeps $kept finished walker(s), qdel's the array in flight, exit 143; --resume identical"

@@ -4,15 +4,17 @@
 # 0.001 nm grid: iteration 0's stored frames are an exact run's frames rounded to the grid (error
 # at most 0.0005 nm), its final states are the exact run's bit for bit, the Python reader and the
 # Trails-MD layout export give the grid values. A run made before position grids (its ledger
-# without the entry, its shards float64) resumes unchanged with a config that leaves the key out:
-# bitwise equal to an uninterrupted exact run. (Kill and resume with the grid: openmm_campaign.sh.)
+# without the entry, its shards float64) resumes unchanged with a config that leaves the key out
+# and then with one that says `exact` (the same meaning): bitwise equal to an uninterrupted exact
+# run; one that names a grid is refused, naming output.position_precision, nothing changed.
+# (Kill and resume with the grid: openmm_campaign.sh.)
 source "$(dirname "$0")/lib/common.bash"
 export PYTHONPATH="$ROOT/share/trails/python"
 checksums() { sqlite3 "$1/ledger.sqlite" "SELECT iteration, shard_checksum FROM iterations ORDER BY iteration"; }
 
 alad_config grid.yaml grid 2
 alad_config exact.yaml exact 2
-sed -i "s|^iterations: 3|iterations: 2|" grid.yaml exact.yaml
+sed -i "s|^iterations: 3|iterations: 2|" grid.yaml
 printf 'output:\n  position_precision: exact\n' >> exact.yaml
 "$TRAILS" run grid.yaml > grid.out 2>&1 || fail "grid run: $(cat grid.out)"
 "$TRAILS" run exact.yaml > exact.out 2>&1 || fail "exact run: $(cat exact.out)"
@@ -51,7 +53,6 @@ pass "the default 0.001 nm grid: frames within half a step, final states exact, 
 # A run made before position grids: exact shards, a ledger without meta.position_precision, and
 # the digest of a config without the key (the grid run's, whose config differs only in outdir).
 alad_config old.yaml old 2
-sed -i "s|^iterations: 3|iterations: 2|" old.yaml
 printf 'output:\n  position_precision: exact\n' >> old.yaml
 set +e
 TRAILS_CRASH_AT=after-commit:0 "$TRAILS" run old.yaml > old.out 2>&1
@@ -63,9 +64,26 @@ sqlite3 old/ledger.sqlite "ATTACH 'grid/ledger.sqlite' AS g;
   UPDATE meta SET value = (SELECT value FROM g.meta WHERE key = 'config_digest') WHERE key = 'config_digest';
   DELETE FROM meta WHERE key = 'position_precision';"
 sed "s|^outdir: grid|outdir: old|" grid.yaml > old-resume.yaml
-"$TRAILS" run old-resume.yaml --resume > old-resume.out 2>&1 || fail "old run resume: $(cat old-resume.out)"
+# A grid named in the file is another storage: refused, naming the key, nothing changed.
+sed "s|^outdir: grid|outdir: old|" grid.yaml > old-grid.yaml
+printf 'output:\n  position_precision: 0.001\n' >> old-grid.yaml
+# What the run holds (an open, readers too, may create or touch SQLite's -wal and -shm files).
+kept() {
+  sqlite3 old/ledger.sqlite "SELECT key, value FROM meta ORDER BY key"
+  checksums old
+  find old -path old/ledger.sqlite\* -prune -o -type f -printf '%P %s\n' | sort
+}
+before=$(kept)
+expect_exit 2 "an older run resumed with a grid" "output.position_precision" \
+  "$TRAILS" run old-grid.yaml --resume
+grep -qF 'output.position_precision: "exact" -> 0.001' err.txt ||
+  fail "the refusal does not say the run is exact: $(cat err.txt)"
+[ "$(kept)" = "$before" ] || fail "a refused resume changed the run directory: $(diff <(echo "$before") <(kept))"
+"$TRAILS" run old-resume.yaml --resume --iterations 2 > old-resume.out 2>&1 || fail "old run resume: $(cat old-resume.out)"
+# Saying exact is what the older run means: accepted, and it stays exact to the end.
+"$TRAILS" run old.yaml --resume > old-exact.out 2>&1 || fail "old run resumed saying exact: $(cat old-exact.out)"
 [ "$(checksums old)" = "$(checksums exact)" ] || fail "the resumed older run differs from an uninterrupted exact run"
-pass "a run made before position grids resumes with exact positions, bitwise as before"
+pass "a run made before position grids resumes exact (key left out, or exact), bitwise; a grid is refused naming the key"
 
 alad_config both.yaml both 2
 printf 'output:\n  precision: float32\n  position_precision: 0.001\n' >> both.yaml

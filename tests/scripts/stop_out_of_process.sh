@@ -7,7 +7,8 @@
 # walkers are kept and the printed --resume (under the same launcher) is bitwise the
 # uninterrupted run. Then `trails swarm` on worker processes and MPI ranks with a hung trial:
 # exit 143, the --resume command printed, nothing of the trial left, and the resumed swarm is
-# bitwise the uninterrupted one.
+# bitwise the uninterrupted one. SIGTERM to mpirun itself (Open MPI signals every rank) stops the
+# campaign the same way.
 source "$(dirname "$0")/lib/common.bash"
 source "$ROOT/tests/scripts/lib/stop_scenario.bash"
 source "$ROOT/tests/scripts/lib/swarm.bash"
@@ -33,6 +34,14 @@ stop_and_resume workers itself
 
 config_for mpi.yaml mpi "backend: mpi"
 stop_and_resume mpi rank0 "${MPIRUN[@]}" -n 5
+
+# SIGTERM to mpirun itself, as a batch system's stop reaches the job step: Open MPI 4.1 waits
+# odls_base_sigkill_timeout seconds, sends SIGTERM to every rank, waits as long again and sends
+# SIGKILL. Every rank acts on that SIGTERM (the worker ranks end their walkers and answer, rank 0
+# keeps the finished ones); with the 10 s that docs/execution.md advises the stop always fits
+# before the SIGKILL. mpirun itself exits 1 (its own status), about 20 s after the signal.
+config_for launcher.yaml launcher "backend: mpi"
+STOP_RC=1 stop_and_resume launcher itself "${MPIRUN[@]}" --mca odls_base_sigkill_timeout 10 -n 5
 
 # --- trails swarm: trial 1 of cycle 2 hangs (with a setsid grandchild) until $WORK/fast exists.
 rm -f fast grandchildren

@@ -5,7 +5,8 @@
 # reactive_path.xtc; its reactive path opens in mdtraj and MDAnalysis with one frame per CSV row
 # and the CSV's distance equal to mdtraj's minimum-image distance on the XTC; the Ala10 unfolding
 # run gives a finite Q <= 1 that drops along the path and agrees with the Best-Hummer-Eaton
-# formula on mdtraj's distances.
+# formula on mdtraj's distances. The swarm's shards keep exact float64 anchors, and a swarm killed
+# after a commit resumes bitwise.
 source "$(dirname "$0")/lib/common.bash"
 # A fixed CPU thread count: the CPU platform's bits depend on it (docs/engines.md).
 export OPENMM_CPU_THREADS=1
@@ -37,6 +38,33 @@ grep -q "4 slot(s)" four.out || fail "no 4 slots: $(cat four.out)"
 diff <(fingerprint one) <(fingerprint four) > /dev/null || fail "2 devices x 2 workers changed the OpenMM swarm"
 cmp one/path_0/reactive_path.xtc four/path_0/reactive_path.xtc || fail "the reactive-path XTC differs between 1 and 4 slots"
 pass "an OpenMM CPU swarm is byte-identical on 1 slot and on 2 devices x 2 workers"
+
+# The swarm's shards hold its anchors, restart states, at float64 (docs/file-formats.md,
+# "Quantised positions"), and a swarm killed after its third commit resumes to the same path.
+short_config swarm-ion-pair crash.yaml crash "devices: [0]"
+set +e
+TRAILS_CRASH_AT=after-commit:2 "$TRAILS" swarm crash.yaml > crash.out 2>&1
+rc=$?
+set -e
+[ $rc -eq 137 ] || fail "crash: expected SIGKILL (137), got $rc: $(cat crash.out)"
+"$TRAILS" swarm crash.yaml --resume > crash.resumed.out 2>&1 || fail "crash: --resume: $(cat crash.resumed.out)"
+diff <(fingerprint one) <(fingerprint crash) > /dev/null || fail "the resumed OpenMM swarm differs from the uninterrupted one"
+cmp one/path_0/reactive_path.xtc crash/path_0/reactive_path.xtc || fail "the resumed swarm's XTC differs"
+[ "$(sqlite3 crash/ledger.sqlite "SELECT value FROM meta WHERE key = 'position_precision'")" = exact ] ||
+  fail "a swarm's meta must record exact positions"
+/usr/bin/python3 - crash <<'PY' || fail "a swarm shard is not exact float64"
+import glob, sys, h5py, numpy as np
+shards = sorted(glob.glob(sys.argv[1] + "/shards/iter_*.h5"))
+frames = 0
+for f in shards:
+    with h5py.File(f, "r") as h:
+        assert h["trails/record_policy"].attrs["precision"] == b"float64", f
+        x = h["particles/walkers/position/value"]
+        assert x.dtype == np.float64, f
+        frames += x.shape[0]
+assert frames >= 1, shards
+PY
+pass "an OpenMM swarm's shards are exact float64; killed after a commit, it resumes bitwise"
 
 # The Reference platform (one process-wide noise generator, docs/engines.md): 3 cycles on one
 # device and on 8.

@@ -14,6 +14,7 @@
 #include "trails/campaign/features_factory.h"
 #include "trails/campaign/project_file_projection.h"
 #include "trails/campaign/projection_factory.h"
+#include "trails/config/file_keys.h"
 #include "trails/core/error.h"
 #include "trails/engines/registry.h"
 #include "trails/exec/backend.h"
@@ -250,8 +251,22 @@ void check_engine_and_cvs(const config::CampaignConfig& config) {
 
 std::vector<store::ConfigChange> check_resume_config(const config::CampaignConfig& config,
                                                      const store::RunStore& store) {
-  const auto& before = store.meta().config;
-  const auto after = config.result_relevant_json();
+  auto before = store.meta().config;
+  auto after = config.result_relevant_json();
+  // A run made before position grids: exact shards where the engine's default is now a grid, and
+  // a stored config that cannot name output.position_precision (a later run with the default
+  // records the grid in meta). A file that leaves the key out continues it exact (resume()), so
+  // does one that says exact; one that names a grid asks for another storage (docs/file-formats.md,
+  // "Quantised positions").
+  const auto precision = nlohmann::json::json_pointer("/output/position_precision");
+  if (store.meta().position_precision == 0.0 && config.default_position_precision() > 0.0 &&
+      !before.contains(precision)) {
+    const double asked = config.output.position_precision;
+    const bool named =
+        config::file_sets_key(config.config_file, "output", "position_precision") && asked > 0.0;
+    before[precision] = "exact";
+    after[precision] = named ? nlohmann::json(asked) : nlohmann::json("exact");
+  }
   std::vector<std::string> refused;
   std::vector<store::ConfigChange> allowed;
   const auto last = store.last_committed();

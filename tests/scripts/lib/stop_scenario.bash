@@ -55,11 +55,12 @@ stop_reference() {
 }
 
 # stop_and_resume NAME DRIVER_PID_COMMAND LAUNCH...: runs NAME.yaml (made by config_for) as
-# `LAUNCH... $TRAILS run NAME.yaml`; once walkers 0-2 of iteration 1 have finished, sends SIGTERM
-# to the driver (the pid DRIVER_PID_COMMAND prints, given the launch's pid) and checks: the run
-# ends within 30 s with exit 143 and says what it kept, the 3 finished walkers are in
-# NAME/partial/, no process of the hung walker is left, the resume command is printed; then the
-# printed command, under LAUNCH..., runs only walker 3 of iteration 1 and the run equals ref.
+# `LAUNCH... $TRAILS run NAME.yaml`; once walkers 0-2 of iteration 1 have finished (or the test
+# $STOP_READY NAME holds), sends SIGTERM to the driver (the pid DRIVER_PID_COMMAND prints, given
+# the launch's pid) and checks: the run ends within 30 s with exit 143 and says what it kept
+# ($AFTER_STOP NAME, when set, runs first), the 3 finished walkers are in NAME/partial/, no
+# process of the hung walker is left, the resume command is printed; then the printed command,
+# under LAUNCH..., runs only walker 3 of iteration 1 and the run equals ref.
 stop_and_resume() {
   local name=$1 driver_of=$2
   shift 2
@@ -67,12 +68,13 @@ stop_and_resume() {
   RUN=$name "$@" "$TRAILS" run "$name.yaml" > "$name.out" 2> "$name.err" &
   local pid=$! _
   for _ in $(seq 1 600); do
-    [ "$(cat "runs.$name" 2> /dev/null | grep -c '^1 ')" -ge 3 ] && break
+    "${STOP_READY:-finished_three}" "$name" && break
     kill -0 $pid 2> /dev/null || fail "$name: the run ended early: $(cat "$name.err")"
     sleep 0.1
   done
   [ "$(grep -c '^1 ' "runs.$name")" -eq 3 ] || fail "$name: walkers 0-2 of iteration 1 did not finish"
   sigterm_ends "$name" "$pid" "$driver_of"
+  "${AFTER_STOP:-true}" "$name"
   grep -qF "iteration 1 was stopped: its 3 finished walker(s) are kept" "$name.err" ||
     fail "$name: the stop does not say what it kept: $(cat "$name.err")"
   [ "$(ls "$name/partial/iter_000001" | wc -l)" -eq 3 ] || fail "$name: partial/: $(find "$name/partial")"
@@ -80,7 +82,7 @@ stop_and_resume() {
   local resume
   resume=$(sed -n 's/^resume with: //p' "$name.err")
   [ "$resume" = "$TRAILS run $name.yaml --resume" ] || fail "$name: resume command: '$resume'"
-  pass "$name: SIGTERM with a hung walker: exit 143 at once, 3 finished walkers kept, no process left"
+  pass "$name: SIGTERM with a hung walker: exit ${STOP_RC:-143} within 30 s, 3 finished walkers kept, no process left"
 
   touch fast
   # shellcheck disable=SC2086  # the printed command is split into its words on purpose
@@ -95,9 +97,13 @@ stop_and_resume() {
   pass "$name: --resume runs only the unfinished walker; the result is bitwise the uninterrupted run's"
 }
 
+# finished_three NAME: walkers 0-2 of iteration 1 have finished (stop_and_resume's default
+# moment to stop; STOP_READY names another test).
+finished_three() { [ "$(cat "runs.$1" 2> /dev/null | grep -c '^1 ')" -ge 3 ]; }
+
 # sigterm_ends NAME PID DRIVER_PID_COMMAND: SIGTERM to the driver of the background launch PID
-# (the pid DRIVER_PID_COMMAND prints for it) ends PID within 30 s with exit 143 ($NAME.err: its
-# stderr).
+# (the pid DRIVER_PID_COMMAND prints for it) ends PID within 30 s with exit 143, or $STOP_RC
+# ($NAME.err: its stderr).
 sigterm_ends() {
   local name=$1 pid=$2 driver _
   driver=$($3 "$pid")
@@ -109,7 +115,7 @@ sigterm_ends() {
   wait "$pid"
   local rc=$?
   set -e
-  [ $rc -eq 143 ] || fail "$name: SIGTERM: exit $rc: $(cat "$name.err")"
+  [ $rc -eq "${STOP_RC:-143}" ] || fail "$name: SIGTERM: exit $rc: $(cat "$name.err")"
 }
 
 # The pid itself (a driver started directly).

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "trails/core/error.h"
+#include "trails/engines/amber/netcdf_header.h"
 #include "trails/structure/box.h"
 
 namespace trails::engines::amber {
@@ -36,6 +37,7 @@ class NcFile {
     if (create) {
       check(nc_create(file.c_str(), mode, &id_), file, "cannot create");
     } else {
+      check_classic_header(file);  // before libnetcdf allocates what the header declares
       check(nc_open(file.c_str(), mode, &id_), file, "cannot open as NetCDF");
     }
   }
