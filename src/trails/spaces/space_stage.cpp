@@ -100,7 +100,7 @@ SpaceStage::Memory SpaceStage::empty_memory() const {
 
 void SpaceStage::append_block(std::int64_t iteration,
                               std::span<const features::FrameHistory::WalkerSpan> spans,
-                              std::vector<double> features) {
+                              FeatureRows features) {
   Block b;
   b.iteration = iteration;
   b.first = blocks_.empty() ? 0
@@ -116,6 +116,10 @@ void SpaceStage::append_block(std::int64_t iteration,
 }
 
 SpaceStage::Memory SpaceStage::block_memory(const Block& b) const {
+  return block_memory(b, feature_range(b.features, d_, threads_));
+}
+
+SpaceStage::Memory SpaceStage::block_memory(const Block& b, FeatureRows::Range range) const {
   Memory m = empty_memory();
   m.iteration = b.iteration;
   std::vector<std::int64_t> lengths;
@@ -126,16 +130,8 @@ SpaceStage::Memory SpaceStage::block_memory(const Block& b) const {
   if (m.selection)
     m.selection->add_segments(frames, lengths,
                               threads_ > 0 ? threads_ : core::default_pool().size());
-  if (rows > 0) {
-    m.lo.assign(b.features.begin(), b.features.begin() + d_);
-    m.hi = m.lo;
-    for (Eigen::Index r = 1; r < rows; ++r) {
-      for (int i = 0; i < d_; ++i) {
-        m.lo[i] = std::min(m.lo[i], frames(r, i));
-        m.hi[i] = std::max(m.hi[i], frames(r, i));
-      }
-    }
-  }
+  m.lo = std::move(range.lo);
+  m.hi = std::move(range.hi);
   return m;
 }
 
@@ -148,6 +144,22 @@ std::vector<double> SpaceStage::features_for(
   return source_->compute(type, frames, n, boxes);
 }
 
+FeatureRows SpaceStage::current_features(std::span<const double> frames,
+                                         std::span<const features::FrameHistory::WalkerSpan> spans,
+                                         std::span<const double> boxes,
+                                         FeatureRows::Range& range) const {
+  if (source_->is_identity()) {
+    std::int64_t n = 0;
+    for (const auto& s : spans) n += s.n_frames;
+    TRAILS_CHECK(static_cast<std::int64_t>(frames.size()) == n * d_,
+                 "coordinate features match the walker spans");
+    return FeatureRows::copy_with_range(frames, d_, threads_, range);
+  }
+  FeatureRows rows(features_for(type_, frames, spans, boxes));
+  range = feature_range(rows, d_, threads_);
+  return rows;
+}
+
 std::vector<double> SpaceStage::add_iteration(
     std::int64_t iteration, std::span<const features::FrameHistory::WalkerSpan> spans,
     std::span<const double> frames, std::span<const double> boxes) {
@@ -156,15 +168,17 @@ std::vector<double> SpaceStage::add_iteration(
   start_training();
   const auto& fs = options_.selection;
   bool type_changed = false;
-  std::vector<double> features;
+  FeatureRows::Range range;
   if (fs.enabled && !fs.candidate_feature_types.empty() &&
       (!type_chosen_ || iteration % fs.cadence == 0)) {
+    std::vector<double> features;
     type_changed = rank_feature_types(iteration, spans, frames, boxes, features);
+    append_block(iteration, spans, FeatureRows(std::move(features)));
+    range = feature_range(blocks_.back().features, d_, threads_);
   } else {
-    features = features_for(type_, frames, spans, boxes);
+    append_block(iteration, spans, current_features(frames, spans, boxes, range));
   }
-  append_block(iteration, spans, std::move(features));
-  Memory current = block_memory(blocks_.back());
+  Memory current = block_memory(blocks_.back(), std::move(range));
   if (options_.aggregate_memory) {
     memory_iterations_.push_back(iteration);
     memory_.push_back(current);
@@ -232,11 +246,12 @@ SpaceStage::Memory SpaceStage::training_memory(const Memory& current) const {
 void SpaceStage::restore_features(std::int64_t iteration,
                                   std::span<const features::FrameHistory::WalkerSpan> spans,
                                   std::span<const double> frames, std::span<const double> boxes) {
-  append_block(iteration, spans, features_for(type_, frames, spans, boxes));
+  FeatureRows::Range range;
+  append_block(iteration, spans, current_features(frames, spans, boxes, range));
   // The memory's statistics are a pure function of the blocks' features, so the state keeps
   // only which iterations it holds and they are recomputed here, bit for bit.
   if (std::binary_search(memory_iterations_.begin(), memory_iterations_.end(), iteration)) {
-    memory_.push_back(block_memory(blocks_.back()));
+    memory_.push_back(block_memory(blocks_.back(), std::move(range)));
   }
 }
 

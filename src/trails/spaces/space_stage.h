@@ -38,6 +38,7 @@
 #include "trails/config/campaign_config.h"  // LearnedSpaceConfig only
 #include "trails/features/feature_source.h"
 #include "trails/features/frame_history.h"
+#include "trails/spaces/feature_rows.h"
 #include "trails/spaces/space_model.h"
 
 namespace trails::spaces {
@@ -160,7 +161,7 @@ class SpaceStage {
     std::int64_t iteration;
     std::int64_t first;  // global index of its first frame
     std::vector<features::FrameHistory::WalkerSpan> spans;
-    std::vector<double> features;
+    FeatureRows features;
   };
   // Sufficient statistics of some feature blocks: moments at the model's lag, at the
   // selection lag (feature_selection enabled) and the feature range (MinMax scaling).
@@ -173,8 +174,14 @@ class SpaceStage {
   };
   void append_block(std::int64_t iteration,
                     std::span<const features::FrameHistory::WalkerSpan> spans,
-                    std::vector<double> features);
+                    FeatureRows features);
   Memory block_memory(const Block& b) const;
+  Memory block_memory(const Block& b, FeatureRows::Range range) const;  // b's range known
+  // The features of frames in the current type and their range (the built-in coordinates:
+  // copied in the pass that finds the range).
+  FeatureRows current_features(std::span<const double> frames,
+                               std::span<const features::FrameHistory::WalkerSpan> spans,
+                               std::span<const double> boxes, FeatureRows::Range& range) const;
   Memory empty_memory() const;
   std::vector<double> features_for(const std::string& type, std::span<const double> frames,
                                    std::span<const features::FrameHistory::WalkerSpan> spans,

@@ -85,7 +85,7 @@ void SpaceStage::switch_type(const std::string& type) {
   for (auto& b : blocks_) {
     TRAILS_CHECK(static_cast<bool>(loader_), "a feature-type switch needs the committed frames");
     const Frames f = loader_(b.iteration, b.spans);
-    b.features = features_for(type_, f.positions, b.spans, f.boxes);
+    b.features = FeatureRows(features_for(type_, f.positions, b.spans, f.boxes));
     if (std::binary_search(memory_iterations_.begin(), memory_iterations_.end(), b.iteration)) {
       memory_.push_back(block_memory(b));
     }
