@@ -10,11 +10,46 @@ the model has no Trails-MD library code (SPIB is Trails-MD's own loop, as in lea
 The clock covers building the model and the epochs, not Python's start, imports or data loading.
 """
 import json
+import logging
+import re
+import subprocess
 import sys
 import time
 
 import numpy as np
 import torch
+
+
+def tell_lightning_debian_torch_release():
+    """Debian's python3-torch 1.13.1 is built outside PyTorch's release process, so it calls
+    itself a pre-release: torch.__version__ is "1.13.0a0" (its pip metadata
+    "1.13.0a0+gitunknown"), older than 1.13.0. lightning decides its torch code path from
+    torch.__version__ and, reading it as torch < 1.13, reaches for torch._UntypedStorage, which
+    1.13 renamed (AttributeError at `import lightning`). Before lightning is imported, this sets
+    torch.__version__ to the release the installed Debian package is (dpkg's upstream version,
+    1.13.1 of 1.13.1+dfsg-4) when it has the same major.minor; nothing else changes (the library,
+    and so the computation, is the same). Any other torch is left as it is."""
+    version = str(torch.__version__)
+    if not re.fullmatch(r"\d+\.\d+\.0a0(\+gitunknown)?", version):
+        return
+    try:
+        package = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "python3-torch"],
+                                 capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return
+    release = re.match(r"(\d+)\.(\d+)\.(\d+)", package)
+    if release and version.startswith(f"{release.group(1)}.{release.group(2)}."):
+        torch.__version__ = torch.torch_version.TorchVersion(release.group(0))
+
+
+def skip_sharded_tensor_hooks(lightning):
+    """Every LightningModule registers state-dict hooks for torch's distributed ShardedTensor
+    (checkpoints of models sharded across processes), importing torch.distributed._shard, which
+    torch 1.13 cannot import on Python 3.11 (a dataclass with a mutable default: ValueError).
+    Nothing here is sharded or distributed (one process, CPU), so the registration is skipped;
+    lightning itself skips it on torch >= 2.1 and where torch.distributed is unavailable."""
+    module = lightning.pytorch.core.module.LightningModule
+    module._register_sharded_tensor_state_dict_hooks_if_available = lambda self: None
 
 
 def blocks(n_in, hidden, batch_norm, dropout):
@@ -66,11 +101,14 @@ def train(o, x0, xt):
         model.fit(loader(TimeLaggedDataset(x0, xt), o, n, True), n_epochs=o["epochs"])
     elif o["kind"] == "deep-tica":
         try:
+            tell_lightning_debian_torch_release()
             import lightning
             from mlcolvar.cvs import DeepTICA
             from mlcolvar.data import DictDataset, DictModule
         except Exception as e:  # noqa: BLE001: any import failure means "cannot run here"
             raise LookupError(f"mlcolvar does not import: {type(e).__name__}: {e}") from e
+        skip_sharded_tensor_hooks(lightning)
+        logging.getLogger("lightning.pytorch").setLevel(logging.ERROR)  # as Trails-MD does
         model = DeepTICA(layers=[d, *o["deep_tica_hidden_dims"], o["latent_dim"]],
                          options={"optimizer": {"lr": o["learning_rate"]}})
         data = DictDataset({"data": torch.from_numpy(x0), "data_lag": torch.from_numpy(xt),

@@ -118,6 +118,32 @@ TEST(NeuralSpace, ARetrainTakesEffectOneIterationAfterItsDecision) {
   EXPECT_NE(st.model().project(st.features_of(0), 0), before);
 }
 
+// A background retrain projects the history it saw with the new model while the MD runs; the
+// stored CVs of every block must be what the installed model gives for those features now.
+TEST(NeuralSpace, HistoryProjectedDuringTheMdIsTheInstalledModelsProjection) {
+  SpaceOptions o = tiny("vampnet", 1);
+  o.dim = 2;
+  SpaceStage st(o, 2);
+  const Spans spans = spans_of(3, 12);
+  for (std::int64_t it = 0; it < 4; ++it) {
+    st.start_training();
+    st.add_iteration(it, spans, walk(spans, 50 + static_cast<std::uint64_t>(it)));
+  }
+  ASSERT_TRUE(st.retrained());  // decided at 2, installed at 3 with blocks 0..2 projected early
+  ASSERT_EQ(st.new_model()->at("trained_at"), 2);
+  std::int64_t global = 0, blocks = 0;
+  st.for_each_projected_block([&](std::int64_t, auto, const std::vector<double>& cvs) {
+    ++blocks;
+    for (std::size_t r = 0; r < cvs.size() / 2; ++r, ++global) {
+      const auto again = st.model().project(st.features_of(global), 0);
+      EXPECT_EQ(again[0], cvs[2 * r]) << "frame " << global;
+      EXPECT_EQ(again[1], cvs[2 * r + 1]) << "frame " << global;
+    }
+  });
+  EXPECT_EQ(blocks, 4);
+  EXPECT_EQ(global, 4 * 36);
+}
+
 TEST(NeuralSpace, TheResultDoesNotDependOnWhenTheTrainingStarted) {
   SpaceStage early(tiny("tvae", 1), 2), late(tiny("tvae", 1), 2);
   const Spans spans = spans_of(3, 15);

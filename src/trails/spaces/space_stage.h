@@ -197,8 +197,11 @@ class SpaceStage {
   std::optional<double> reference_score(const Block& b, const Memory& m) const;
   TrainingSet training_set(std::int64_t iteration, const Memory& training) const;
   Memory training_memory(const Memory& current) const;
+  // `projected`: the CVs of the first blocks in `model`, computed already (a background
+  // training projects the history it saw while the MD runs); the other blocks are projected here.
   void install(std::unique_ptr<SpaceModel> model, std::optional<learned::TrainingRecord> record,
-               std::int64_t trained_at, std::int64_t iteration);
+               std::int64_t trained_at, std::int64_t iteration,
+               std::vector<std::vector<double>> projected = {});
   bool join_training(std::int64_t iteration, bool discard);  // true: installed
   std::vector<double> project(std::span<const double> features) const;
 
@@ -236,7 +239,9 @@ class SpaceStage {
   struct Trained {
     std::unique_ptr<SpaceModel> model;
     learned::TrainingRecord record;
-    double seconds = 0;  // wall time of the training (logged, never stored)
+    std::vector<std::vector<double>> projected;  // the blocks stored at its start, in `model`
+    double seconds = 0;                          // wall time of the training (logged, never stored)
+    double projection_seconds = 0;               // of `projected` (logged)
   };
   std::future<Trained> training_;
   std::vector<double> lo_, hi_;

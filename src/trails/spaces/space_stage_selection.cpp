@@ -77,6 +77,8 @@ bool SpaceStage::rank_feature_types(std::int64_t iteration,
 void SpaceStage::switch_type(const std::string& type) {
   // A new type changes every feature: the column selection starts over and every stored block
   // (all history, for re-projection) is recomputed in the new type from its committed frames.
+  // A background training reads the stored features (start_training): it must be done first.
+  if (training_.valid()) training_.wait();
   type_ = type;
   d_ = source_->n_features(type_);
   columns_.reset();

@@ -103,7 +103,7 @@ TrainingSet SpaceStage::current_training_set() const {
 
 void SpaceStage::install(std::unique_ptr<SpaceModel> model,
                          std::optional<learned::TrainingRecord> record, std::int64_t trained_at,
-                         std::int64_t iteration) {
+                         std::int64_t iteration, std::vector<std::vector<double>> projected) {
   model_ = std::move(model);
   const bool neural = trainer_->needs_rows();
   record_ = neural ? std::move(record) : std::nullopt;
@@ -116,9 +116,12 @@ void SpaceStage::install(std::unique_ptr<SpaceModel> model,
   // (compat:uniform-grid).
   lo_.assign(k_, std::numeric_limits<double>::infinity());
   hi_.assign(k_, -std::numeric_limits<double>::infinity());
-  projected_.clear();
-  for (const auto& b : blocks_) {
-    const auto& y = projected_.emplace_back(project(b.features));
+  TRAILS_CHECK(projected.size() <= blocks_.size(), "projected blocks are stored blocks");
+  projected_ = std::move(projected);
+  for (std::size_t i = projected_.size(); i < blocks_.size(); ++i) {
+    projected_.push_back(project(blocks_[i].features));
+  }
+  for (const auto& y : projected_) {
     for (std::size_t r = 0; r < y.size(); r += static_cast<std::size_t>(k_)) {
       for (int j = 0; j < k_; ++j) {
         lo_[j] = std::min(lo_[j], y[r + j]);
@@ -140,11 +143,22 @@ void SpaceStage::start_training() {
   // (nothing changes it before the next add_iteration), so a resumed run builds the same set.
   TrainingSet set = current_training_set();
   TRAILS_CHECK(set.iteration == *pending_, "a pending retrain starts before the next block");
-  training_ = std::async(std::launch::async, [this, set = std::move(set)] {
+  // The new model also projects every block stored now, on the same thread: after the MD only
+  // the new iteration's frames are left to project (docs/performance.md, "Learned-space overhead
+  // per iteration"). Projection is row-wise, so the CVs are the bits install() would compute.
+  // The blocks' feature buffers stay put while blocks_ grows; switch_type, the one writer of
+  // stored features, waits for this task first.
+  std::vector<std::span<const double>> history;
+  for (const auto& b : blocks_) history.emplace_back(b.features);
+  training_ = std::async(std::launch::async, [this, set = std::move(set), history] {
     Trained t;
     const auto t0 = std::chrono::steady_clock::now();
     t.model = trainer_->train(set, t.record);
-    t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const auto t1 = std::chrono::steady_clock::now();
+    t.seconds = std::chrono::duration<double>(t1 - t0).count();
+    for (const auto features : history) t.projected.push_back(t.model->project(features, 1));
+    t.projection_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
     return t;
   });
 }
@@ -161,9 +175,11 @@ bool SpaceStage::join_training(std::int64_t iteration, bool discard) {
   // Timings go to the log only: the ledger holds what is reproducible.
   spdlog::info(
       "iteration {}: the {} network decided at iteration {} takes effect ({} epochs, {:.3f} s of "
-      "training during the MD, {:.3f} s waited for it)",
-      iteration, mode_, trained_at, t.record.epochs_run, t.seconds, waited);
-  install(std::move(t.model), std::move(t.record), trained_at, iteration);
+      "training during the MD, {:.3f} s waited for it; {} earlier iterations projected in {:.3f} "
+      "s during the MD)",
+      iteration, mode_, trained_at, t.record.epochs_run, t.seconds, waited, t.projected.size(),
+      t.projection_seconds);
+  install(std::move(t.model), std::move(t.record), trained_at, iteration, std::move(t.projected));
   return true;
 }
 
