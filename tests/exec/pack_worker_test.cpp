@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "builtin_walkers.h"
+#include "support/builtin_walkers.h"
 #include "trails/core/error.h"
 #include "trails/core/temp_dir.h"
 #include "trails/engines/builtin/builtin_engine.h"
@@ -23,9 +23,9 @@ namespace trails::exec {
 namespace {
 
 namespace fs = std::filesystem;
-using testing::builtin_config;
-using testing::expect_same;
-using testing::walkers;
+using test_support::builtin_config;
+using test_support::expect_same;
+using test_support::walkers;
 
 EngineFactory builtin_factory() {
   return [](std::span<const std::uint8_t> setup) { return engines::make_engine_from_setup(setup); };
