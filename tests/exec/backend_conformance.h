@@ -1,7 +1,8 @@
 // One executor conformance body over every backend of the one table (exec/backend.h), in the
 // manner of WESTPA's per-work-manager test mixins: each test executable instantiates
 // BackendConformance with the backends it can run (backends_test.cpp: serial, threads, device
-// pools, worker processes; mpi/mpi_executor_test.cpp: MPI ranks under mpirun). The engine is
+// pools, worker processes; mpi/mpi_executor_test.cpp: MPI ranks under mpirun;
+// slurm/slurm_conformance_test.cpp: SLURM arrays on a private local cluster). The engine is
 // the built-in one, shipped to out-of-process workers as its setup bytes; the scripted engine of
 // executor_kinds.h cannot cross a process boundary. Each backend must give the serial
 // reference's bytes in task order on a first batch and on warm slots, keep the streaming
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "support/builtin_walkers.h"
+#include "support/files.h"
 #include "trails/config/execution_spec.h"
 #include "trails/core/error.h"
 #include "trails/engines/builtin/builtin_engine.h"
@@ -80,8 +82,11 @@ inline config::ExecutionSpec backend_spec(config::ExecutionBackend backend, bool
 class BackendConformance : public ::testing::TestWithParam<BackendKind> {
  protected:
   std::unique_ptr<Executor> make(const engines::Engine& engine) const {
+    config::ExecutionSpec spec = GetParam().spec;
+    // Scheduler arrays keep their job files in a directory of the test's own.
+    if (config::is_scheduler(spec.backend)) spec.jobs_dir = test_support::fresh_dir("jobs");
     return make_executor(
-        GetParam().spec, engine,
+        spec, engine,
         engines::worker_engine_setup(builtin_config(), std::filesystem::temp_directory_path()));
   }
 };
