@@ -1,8 +1,9 @@
 // One batch of the scheduler array executor (exec/scheduler/scheduler_batch.h) on the private
-// SLURM cluster: chunks under the array limit and the max_in_flight throttle, job packing, a
-// failed walker retried then reported with its job files kept, a resumed batch reusing the
-// results that stand, an array element that died without a marker, and a stop. Each batch's
-// summary line says how many arrays, elements, reuses and attempts it took.
+// SLURM cluster: chunks under the array limit and the max_in_flight throttle (job packing is the
+// conformance body's, slurm_conformance_test.cpp), a failed walker retried then reported with its
+// job files kept, a resumed batch reusing the results that stand, an array element that died
+// without a marker, and a stop. Each batch's summary line says how many arrays, elements, reuses
+// and attempts it took.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -92,16 +93,6 @@ TEST(SchedulerBatch, ChunksUnderTheArrayLimitAndTheThrottle) {
              "slurm: iteration 3: 3 walkers in 3 array task(s), 0 reused, 1 attempt(s), 2 "
              "submission(s)");
   EXPECT_FALSE(fs::exists(jobs / "iter_3"));
-}
-
-// walkers_per_task 3: 5 walkers in 2 array tasks of one submission.
-TEST(SchedulerBatch, PacksWalkersIntoArrayTasks) {
-  auto o = slurm_options(test_support::fresh_dir());
-  o.keys.walkers_per_task = 3;
-  const auto tasks = tasks_of(5, 4);
-  const LogCapture log;
-  expect_serial_bytes(run_batch_of(o, std::nullopt, tasks), tasks);
-  expect_has(log.text(), "5 walkers in 2 array task(s), 0 reused, 1 attempt(s), 1 submission(s)");
 }
 
 // A walker that fails in its array task runs again (max_retries: 1) and is then delivered with
