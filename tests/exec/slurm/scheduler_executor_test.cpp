@@ -46,6 +46,7 @@ TEST(SchedulerExecutor, MaxArraySizeSplitsTheBatch) {
   engines::builtin::BuiltinEngine engine(builtin_config());
   const LogCapture log;
   expect_serial_bytes(*executor, walkers(engine, 4, 1));
+  executor->shutdown();  // the batch logs its summary after its last result: wait for it
   expect_has(log.text(), "4 walkers in 2 array task(s), 0 reused, 1 attempt(s), 2 submission(s)");
 }
 
@@ -59,6 +60,7 @@ TEST(SchedulerExecutor, EachFullQueueIsOneBatch) {
   engines::builtin::BuiltinEngine engine(builtin_config());
   const LogCapture log;
   expect_serial_bytes(*executor, walkers(engine, 3, 2));
+  executor->shutdown();  // the last batch logs its summary after its last result
   const std::string text = log.text();
   expect_has(text, "slurm: iteration 2: 2 walkers in 2 array task(s)");
   expect_has(text, "slurm: iteration 2: 1 walkers in 1 array task(s)");
