@@ -20,10 +20,10 @@
 #include "trails/report/export/trajectory_export.h"
 #include "trails/report/html/run_report.h"
 #include "trails/report/path/path.h"
-#include "trails/report/path/value_list.h"
 #include "trails/report/plot/plot.h"
 #include "trails/report/status/rebin_log.h"
 #include "trails/report/status/status.h"
+#include "value_list.h"
 
 namespace trails::app {
 namespace fs = std::filesystem;
@@ -321,8 +321,7 @@ int cmd_path(PathOptions& o) {
   if (single) {
     if (!o.start || !o.end) throw core::UsageError("path: --start and --end go together");
     if (r.output_dir) throw core::UsageError("path: --output-dir goes with --pairs");
-    r.pairs.push_back({"", report::parse_real_list("--start", *o.start),
-                       report::parse_real_list("--end", *o.end)});
+    r.pairs.push_back({"", parse_real_list("--start", *o.start), parse_real_list("--end", *o.end)});
   } else {
     if (!r.output_dir) throw core::UsageError("path: --pairs needs --output-dir DIR");
     if (r.output || r.metadata) {
@@ -386,11 +385,9 @@ Command add_log(CLI::App& app) {
                   "Write the table to this file (never inside RUN_DIR; default stdout)");
   return {log, [o] {
             auto& r = o->request;
-            if (o->n_bins) r.n_bins = report::parse_int_list("--n-bins", *o->n_bins, 1);
-            if (o->min_values)
-              r.min_values = report::parse_real_list("--min-values", *o->min_values);
-            if (o->max_values)
-              r.max_values = report::parse_real_list("--max-values", *o->max_values);
+            if (o->n_bins) r.n_bins = parse_int_list("--n-bins", *o->n_bins, 1);
+            if (o->min_values) r.min_values = parse_real_list("--min-values", *o->min_values);
+            if (o->max_values) r.max_values = parse_real_list("--max-values", *o->max_values);
             const auto table = report::rebin_log(r);
             if (r.output) {
               fmt::print("wrote {} ({} grid)\n", r.output->string(),

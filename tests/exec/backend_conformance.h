@@ -1,7 +1,8 @@
 // One executor conformance body over every backend of the one table (exec/backend.h), in the
 // manner of WESTPA's per-work-manager test mixins: each test executable instantiates
-// BackendConformance with the backends it can run (test_backends.cpp: serial, threads, device
-// pools, worker processes; mpi/test_mpi_executor.cpp: MPI ranks under mpirun). The engine is
+// BackendConformance with the backends it can run (backends_test.cpp: serial, threads, device
+// pools, worker processes; mpi/mpi_executor_test.cpp: MPI ranks under mpirun;
+// slurm/slurm_conformance_test.cpp: SLURM arrays on a private local cluster). The engine is
 // the built-in one, shipped to out-of-process workers as its setup bytes; the scripted engine of
 // executor_kinds.h cannot cross a process boundary. Each backend must give the serial
 // reference's bytes in task order on a first batch and on warm slots, keep the streaming
@@ -10,18 +11,49 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <ostream>
 #include <string>
 #include <vector>
 
-#include "builtin_walkers.h"
+#include "support/builtin_walkers.h"
+#include "support/files.h"
 #include "trails/config/execution_spec.h"
+#include "trails/core/error.h"
 #include "trails/engines/builtin/builtin_engine.h"
 #include "trails/engines/registry.h"
 #include "trails/exec/backend.h"
 
 namespace trails::exec::testing {
+
+using test_support::builtin_config;
+using test_support::expect_same;
+using test_support::walkers;
+
+// The streaming half of the contract (executor.h) on an idle executor: the empty answer when
+// idle, every result of 5 walkers once, counts back to zero, slot i at index i, shutdown
+// idempotent, submit after shutdown refused.
+inline void expect_streaming_contract(Executor& executor, const engines::Engine& engine) {
+  EXPECT_FALSE(executor.next_completed().has_value());  // nothing in flight: at once
+  const auto tasks = walkers(engine, 5, 0);
+  for (const auto& t : tasks) executor.submit(t);
+  std::vector<std::int64_t> ids;
+  while (auto r = executor.next_completed()) {
+    EXPECT_TRUE(r->ok()) << r->error;
+    ids.push_back(r->task_id);
+  }
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(ids, (std::vector<std::int64_t>{0, 1, 2, 3, 4}));
+  EXPECT_EQ(executor.in_flight(), 0u);
+  EXPECT_EQ(executor.results_waiting(), 0u);
+  for (std::size_t i = 0; i < executor.slots().size(); ++i) {
+    EXPECT_EQ(executor.slots()[i].index, static_cast<int>(i));
+  }
+  executor.shutdown();
+  executor.shutdown();
+  EXPECT_THROW(executor.submit(tasks[0]), core::InternalError);
+}
 
 struct BackendKind {
   std::string name;
@@ -50,8 +82,11 @@ inline config::ExecutionSpec backend_spec(config::ExecutionBackend backend, bool
 class BackendConformance : public ::testing::TestWithParam<BackendKind> {
  protected:
   std::unique_ptr<Executor> make(const engines::Engine& engine) const {
+    config::ExecutionSpec spec = GetParam().spec;
+    // Scheduler arrays keep their job files in a directory of the test's own.
+    if (config::is_scheduler(spec.backend)) spec.jobs_dir = test_support::fresh_dir("jobs");
     return make_executor(
-        GetParam().spec, engine,
+        spec, engine,
         engines::worker_engine_setup(builtin_config(), std::filesystem::temp_directory_path()));
   }
 };

@@ -8,8 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include <unistd.h>
-
+#include "support/files.h"
 #include "trails/core/error.h"
 #include "trails/ligand_pca/build.h"
 #include "trails/ligand_pca/pca_model.h"
@@ -33,12 +32,7 @@ PcaModel small_model() {
   return m;
 }
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test_support::read_text;
 
 TEST(LigandPcaModel, FeaturesAreCaMajorDistancesInAngstrom) {
   const PcaModel m = small_model();
@@ -61,8 +55,7 @@ TEST(LigandPcaModel, FeaturesAreCaMajorDistancesInAngstrom) {
 }
 
 TEST(LigandPcaModel, RoundTripsExactlyAndRefusesOtherFiles) {
-  const fs::path dir = fs::temp_directory_path() / ("trails-lpca-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const fs::path dir = test_support::fresh_dir();
   PcaModel m = small_model();
   m.mean[0] = 0.1 + 0.2;  // not a short decimal
   write_pca_model(dir / "a.json", m);
@@ -70,7 +63,7 @@ TEST(LigandPcaModel, RoundTripsExactlyAndRefusesOtherFiles) {
   EXPECT_EQ(back.mean, m.mean);
   EXPECT_EQ(back.components, m.components);
   write_pca_model(dir / "b.json", back);
-  EXPECT_EQ(read(dir / "a.json"), read(dir / "b.json"));
+  EXPECT_EQ(read_text(dir / "a.json"), read_text(dir / "b.json"));
   std::ofstream(dir / "bad.json") << R"({"format": "trails-ligand-pca", "version": 2})";
   EXPECT_THROW((void)read_pca_model(dir / "bad.json"), core::InputError);
   std::ofstream(dir / "short.json") << R"({"format": "trails-ligand-pca", "version": 1,
@@ -84,7 +77,6 @@ TEST(LigandPcaModel, RoundTripsExactlyAndRefusesOtherFiles) {
               std::string::npos)
         << e.what();
   }
-  fs::remove_all(dir);
 }
 
 TEST(LigandPcaModel, PcaOfKnownRows) {

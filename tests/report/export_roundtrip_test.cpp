@@ -5,11 +5,10 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <string>
+#include <vector>
 
-#include <unistd.h>
-
+#include "support/files.h"
 #include "trails/core/rng.h"
 #include "trails/report/export/export.h"
 #include "trails/store/run_store.h"
@@ -52,8 +51,7 @@ store::IterationRecord make_record(std::int64_t it, core::Rng& rng) {
 }  // namespace
 
 TEST(Export, CvValuesRoundTripBitExactlyAndLineageFollowsRecords) {
-  const fs::path dir = fs::temp_directory_path() / ("trails-export-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
+  const fs::path dir = test_support::fresh_dir();
   core::Rng rng(17);
   std::vector<store::IterationRecord> records;
   {
@@ -65,43 +63,35 @@ TEST(Export, CvValuesRoundTripBitExactlyAndLineageFollowsRecords) {
   }
   report::export_run({dir / "run", dir / "cvs.csv", dir / "lineage.csv"});
 
-  std::ifstream cvs(dir / "cvs.csv");
-  std::string line;
-  std::getline(cvs, line);
-  EXPECT_EQ(line, "iteration,walker,frame,cv_0,cv_1");
+  const auto cvs = test_support::read_csv(dir / "cvs.csv");
+  EXPECT_EQ(cvs.header, (std::vector<std::string>{"iteration", "walker", "frame", "cv_0", "cv_1"}));
+  std::size_t line = 0;
   for (const auto& r : records) {
     std::size_t row = 0;
     for (const auto& w : r.walkers) {
-      for (std::int64_t f = 0; f < w.n_frames; ++f, ++row) {
-        ASSERT_TRUE(std::getline(cvs, line));
-        std::stringstream ss(line);
-        std::string field;
-        std::getline(ss, field, ',');
-        EXPECT_EQ(std::stoll(field), r.iteration);
-        std::getline(ss, field, ',');
-        EXPECT_EQ(std::stoll(field), w.walker);  // raw walker index (walker 1 failed in it 1)
-        std::getline(ss, field, ',');
-        EXPECT_EQ(std::stoll(field), f);
-        for (int k = 0; k < 2; ++k) {
-          std::getline(ss, field, ',');
-          const double back = std::strtod(field.c_str(), nullptr);
-          EXPECT_EQ(back, r.cvs[row * 2 + k]) << line;  // bit-exact
+      for (std::int64_t f = 0; f < w.n_frames; ++f, ++row, ++line) {
+        ASSERT_LT(line, cvs.rows.size());
+        const auto& cells = cvs.rows[line];
+        ASSERT_EQ(cells.size(), 5u);
+        EXPECT_EQ(std::stoll(cells[0]), r.iteration);
+        EXPECT_EQ(std::stoll(cells[1]), w.walker);  // raw walker index (walker 1 failed in it 1)
+        EXPECT_EQ(std::stoll(cells[2]), f);
+        for (std::size_t k = 0; k < 2; ++k) {
+          const double back = std::strtod(cells[3 + k].c_str(), nullptr);
+          EXPECT_EQ(back, r.cvs[row * 2 + k]) << "row " << line;  // bit-exact
         }
       }
     }
   }
-  EXPECT_FALSE(std::getline(cvs, line));
+  EXPECT_EQ(line, cvs.rows.size());
 
-  std::ifstream lineage(dir / "lineage.csv");
-  std::getline(lineage, line);
-  EXPECT_EQ(line, "key,parent");
-  std::getline(lineage, line);
-  EXPECT_EQ(line, "0:0:0,");
-  std::getline(lineage, line);
-  EXPECT_EQ(line, "0:0:1,0:0:0");
-  std::string all((std::istreambuf_iterator<char>(lineage)), {});
+  const auto lineage = test_support::read_csv(dir / "lineage.csv");
+  EXPECT_EQ(lineage.header, (std::vector<std::string>{"key", "parent"}));
+  ASSERT_GE(lineage.rows.size(), 2u);
+  EXPECT_EQ(lineage.rows[0], (std::vector<std::string>{"0:0:0", ""}));
+  EXPECT_EQ(lineage.rows[1], (std::vector<std::string>{"0:0:1", "0:0:0"}));
+  const std::string all = test_support::read_text(dir / "lineage.csv");
   EXPECT_NE(all.find("\n1:0:0,0:0:3\n"), std::string::npos);
   EXPECT_EQ(all.find("1:1:"), std::string::npos);  // failed walker has no frames
   EXPECT_NE(all.find("\n1:2:0,0:0:3\n"), std::string::npos);
-  fs::remove_all(dir);
 }

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/files.h"
 #include "trails/core/error.h"
 #include "trails/report/common/gnuplot.h"
 
@@ -36,10 +37,8 @@ TEST(Gnuplot, FailureQuotesGnuplotAndWritesTheLog) {
         << what;
     EXPECT_NE(what.find("this_is_not_a_gnuplot_command"), std::string::npos) << what;
   }
-  std::ifstream in(log);
-  std::stringstream text;
-  text << in.rdbuf();
-  EXPECT_NE(text.str().find("before the error"), std::string::npos) << text.str();
+  const std::string text = test_support::read_text(log);
+  EXPECT_NE(text.find("before the error"), std::string::npos) << text;
 }
 
 }  // namespace

@@ -1,20 +1,18 @@
 // `trails path` building blocks on hand-built lineages with known answers: the lineage walk,
 // the lowest common ancestor and the assembled path, no common ancestor, a loop, the nearest
-// frame, the ledger-derived frame table, the command-line value lists and the pairs file.
+// frame, the ledger-derived frame table and the pairs file (the command-line value lists are
+// tests/apps/value_list_test.cpp).
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <string>
 
-#include <unistd.h>
-
+#include "support/files.h"
 #include "trails/analysis/lineage_path.h"
 #include "trails/core/error.h"
 #include "trails/report/common/run_frames.h"
 #include "trails/report/path/path.h"
-#include "trails/report/path/value_list.h"
 
 using namespace trails;
 using core::FrameKey;
@@ -146,28 +144,10 @@ TEST(LineagePath, NearestPointIsEuclideanWithTiesToTheFirst) {
   EXPECT_EQ(analysis::nearest_point(pts, std::vector<double>{-0.5, -0.5}), 0u);  // rows 0, 3 tie
 }
 
-TEST(ValueList, NegativeValuesAndErrorsNamingTheOption) {
-  EXPECT_EQ(report::parse_real_list("--start", "-1.5, 2e-1"), (std::vector<double>{-1.5, 0.2}));
-  EXPECT_EQ(report::parse_int_list("--n-bins", "40,7", 1), (std::vector<int>{40, 7}));
-  for (const char* bad : {"", "1,,2", "1,x", "nan", "1,"}) {
-    try {
-      report::parse_real_list("--end", bad);
-      FAIL() << bad;
-    } catch (const core::UsageError& e) {
-      EXPECT_NE(std::string(e.what()).find("--end"), std::string::npos) << e.what();
-    }
-  }
-  EXPECT_THROW(report::parse_int_list("--n-bins", "0", 1), core::UsageError);
-  EXPECT_THROW(report::parse_int_list("--n-bins", "2.5", 1), core::UsageError);
-}
-
 TEST(PairsFile, JsonAndCsvLayouts) {
-  char tmpl[] = "/tmp/trails-pairs-XXXXXX";
-  ASSERT_NE(::mkdtemp(tmpl), nullptr);
-  const std::filesystem::path dir = tmpl;
+  const std::filesystem::path dir = test_support::fresh_dir();
   const auto write = [&](const std::string& name, const std::string& text) {
-    std::ofstream(dir / name) << text;
-    return dir / name;
+    return test_support::write_text(dir / name, text);
   };
   const auto json = report::read_pairs_file(
       write("p.json", R"([{"name": "A to B", "start": [-0.5, 1.4], "end": [0.6, 0.0]},
@@ -187,7 +167,20 @@ TEST(PairsFile, JsonAndCsvLayouts) {
   EXPECT_EQ(csv1[1].start, (std::vector<double>{0.5}));
   EXPECT_THROW(report::read_pairs_file(write("bad.json", R"([{"start": [1]}])")), core::InputError);
   EXPECT_THROW(report::read_pairs_file(write("bad.csv", "from,to\n1,2\n")), core::InputError);
-  std::filesystem::remove_all(dir);
+  // A cell that is not a number is a usage error naming the file's line and column (exit 2).
+  for (const auto& [cells, words] :
+       {std::pair<std::string, std::string>{"start,end\n1,x\n",
+                                            "line 2 end 'x': 'x' is not a "
+                                            "finite number"},
+        {"start,end\n,1\n", "line 2 start '': an empty value; give numbers separated by commas"},
+        {"start,end\n1,inf\n", "line 2 end 'inf': 'inf' is not a finite number"}}) {
+    try {
+      (void)report::read_pairs_file(write("cells.csv", cells));
+      ADD_FAILURE() << cells;
+    } catch (const core::UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

@@ -30,11 +30,6 @@ std::vector<std::span<const double>> walker_blocks(const IterationRecord& r) {
   return blocks;
 }
 
-std::vector<char> file_bytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 // Commits `r` with its positions appended walker by walker (the record's own left empty).
 void commit_streamed(RunStore& store, IterationRecord r) {
   auto shard = store.begin_shard(r.iteration, detail::shard_layout_of(r));
@@ -86,7 +81,7 @@ TEST_F(PendingShardTest, SameAppendsSameBytes) {
   for (const char* name : {"a", "b"}) {
     auto store = RunStore::create(dir_ / name, test_meta());
     commit_streamed(store, r);
-    bytes.push_back(file_bytes(store.shard_path(0)));
+    bytes.push_back(test_support::read_bytes(store.shard_path(0)));
   }
   ASSERT_FALSE(bytes[0].empty());
   EXPECT_EQ(bytes[0], bytes[1]);

@@ -16,6 +16,7 @@
 #include <tuple>
 #include <vector>
 
+#include "support/files.h"
 #include "trails/store/run_store.h"
 
 namespace trails::store::test {
@@ -217,14 +218,7 @@ inline Snapshot snapshot(const fs::path& dir) {
   return out;
 }
 
-inline std::vector<char> read_bytes(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-inline void write_bytes(const fs::path& p, const std::vector<char>& bytes) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
+using test_support::read_bytes;
+using test_support::write_bytes;
 
 }  // namespace trails::store::test

@@ -8,18 +8,14 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "support/files.h"
+
 namespace trails::structure::testing {
 
 inline std::filesystem::path source_dir() { return TRAILS_SOURCE_DIR; }
 inline std::filesystem::path data_dir() { return source_dir() / "tests/data/structures"; }
 
-inline std::filesystem::path scratch_dir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("trails-structure-test-" + std::to_string(::getpid()) + "-" + name);
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
+using test_support::fresh_dir;
 
 // Runs `pyref.py args...`; fails the test (ADD_FAILURE) and returns null when Python fails.
 inline nlohmann::json run_pyref(const std::string& args) {

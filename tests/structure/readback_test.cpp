@@ -73,7 +73,7 @@ void expect_reads_back(const StructureFile& written, const nlohmann::json& tool,
 }
 
 TEST(ReadBack, MdtrajAndMDAnalysisReadTrailsFiles) {
-  const auto dir = testing::scratch_dir("readback");
+  const auto dir = testing::fresh_dir("readback");
   const StructureFile solvated =
       perturbed(read_pdb(testing::data_dir() / "alanine-dipeptide-solvated.pdb"), 1);
   const StructureFile models =
@@ -105,7 +105,6 @@ TEST(ReadBack, MdtrajAndMDAnalysisReadTrailsFiles) {
   for (std::size_t i = 0; i < solvated.topology.atoms.size(); ++i)
     ASSERT_EQ(elements[i].get<std::string>(), solvated.topology.atoms[i].element) << i;
   EXPECT_EQ(ref[0]["mdanalysis"]["elements"][1267].get<std::string>(), "Na");
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

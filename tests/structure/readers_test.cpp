@@ -223,7 +223,7 @@ TEST(Gro, HigherPrecisionAndNoBox) {
 }
 
 TEST(StructureFile, ByExtension) {
-  const auto dir = testing::scratch_dir("ext");
+  const auto dir = testing::fresh_dir("ext");
   const StructureFile a = read_pdb(data_dir() / "alanine-dipeptide.pdb");
   write_structure(dir / "x.gro", a.topology, a.frames[0], std::nullopt);
   write_structure(dir / "x.PDB", a);
@@ -237,7 +237,6 @@ TEST(StructureFile, ByExtension) {
     EXPECT_NE(std::string(e.what()).find("unknown structure format '.xyz'"), std::string::npos);
   }
   EXPECT_THROW(read_structure(dir / "missing.pdb"), core::InputError);
-  std::filesystem::remove_all(dir);
 }
 
 TEST(Errors, BadPdbFilesNameTheLine) {

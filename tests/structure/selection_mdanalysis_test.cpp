@@ -16,7 +16,7 @@ namespace {
 void cross_check(const std::string& file, const std::vector<std::string>& selections) {
   const auto path = testing::data_dir() / file;
   const Topology topology = read_structure(path).topology;
-  const auto dir = testing::scratch_dir("mda-" + file);
+  const auto dir = testing::fresh_dir("mda-" + file);
   const auto list = dir / "selections.txt";
   {
     std::ofstream out(list);
@@ -34,7 +34,6 @@ void cross_check(const std::string& file, const std::vector<std::string>& select
   }
   // The list must exercise real subsets, not only all-or-nothing answers.
   EXPECT_GE(non_trivial, static_cast<int>(selections.size()) / 2);
-  std::filesystem::remove_all(dir);
 }
 
 TEST(SelectionVsMDAnalysis, AlanineDipeptide) {

@@ -9,11 +9,11 @@
 namespace trails::trajio {
 namespace {
 
+using test::fresh_dir;
 using test::make_frames;
-using test::slurp;
-using test::spit;
-using test::temp_dir;
+using test::read_bytes;
 using test::write_all;
+using test::write_bytes;
 
 // Runs read_trajectory and returns the InputError message (fails the test if none is thrown).
 std::string read_error(const std::filesystem::path& path) {
@@ -33,13 +33,13 @@ void expect_mentions(const std::string& message, const std::string& what) {
 class BadFiles : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(BadFiles, TruncatedFileNamesTheFrame) {
-  const auto dir = temp_dir();
+  const auto dir = fresh_dir();
   const auto path = dir / (std::string("t.") + GetParam());
   write_all(path, make_frames(30, 4, true));
-  auto bytes = slurp(path);
+  auto bytes = read_bytes(path);
   const std::size_t frame_bytes_guess = bytes.size() / 4;
   bytes.resize(bytes.size() - frame_bytes_guess / 2);  // cut inside frame 3
-  spit(path, bytes);
+  write_bytes(path, bytes);
   const std::string m = read_error(path);
   expect_mentions(m, path.string());
   expect_mentions(m, "frame 3");
@@ -47,24 +47,24 @@ TEST_P(BadFiles, TruncatedFileNamesTheFrame) {
 }
 
 TEST_P(BadFiles, GarbageIsRejected) {
-  const auto path = temp_dir() / (std::string("g.") + GetParam());
+  const auto path = fresh_dir() / (std::string("g.") + GetParam());
   std::vector<char> bytes(4000);
   for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>((i * 7919) % 251);
-  spit(path, bytes);
+  write_bytes(path, bytes);
   expect_mentions(read_error(path), path.string());
 }
 
 TEST_P(BadFiles, EmptyAndMissingFiles) {
-  const auto dir = temp_dir();
+  const auto dir = fresh_dir();
   const auto empty = dir / (std::string("e.") + GetParam());
-  spit(empty, {});
+  write_bytes(empty, {});
   expect_mentions(read_error(empty), empty.string());
   const auto missing = dir / (std::string("missing.") + GetParam());
   expect_mentions(read_error(missing), missing.string());
 }
 
 TEST_P(BadFiles, UnwritableLocation) {
-  const auto path = temp_dir() / "no_such_dir" / (std::string("w.") + GetParam());
+  const auto path = fresh_dir() / "no_such_dir" / (std::string("w.") + GetParam());
   try {
     open_trajectory_writer(path, 3);
     ADD_FAILURE() << "writer opened " << path;
@@ -76,9 +76,9 @@ TEST_P(BadFiles, UnwritableLocation) {
 INSTANTIATE_TEST_SUITE_P(Formats, BadFiles, ::testing::Values("xtc", "dcd"));
 
 TEST(BadXtc, CorruptMagicInLaterFrame) {
-  const auto path = temp_dir() / "m.xtc";
+  const auto path = fresh_dir() / "m.xtc";
   write_all(path, make_frames(30, 3, true));
-  auto bytes = slurp(path);
+  auto bytes = read_bytes(path);
   const std::size_t frame_bytes = bytes.size() / 3;  // equal-size frames are not guaranteed...
   // ...so find the second frame's magic (00 00 07 CB) instead of assuming the size.
   std::size_t at = 4;
@@ -88,19 +88,19 @@ TEST(BadXtc, CorruptMagicInLaterFrame) {
   }
   ASSERT_LT(at, 2 * frame_bytes);
   bytes[at + 3] = 0;
-  spit(path, bytes);
+  write_bytes(path, bytes);
   const std::string m = read_error(path);
   expect_mentions(m, "frame 1");
   expect_mentions(m, "magic");
 }
 
 TEST(BadDcd, WrongRecordMarkerNamesTheFrame) {
-  const auto path = temp_dir() / "r.dcd";
+  const auto path = fresh_dir() / "r.dcd";
   write_all(path, make_frames(10, 3, true));
-  auto bytes = slurp(path);
+  auto bytes = read_bytes(path);
   const std::size_t header = 196, frame = 56 + 3 * (8 + 40);
   bytes[header + 2 * frame + 56] = 99;  // X record marker of frame 2
-  spit(path, bytes);
+  write_bytes(path, bytes);
   const std::string m = read_error(path);
   expect_mentions(m, "frame 2");
   expect_mentions(m, "record marker");

@@ -71,7 +71,7 @@ std::vector<TrajectoryFrame> read_reference(const std::filesystem::path& path, i
 class CrossCheck : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(CrossCheck, ToolsReadWhatTrailsWrites) {
-  const auto dir = test::temp_dir();
+  const auto dir = test::fresh_dir();
   const auto path = dir / (std::string("trails.") + GetParam());
   const auto frames = test::make_frames(31, 4, true);
   test::write_all(path, frames);
@@ -82,7 +82,7 @@ TEST_P(CrossCheck, ToolsReadWhatTrailsWrites) {
 
 TEST_P(CrossCheck, TrailsReadsWhatToolsWrite) {
   // Each parameter makes its own files: ctest runs the two instances in parallel processes.
-  const auto dir = test::temp_dir();
+  const auto dir = test::fresh_dir();
   const PythonRun made = python("make " + dir.string());
   ASSERT_EQ(made.status, 0) << made.output;
   const std::string ext = GetParam();

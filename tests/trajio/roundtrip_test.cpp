@@ -11,8 +11,8 @@
 namespace trails::trajio {
 namespace {
 
+using test::fresh_dir;
 using test::make_frames;
-using test::temp_dir;
 using test::write_all;
 
 void expect_positions_near(const std::vector<TrajectoryFrame>& want, const Trajectory& got,
@@ -38,7 +38,7 @@ void expect_boxes_near(const std::vector<TrajectoryFrame>& want, const Trajector
 }
 
 TEST(Xtc, RoundTripWithinPrecision) {
-  const auto path = temp_dir() / "a.xtc";
+  const auto path = fresh_dir() / "a.xtc";
   const auto frames = make_frames(37, 6, true);
   write_all(path, frames);
   const Trajectory t = read_trajectory(path, 37);
@@ -53,7 +53,7 @@ TEST(Xtc, RoundTripWithinPrecision) {
 }
 
 TEST(Xtc, HigherPrecisionIsHonoured) {
-  const auto path = temp_dir() / "p.xtc";
+  const auto path = fresh_dir() / "p.xtc";
   const auto frames = make_frames(20, 2, true);
   TrajectoryWriterOptions options;
   options.xtc_precision = 100000;
@@ -63,7 +63,7 @@ TEST(Xtc, HigherPrecisionIsHonoured) {
 
 TEST(Xtc, SmallSystemsAndNoBox) {
   // GROMACS stores ≤ 9 atoms uncompressed; an all-zero box reads back as "no box".
-  const auto path = temp_dir() / "s.xtc";
+  const auto path = fresh_dir() / "s.xtc";
   const auto frames = make_frames(3, 4, false);
   write_all(path, frames);
   const Trajectory t = read_trajectory(path);
@@ -72,7 +72,7 @@ TEST(Xtc, SmallSystemsAndNoBox) {
 }
 
 TEST(Dcd, RoundTripAtFloatPrecision) {
-  const auto path = temp_dir() / "a.dcd";
+  const auto path = fresh_dir() / "a.dcd";
   const auto frames = make_frames(41, 5, true);
   write_all(path, frames);
   const Trajectory t = read_trajectory(path, 41);
@@ -88,7 +88,7 @@ TEST(Dcd, RoundTripAtFloatPrecision) {
 }
 
 TEST(Dcd, NoUnitCell) {
-  const auto path = temp_dir() / "n.dcd";
+  const auto path = fresh_dir() / "n.dcd";
   const auto frames = make_frames(4, 3, false);
   write_all(path, frames);
   const Trajectory t = read_trajectory(path);
@@ -97,7 +97,7 @@ TEST(Dcd, NoUnitCell) {
 }
 
 TEST(Dcd, OrthorhombicBoxStaysDiagonal) {
-  const auto path = temp_dir() / "o.dcd";
+  const auto path = fresh_dir() / "o.dcd";
   auto frames = make_frames(5, 2, true);
   for (auto& f : frames) f.box = structure::Box{3, 0, 0, 0, 4, 0, 0, 0, 5};
   write_all(path, frames);
@@ -135,11 +135,11 @@ std::vector<char> to_big_endian(std::vector<char> b, bool has_cell) {
 }
 
 TEST(Dcd, ReadsBigEndianFiles) {
-  const auto dir = temp_dir();
+  const auto dir = fresh_dir();
   const auto frames = make_frames(12, 3, true);
   write_all(dir / "le.dcd", frames);
-  test::spit(dir / "be.dcd", to_big_endian(test::slurp(dir / "le.dcd"), true));
-  ASSERT_NE(test::slurp(dir / "be.dcd"), test::slurp(dir / "le.dcd"));
+  test::write_bytes(dir / "be.dcd", to_big_endian(test::read_bytes(dir / "le.dcd"), true));
+  ASSERT_NE(test::read_bytes(dir / "be.dcd"), test::read_bytes(dir / "le.dcd"));
   const Trajectory le = read_trajectory(dir / "le.dcd");
   const Trajectory be = read_trajectory(dir / "be.dcd");
   ASSERT_EQ(be.frames.size(), 3u);
@@ -151,7 +151,7 @@ TEST(Dcd, ReadsBigEndianFiles) {
 }
 
 TEST(Dcd, MixingBoxAndNoBoxIsAnError) {
-  const auto path = temp_dir() / "m.dcd";
+  const auto path = fresh_dir() / "m.dcd";
   auto frames = make_frames(4, 2, true);
   frames[1].box.reset();
   auto w = open_trajectory_writer(path, 4);
@@ -167,7 +167,7 @@ TEST(Facade, DispatchesByExtensionCaseInsensitively) {
 }
 
 TEST(Facade, WriterChecksAtomCounts) {
-  const auto dir = temp_dir();
+  const auto dir = fresh_dir();
   for (const char* name : {"w.xtc", "w.dcd"}) {
     EXPECT_THROW(open_trajectory_writer(dir / name, 0), core::InputError) << name;
     auto w = open_trajectory_writer(dir / name, 5);
@@ -188,7 +188,7 @@ namespace {
 
 // libgromacs picks the format from the extension itself; an upper-case name must still work.
 TEST(Xtc, UpperCaseExtension) {
-  const auto path = test::temp_dir() / "RUN.XTC";
+  const auto path = test::fresh_dir() / "RUN.XTC";
   const auto frames = test::make_frames(12, 2, true);
   test::write_all(path, frames);
   EXPECT_EQ(read_trajectory(path, 12).frames.size(), 2u);

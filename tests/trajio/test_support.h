@@ -1,4 +1,4 @@
-// Shared helpers for the trajio tests: a per-test temp directory and deterministic frames.
+// Shared helpers for the trajio tests: deterministic frames, written through the trajio writers.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -9,18 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "support/files.h"
 #include "trails/trajio/trajectory.h"
 
 namespace trails::trajio::test {
 
-inline std::filesystem::path temp_dir() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  auto dir = std::filesystem::temp_directory_path() / "trails_test_trajio" /
-             (std::string(info->test_suite_name()) + "." + info->name());
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
+using test_support::fresh_dir;
+using test_support::read_bytes;
+using test_support::write_bytes;
 
 // Frames with coordinates in [-2, 6) nm, a triclinic box (reduced form) and regular step/time.
 inline std::vector<TrajectoryFrame> make_frames(int n_atoms, int n_frames, bool with_box,
@@ -45,16 +41,6 @@ inline void write_all(const std::filesystem::path& path, const std::vector<Traje
       open_trajectory_writer(path, static_cast<int>(frames.at(0).positions_nm.size() / 3), options);
   for (const auto& f : frames) w->write(f);
   w->close();
-}
-
-inline std::vector<char> slurp(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-inline void spit(const std::filesystem::path& path, const std::vector<char>& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
 }  // namespace trails::trajio::test

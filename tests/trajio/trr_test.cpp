@@ -67,7 +67,7 @@ std::filesystem::path damaged_copy(std::size_t keep_bytes, std::size_t flip_at =
   std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   bytes.resize(std::min(bytes.size(), keep_bytes));
   if (flip_at < bytes.size()) bytes[flip_at] = static_cast<char>(bytes[flip_at] ^ 0x40);
-  const auto path = test::temp_dir() / "damaged.trr";
+  const auto path = test::fresh_dir() / "damaged.trr";
   std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<long>(bytes.size()));
   return path;
 }
@@ -92,7 +92,7 @@ TEST(TrrReader, BadMagicAndEmptyFilesAreErrors) {
 // write_trr is what grompp -t reads: the bytes equal gmx trjconv's for the same frames.
 TEST(TrrWriter, WritesTheBytesGmxTrjconvWrites) {
   const TrrTrajectory t = read_trr(kData / "water3.trr");
-  const auto path = test::temp_dir() / "copy.trr";
+  const auto path = test::fresh_dir() / "copy.trr";
   write_trr(path, 3, t.frames);
   std::ifstream a(kData / "water3.trr", std::ios::binary), b(path, std::ios::binary);
   const std::string want((std::istreambuf_iterator<char>(a)), std::istreambuf_iterator<char>());

@@ -1,7 +1,8 @@
 // How Trails speaks to a batch scheduler's commands (docs/execution.md, "Scheduler arrays"):
 // the argument vectors of submit, status, cancel and limit queries, and the readings of their
 // output (as Trails-MD's for SLURM and PBS; Torque like PBS with -t arrays). Pure functions of
-// text, so the protocol is tested against recorded outputs (tests/exec/test_scheduler_*).
+// text, so the protocol is tested against recorded outputs
+// (tests/exec/scheduler_commands_test.cpp).
 #pragma once
 
 #include <cstddef>

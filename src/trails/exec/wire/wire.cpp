@@ -17,14 +17,14 @@ namespace trails::exec::wire {
 
 static_assert(
     detail::field_count<engines::Configuration>() == kConfigurationFields,
-    "Configuration changed: encode/decode the field here, extend tests/exec/test_wire.cpp, "
+    "Configuration changed: encode/decode the field here, extend tests/exec/wire_test.cpp, "
     "bump kVersion, then update kConfigurationFields");
 static_assert(detail::field_count<engines::SegmentTask>() == kSegmentTaskFields,
-              "SegmentTask changed: encode/decode the field here, extend tests/exec/test_wire.cpp, "
+              "SegmentTask changed: encode/decode the field here, extend tests/exec/wire_test.cpp, "
               "bump kVersion, then update kSegmentTaskFields");
 static_assert(
     detail::field_count<engines::SegmentResult>() == kSegmentResultFields,
-    "SegmentResult changed: encode/decode the field here, extend tests/exec/test_wire.cpp, "
+    "SegmentResult changed: encode/decode the field here, extend tests/exec/wire_test.cpp, "
     "bump kVersion, then update kSegmentResultFields");
 
 // kind_of() maps the variant's alternative index to the enum: keep them in the same order.

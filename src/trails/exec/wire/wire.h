@@ -99,7 +99,7 @@ std::optional<Message> read_message(int fd, std::size_t max_bytes = kMaxFrameByt
 
 // Fields the format carries per struct. wire.cpp checks them against the structs at compile
 // time, so adding a field to SegmentTask/SegmentResult/Configuration without encoding it (and
-// bumping kVersion, and extending tests/exec/test_wire.cpp) does not build.
+// bumping kVersion, and extending tests/exec/wire_test.cpp) does not build.
 inline constexpr std::size_t kConfigurationFields = 5;
 inline constexpr std::size_t kSegmentTaskFields = 7;
 inline constexpr std::size_t kSegmentResultFields = 17;

@@ -1,4 +1,6 @@
 // read_pairs_file() of path.h: the --pairs file of `trails path` (JSON or CSV).
+#include <charconv>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -8,7 +10,6 @@
 
 #include "trails/core/error.h"
 #include "trails/report/path/path.h"
-#include "trails/report/path/value_list.h"
 
 namespace trails::report {
 namespace fs = std::filesystem;
@@ -52,6 +53,24 @@ std::vector<PathEnds> pairs_from_json(const fs::path& file, const nlohmann::json
     out.push_back(std::move(p));
   }
   return out;
+}
+
+// A cell's number, with the words of the command line's --start/--end (apps/trails/value_list.h):
+// UsageError (exit 2) naming the line and column.
+double number_of(const std::string& where, const std::string& cell) {
+  if (cell.empty()) {
+    throw core::UsageError(
+        fmt::format("{} '{}': an empty value; give numbers separated by commas", where, cell));
+  }
+  double v = 0.0;
+  const auto r = std::from_chars(cell.data(), cell.data() + cell.size(), v);
+  if (r.ec != std::errc() || r.ptr != cell.data() + cell.size() || !std::isfinite(v)) {
+    throw core::UsageError(fmt::format(
+        "{} '{}': '{}' is not a finite number; give one value per CV, separated by commas "
+        "(for example {} -0.5,1.4)",
+        where, cell, cell, where));
+  }
+  return v;
 }
 
 std::vector<std::string> split_csv(const std::string& line) {
@@ -112,10 +131,8 @@ std::vector<PathEnds> pairs_from_csv(const fs::path& file, std::istream& in) {
       return cells[c];
     };
     if (name_col) p.name = cell(*name_col);
-    for (const auto c : start_cols) {
-      p.start.push_back(parse_real_list(where + " start", cell(c)).at(0));
-    }
-    for (const auto c : end_cols) p.end.push_back(parse_real_list(where + " end", cell(c)).at(0));
+    for (const auto c : start_cols) p.start.push_back(number_of(where + " start", cell(c)));
+    for (const auto c : end_cols) p.end.push_back(number_of(where + " end", cell(c)));
     p.start_option = where + " start";
     p.end_option = where + " end";
     out.push_back(std::move(p));

@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/files.h"
 #include "trails/config/campaign_config.h"
 #include "trails/core/error.h"
 #include "trails/engines/openmm/openmm_engine.h"
@@ -28,12 +29,7 @@ namespace fs = std::filesystem;
 const fs::path kData = TRAILS_TEST_DATA;
 const fs::path kOpenMM8Xml = kData / "openmm/openmm8/argon2-system.xml";
 
-std::string text(const fs::path& p) {
-  std::ifstream in(p);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test_support::read_text;
 
 // This process runs an OpenMM older than 8: the file must be refused.
 bool openmm_before_8() { return newer_openmm_version("8", openmm_version()); }
@@ -48,8 +44,8 @@ void expect_explained(const std::string& message, const std::string& file) {
 }
 
 TEST(SerializedVersion, RootAttributeAndOrdering) {
-  EXPECT_EQ(serialized_openmm_version(text(kOpenMM8Xml)), "8.6.1");
-  EXPECT_EQ(serialized_openmm_version(text(kData / "openmm/alad-vacuum/system.xml")), "7.7");
+  EXPECT_EQ(serialized_openmm_version(read_text(kOpenMM8Xml)), "8.6.1");
+  EXPECT_EQ(serialized_openmm_version(read_text(kData / "openmm/alad-vacuum/system.xml")), "7.7");
   EXPECT_EQ(serialized_openmm_version("<?xml version=\"1.0\" ?>\n<Integrator type=\"x\">"),
             std::nullopt);
   EXPECT_EQ(serialized_openmm_version(""), std::nullopt);
@@ -132,7 +128,7 @@ TEST(OpenMM8System, PreparationReadsItOnlyUnderOpenMM8) {
     EXPECT_EQ(p.n_atoms, 2);
     EXPECT_EQ(p.source, "system_xml");
     EXPECT_FALSE(newer_openmm_version("8", p.openmm_version)) << p.openmm_version;
-    EXPECT_NE(text(p.system_xml).find("CustomNonbondedForce"), std::string::npos);
+    EXPECT_NE(read_text(p.system_xml).find("CustomNonbondedForce"), std::string::npos);
     config::OpenMMEngineConfig settings;
     settings.platform_name = "Reference";
     EXPECT_NO_THROW(OpenMMEngine(settings, p));

@@ -4,7 +4,7 @@
 // run_in_order hands results on in task order as they complete; engine exceptions
 // become Failed results; instances are created once and stay warm; results are bitwise identical
 // to the serial reference; a throwing callback propagates cleanly. The streaming half (submit /
-// next_completed, the bound, slots, shutdown) is test_executor_streaming.cpp.
+// next_completed, the bound, slots, shutdown) is executor_streaming_test.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>

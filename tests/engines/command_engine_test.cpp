@@ -7,6 +7,7 @@
 
 #include <fstream>
 
+#include "support/files.h"
 #include "trails/core/error.h"
 #include "trails/core/npy.h"
 #include "trails/core/temp_dir.h"
@@ -170,8 +171,7 @@ TEST_F(CommandEngineTest, KeepsWalkerFilesWhenAsked) {
   for (const char* f : {"task.json", "start_positions.npy", "frames.npy", "walker.log"}) {
     EXPECT_TRUE(fs::exists(kept / f)) << f;
   }
-  std::ifstream log(kept / "walker.log");
-  const std::string text((std::istreambuf_iterator<char>(log)), {});
+  const std::string text = test_support::read_text(kept / "walker.log");
   EXPECT_NE(text.find("hello from walker"), std::string::npos) << text;
   EXPECT_EQ(entries(scratch()), 0u);
 }

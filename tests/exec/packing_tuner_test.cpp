@@ -10,7 +10,7 @@
 #include <memory>
 #include <mutex>
 
-#include "builtin_walkers.h"
+#include "support/builtin_walkers.h"
 #include "trails/core/error.h"
 #include "trails/engines/builtin/builtin_engine.h"
 #include "trails/exec/local/packing_tuner.h"
@@ -109,7 +109,7 @@ TEST(PackingDecision, TrialsRoundTripThroughJson) {
 }
 
 config::BuiltinEngineConfig sleepy(double cost_ms) {
-  config::BuiltinEngineConfig c = testing::builtin_config();
+  config::BuiltinEngineConfig c = test_support::builtin_config();
   c.synthetic_cost_ms = cost_ms;  // a device-bound walker: k of them overlap
   return c;
 }
@@ -129,11 +129,12 @@ TEST(PackingTuner, ResultsAreTheSerialOnesWhateverKItTries) {
   auto tuner = make_packing_tuner(engine, resolve_devices(two_devices(64), {}), two_devices(64),
                                   PackingTunerOptions{});
   for (int iteration = 0; iteration < 3; ++iteration) {
-    const auto tasks = testing::walkers(engine, 40, iteration);
+    const auto tasks = test_support::walkers(engine, 40, iteration);
     const auto expected = run_ordered(*serial, tasks);
     const auto actual = run_ordered(*tuner, tasks);
     ASSERT_EQ(actual.size(), expected.size());
-    for (std::size_t i = 0; i < actual.size(); ++i) testing::expect_same(actual[i], expected[i]);
+    for (std::size_t i = 0; i < actual.size(); ++i)
+      test_support::expect_same(actual[i], expected[i]);
   }
   const nlohmann::json record = tuner->record();
   std::vector<PackingTrial> trials;
@@ -201,10 +202,10 @@ TEST(PackingTuner, AKThatRunsOutOfDeviceMemoryIsRejectedAndItsWalkersRunAgain) {
   tuning.measured_per_slot = 1;
   auto tuner =
       make_packing_tuner(engine, resolve_devices(two_devices(64), {}), two_devices(64), tuning);
-  const auto tasks = testing::walkers(builtin, 40, 0);
+  const auto tasks = test_support::walkers(builtin, 40, 0);
   const auto expected = run_ordered(*serial, tasks);
   const auto actual = run_ordered(*tuner, tasks);
-  for (std::size_t i = 0; i < actual.size(); ++i) testing::expect_same(actual[i], expected[i]);
+  for (std::size_t i = 0; i < actual.size(); ++i) test_support::expect_same(actual[i], expected[i]);
   const nlohmann::json record = tuner->record();
   const auto& trials = record.at("trials");
   ASSERT_EQ(trials.size(), 3u) << record.dump();
@@ -217,7 +218,7 @@ TEST(PackingTuner, AKThatRunsOutOfDeviceMemoryIsRejectedAndItsWalkersRunAgain) {
 }
 
 TEST(PackingTuner, EarlierTrialsOfAResumedRunStandAndNeedsDevices) {
-  const engines::builtin::BuiltinEngine engine(testing::builtin_config());
+  const engines::builtin::BuiltinEngine engine(test_support::builtin_config());
   PackingTunerOptions tuning;
   tuning.earlier = measured({100, 200, 210});
   auto tuner =

@@ -2,7 +2,8 @@
 // a pack file read back as written; `trails worker --pack`'s run_pack over the built-in engine
 // writes, for every walker, the serial reference's result and a success marker with the task's
 // digest, back to back, packed on devices, or staged through a scratch directory; an engine that
-// cannot be built is exit code 1 with nothing written; the arguments the job script passes.
+// cannot be built is exit code 1 with nothing written, a walker that fails is exit code 1 with its
+// failure recorded; the arguments the job script passes.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -11,21 +12,22 @@
 #include <string>
 #include <vector>
 
-#include "builtin_walkers.h"
+#include "support/builtin_walkers.h"
 #include "trails/core/error.h"
 #include "trails/core/temp_dir.h"
 #include "trails/engines/builtin/builtin_engine.h"
 #include "trails/engines/registry.h"
 #include "trails/exec/scheduler/job_files.h"
 #include "trails/exec/scheduler/pack_worker.h"
+#include "trails/exec/scheduler/task_heartbeat.h"
 
 namespace trails::exec {
 namespace {
 
 namespace fs = std::filesystem;
-using testing::builtin_config;
-using testing::expect_same;
-using testing::walkers;
+using test_support::builtin_config;
+using test_support::expect_same;
+using test_support::walkers;
 
 EngineFactory builtin_factory() {
   return [](std::span<const std::uint8_t> setup) { return engines::make_engine_from_setup(setup); };
@@ -121,6 +123,31 @@ TEST(PackWorker, PackedOnDevicesThroughScratch) {
   EXPECT_EQ(run_pack(run, builtin_factory()), 0);
   expect_results(run.results_dir, tasks);
   // The stage under scratch is removed once its results are copied back.
+  EXPECT_TRUE(fs::is_empty(*run.scratch));
+}
+
+// A walker the engine refuses fails alone: exit code 1, its marker says it failed and its
+// result carries the engine's words (copied back from scratch like the others); the other
+// walkers have the serial reference's results; the heartbeat file is gone once the task ends.
+TEST(PackWorker, AFailedWalkerIsExitCodeOneWithItsMarkerAndResult) {
+  const core::TempDir dir("trails-pack");
+  engines::builtin::BuiltinEngine engine(builtin_config());
+  auto tasks = walkers(engine, 3, 5);
+  tasks[1].steps = 0;  // refused by the engine
+  PackRun run = pack_run(dir.path(), tasks);
+  run.scratch = dir.path() / "node-local";
+  run.heartbeat_period = std::chrono::milliseconds(20);
+  EXPECT_EQ(run_pack(run, builtin_factory()), 1);
+  const auto marker = jobs::read_marker(run.results_dir, 1);
+  ASSERT_TRUE(marker.has_value());
+  EXPECT_FALSE(marker->success);
+  EXPECT_EQ(marker->digest, jobs::task_digest(tasks[1]));
+  const auto failed = jobs::read_result(run.results_dir, 1);
+  ASSERT_TRUE(failed.has_value());
+  EXPECT_FALSE(failed->ok());
+  EXPECT_NE(failed->error.find("steps must be > 0"), std::string::npos) << failed->error;
+  expect_results(run.results_dir, {tasks[0], tasks[2]});
+  EXPECT_FALSE(fs::exists(heartbeat_path(run.results_dir, run.pack)));
   EXPECT_TRUE(fs::is_empty(*run.scratch));
 }
 

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/files.h"
 #include "trails/exec/scheduler/job_script.h"
 #include "trails/exec/scheduler/scheduler_commands.h"
 
@@ -12,11 +13,7 @@ namespace trails::exec {
 namespace {
 
 std::string recorded(const std::string& name) {
-  std::ifstream in(std::string(TRAILS_TEST_DATA) + "/scheduler/" + name);
-  EXPECT_TRUE(in) << name;
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
+  return test_support::read_text(std::string(TRAILS_TEST_DATA) + "/scheduler/" + name);
 }
 
 ArrayJob job(int elements) {

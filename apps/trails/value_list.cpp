@@ -1,4 +1,4 @@
-#include "trails/report/path/value_list.h"
+#include "value_list.h"
 
 #include <charconv>
 #include <cmath>
@@ -8,7 +8,7 @@
 
 #include "trails/core/error.h"
 
-namespace trails::report {
+namespace trails::app {
 namespace {
 
 // The items between commas, surrounding blanks removed; an empty item is an error.
@@ -64,4 +64,4 @@ std::vector<int> parse_int_list(std::string_view option, std::string_view text, 
   return out;
 }
 
-}  // namespace trails::report
+}  // namespace trails::app

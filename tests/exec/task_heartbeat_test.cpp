@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "support/files.h"
 #include "trails/exec/scheduler/scheduler_commands.h"
 #include "trails/exec/scheduler/task_heartbeat.h"
 
@@ -17,8 +18,7 @@ using std::chrono::milliseconds;
 using std::chrono::seconds;
 
 TEST(TaskHeartbeat, WriterBeatsWithTheRunningWalkersAndRemovesItsFile) {
-  const auto dir = std::filesystem::temp_directory_path() / "trails-test-heartbeat";
-  std::filesystem::create_directories(dir);
+  const auto dir = test_support::fresh_dir();
   const auto file = heartbeat_path(dir, "jobs/pack_a0_c0_3.trwf");
   EXPECT_EQ(file.filename(), "heartbeat_pack_a0_c0_3.json");
   WalkerWatch watch;
@@ -41,7 +41,6 @@ TEST(TaskHeartbeat, WriterBeatsWithTheRunningWalkersAndRemovesItsFile) {
   EXPECT_FALSE(std::filesystem::exists(file));
   watch.ended(12);
   EXPECT_TRUE(watch.running().empty());
-  std::filesystem::remove_all(dir);
 }
 
 TEST(TaskHeartbeat, JudgeOnTheDriversClock) {

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "support/files.h"
 #include "trails/config/campaign_config.h"
 #include "trails/core/error.h"
 #include "trails/engines/openmm/openmm_engine.h"
@@ -36,12 +37,6 @@ class Prepare : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(run_dir); }
   config::OpenMMSpec spec() const { return std::get<config::OpenMMSpec>(config.engine_spec()); }
-  std::string text(const fs::path& p) {
-    std::ifstream in(p);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
   std::string error_of() {
     try {
       prepare_openmm_system(spec(), run_dir);
@@ -65,7 +60,7 @@ TEST_F(Prepare, PdbWithForceFieldThenReusedByDigest) {
   EXPECT_DOUBLE_EQ(p.positions[0], 0.2);
   EXPECT_DOUBLE_EQ(p.positions[1], 0.1);
   EXPECT_TRUE(fs::exists(p.topology_pdb));
-  const std::string xml = text(p.system_xml);
+  const std::string xml = test_support::read_text(p.system_xml);
   EXPECT_NE(xml.find("HarmonicBondForce"), std::string::npos);
   EXPECT_NE(xml.find("method=\"0\""), std::string::npos);  // NonbondedForce NoCutoff
   const auto written = fs::last_write_time(p.dir / "prepare.json");
@@ -77,7 +72,7 @@ TEST_F(Prepare, PdbWithForceFieldThenReusedByDigest) {
   config.system.forcefield = {"amber14-all.xml", "implicit/gbn2.xml"};
   const PreparedSystem gb = prepare_openmm_system(spec(), run_dir);
   EXPECT_NE(gb.digest, p.digest);
-  EXPECT_NE(text(gb.system_xml).find("CustomGBForce"), std::string::npos);
+  EXPECT_NE(test_support::read_text(gb.system_xml).find("CustomGBForce"), std::string::npos);
   // And the engine runs on it.
   const auto engine = make_engine(config.engine_spec(), run_dir);
   SegmentTask t;
@@ -96,7 +91,8 @@ TEST_F(Prepare, PdbWithForceFieldThenReusedByDigest) {
 TEST_F(Prepare, FilesChangedAfterPreparationAreACorruptionErrorNamingThem) {
   config.system.forcefield = {"amber14-all.xml"};
   const PreparedSystem p = prepare_openmm_system(spec(), run_dir);
-  const nlohmann::json info = nlohmann::json::parse(text(p.dir / "prepare.json"));
+  const nlohmann::json info =
+      nlohmann::json::parse(test_support::read_text(p.dir / "prepare.json"));
   ASSERT_TRUE(info.contains("checksums"));
   EXPECT_TRUE(info["checksums"].contains("system.xml"));
   EXPECT_TRUE(info["checksums"].contains("topology.pdb"));
@@ -112,7 +108,7 @@ TEST_F(Prepare, FilesChangedAfterPreparationAreACorruptionErrorNamingThem) {
   };
   for (const char* name : {"system.xml", "topology.pdb"}) {
     const fs::path file = p.dir / name;
-    const std::string original = text(file);
+    const std::string original = test_support::read_text(file);
     std::ofstream(file, std::ios::app) << ' ';
     const std::string m = error_on_load();
     EXPECT_NE(m.find(file.string() + ": was changed after preparation"), std::string::npos) << m;
@@ -170,7 +166,8 @@ TEST_F(Prepare, CustomMakeSystemWithItsOwnIntegratorReseededPerWalker) {
   config.system.system_file = module;
   const PreparedSystem p = prepare_openmm_system(spec(), run_dir);
   ASSERT_TRUE(p.integrator_xml);
-  EXPECT_NE(text(*p.integrator_xml).find("LangevinIntegrator"), std::string::npos);
+  EXPECT_NE(test_support::read_text(*p.integrator_xml).find("LangevinIntegrator"),
+            std::string::npos);
   const OpenMMEngine engine(config.engine.openmm, p);
   SegmentTask t;
   t.start = engine.default_start();
@@ -198,7 +195,7 @@ TEST_F(Prepare, GroPlusTopWithBox) {
   EXPECT_DOUBLE_EQ(p.box[0], 2.5);
   EXPECT_DOUBLE_EQ(p.box[8], 2.5);
   EXPECT_DOUBLE_EQ(p.positions[3], 0.6);
-  EXPECT_NE(text(p.system_xml).find("method=\"4\""), std::string::npos);  // PME
+  EXPECT_NE(test_support::read_text(p.system_xml).find("method=\"4\""), std::string::npos);  // PME
 }
 
 // A hand-written Amber prmtop (tests/data/openmm/argon-amber: two argon atoms, one LJ type
@@ -211,12 +208,12 @@ TEST_F(Prepare, InpcrdPlusPrmtopInVacuum) {
   EXPECT_EQ(p.n_atoms, 2);
   EXPECT_TRUE(p.box.empty());  // IFBOX 0 and no box in the inpcrd: NoCutoff
   EXPECT_DOUBLE_EQ(p.positions[3], 0.38);
-  const std::string xml = text(p.system_xml);
+  const std::string xml = test_support::read_text(p.system_xml);
   EXPECT_NE(xml.find("method=\"0\""), std::string::npos);  // NoCutoff
   // σ = (A/B)^(1/6) = 0.3405 nm and ε = B²/4A = 0.2381 · 4.184 kJ/mol, from the coefficients.
   EXPECT_NE(xml.find("eps=\".99621040"), std::string::npos) << xml.substr(0, 2000);
   EXPECT_NE(xml.find("sig=\".3404999999"), std::string::npos);
-  EXPECT_NE(text(p.topology_pdb).find("Ar    AR"), std::string::npos);
+  EXPECT_NE(test_support::read_text(p.topology_pdb).find("Ar    AR"), std::string::npos);
 }
 
 TEST_F(Prepare, UnknownForceFieldNamesTheKeyAndWritesNothing) {

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "../backend_conformance.h"
-#include "../builtin_walkers.h"
+#include "support/builtin_walkers.h"
 #include "trails/core/error.h"
 #include "trails/core/seeds.h"
 #include "trails/engines/builtin/builtin_engine.h"
@@ -27,13 +27,13 @@ namespace {
 
 using engines::SegmentResult;
 using engines::SegmentTask;
+using test_support::builtin_config;
+using test_support::expect_same;
+using test_support::walkers;
 using testing::backend_name;
 using testing::backend_spec;
 using testing::BackendConformance;
 using testing::BackendKind;
-using testing::builtin_config;
-using testing::expect_same;
-using testing::walkers;
 
 MpiWorld& world() {
   MpiWorld* w = MpiWorld::current();

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/files.h"
 #include "trails/core/error.h"
 #include "trails/core/temp_dir.h"
 #include "trails/engines/amber/amber_ascii.h"
@@ -24,12 +25,7 @@ namespace fs = std::filesystem;
 const fs::path kData = fs::path(TRAILS_TEST_DATA) / "amber";
 const fs::path kArgon = fs::path(TRAILS_TEST_DATA) / "openmm" / "argon-amber";
 
-std::string slurp(const fs::path& file) {
-  std::ifstream in(file);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test_support::read_text;
 
 MdinValues values(bool periodic, bool npt) {
   MdinValues v;
@@ -44,12 +40,12 @@ MdinValues values(bool periodic, bool npt) {
 }
 
 TEST(AmberMdin, RendersTheTemplateAndControlsOutputFormatRestartAndSeed) {
-  const std::string text = render_mdin(slurp(kData / "mdin.template"), values(true, true), "t");
-  EXPECT_EQ(text, slurp(kData / "mdin.expected"));
+  const std::string text = render_mdin(read_text(kData / "mdin.template"), values(true, true), "t");
+  EXPECT_EQ(text, read_text(kData / "mdin.expected"));
 }
 
 TEST(AmberMdin, BuiltInVacuumMdin) {
-  EXPECT_EQ(builtin_mdin(values(false, true)), slurp(kData / "builtin_vacuum.expected"));
+  EXPECT_EQ(builtin_mdin(values(false, true)), read_text(kData / "builtin_vacuum.expected"));
   const std::string periodic = builtin_mdin(values(true, true));
   EXPECT_NE(periodic.find("ntb=2, ntp=1,\n  pres0=1, barostat=2"), std::string::npos) << periodic;
   EXPECT_NE(periodic.find("cut=9.0"), std::string::npos);

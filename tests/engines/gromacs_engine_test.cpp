@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/files.h"
 #include "trails/config/campaign_config.h"
 #include "trails/config/load.h"
 #include "trails/core/error.h"
@@ -35,19 +36,9 @@ namespace fs = std::filesystem;
 const fs::path kAlad = fs::path(TRAILS_TEST_DATA) / "trails-md-examples/AlaD";
 const std::string kGmx = std::string(TRAILS_SOURCE_DIR) + "/tests/scripts/gmx-for-tests";
 
-std::string text_of(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test_support::read_text;
 
-fs::path test_dir(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("trails-gmx-" + std::to_string(getpid())) / name;
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+fs::path test_dir(const std::string& name) { return test_support::fresh_dir(name); }
 
 config::GromacsSpec alad_spec() {
   config::GromacsSpec s;
@@ -132,7 +123,7 @@ TEST_F(GromacsAlad, PatchedRunInputEqualsGromppsOwn) {
   const std::vector<double> v = maxwell_boltzmann(p.masses, 300.0, 99);
   WalkerRunInput in{&x, &v, {}, ld_seed_of(0xFEDCBA9876543210ULL), 10};
   for (int i = 0; i < 9; ++i) in.box[i] = p.box[i] * 1.01;
-  const std::string patched = patch_tpr(text_of(p.tpr), p.layout, in);
+  const std::string patched = patch_tpr(read_text(p.tpr), p.layout, in);
   std::ofstream(dir / "patched.tpr", std::ios::binary) << patched;
 
   trajio::TrrFrame f;
@@ -142,7 +133,7 @@ TEST_F(GromacsAlad, PatchedRunInputEqualsGromppsOwn) {
   std::copy(in.box.begin(), in.box.end(), box.begin());
   f.box = box;
   trajio::write_trr(dir / "state.trr", 1021, {f});
-  std::string mdp = text_of(p.dir / "grompp.mdp");
+  std::string mdp = read_text(p.dir / "grompp.mdp");
   const auto swap = [&](std::int64_t from, std::int64_t to) {
     const std::string a = std::to_string(from);
     mdp.replace(mdp.find(a), a.size(), std::to_string(to));
@@ -160,7 +151,7 @@ TEST_F(GromacsAlad, PatchedRunInputEqualsGromppsOwn) {
                    "-p", s.top_file.string(), "-o", "ref.tpr", "-po", "ref-out.mdp"},
                   o)
                   .status.ok());
-  const std::string ref = text_of(dir / "ref.tpr");
+  const std::string ref = read_text(dir / "ref.tpr");
   ASSERT_EQ(ref.size(), patched.size());
   std::size_t differing = 0;
   for (std::size_t i = 0; i < ref.size(); ++i) differing += ref[i] != patched[i] ? 1 : 0;

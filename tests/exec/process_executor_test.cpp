@@ -1,5 +1,5 @@
 // The process executor (exec/process/process_executor.h) over real `trails worker` processes and
-// the built-in engine, beyond the conformance body every backend passes (test_backends.cpp: the
+// the built-in engine, beyond the conformance body every backend passes (backends_test.cpp: the
 // serial reference's bytes on any slot count and bound, the streaming contract, engine
 // failures as results): each failure of a worker fails only the walker it was running, after which
 // a fresh worker serves the slot. Faults are injected with TRAILS_TEST_FAULT=KIND:ITERATION:WALKER
@@ -19,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-#include "builtin_walkers.h"
+#include "support/builtin_walkers.h"
 #include "trails/core/error.h"
 #include "trails/core/seeds.h"
 #include "trails/engines/builtin/builtin_engine.h"
@@ -32,9 +32,9 @@ namespace {
 using engines::SegmentResult;
 using engines::SegmentTask;
 using std::chrono::milliseconds;
-using testing::builtin_config;
-using testing::expect_same;
-using testing::walkers;
+using test_support::builtin_config;
+using test_support::expect_same;
+using test_support::walkers;
 
 WorkerOptions worker_options(const config::BuiltinEngineConfig& c, std::string fault = {}) {
   WorkerOptions o;
