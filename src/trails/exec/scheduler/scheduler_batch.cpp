@@ -6,7 +6,9 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <chrono>
 #include <numeric>
+#include <thread>
 
 #include "trails/core/error.h"
 #include "trails/core/fs.h"
@@ -409,8 +411,14 @@ void Batch::run() {
         const auto m = jobs::read_marker(dir_, t.task_id);
         return m && m->success;
       })) {
-    std::error_code ignored;
-    fs::remove_all(dir_, ignored);
+    // An element's marker is written before its job step ends, so the scheduler may still be
+    // closing that element's log in the folder, and a pass that meets a file appearing fails
+    // ("directory not empty"): try again for up to 5 s (docs/execution.md, "Scheduler arrays").
+    for (int pass = 0; pass < 50 && fs::exists(dir_); ++pass) {
+      if (pass > 0) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      std::error_code ignored;
+      fs::remove_all(dir_, ignored);
+    }
   }
 }
 
