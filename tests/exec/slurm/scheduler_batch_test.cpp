@@ -81,7 +81,7 @@ void expect_has(const std::string& text, const std::string& words) {
 }
 
 // An array limit of 2 splits 3 elements into arrays of 2 and 1, never more than
-// max_in_flight: 2 of them unfinished.
+// max_in_flight: 2 of them unfinished; the job files of a batch that succeeded are removed.
 TEST(SchedulerBatch, ChunksUnderTheArrayLimitAndTheThrottle) {
   const fs::path jobs = test_support::fresh_dir();
   auto o = slurm_options(jobs);
@@ -92,6 +92,7 @@ TEST(SchedulerBatch, ChunksUnderTheArrayLimitAndTheThrottle) {
   expect_has(log.text(),
              "slurm: iteration 3: 3 walkers in 3 array task(s), 0 reused, 1 attempt(s), 2 "
              "submission(s)");
+  EXPECT_FALSE(fs::exists(jobs / "iter_3"));
 }
 
 // A walker that fails in its array task runs again (max_retries: 1) and is then delivered with
@@ -119,6 +120,7 @@ TEST(SchedulerBatch, AFailedWalkerIsRetriedReportedAndAloneResubmittedOnResume) 
   expect_serial_bytes(run_batch_of(o, std::nullopt, tasks), tasks);
   expect_has(log.text(), "1 of 2 walkers of iteration 7 already have results");
   expect_has(log.text(), "2 walkers in 1 array task(s), 1 reused, 1 attempt(s), 1 submission(s)");
+  EXPECT_FALSE(fs::exists(jobs / "iter_7"));
 }
 
 // An array task that dies (SIGSEGV) leaves no marker: its walker fails naming the attempts and
