@@ -197,7 +197,7 @@ int cmd_check_swarm(const fs::path& config_file, bool resume) {
   } catch (...) {
     rethrow_translated(config_file);
   }
-  for (const auto& note : config.md.notes) fmt::print("note: {}\n", note);
+  for (const auto& note : config.notes) fmt::print("note: {}\n", note);
   fmt::print("Preflight checks passed. Output directory: {}\n", config.workdir.string());
   return 0;
 }

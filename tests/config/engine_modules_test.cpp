@@ -32,7 +32,7 @@ TEST(EngineModules, AModulesRowsAreInTheKeyTableAndBound) {
                            "amber_trajectory_format", "command", "command_timeout"}) {
     const detail::KeySpec* key = detail::find_key("engine", name);
     ASSERT_NE(key, nullptr) << name;
-    EXPECT_TRUE(key->fill && key->read) << name;
+    EXPECT_TRUE(key->fill_md && key->read_md) << name;
   }
 }
 

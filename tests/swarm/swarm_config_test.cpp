@@ -59,20 +59,20 @@ TEST_F(SwarmConfigTest, KeysOfTheOtherModeAreNotedNotRefused) {
   const auto escape = load_swarm_config(
       write("pathgennie:\n  mode: escape\n  target_projection: [0.6, 0.0]\n" + body +
             "convergence:\n  distance_to_target: 0.05\n  metric_at_least: 1.0\n"));
-  ASSERT_EQ(escape.md.notes.size(), 2U);
-  EXPECT_NE(escape.md.notes[0].find("input.yaml:3:22: pathgennie.target_projection: has no "
-                                    "effect: mode escape measures progress away from the start"),
+  ASSERT_EQ(escape.notes.size(), 2U);
+  EXPECT_NE(escape.notes[0].find("input.yaml:3:22: pathgennie.target_projection: has no "
+                                 "effect: mode escape measures progress away from the start"),
             std::string::npos)
-      << escape.md.notes[0];
-  EXPECT_NE(escape.md.notes[1].find("convergence.distance_to_target: has no effect"),
+      << escape.notes[0];
+  EXPECT_NE(escape.notes[1].find("convergence.distance_to_target: has no effect"),
             std::string::npos);
   EXPECT_TRUE(escape.swarm.target_projection.empty());
   EXPECT_FALSE(escape.swarm.distance_to_target.has_value());
   const auto target = load_swarm_config(
       write("pathgennie:\n  mode: target\n  target_projection: [0.6, 0.0]\n" + body +
             "convergence:\n  distance_to_target: 0.05\n  metric_at_least: 1.0\n"));
-  ASSERT_EQ(target.md.notes.size(), 1U);
-  EXPECT_NE(target.md.notes[0].find("convergence.metric_at_least: has no effect: mode target"),
+  ASSERT_EQ(target.notes.size(), 1U);
+  EXPECT_NE(target.notes[0].find("convergence.metric_at_least: has no effect: mode target"),
             std::string::npos);
   EXPECT_FALSE(target.swarm.metric_at_least.has_value());
 }

@@ -1,5 +1,6 @@
-// build_config(): the typed CampaignConfig from the first pass's JSON values. Declared in
-// cross_checks.h next to the rules it relies on.
+// build_md_system() and build_config(): the typed MdSystemConfig and CampaignConfig from the
+// first pass's JSON values: the bound rows (key_row.h) fill themselves, the rest is built here.
+// Declared in cross_checks.h next to the rules they rely on.
 #include <algorithm>
 #include <string>
 
@@ -31,35 +32,6 @@ bool as_bool(const RawConfig& raw, const std::string& key, bool fallback) {
   return v.is_boolean() ? v.get<bool>() : fallback;
 }
 
-std::optional<std::filesystem::path> as_path(const RawConfig& raw, const std::string& key) {
-  const json& v = raw.value(key);
-  if (!v.is_string()) return std::nullopt;
-  return std::filesystem::path(v.get<std::string>());
-}
-
-std::vector<int> as_ints(const RawConfig& raw, const std::string& key,
-                         const std::vector<int>& fallback) {
-  const json& v = raw.value(key);
-  return v.is_array() ? v.get<std::vector<int>>() : fallback;
-}
-
-void build_model(const RawConfig& raw, LearnedModelConfig& m) {
-  m.encoder_hidden_dims = as_ints(raw, "adaptive_model.encoder_hidden_dims", m.encoder_hidden_dims);
-  m.decoder_hidden_dims = as_ints(raw, "adaptive_model.decoder_hidden_dims", m.decoder_hidden_dims);
-  m.deep_tica_hidden_dims =
-      as_ints(raw, "adaptive_model.deep_tica_hidden_dims", m.deep_tica_hidden_dims);
-  m.dropout_rate = as_double(raw, "adaptive_model.dropout_rate", m.dropout_rate);
-  m.learning_rate = as_double(raw, "adaptive_model.learning_rate", m.learning_rate);
-  m.epochs = as_int(raw, "adaptive_model.epochs", m.epochs);
-  if (const json& v = raw.value("adaptive_model.batch_size"); v.is_number_integer()) {
-    m.batch_size = v.get<int>();
-  }
-  m.tvae_beta = as_double(raw, "adaptive_model.tvae_beta", m.tvae_beta);
-  m.spib_n_states = as_int(raw, "adaptive_model.spib_n_states", m.spib_n_states);
-  m.spib_beta = as_double(raw, "adaptive_model.spib_beta", m.spib_beta);
-  m.spib_refine_rounds = as_int(raw, "adaptive_model.spib_refine_rounds", m.spib_refine_rounds);
-}
-
 std::vector<double> as_doubles(const json& v) {
   std::vector<double> out;
   if (v.is_array()) {
@@ -70,31 +42,10 @@ std::vector<double> as_doubles(const json& v) {
   return out;
 }
 
-Potential potential_of(const std::string& name) {
-  return potential_named(name).value_or(Potential::MullerBrown);  // the schema admits no other
-}
-
 std::optional<std::string> as_optional_string(const RawConfig& raw, const std::string& key) {
   const json& v = raw.value(key);
   if (!v.is_string()) return std::nullopt;
   return v.get<std::string>();
-}
-
-void build_gromacs(const RawConfig& raw, GromacsEngineConfig& g) {
-  g.executable = as_string(raw, "engine.gromacs_executable");
-  g.mdrun_ntmpi = as_int(raw, "engine.gromacs_mdrun_ntmpi", g.mdrun_ntmpi);
-  if (const json& v = raw.value("engine.gromacs_mdrun_ntomp"); v.is_number_integer()) {
-    g.mdrun_ntomp = v.get<int>();
-  }
-  g.mdrun_nb = as_optional_string(raw, "engine.gromacs_mdrun_nb");
-  g.mdrun_pme = as_optional_string(raw, "engine.gromacs_mdrun_pme");
-  g.mdrun_update = as_optional_string(raw, "engine.gromacs_mdrun_update");
-  g.mdrun_bonded = as_optional_string(raw, "engine.gromacs_mdrun_bonded");
-  g.mdrun_pin = as_optional_string(raw, "engine.gromacs_mdrun_pin");
-  if (const json& v = raw.value("engine.gromacs_mdrun_extra_args"); v.is_array()) {
-    g.mdrun_extra_args = v.get<std::vector<std::string>>();
-  }
-  g.grompp_maxwarn = as_int(raw, "engine.gromacs_grompp_maxwarn", g.grompp_maxwarn);
 }
 
 std::vector<std::string> as_strings(const RawConfig& raw, const std::string& key) {
@@ -197,119 +148,55 @@ void build_msm(const RawConfig& raw, MsmConfig& m) {
 
 }  // namespace
 
-CampaignConfig build_config(const RawConfig& raw) {
-  CampaignConfig c;
+void build_md_system(const RawConfig& raw, MdSystemConfig& md) {
   // The rows bound to their members (key_row.h) fill themselves; the rest is built below.
   for (const KeySpec& key : all_keys()) {
-    if (key.fill) key.fill(c, raw.value(key.dotted()));
+    if (key.fill_md) key.fill_md(md, raw.value(key.dotted()));
   }
-  apply_md_block(c.engine);
-  c.outdir = as_string(raw, "outdir");
-  if (const json& v = raw.value("random_seed"); v.is_number_integer()) {
-    c.random_seed = v.get<std::uint64_t>();
+  if (const EngineModule* module = engine_module(md.engine.md_engine); module && module->finish) {
+    module->finish(raw, md);
   }
-  if (const json& v = raw.value("iterations"); v.is_number_integer()) c.iterations = v.get<int>();
-  c.n_bins = effective_n_bins(raw);
-  c.min_values = as_doubles(raw.value("min_values"));
-  c.max_values = as_doubles(raw.value("max_values"));
-  c.space_mode = as_string(raw, "space_mode");
-  LearnedSpaceConfig& l = c.learned;
-  l.retrain_policy = as_string(raw, "retrain_policy") == "vamp_adaptive"
-                         ? RetrainPolicyKind::VampAdaptive
-                         : RetrainPolicyKind::Fixed;
-  l.retrain_freq = as_int(raw, "retrain_freq", l.retrain_freq);
-  l.vamp_retrain_tol = as_double(raw, "vamp_retrain_tol", l.vamp_retrain_tol);
-  l.retrain_min_interval = as_int(raw, "retrain_min_interval", l.retrain_min_interval);
-  if (const json& v = raw.value("retrain_max_interval"); v.is_number_integer()) {
-    l.retrain_max_interval = v.get<int>();
-  }
-  if (const json& v = raw.value("aggregate_memory"); v.is_boolean())
-    l.aggregate_memory = v.get<bool>();
-  if (const json& v = raw.value("max_adaptive_memory_frames"); v.is_number_integer()) {
-    l.max_adaptive_memory_frames = v.get<std::int64_t>();
-  }
-  l.lagtime = as_int(raw, "adaptive_model.lagtime", l.lagtime);
-  build_model(raw, l.model);
-  l.feature_type = as_string(raw, "adaptive_feature_type");
-  l.sincos = as_string(raw, "adaptive_angle_encoding") == "sincos";
-  l.feature_atoms = as_string(raw, "system.feature_selection");
-  l.save_features = as_bool(raw, "save_features", l.save_features);
-  FeatureSelectionConfig& fs = l.selection;
-  fs.enabled = as_bool(raw, "feature_selection.enabled", fs.enabled);
-  fs.greedy = as_string(raw, "feature_selection.method") != "all";
-  fs.lagtime = as_int(raw, "feature_selection.lagtime", fs.lagtime);
-  fs.cadence = as_int(raw, "feature_selection.cadence", fs.cadence);
-  if (const json& v = raw.value("feature_selection.max_features"); v.is_number_integer()) {
-    fs.max_features = v.get<int>();
-  }
-  if (const json& v = raw.value("feature_selection.dim"); v.is_number_integer()) {
-    fs.dim = v.get<int>();
-  }
-  fs.min_gain = as_double(raw, "feature_selection.min_gain", fs.min_gain);
-  if (const json& v = raw.value("feature_selection.candidate_feature_types"); v.is_array()) {
-    for (const auto& t : v) fs.candidate_feature_types.push_back(t.get<std::string>());
-  }
-  c.checkpoint_freq = as_int(raw, "checkpoint_freq", c.checkpoint_freq);
-  c.min_success_fraction = as_double(raw, "min_success_fraction", c.min_success_fraction);
-  c.binning.scheme = as_string(raw, "binning.scheme");
-  c.binning.n_fine = as_int(raw, "binning.n_fine", c.binning.n_fine);
-  c.binning.smoothing = as_int(raw, "binning.smoothing", c.binning.smoothing);
-
+  apply_md_block(md.engine);
   // system.start: one point becomes a one-element list, so consumers see a single shape.
   if (const json& start = raw.value("system.start"); start.is_array() && !start.empty()) {
     if (start[0].is_array()) {
-      for (const auto& point : start) c.system.start.push_back(as_doubles(point));
+      for (const auto& point : start) md.system.start.push_back(as_doubles(point));
     } else {
-      c.system.start.push_back(as_doubles(start));
+      md.system.start.push_back(as_doubles(start));
     }
   }
-
-  c.engine.md_engine = as_string(raw, "engine.md_engine");
-  if (const json& v = raw.value("engine.seed"); v.is_number_integer()) {
-    c.engine.seed = v.get<std::uint64_t>();
-  }
-  BuiltinEngineConfig& b = c.engine.builtin;
-  b.potential = potential_of(as_string(raw, "engine.potential"));
-  b.integrator = as_string(raw, "engine.integrator") == "langevin" ? Integrator::Langevin
-                                                                   : Integrator::Overdamped;
-  b.kT = as_double(raw, "engine.kT", b.kT);
-  b.friction = as_double(raw, "engine.friction", b.friction);
-  b.mass = as_double(raw, "engine.mass", b.mass);
-  b.synthetic_cost_ms = as_double(raw, "engine.synthetic_cost_ms", b.synthetic_cost_ms);
-  b.synthetic_startup_ms = as_double(raw, "engine.synthetic_startup_ms", b.synthetic_startup_ms);
-  // Always the particle dimension actually simulated (fixed by the potential unless harmonic).
-  b.dimension = builtin_dimension(raw).value_or(as_int(raw, "engine.dimension", b.dimension));
-
-  OpenMMEngineConfig& o = c.engine.openmm;
-  o.platform_name = as_string(raw, "engine.platform_name");
-  o.precision = as_string(raw, "engine.precision");
-  o.reproducibility =
-      reproducibility_named(as_string(raw, "engine.reproducibility")).value_or(o.reproducibility);
-  o.equilibrate = as_bool(raw, "engine.equilibrate", o.equilibrate);
-  c.engine.gromacs_include_dir = as_path(raw, "engine.gromacs_include_dir");
-  build_gromacs(raw, c.engine.gromacs);
-  if (const json& v = raw.value("engine.python"); v.is_string())
-    c.engine.python = v.get<std::string>();
-  c.engine.keep_walker_files = as_bool(raw, "engine.keep_walker_files", false);
-  if (const json& v = raw.value("cvs"); v.is_array()) c.cvs = v;
-  c.system.conf_file = as_path(raw, "system.conf_file");
-  c.system.initial_trajectory = as_path(raw, "system.initial_trajectory");
-  c.system.top_file = as_path(raw, "system.top_file");
-  c.system.system_file = as_path(raw, "system.system_file");
-  c.system.project_file = as_path(raw, "system.project_file");
-  c.system.trajectory_topology_file = as_path(raw, "system.trajectory_topology_file");
-  if (const json& v = raw.value("system.forcefield"); v.is_array()) {
-    for (const auto& f : v) {
-      if (f.is_string()) c.system.forcefield.push_back(f.get<std::string>());
-    }
-  }
-
-  c.execution.backend = as_string(raw, "execution.backend");
-  c.execution.persistent_workers =
-      as_bool(raw, "execution.persistent_workers", c.execution.persistent_workers);
+  ExecutionConfig& x = md.execution;
+  x.backend = as_string(raw, "execution.backend");
+  x.persistent_workers = as_bool(raw, "execution.persistent_workers", x.persistent_workers);
   if (const json& v = raw.value("execution.walker_timeout"); v.is_number()) {
-    c.execution.walker_timeout = v.get<double>();
+    x.walker_timeout = v.get<double>();
   }
+  // engine.gpu_ids is Trails-MD's name for the same setting (both set: check_execution).
+  for (const char* key : {"execution.devices", "engine.gpu_ids"}) {
+    if (const json& v = raw.value(key); v.is_array()) {
+      x.devices = v.get<std::vector<int>>();
+      x.devices_key = key;
+    }
+  }
+  x.workers_per_device =  // auto: 0 (ExecutionConfig)
+      raw.value("execution.workers_per_device") == "auto"
+          ? 0
+          : as_int(raw, "execution.workers_per_device", x.workers_per_device);
+  x.binding_check = as_string(raw, "execution.binding_check");
+  build_scheduler(raw, x.scheduler);
+}
+
+CampaignConfig build_config(const RawConfig& raw) {
+  CampaignConfig c;
+  build_md_system(raw, c);
+  // The campaign's own bound rows (the top level, the learned space); the rest is built below.
+  for (const KeySpec& key : all_keys()) {
+    if (key.fill) key.fill(c, raw.value(key.dotted()));
+  }
+  c.n_bins = effective_n_bins(raw);
+  c.binning.scheme = as_string(raw, "binning.scheme");
+  c.binning.n_fine = as_int(raw, "binning.n_fine", c.binning.n_fine);
+  c.binning.smoothing = as_int(raw, "binning.smoothing", c.binning.smoothing);
 
   SpawningConfig& s = c.spawning;
   s.walker = as_int(raw, "spawning.walker", s.walker);
@@ -347,19 +234,6 @@ CampaignConfig build_config(const RawConfig& raw) {
   s.we_target_per_bin = as_int(raw, "spawning.we_target_per_bin", s.we_target_per_bin);
   s.we_per_bin = as_string(raw, "spawning.we_allocation") == "per_bin";
   build_msm(raw, c.msm);
-  // engine.gpu_ids is Trails-MD's name for the same setting (both set: check_execution).
-  for (const char* key : {"execution.devices", "engine.gpu_ids"}) {
-    if (const json& v = raw.value(key); v.is_array()) {
-      c.execution.devices = v.get<std::vector<int>>();
-      c.execution.devices_key = key;
-    }
-  }
-  c.execution.workers_per_device =  // auto: 0 (ExecutionConfig)
-      raw.value("execution.workers_per_device") == "auto"
-          ? 0
-          : as_int(raw, "execution.workers_per_device", c.execution.workers_per_device);
-  c.execution.binding_check = as_string(raw, "execution.binding_check");
-  build_scheduler(raw, c.execution.scheduler);
   if (const json& v = raw.value("output.record_selection"); v.is_string()) {
     c.output.record_selection = v.get<std::string>();
   }

@@ -9,65 +9,15 @@
 #include <optional>
 #include <string>
 #include <vector>
-#include "trails/config/scheduler_config.h"
 
 #include <nlohmann/json.hpp>
 
-#include "trails/config/engine_spec.h"
-#include "trails/config/engines/amber.h"
-#include "trails/config/engines/command.h"
+#include "trails/config/md_system_config.h"
 
 namespace trails::config {
 
 enum class SpawnType { Hard, Soft };
 enum class SearchMode { Explore, Target };
-
-// The MD block every engine reads: engine.temperature (K), pressure (atm), npt and dt (ps; reduced
-// units for the built-in engine). apply_md_block copies it into the specs that carry it
-// themselves (the built-in engine's dt, the OpenMM engine's parameters).
-struct MdBlockConfig {
-  double temperature = 300.0;
-  double pressure = 1.0;
-  bool npt = false;
-  double dt = 0.002;
-};
-
-struct EngineConfig {
-  std::string md_engine = "builtin";  // tested only in config/ and the engine registry
-  std::optional<std::uint64_t> seed;  // engine.seed; None -> random_seed
-  MdBlockConfig md;
-  BuiltinEngineConfig builtin;
-  OpenMMEngineConfig openmm;
-  GromacsEngineConfig gromacs;
-  std::optional<std::filesystem::path> gromacs_include_dir;  // engine.gromacs_include_dir (.top)
-  // engine.python: the Python interpreter for preparation and system.project_file; unset:
-  // $TRAILS_PYTHON, then /usr/bin/python3 (core/python.h).
-  std::optional<std::string> python;
-  // Each engine module's own keys (config/engines/amber.h, command.h).
-  CommandKeys command;
-  AmberKeys amber;
-  bool keep_walker_files = false;  // engine.keep_walker_files (the external engines)
-};
-
-struct SystemConfig {
-  // system.start: one point (all walkers) or one point per walker. Empty -> potential's default.
-  std::vector<std::vector<double>> start;
-  // Molecular systems (OpenMM): structure, parameters, and the force-field list for a bare PDB.
-  std::optional<std::filesystem::path> conf_file;    // system.conf_file (.pdb/.gro/.inpcrd)
-  std::optional<std::filesystem::path> top_file;     // system.top_file (.top/.prmtop/.parm7)
-  std::optional<std::filesystem::path> system_file;  // system.system_file (System .xml / .py)
-  std::vector<std::string> forcefield;
-  // system.initial_trajectory: first walkers from frames of an XTC/DCD (OpenMM runs;
-  // compat:initial-trajectory).
-  std::optional<std::filesystem::path> initial_trajectory;
-  // system.trajectory_topology_file: the topology Trails-MD reads trajectories with (a PDB or GRO
-  // of the system's atoms): feature atoms and the fitted_coords reference, and the top_file
-  // argument of extract_cvs (docs/trails-md-compatibility.md#compat-trajectory-topology).
-  std::optional<std::filesystem::path> trajectory_topology_file;
-  // system.project_file: a Trails-MD Python module whose extract_cvs(trajectories, top_file,
-  // conf_file) gives the fixed CVs (OpenMM runs; compat:project-file-cvs).
-  std::optional<std::filesystem::path> project_file;
-};
 
 struct SpawningConfig {
   int walker = 10;
@@ -213,26 +163,12 @@ struct OutputConfig {
   bool reduces() const { return record_selection.has_value() || float32; }
 };
 
-// execution: how and where segments run (docs/execution.md). None of these keys changes results:
-// the same run gives the same bytes on any devices, worker count or executor.
-struct ExecutionConfig {
-  std::string backend = "local";         // local | mpi (MPI ranks of one job: mpirun)
-  bool persistent_workers = false;       // one `trails worker` process per slot
-  std::optional<double> walker_timeout;  // seconds; kills the one hung walker's worker
-  std::vector<int> devices;  // execution.devices or engine.gpu_ids; empty: spawning.max_workers
-  std::string devices_key = "execution.devices";  // the key that set them, for messages
-  int workers_per_device = 1;                     // 0: auto, measured (exec/local/packing_tuner.h)
-  std::string binding_check = "warn";             // warn | fail | off
-  // execution.scratch is read once, into scheduler.scratch: the array job scripts stage there,
-  // and the external engines make walker directories there (walker_files()).
-  SchedulerConfig scheduler;  // backend slurm | pbs | torque; execution.scratch
-};
-
-struct CampaignConfig {
+// The campaign's configuration: the MD system both drivers read (md_system_config.h: engine,
+// system, cvs, execution, random_seed) and the campaign's own blocks.
+struct CampaignConfig : MdSystemConfig {
   std::filesystem::path config_file;  // absolute path of the YAML file
   std::filesystem::path outdir;       // absolute
-  std::uint64_t random_seed = 42;
-  std::optional<int> iterations;  // Trails extension: default total iteration target
+  std::optional<int> iterations;      // Trails extension: default total iteration target
   std::vector<int> n_bins = {30, 30};
   std::vector<double> min_values;
   std::vector<double> max_values;
@@ -241,28 +177,20 @@ struct CampaignConfig {
   int checkpoint_freq = 1;
   double min_success_fraction = 1.0;
   BinningConfig binning;
-  // cvs: the fixed CV space of a molecular run, one JSON object per entry (docs/cvs.md); null:
-  // Trails-MD's fallback [Rg, RMSD] of the protein. Parsed and checked by the campaign against
-  // the topology before any MD runs.
-  nlohmann::json cvs;
 
   // Keys accepted without effect ("FILE:LINE:COL: key: has no effect ..."), said once by the run
   // banner and by `trails check` (docs/trails-md-compatibility.md#compat-ignored-keys). Never
   // result-relevant.
   std::vector<std::string> notes;
 
-  SystemConfig system;
-  EngineConfig engine;
   SpawningConfig spawning;
   MsmConfig msm;
   OutputConfig output;
-  ExecutionConfig execution;
 
-  std::uint64_t engine_seed_base() const { return engine.seed.value_or(random_seed); }
-  // The typed description of the chosen engine (engine.md_engine), all that engines/ sees.
-  EngineSpec engine_spec() const;
-  // Where an external engine runs its walkers (execution.scratch, engine.keep_walker_files).
-  WalkerFilesSpec walker_files() const;
+  // The chosen engine's spec, prepared for this campaign's segments (spawning.step, stride).
+  EngineSpec engine_spec() const {
+    return MdSystemConfig::engine_spec(SegmentShape{spawning.step, spawning.stride});
+  }
   int cv_dimension() const { return static_cast<int>(n_bins.size()); }
   bool learned_space() const { return space_mode != "fixed"; }
   // output.position_precision when the file does not set it: XTC's 0.001 nm for atoms in nm
@@ -270,9 +198,7 @@ struct CampaignConfig {
   // system in reduced units (the built-in engine, a command engine without conf_file), whose
   // "atom" is the CV point, and with output.precision: float32, its own rounding.
   double default_position_precision() const {
-    const bool point = engine.md_engine == "builtin" ||
-                       (engine.md_engine == "command" && !system.conf_file.has_value());
-    return point || output.float32 ? 0.0 : 0.001;
+    return point_system() || output.float32 ? 0.0 : 0.001;
   }
 
   // Canonical JSON of every key that changes results (not outdir, not max_workers, not

@@ -1,11 +1,13 @@
 // JSON views of a CampaignConfig (campaign_config.h): the result-relevant subset whose digest
-// guards --resume, the full effective configuration, and the comparison helpers. nlohmann's
+// guards --resume, the full effective configuration, the MD system's part of them (both drivers'
+// records), the bound rows written back, and the comparison helpers. nlohmann's
 // objects keep keys sorted and doubles print shortest-round-trip, so dump() is canonical.
 #include <algorithm>
 #include <cstdio>
 
 #include "trails/config/campaign_config.h"
 #include "trails/config/engines/engine_module.h"
+#include "trails/config/key_row.h"
 #include "trails/config/schema.h"
 
 namespace trails::config {
@@ -23,93 +25,76 @@ json list_or_null(const std::vector<T>& v) {
   return v.empty() ? json(nullptr) : json(v);
 }
 
-// The adaptive_model keys the neural space `mode` reads (none for pca | tica, so their digests
-// are unchanged).
-void model_values(const std::string& mode, const LearnedModelConfig& m, json& j) {
-  const bool tvae = mode == "tvae", spib = mode == "spib";
-  if (!tvae && !spib && mode != "vampnet" && mode != "deep-tica") return;
-  if (mode == "deep-tica") {
-    j["deep_tica_hidden_dims"] = m.deep_tica_hidden_dims;
-  } else {
-    j["encoder_hidden_dims"] = m.encoder_hidden_dims;
-  }
-  if (tvae) {
-    j["decoder_hidden_dims"] = m.decoder_hidden_dims;
-    j["tvae_beta"] = m.tvae_beta;
-  }
-  if (tvae || spib) j["dropout_rate"] = m.dropout_rate;
-  j["learning_rate"] = m.learning_rate;
-  j["epochs"] = m.epochs;
-  j["batch_size"] = m.batch_size ? json(*m.batch_size) : json("auto");
-  if (spib) {
-    j["spib_n_states"] = m.spib_n_states;
-    j["spib_beta"] = m.spib_beta;
-    j["spib_refine_rounds"] = m.spib_refine_rounds;
+}  // namespace
+
+void md_system_values(const MdSystemConfig& md, bool all, json& j) {
+  json& e = j["engine"];
+  e["md_engine"] = md.engine.md_engine;
+  e["seed"] = md.engine_seed_base();  // None means random_seed: the value that matters
+  e["dt"] = md.engine.md.dt;
+  j["system"]["start"] = list_or_null(md.system.start);
+  // The engine's own keys, only when it is the run's, so other digests stay as they were (and
+  // those of an engine whose keys every record holds).
+  for (const detail::EngineModule* module : detail::engine_modules()) {
+    if (module->in_every_record || module->name == md.engine.md_engine) {
+      module->values(md, all, j);
+    }
   }
 }
 
+namespace detail {
+
+namespace {
+
+json& place_of(const KeySpec& row, json& j) {
+  return row.block.empty() ? j[std::string(row.name)]
+                           : j[std::string(row.block)][std::string(row.name)];
+}
+
+}  // namespace
+
+void bound_values(const std::vector<KeySpec>& rows, const MdSystemConfig& md, bool all, json& j) {
+  for (const KeySpec& row : rows) {
+    if (!row.read_md || (row.effective_only && !all)) continue;
+    json value = row.read_md(md);
+    if (row.written_when_set && value == row.default_value) continue;
+    place_of(row, j) = std::move(value);
+  }
+}
+
+void campaign_bound_values(const CampaignConfig& c, bool all, json& j) {
+  for (const KeySpec& row : all_keys()) {
+    if (!row.read || (row.effective_only && !all)) continue;
+    if (row.written_if != nullptr && !row.written_if(c)) continue;
+    // A neural space's key (K::model) only with the spaces that read it.
+    if (row.used_with_key == kSpaceKey && std::find(row.used_with.begin(), row.used_with.end(),
+                                                    c.space_mode) == row.used_with.end()) {
+      continue;
+    }
+    json value = row.read(c);
+    if (row.written_when_set && value == row.default_value) continue;
+    place_of(row, j) = std::move(value);
+  }
+}
+
+}  // namespace detail
+
+namespace {
+
 json built_values(const CampaignConfig& c, bool all) {
   json j;
-  j["random_seed"] = c.random_seed;
+  // The campaign's bound rows (key_row.h: the top level, the learned space), then the rest.
+  detail::campaign_bound_values(c, all, j);
   j["n_bins"] = c.n_bins;
-  j["min_values"] = c.min_values;
-  j["max_values"] = c.max_values;
-  j["space_mode"] = c.space_mode;
-  if (c.learned_space()) {  // absent in fixed mode, so fixed-space digests are unchanged
-    const LearnedSpaceConfig& l = c.learned;
-    j["retrain_policy"] =
-        l.retrain_policy == RetrainPolicyKind::VampAdaptive ? "vamp_adaptive" : "fixed";
-    j["retrain_freq"] = l.retrain_freq;
-    j["vamp_retrain_tol"] = l.vamp_retrain_tol;
-    j["retrain_min_interval"] = l.retrain_min_interval;
-    j["retrain_max_interval"] =
-        l.retrain_max_interval ? json(*l.retrain_max_interval) : json(nullptr);
-    j["aggregate_memory"] = l.aggregate_memory;
-    j["max_adaptive_memory_frames"] = l.max_adaptive_memory_frames;
-    j["adaptive_model"]["lagtime"] = l.lagtime;
-    j["adaptive_model"]["latent_dim"] = c.cv_dimension();
-    model_values(c.space_mode, l.model, j["adaptive_model"]);
-    if (c.engine.md_engine != "builtin") {  // molecular features; built-in features = coordinates
-      j["adaptive_feature_type"] = l.feature_type;
-      j["adaptive_angle_encoding"] = l.sincos ? "sincos" : "raw";
-      j["system"]["feature_selection"] = l.feature_atoms;
-    }
-    if (all) j["save_features"] = l.save_features;  // output only: not result-relevant
-    const FeatureSelectionConfig& fs = l.selection;
-    if (fs.enabled) {  // absent when off, so earlier learned-space digests are unchanged
-      json& f = j["feature_selection"];
-      f["enabled"] = true;
-      f["method"] = fs.greedy ? "greedy_vamp" : "all";
-      f["lagtime"] = fs.lagtime;
-      f["cadence"] = fs.cadence;
-      f["max_features"] = fs.max_features ? json(*fs.max_features) : json(nullptr);
-      f["dim"] = fs.dim ? json(*fs.dim) : json(nullptr);
-      f["min_gain"] = fs.min_gain;
-      f["candidate_feature_types"] = fs.candidate_feature_types;
-    }
-  }
-  j["min_success_fraction"] = c.min_success_fraction;
+  if (c.learned_space()) j["adaptive_model"]["latent_dim"] = c.cv_dimension();
   j["binning"]["scheme"] = c.binning.scheme;
   // The adaptive schemes' keys only with them, so uniform runs' digests are unchanged.
   if (c.binning.scheme == "gradient" || c.binning.scheme == "mab") {
     j["binning"]["n_fine"] = c.binning.n_fine;
   }
   if (c.binning.scheme == "gradient") j["binning"]["smoothing"] = c.binning.smoothing;
-  j["system"]["start"] = list_or_null(c.system.start);
-
+  md_system_values(c, all, j);
   json& e = j["engine"];
-  const BuiltinEngineConfig& b = c.engine.builtin;
-  e["md_engine"] = c.engine.md_engine;
-  e["seed"] = c.engine_seed_base();  // None means random_seed: the value that matters
-  e["potential"] = potential_name(b.potential);
-  e["integrator"] = b.integrator == Integrator::Langevin ? "langevin" : "overdamped";
-  e["kT"] = b.kT;
-  e["dt"] = b.dt;
-  e["friction"] = b.friction;
-  e["mass"] = b.mass;
-  e["dimension"] = b.dimension;
-  // The engine's own keys, only when it is the run's, so other digests stay as they were.
-  if (const auto* module = detail::engine_module(c.engine.md_engine)) module->values(c, all, j);
 
   json& s = j["spawning"];
   const SpawningConfig& sp = c.spawning;
@@ -203,11 +188,6 @@ json built_values(const CampaignConfig& c, bool all) {
   }
   if (all) {
     j["config_file"] = c.config_file.string();
-    j["outdir"] = c.outdir.string();
-    j["iterations"] = optional_json(c.iterations);
-    j["checkpoint_freq"] = c.checkpoint_freq;
-    e["synthetic_cost_ms"] = b.synthetic_cost_ms;
-    e["synthetic_startup_ms"] = b.synthetic_startup_ms;
     s["max_workers"] = sp.max_workers;
     j["execution"]["backend"] = c.execution.backend;
     j["execution"]["persistent_workers"] = c.execution.persistent_workers;

@@ -215,17 +215,6 @@ std::vector<int> effective_n_bins(const RawConfig& raw, std::string* source) {
   return v.get<std::vector<int>>();
 }
 
-std::optional<int> builtin_dimension(const RawConfig& raw) {
-  if (!is_builtin(raw) || !raw.usable("engine.potential")) return std::nullopt;
-  const std::string potential = raw.value("engine.potential").get<std::string>();
-  if (potential == "double_well" || potential == "biased_walk") return 1;
-  if (potential == "muller_brown" || potential == "three_well") return 2;
-  if (potential == "harmonic" && raw.usable("engine.dimension")) {
-    return raw.value("engine.dimension").get<int>();
-  }
-  return std::nullopt;
-}
-
 void check_cross_fields(const RawConfig& raw, Problems& problems) {
   check_sizes(raw, problems);
   check_walker_timeout(raw, problems);

@@ -70,7 +70,9 @@ void check_output(const RawConfig& raw, Problems& problems);
 // execution.devices / engine.gpu_ids / workers_per_device (execution_checks.cpp).
 void check_execution(const RawConfig& raw, Problems& problems);
 
-// Typed view of the first pass (meaningful only when no problem was reported).
+// Typed view of the first pass (meaningful only when no problem was reported): the MD system
+// both drivers read (the swarm loader calls it alone), and the whole campaign.
+void build_md_system(const RawConfig& raw, MdSystemConfig& md);
 CampaignConfig build_config(const RawConfig& raw);
 
 }  // namespace trails::config::detail

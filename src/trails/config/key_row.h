@@ -1,7 +1,8 @@
 // The fluent builder of the key table's rows (schema.cpp and the engine modules of
-// config/engines/), and the binding of a row to the CampaignConfig member it fills: a bound row
-// is built (build_config) and written back (effective JSON) by one generic loop instead of code
-// per key (docs/architecture.md, "How to add an engine"). Internal to the config module.
+// config/engines/), and the binding of a row to the member it fills (of the MdSystemConfig both
+// drivers read, or of a campaign's CampaignConfig): a bound row is built (build_md_system,
+// build_config) and written back (the run's JSON views) by one generic loop instead of code per
+// key (docs/architecture.md, "How to add an engine"). Internal to the config module.
 #pragma once
 
 #include <filesystem>
@@ -119,8 +120,8 @@ struct K {
   }
   // Shorthands: the keys of one engine, the scheduler backends, a neural space.
   K& engine(std::string_view name) { return only_with(kEngineKey, {name}); }
-  K& gromacs() { return engine("gromacs"); }
   K& scheduler() { return only_with(kBackendKey, {"slurm", "pbs", "torque"}); }
+  // A neural space's key: read, and written in the run's JSON, only with those spaces.
   K& model(std::vector<std::string_view> spaces) { return only_with(kSpaceKey, std::move(spaces)); }
   K& no_effect() {
     s.support = Support::NoEffect;
@@ -130,16 +131,64 @@ struct K {
     s.support = Support::BuiltinOnly;
     return *this;
   }
-  // The member this key fills: `member` is a generic lambda [](auto& c) -> auto& {...} over a
-  // CampaignConfig, so one expression serves both the fill and the read back. The member's
-  // default must be the row's default (an absent key fills the row's default).
+  // The key does not change results: written only in effective_json (bound_values).
+  K& effective_only() {
+    s.effective_only = true;
+    return *this;
+  }
+  // Written in the run's JSON only when not at its default: a key added after runs were made,
+  // whose digests stay as they were.
+  K& written_when_set() {
+    s.written_when_set = true;
+    return *this;
+  }
+  // A campaign row is in the run's JSON only where `when` holds (a learned space's keys only in
+  // a learned space, so fixed-space digests stay as they were).
+  K& written_if(bool (*when)(const CampaignConfig&)) {
+    s.written_if = when;
+    return *this;
+  }
+  // The MdSystemConfig member this key fills: `member` is a generic lambda
+  // [](auto& c) -> auto& {...}, so one expression serves both the fill and the read back. The
+  // member's default must be the row's default (an absent key fills the row's default).
   template <class Member>
   K& fills(Member member) {
+    s.fill_md = [member](MdSystemConfig& c, const nlohmann::json& v) {
+      assign_value(member(c), v);
+    };
+    s.read_md = [member](const MdSystemConfig& c) { return value_json(member(c)); };
+    return *this;
+  }
+  // The same for a member whose type is not the value's: `to` converts the row's value (a
+  // choice's name to its enum), `from` converts back.
+  template <class Member, class To, class From>
+  K& fills(Member member, To to, From from) {
+    s.fill_md = [member, to](MdSystemConfig& c, const nlohmann::json& v) { member(c) = to(v); };
+    s.read_md = [member, from](const MdSystemConfig& c) { return nlohmann::json(from(member(c))); };
+    return *this;
+  }
+  // The same two for a member of the campaign's own blocks (CampaignConfig).
+  template <class Member>
+  K& fills_campaign(Member member) {
     s.fill = [member](CampaignConfig& c, const nlohmann::json& v) { assign_value(member(c), v); };
     s.read = [member](const CampaignConfig& c) { return value_json(member(c)); };
     return *this;
   }
+  template <class Member, class To, class From>
+  K& fills_campaign(Member member, To to, From from) {
+    s.fill = [member, to](CampaignConfig& c, const nlohmann::json& v) { member(c) = to(v); };
+    s.read = [member, from](const CampaignConfig& c) { return nlohmann::json(from(member(c))); };
+    return *this;
+  }
 };
+
+// The MD rows among `rows` (an engine module's) with their values from `md`, into
+// j[block][name] (j[name] at the top level); effective_only rows only with `all`.
+void bound_values(const std::vector<KeySpec>& rows, const MdSystemConfig& md, bool all,
+                  nlohmann::json& j);
+// Every campaign row of the key table (K::fills_campaign) with its value from `c`, where its
+// written_if holds (campaign_json.cpp).
+void campaign_bound_values(const CampaignConfig& c, bool all, nlohmann::json& j);
 
 // The rows of a K list, in order.
 inline std::vector<KeySpec> rows_of(std::vector<K> k) {

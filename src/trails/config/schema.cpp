@@ -18,66 +18,140 @@ using T = ValueType;
 
 const std::vector<std::string_view> kNeuralSpaces = {"tvae", "vampnet", "spib", "deep-tica"};
 
+// When a campaign row is in the run's JSON (K::written_if): the learned space's keys only in a
+// learned space, so fixed-space digests are unchanged; its molecular feature keys only for
+// engines other than the built-in one (whose features are its coordinates); the
+// feature_selection block only when enabled, so earlier learned-space digests are unchanged.
+bool learned(const CampaignConfig& c) { return c.learned_space(); }
+bool molecular_features(const CampaignConfig& c) {
+  return c.learned_space() && c.engine.md_engine != "builtin";
+}
+bool selecting(const CampaignConfig& c) { return c.learned_space() && c.learned.selection.enabled; }
+
+// The choices kept as enums or flags, and back.
+RetrainPolicyKind retrain_policy_of(const json& v) {
+  return v == "vamp_adaptive" ? RetrainPolicyKind::VampAdaptive : RetrainPolicyKind::Fixed;
+}
+const char* retrain_policy_name(RetrainPolicyKind k) {
+  return k == RetrainPolicyKind::VampAdaptive ? "vamp_adaptive" : "fixed";
+}
+bool sincos_of(const json& v) { return v == "sincos"; }
+const char* angle_encoding_name(bool sincos) { return sincos ? "sincos" : "raw"; }
+bool greedy_of(const json& v) { return v != "all"; }
+const char* selection_method_name(bool greedy) { return greedy ? "greedy_vamp" : "all"; }
+std::optional<int> batch_size_of(const json& v) {  // auto: all training pairs in one batch
+  return v.is_number_integer() ? std::optional<int>(v.get<int>()) : std::nullopt;
+}
+json batch_size_json(const std::optional<int>& b) { return b ? json(*b) : json("auto"); }
+
 std::vector<KeySpec> make_table() {
   const json null_v = nullptr;
   const json empty_list = json::array();
   std::vector<K> k = {
       // ---- top level ----
-      K("", "outdir", T::OutPath, "output"),
-      K("", "random_seed", T::Int, 42).ge(0).wide(),
-      K("", "iterations", T::Int, null_v).null().ge(0),
+      K("", "outdir", T::OutPath, "output").effective_only().fills_campaign([](auto& c) -> auto& {
+        return c.outdir;
+      }),
+      K("", "random_seed", T::Int, 42).ge(0).wide().fills_campaign([](auto& c) -> auto& {
+        return c.random_seed;
+      }),
+      K("", "iterations", T::Int, null_v).null().ge(0).effective_only().fills_campaign([
+      ](auto& c) -> auto& { return c.iterations; }),
       K("", "n_bins", T::IntList, json::array({30, 30})).non_empty().ge(1),
-      K("", "min_values", T::NumberList, null_v).null(),
-      K("", "max_values", T::NumberList, null_v).null(),
+      K("", "min_values", T::NumberList, null_v).null().fills_campaign([](auto& c) -> auto& {
+        return c.min_values;
+      }),
+      K("", "max_values", T::NumberList, null_v).null().fills_campaign([](auto& c) -> auto& {
+        return c.max_values;
+      }),
       K("", "space_mode", T::String, "fixed")
           .one_of({"fixed", "pca", "tica", "tvae", "vampnet", "spib", "deep-tica", "deep-lda"})
           .built_only({"fixed", "pca", "tica", "tvae", "vampnet", "spib", "deep-tica"},
-                      "the learned CV space {}"),
-      K("", "checkpoint_freq", T::Int, 1).ge(0),
-      K("", "min_success_fraction", T::Number, 1.0).gt(0).le(1),
+                      "the learned CV space {}")
+          .fills_campaign([](auto& c) -> auto& { return c.space_mode; }),
+      K("", "checkpoint_freq", T::Int, 1).ge(0).effective_only().fills_campaign([
+      ](auto& c) -> auto& { return c.checkpoint_freq; }),
+      K("", "min_success_fraction", T::Number, 1.0).gt(0).le(1).fills_campaign([
+      ](auto& c) -> auto& { return c.min_success_fraction; }),
       K("", "adaptive_feature_type", T::String, "distances")
-          .one_of({"distances", "fitted_coords", "phi_psi"}),
-      K("", "adaptive_angle_encoding", T::String, "raw").one_of({"raw", "sincos"}),
-      K("", "cvs", T::MappingList, null_v).null().non_empty(),  // Trails extension (docs/cvs.md)
-      K("", "retrain_policy", T::String, "fixed").one_of({"fixed", "vamp_adaptive"}),
-      K("", "retrain_freq", T::Int, 1).ge(0),
-      K("", "vamp_retrain_tol", T::Number, 0.1).ge(0),
-      K("", "retrain_min_interval", T::Int, 1).ge(0),
-      K("", "retrain_max_interval", T::Int, null_v).null().ge(0),
-      K("", "aggregate_memory", T::Bool, true),
-      K("", "max_adaptive_memory_frames", T::Int, 50000).gt(0),
-      K("", "save_features", T::Bool, false),
+          .one_of({"distances", "fitted_coords", "phi_psi"})
+          .written_if(molecular_features)
+          .fills_campaign([](auto& c) -> auto& { return c.learned.feature_type; }),
+      K("", "adaptive_angle_encoding", T::String, "raw")
+          .one_of({"raw", "sincos"})
+          .written_if(molecular_features)
+          .fills_campaign(
+              [](auto& c) -> auto& { return c.learned.sincos; }, sincos_of, angle_encoding_name),
+      // Trails extension (docs/cvs.md)
+      K("", "cvs", T::MappingList, null_v).null().non_empty().fills([](auto& c) -> auto& {
+        return c.cvs;
+      }),
+      // ---- the learned space (docs/cvs.md, "Learned spaces") ----
+      K("", "retrain_policy", T::String, "fixed")
+          .one_of({"fixed", "vamp_adaptive"})
+          .written_if(learned)
+          .fills_campaign(
+              [](auto& c) -> auto& { return c.learned.retrain_policy; }, retrain_policy_of,
+              retrain_policy_name),
+      K("", "retrain_freq", T::Int, 1).ge(0).written_if(learned).fills_campaign([
+      ](auto& c) -> auto& { return c.learned.retrain_freq; }),
+      K("", "vamp_retrain_tol", T::Number, 0.1).ge(0).written_if(learned).fills_campaign([
+      ](auto& c) -> auto& { return c.learned.vamp_retrain_tol; }),
+      K("", "retrain_min_interval", T::Int, 1).ge(0).written_if(learned).fills_campaign([
+      ](auto& c) -> auto& { return c.learned.retrain_min_interval; }),
+      K("", "retrain_max_interval", T::Int, null_v)
+          .null()
+          .ge(0)
+          .written_if(learned)
+          .fills_campaign([](auto& c) -> auto& { return c.learned.retrain_max_interval; }),
+      K("", "aggregate_memory", T::Bool, true).written_if(learned).fills_campaign([
+      ](auto& c) -> auto& { return c.learned.aggregate_memory; }),
+      K("", "max_adaptive_memory_frames", T::Int, 50000).gt(0).written_if(learned).fills_campaign([
+      ](auto& c) -> auto& { return c.learned.max_adaptive_memory_frames; }),
+      // Output only: not result-relevant.
+      K("", "save_features", T::Bool, false).written_if(learned).effective_only().fills_campaign([
+      ](auto& c) -> auto& { return c.learned.save_features; }),
       // ---- system ----
-      K("system", "conf_file", T::FilePath, null_v).null(),
-      K("system", "top_file", T::FilePath, null_v).null(),
-      K("system", "system_file", T::FilePath, null_v).null(),
-      K("system", "forcefield", T::StringList, empty_list),  // Trails extension: PDB + force field
-      K("system", "project_file", T::FilePath, null_v).null(),
-      K("system", "trajectory_topology_file", T::FilePath, null_v).null(),
-      K("system", "initial_trajectory", T::FilePath, null_v).null(),
-      K("system", "feature_selection", T::String, "protein and not (type H)"),
+      // Each engine's module writes the ones it reads into the run's JSON.
+      K("system", "conf_file", T::FilePath, null_v).null().fills([](auto& c) -> auto& {
+        return c.system.conf_file;
+      }),
+      K("system", "top_file", T::FilePath, null_v).null().fills([](auto& c) -> auto& {
+        return c.system.top_file;
+      }),
+      K("system", "system_file", T::FilePath, null_v).null().fills([](auto& c) -> auto& {
+        return c.system.system_file;
+      }),
+      // Trails extension: PDB + force field
+      K("system", "forcefield", T::StringList, empty_list).fills([](auto& c) -> auto& {
+        return c.system.forcefield;
+      }),
+      K("system", "project_file", T::FilePath, null_v).null().fills([](auto& c) -> auto& {
+        return c.system.project_file;
+      }),
+      K("system", "trajectory_topology_file", T::FilePath, null_v).null().fills([
+      ](auto& c) -> auto& { return c.system.trajectory_topology_file; }),
+      K("system", "initial_trajectory", T::FilePath, null_v).null().fills([](auto& c) -> auto& {
+        return c.system.initial_trajectory;
+      }),
+      K("system", "feature_selection", T::String, "protein and not (type H)")
+          .written_if(molecular_features)
+          .fills_campaign([](auto& c) -> auto& { return c.learned.feature_atoms; }),
       // Trails-MD accepts any string and never reads it (docs/trails-md-compatibility.md).
       K("system", "topology", T::String, null_v).null().no_effect(),
       K("system", "start", T::Points, null_v).null().non_empty(),
       // ---- engine ----
-      K("engine", "md_engine", T::String, "openmm").one_of(engine_names()),
-      K("engine", "seed", T::Int, null_v).null().ge(0).wide(),
-      K("engine", "potential", T::String, "muller_brown")
-          .one_of({"double_well", "muller_brown", "three_well", "harmonic", "biased_walk"})
-          .builtin_engine(),
-      K("engine", "integrator", T::String, "overdamped")
-          .one_of({"overdamped", "langevin"})
-          .builtin_engine(),
-      K("engine", "kT", T::Number, 1.0).gt(0).builtin_engine(),
+      // The keys every engine shares; each engine's own rows are in its module
+      // (config/engines/), added below.
+      K("engine", "md_engine", T::String, "openmm").one_of(engine_names()).fills([
+      ](auto& c) -> auto& { return c.engine.md_engine; }),
+      K("engine", "seed", T::Int, null_v).null().ge(0).wide().fills([](auto& c) -> auto& {
+        return c.engine.seed;
+      }),
+      // The MD block every engine reads (MdBlockConfig).
       K("engine", "dt", T::Number, 0.002).gt(0).fills([](auto& c) -> auto& {
         return c.engine.md.dt;
       }),
-      K("engine", "friction", T::Number, 1.0).gt(0).builtin_engine(),
-      K("engine", "mass", T::Number, 1.0).gt(0).builtin_engine(),
-      K("engine", "synthetic_cost_ms", T::Number, 0.0).ge(0).builtin_engine(),
-      K("engine", "synthetic_startup_ms", T::Number, 0.0).ge(0).builtin_engine(),
-      K("engine", "dimension", T::Int, 2).ge(1).builtin_engine(),
-      // The MD block every engine reads (MdBlockConfig).
       K("engine", "temperature", T::Number, 300.0).gt(0).fills([](auto& c) -> auto& {
         return c.engine.md.temperature;
       }),
@@ -85,39 +159,15 @@ std::vector<KeySpec> make_table() {
         return c.engine.md.pressure;
       }),
       K("engine", "npt", T::Bool, false).fills([](auto& c) -> auto& { return c.engine.md.npt; }),
-      K("engine", "platform_name", T::String, "CUDA")
-          .one_of({"Reference", "CPU", "CUDA", "OpenCL", "HIP"}),
-      K("engine", "precision", T::String, "mixed").one_of({"single", "mixed", "double"}),
-      K("engine", "reproducibility", T::String, "auto").one_of({"auto", "bitwise", "fast"}),
+      // Trails-MD's name of execution.devices (build_md_system reads the two together).
       K("engine", "gpu_ids", T::IntList, null_v).null().non_empty().ge(0),
-      K("engine", "equilibrate", T::Bool, false),
-      K("engine", "gromacs_executable", T::String, "gmx").gromacs(),
-      K("engine", "gromacs_include_dir", T::DirPath, null_v).null(),
-      K("engine", "python", T::String, null_v).null(),
-      K("engine", "gromacs_mdrun_ntmpi", T::Int, 1).gt(0).gromacs(),
-      K("engine", "gromacs_mdrun_ntomp", T::Int, null_v).null().gt(0).gromacs(),
-      K("engine", "gromacs_mdrun_nb", T::String, null_v)
-          .null()
-          .one_of({"auto", "cpu", "gpu"})
-          .gromacs(),
-      K("engine", "gromacs_mdrun_pme", T::String, null_v)
-          .null()
-          .one_of({"auto", "cpu", "gpu"})
-          .gromacs(),
-      K("engine", "gromacs_mdrun_update", T::String, null_v)
-          .null()
-          .one_of({"auto", "cpu", "gpu"})
-          .gromacs(),
-      K("engine", "gromacs_mdrun_bonded", T::String, null_v)
-          .null()
-          .one_of({"auto", "cpu", "gpu"})
-          .gromacs(),
-      K("engine", "gromacs_mdrun_pin", T::String, null_v)
-          .null()
-          .one_of({"auto", "on", "off"})
-          .gromacs(),
-      K("engine", "gromacs_mdrun_extra_args", T::StringList, empty_list).gromacs(),
-      K("engine", "gromacs_grompp_maxwarn", T::Int, 0).ge(0).gromacs(),
+      // A .top file's include directory: the OpenMM and GROMACS engines both read .top files.
+      K("engine", "gromacs_include_dir", T::DirPath, null_v).null().fills([](auto& c) -> auto& {
+        return c.engine.gromacs_include_dir;
+      }),
+      K("engine", "python", T::String, null_v).null().fills([](auto& c) -> auto& {
+        return c.engine.python;
+      }),
   };
   // Each engine module's own rows (config/engines/), in the registry's order.
   std::vector<KeySpec> out = rows_of(std::move(k));
@@ -127,7 +177,9 @@ std::vector<KeySpec> make_table() {
   std::vector<K> rest = {
       // Trails extension (docs/engines.md, "Walker files and scratch"): keep each walker's work
       // directory.
-      K("engine", "keep_walker_files", T::Bool, false),
+      K("engine", "keep_walker_files", T::Bool, false).fills([](auto& c) -> auto& {
+        return c.engine.keep_walker_files;
+      }),
       // ---- spawning ----
       K("spawning", "walker", T::Int, 10).gt(0),
       K("spawning", "step", T::Int, 10000).gt(0),
@@ -234,34 +286,80 @@ std::vector<KeySpec> make_table() {
       // precision: float32 (build.cpp, docs/configuration.md).
       K("output", "position_precision", T::NumberOrExact, 0.001).gt(0),
       // ---- feature_selection ----
-      K("feature_selection", "enabled", T::Bool, false),
-      K("feature_selection", "method", T::String, "greedy_vamp").one_of({"greedy_vamp", "all"}),
-      K("feature_selection", "lagtime", T::Int, 10).gt(0),
-      K("feature_selection", "cadence", T::Int, 5).gt(0),
-      K("feature_selection", "max_features", T::Int, null_v).null().gt(0),
-      K("feature_selection", "dim", T::Int, null_v).null().gt(0),
-      K("feature_selection", "min_gain", T::Number, 1e-4).ge(0),
-      K("feature_selection", "candidate_feature_types", T::StringList, empty_list),
+      // The block's keys are in the run's JSON only when it is enabled (selecting).
+      K("feature_selection", "enabled", T::Bool, false).written_if(selecting).fills_campaign([
+      ](auto& c) -> auto& { return c.learned.selection.enabled; }),
+      K("feature_selection", "method", T::String, "greedy_vamp")
+          .one_of({"greedy_vamp", "all"})
+          .written_if(selecting)
+          .fills_campaign(
+              [](auto& c) -> auto& { return c.learned.selection.greedy; }, greedy_of,
+              selection_method_name),
+      K("feature_selection", "lagtime", T::Int, 10).gt(0).written_if(selecting).fills_campaign([
+      ](auto& c) -> auto& { return c.learned.selection.lagtime; }),
+      K("feature_selection", "cadence", T::Int, 5).gt(0).written_if(selecting).fills_campaign([
+      ](auto& c) -> auto& { return c.learned.selection.cadence; }),
+      K("feature_selection", "max_features", T::Int, null_v)
+          .null()
+          .gt(0)
+          .written_if(selecting)
+          .fills_campaign([](auto& c) -> auto& { return c.learned.selection.max_features; }),
+      K("feature_selection", "dim", T::Int, null_v)
+          .null()
+          .gt(0)
+          .written_if(selecting)
+          .fills_campaign([](auto& c) -> auto& { return c.learned.selection.dim; }),
+      K("feature_selection", "min_gain", T::Number, 1e-4)
+          .ge(0)
+          .written_if(selecting)
+          .fills_campaign([](auto& c) -> auto& { return c.learned.selection.min_gain; }),
+      K("feature_selection", "candidate_feature_types", T::StringList, empty_list)
+          .written_if(selecting)
+          .fills_campaign(
+              [](auto& c) -> auto& { return c.learned.selection.candidate_feature_types; }),
       // ---- adaptive_model ----
+      // The latent dimension is len(n_bins) (written by campaign_json.cpp); a neural space's
+      // keys are written only with the spaces that read them (model()).
       K("adaptive_model", "latent_dim", T::Int, 2).gt(0),
-      K("adaptive_model", "lagtime", T::Int, 5).gt(0),
+      K("adaptive_model", "lagtime", T::Int, 5).gt(0).written_if(learned).fills_campaign([
+      ](auto& c) -> auto& { return c.learned.lagtime; }),
       K("adaptive_model", "encoder_hidden_dims", T::IntList, json::array({256, 128}))
           .gt(0)
-          .model({"tvae", "vampnet", "spib"}),
+          .model({"tvae", "vampnet", "spib"})
+          .fills_campaign([](auto& c) -> auto& { return c.learned.model.encoder_hidden_dims; }),
       K("adaptive_model", "decoder_hidden_dims", T::IntList, json::array({128, 256}))
           .gt(0)
-          .model({"tvae"}),
-      K("adaptive_model", "dropout_rate", T::Number, 0.1).ge(0).lt(1).model({"tvae", "spib"}),
-      K("adaptive_model", "learning_rate", T::Number, 5e-4).gt(0).model(kNeuralSpaces),
-      K("adaptive_model", "epochs", T::Int, 50).gt(0).model(kNeuralSpaces),
-      K("adaptive_model", "batch_size", T::IntOrAuto, "auto").ge(2).model(kNeuralSpaces),
-      K("adaptive_model", "tvae_beta", T::Number, 1.0).gt(0).model({"tvae"}),
-      K("adaptive_model", "spib_n_states", T::Int, 10).ge(2).model({"spib"}),
-      K("adaptive_model", "spib_beta", T::Number, 1e-3).ge(0).model({"spib"}),
-      K("adaptive_model", "spib_refine_rounds", T::Int, 5).ge(0).model({"spib"}),
+          .model({"tvae"})
+          .fills_campaign([](auto& c) -> auto& { return c.learned.model.decoder_hidden_dims; }),
+      K("adaptive_model", "dropout_rate", T::Number, 0.1)
+          .ge(0)
+          .lt(1)
+          .model({"tvae", "spib"})
+          .fills_campaign([](auto& c) -> auto& { return c.learned.model.dropout_rate; }),
+      K("adaptive_model", "learning_rate", T::Number, 5e-4)
+          .gt(0)
+          .model(kNeuralSpaces)
+          .fills_campaign([](auto& c) -> auto& { return c.learned.model.learning_rate; }),
+      K("adaptive_model", "epochs", T::Int, 50).gt(0).model(kNeuralSpaces).fills_campaign([
+      ](auto& c) -> auto& { return c.learned.model.epochs; }),
+      K("adaptive_model", "batch_size", T::IntOrAuto, "auto")
+          .ge(2)
+          .model(kNeuralSpaces)
+          .fills_campaign(
+              [](auto& c) -> auto& { return c.learned.model.batch_size; }, batch_size_of,
+              batch_size_json),
+      K("adaptive_model", "tvae_beta", T::Number, 1.0).gt(0).model({"tvae"}).fills_campaign([
+      ](auto& c) -> auto& { return c.learned.model.tvae_beta; }),
+      K("adaptive_model", "spib_n_states", T::Int, 10).ge(2).model({"spib"}).fills_campaign([
+      ](auto& c) -> auto& { return c.learned.model.spib_n_states; }),
+      K("adaptive_model", "spib_beta", T::Number, 1e-3).ge(0).model({"spib"}).fills_campaign([
+      ](auto& c) -> auto& { return c.learned.model.spib_beta; }),
+      K("adaptive_model", "spib_refine_rounds", T::Int, 5).ge(0).model({"spib"}).fills_campaign([
+      ](auto& c) -> auto& { return c.learned.model.spib_refine_rounds; }),
       K("adaptive_model", "deep_tica_hidden_dims", T::IntList, json::array({256, 128}))
           .gt(0)
-          .model({"deep-tica"}),
+          .model({"deep-tica"})
+          .fills_campaign([](auto& c) -> auto& { return c.learned.model.deep_tica_hidden_dims; }),
   };
   for (KeySpec& row : rows_of(std::move(rest))) out.push_back(std::move(row));
   return out;

@@ -13,8 +13,9 @@
 #include <nlohmann/json.hpp>
 
 namespace trails::config {
+struct MdSystemConfig;
 struct CampaignConfig;
-}
+}  // namespace trails::config
 
 namespace trails::config::detail {
 
@@ -72,11 +73,18 @@ struct KeySpec {
   // (a NotBuilt key is then not refused: docs/trails-md-compatibility.md#compat-ignored-keys).
   std::string_view used_with_key;
   std::vector<std::string_view> used_with;
-  // A row bound to the CampaignConfig member it fills (key_row.h, K::fills): build_config stores
-  // the converted value through `fill`, the engine modules write it back through `read`. Unbound
-  // rows are built by hand (build.cpp).
+  // A row bound to the member it fills (key_row.h, K::fills): build_md_system (MdSystemConfig,
+  // both drivers) and build_config (CampaignConfig, the campaign's own blocks) store the
+  // converted value through `fill_md` / `fill`, and the run's JSON views write it back through
+  // `read_md` / `read`. Unbound rows are built by hand (build.cpp).
+  std::function<void(MdSystemConfig&, const nlohmann::json&)> fill_md;
+  std::function<nlohmann::json(const MdSystemConfig&)> read_md;
   std::function<void(CampaignConfig&, const nlohmann::json&)> fill;
   std::function<nlohmann::json(const CampaignConfig&)> read;
+  bool effective_only = false;    // no effect on results: only in effective_json
+  bool written_when_set = false;  // in the run's JSON only when not at its default
+  // A campaign row is in the run's JSON only where this holds (null: always).
+  bool (*written_if)(const CampaignConfig&) = nullptr;
 
   std::string dotted() const;  // "spawning.walker", or "n_bins" at top level
 };

@@ -279,8 +279,8 @@ void check_python_functions(const detail::RawConfig& raw, const SwarmOptions& o,
 }
 
 void check_md(const detail::RawConfig& raw, const SwarmReader& r, SwarmOptions& o,
-              CampaignConfig& md, Problems& problems) {
-  const bool builtin = md.engine.md_engine == "builtin";
+              MdSystemConfig& md, Problems& problems) {
+  const bool builtin = detail::is_builtin(raw);
   const Value& temperature = r.at("pathgennie.temperature");
   if (builtin && temperature.present) {
     problems.add(temperature.at, "pathgennie.temperature",
@@ -376,12 +376,10 @@ SwarmConfig load_swarm_config(const fs::path& file) {
   SwarmConfig config;
   config.config_file = absolute;
   config.workdir = reader.at("workdir").value.get<std::string>();
-  config.md = detail::build_config(raw);
-  config.md.config_file = absolute;
-  config.md.notes = detail::format_notes(raw, file.string());
-  config.md.outdir = config.workdir;
+  detail::build_md_system(raw, config.md);
+  config.notes = detail::format_notes(raw, file.string());
   config.swarm = build_options(reader, problems);
-  note_other_mode_keys(reader, file.string(), config.swarm, config.md.notes);
+  note_other_mode_keys(reader, file.string(), config.swarm, config.notes);
   config.md.random_seed = config.swarm.seed;
   check_md(raw, reader, config.swarm, config.md, problems);
   problems.throw_if_any();
@@ -437,7 +435,8 @@ json SwarmConfig::result_relevant_json() const {
   c["stall_tolerance"] = o.stall_tolerance;
   c["stagnation_window"] = o.stagnation_window ? json(*o.stagnation_window) : json(nullptr);
   c["stagnation_tolerance"] = o.stagnation_tolerance;
-  const json base = md.result_relevant_json();
+  json base;
+  md_system_values(md, /*all=*/false, base);
   json j;
   j["pathgennie"] = p;
   j["convergence"] = c;

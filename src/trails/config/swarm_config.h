@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "trails/config/campaign_config.h"
+#include "trails/config/md_system_config.h"
 
 namespace trails::config {
 
@@ -99,9 +99,11 @@ struct SwarmConfig {
   std::filesystem::path config_file;  // absolute
   std::filesystem::path workdir;      // the run directory, absolute
   SwarmOptions swarm;
-  // The engine, system and cvs blocks, read and checked by the campaign key table (the rest of
-  // it holds defaults and is not used).
-  CampaignConfig md;
+  // The engine, system, cvs and execution blocks, read and checked by the campaign key table
+  // (md_system_config.h); random_seed is pathgennie.seed.
+  MdSystemConfig md;
+  // Keys accepted without effect, as a campaign's notes (CampaignConfig::notes).
+  std::vector<std::string> notes;
 
   EngineSpec engine_spec() const { return md.engine_spec(); }
   // One start point per chain (built-in engine); empty: the engine's default start.

@@ -233,7 +233,7 @@ class SwarmRun {
                                   cv_model_.value("run", std::string())));
     }
     // Keys accepted without effect (docs/trails-md-compatibility.md#compat-ignored-keys).
-    for (const auto& note : config_.md.notes) lines.push_back("  note        " + note);
+    for (const auto& note : config_.notes) lines.push_back("  note        " + note);
     return lines;
   }
 

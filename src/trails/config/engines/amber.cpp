@@ -55,9 +55,10 @@ void check_amber(const RawConfig& raw, Problems& problems) {
   require("system.conf_file", {".inpcrd", ".rst7", ".ncrst", ".rst", ".crd"},
           "an Amber coordinate or restart file");
   refuse_start_point(raw, problems, "the Amber engine");
+  check_md_time_step(raw, "Amber", problems);
 }
 
-EngineSpec amber_spec(const CampaignConfig& c) {
+EngineSpec amber_spec(const MdSystemConfig& c, const SegmentShape&) {
   AmberSpec spec;
   spec.executable = c.engine.amber.executable;
   spec.input_file = c.engine.amber.input_file;
@@ -75,9 +76,9 @@ EngineSpec amber_spec(const CampaignConfig& c) {
   return spec;
 }
 
-void amber_values(const CampaignConfig& c, bool all, json& j) {
+void amber_values(const MdSystemConfig& c, bool all, json& j) {
   static const std::vector<KeySpec> rows = amber_keys();
-  bound_values(rows, c, j);
+  bound_values(rows, c, all, j);
   md_block_values(c, j);
   j["system"]["conf_file"] = value_json(c.system.conf_file);
   j["system"]["top_file"] = value_json(c.system.top_file);
@@ -85,10 +86,50 @@ void amber_values(const CampaignConfig& c, bool all, json& j) {
   if (all) j["engine"]["keep_walker_files"] = c.engine.keep_walker_files;
 }
 
+json amber_spec_json(const EngineSpec& spec) {
+  const AmberSpec& s = std::get<AmberSpec>(spec);
+  json j = {{"engine", "amber"},
+            {"executable", s.executable},
+            {"input_file", path_json(s.input_file)},
+            {"extra_args", s.extra_args},
+            {"netcdf", s.netcdf},
+            {"top_file", s.top_file.string()},
+            {"conf_file", s.conf_file.string()},
+            {"dt", s.dt},
+            {"temperature", s.temperature},
+            {"pressure", s.pressure},
+            {"npt", s.npt}};
+  put_external(j, s.files, s.timeout_s);
+  return j;
+}
+
+EngineSpec amber_spec_from_json(const json& j) {
+  AmberSpec s;
+  s.executable = j.at("executable").get<std::string>();
+  s.input_file = path_of(j.at("input_file"));
+  s.extra_args = j.at("extra_args").get<std::vector<std::string>>();
+  s.netcdf = j.at("netcdf").get<bool>();
+  s.top_file = j.at("top_file").get<std::string>();
+  s.conf_file = j.at("conf_file").get<std::string>();
+  s.dt = j.at("dt").get<double>();
+  s.temperature = j.at("temperature").get<double>();
+  s.pressure = j.at("pressure").get<double>();
+  s.npt = j.at("npt").get<bool>();
+  get_external(j, s.files, s.timeout_s);
+  return s;
+}
+
 }  // namespace
 
 const EngineModule& amber_engine_module() {
-  static const EngineModule module{"amber", amber_keys, check_amber, amber_spec, amber_values};
+  static const EngineModule module{.name = "amber",
+                                   .keys = amber_keys,
+                                   .check = check_amber,
+                                   .spec = amber_spec,
+                                   .values = amber_values,
+                                   .owns = holds<AmberSpec>,
+                                   .spec_json = amber_spec_json,
+                                   .spec_from_json = amber_spec_from_json};
   return module;
 }
 

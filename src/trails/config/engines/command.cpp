@@ -16,8 +16,13 @@ std::vector<KeySpec> command_keys() {
   return rows_of({
       K("engine", "command", T::Command, null_v).null().engine("command").fills([
       ](auto& c) -> auto& { return c.engine.command.argv; }),
-      K("engine", "command_timeout", T::Number, null_v).null().gt(0).engine("command").fills([
-      ](auto& c) -> auto& { return c.engine.command.timeout_s; }),
+      // Where walkers run, not what they compute.
+      K("engine", "command_timeout", T::Number, null_v)
+          .null()
+          .gt(0)
+          .engine("command")
+          .effective_only()
+          .fills([](auto& c) -> auto& { return c.engine.command.timeout_s; }),
   });
 }
 
@@ -76,7 +81,7 @@ void check_command(const RawConfig& raw, Problems& problems) {
   }
 }
 
-EngineSpec command_spec(const CampaignConfig& c) {
+EngineSpec command_spec(const MdSystemConfig& c, const SegmentShape&) {
   CommandSpec spec;
   spec.command = c.engine.command.argv;
   spec.timeout_s =
@@ -91,24 +96,60 @@ EngineSpec command_spec(const CampaignConfig& c) {
   return spec;
 }
 
-void command_values(const CampaignConfig& c, bool all, json& j) {
-  json& e = j["engine"];
-  e["command"] = c.engine.command.argv;
+void command_values(const MdSystemConfig& c, bool all, json& j) {
+  static const std::vector<KeySpec> rows = command_keys();
+  bound_values(rows, c, all, j);
   md_block_values(c, j);
   j["system"]["conf_file"] = value_json(c.system.conf_file);
   j["cvs"] = c.cvs;
   if (all) {  // where walkers run, not what they compute
-    e["command_timeout"] = value_json(c.engine.command.timeout_s);
-    e["keep_walker_files"] = c.engine.keep_walker_files;
+    j["engine"]["keep_walker_files"] = c.engine.keep_walker_files;
     j["execution"]["scratch"] = value_json(c.execution.scheduler.scratch);
   }
+}
+
+// A molecular system with a structure, else a point whose coordinates are the CVs.
+bool point_system(const MdSystemConfig& c) { return !c.system.conf_file.has_value(); }
+
+json command_spec_json(const EngineSpec& spec) {
+  const CommandSpec& s = std::get<CommandSpec>(spec);
+  json j = {{"engine", "command"},
+            {"command", s.command},
+            {"dt", s.dt},
+            {"temperature", s.temperature},
+            {"pressure", s.pressure},
+            {"npt", s.npt},
+            {"conf_file", path_json(s.conf_file)},
+            {"start", s.start}};
+  put_external(j, s.files, s.timeout_s);
+  return j;
+}
+
+EngineSpec command_spec_from_json(const json& j) {
+  CommandSpec s;
+  s.command = j.at("command").get<std::vector<std::string>>();
+  s.dt = j.at("dt").get<double>();
+  s.temperature = j.at("temperature").get<double>();
+  s.pressure = j.at("pressure").get<double>();
+  s.npt = j.at("npt").get<bool>();
+  s.conf_file = path_of(j.at("conf_file"));
+  s.start = j.at("start").get<std::vector<double>>();
+  get_external(j, s.files, s.timeout_s);
+  return s;
 }
 
 }  // namespace
 
 const EngineModule& command_engine_module() {
-  static const EngineModule module{"command", command_keys, check_command, command_spec,
-                                   command_values};
+  static const EngineModule module{.name = "command",
+                                   .keys = command_keys,
+                                   .check = check_command,
+                                   .spec = command_spec,
+                                   .values = command_values,
+                                   .point_system = point_system,
+                                   .owns = holds<CommandSpec>,
+                                   .spec_json = command_spec_json,
+                                   .spec_from_json = command_spec_from_json};
   return module;
 }
 

@@ -24,13 +24,7 @@ const EngineModule* engine_module(std::string_view name) {
   return nullptr;
 }
 
-void bound_values(const std::vector<KeySpec>& rows, const CampaignConfig& c, nlohmann::json& j) {
-  for (const KeySpec& row : rows) {
-    if (row.read) j["engine"][std::string(row.name)] = row.read(c);
-  }
-}
-
-void md_block_values(const CampaignConfig& c, nlohmann::json& j) {
+void md_block_values(const MdSystemConfig& c, nlohmann::json& j) {
   nlohmann::json& e = j["engine"];
   e["temperature"] = c.engine.md.temperature;
   e["pressure"] = c.engine.md.pressure;
