@@ -121,7 +121,7 @@ void check_classic_header(const fs::path& file) {
     in.read(magic.data(), magic.size());
     if (!in || magic[0] != 'C' || magic[1] != 'D' || magic[2] != 'F') return;
   }
-  const int version = magic[3];
+  const int version = static_cast<unsigned char>(magic[3]);
   std::error_code ec;
   const std::uint64_t size = fs::file_size(file, ec);
   if (ec) throw core::InputError(file.string() + ": cannot read its size: " + ec.message());
