@@ -10,12 +10,6 @@
 namespace trails::app {
 namespace {
 
-std::string duration(double s) {
-  if (s < 60) return fmt::format("{:.0f} s", s);
-  if (s < 3600) return fmt::format("{:.0f} min {:02.0f} s", s / 60, std::fmod(s, 60.0));
-  return fmt::format("{:.0f} h {:02.0f} min", s / 3600, std::fmod(s / 60, 60.0));
-}
-
 // Writes with `print`, unless stdout is gone: once a write fails (EPIPE after `| head`, SIGPIPE
 // being ignored by `trails run`), progress stops and the campaign carries on (docs/reliability.md).
 template <typename Print>
@@ -29,6 +23,15 @@ void emit(std::FILE* out, Print&& print) {
 }
 
 }  // namespace
+
+std::string duration_text(double s) {
+  if (!(s >= 0.0)) return "?";
+  s = std::round(s);
+  if (s < 60) return fmt::format("{:.0f} s", s);
+  if (s < 3600) return fmt::format("{:.0f} min {:02.0f} s", std::floor(s / 60), std::fmod(s, 60.0));
+  return fmt::format("{:.0f} h {:02.0f} min", std::floor(s / 3600),
+                     std::fmod(std::floor(s / 60), 60.0));
+}
 
 ConsoleProgress::ConsoleProgress(std::FILE* out) : out_(out), tty_(::isatty(::fileno(out)) != 0) {}
 
@@ -50,7 +53,7 @@ void ConsoleProgress::iteration(const campaign::IterationReport& report) {
       "analysis {:.3f} s  ETA {}",
       r.iteration, r.iteration + 1, report.target_iterations, r.successful_walkers, report.walkers,
       r.cumulative_frames, r.occupied_bins, r.total_bins, pct, r.runner_s, r.analysis_s,
-      duration(report.eta_s));
+      duration_text(report.eta_s));
   show(line);
 }
 
@@ -64,7 +67,7 @@ void ConsoleProgress::walkers(const store::WalkerProgress& p) {
   const std::string line = fmt::format(
       "iteration {}  walkers {}/{} done ({} failed), {} running, {} queued  {:.0f} s  ETA {}",
       p.iteration, p.done, p.walkers, p.failed, p.running, p.queued, p.elapsed_s,
-      p.eta_s ? duration(*p.eta_s) : std::string("-"));
+      p.eta_s ? duration_text(*p.eta_s) : std::string("-"));
   show(line);
 }
 

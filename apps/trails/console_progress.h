@@ -4,10 +4,15 @@
 
 #include <chrono>
 #include <cstdio>
+#include <string>
 
 #include "trails/campaign/campaign.h"
 
 namespace trails::app {
+
+// A duration as the console prints it: 45 s, 2 min 05 s, 1 h 02 min (rounded to the second);
+// "?" when unknown.
+std::string duration_text(double s);
 
 class ConsoleProgress final : public campaign::ProgressSink {
  public:

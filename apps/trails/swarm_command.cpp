@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "commands.h"
+#include "console_progress.h"
 #include "trails/config/config_kind.h"
 #include "trails/config/execution_spec.h"
 #include "trails/config/swarm_config.h"
@@ -24,13 +25,6 @@ namespace trails::app {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string duration(double s) {
-  if (!(s >= 0.0)) return "?";
-  if (s < 90.0) return fmt::format("{:.0f}s", s);
-  if (s < 5400.0) return fmt::format("{:.0f}m{:02.0f}s", std::floor(s / 60.0), std::fmod(s, 60.0));
-  return fmt::format("{:.0f}h{:02.0f}m", std::floor(s / 3600.0), std::fmod(s / 60.0, 60.0));
-}
 
 // On a terminal one live line; otherwise a line per second at most, and one per finished chain.
 class SwarmConsole final : public swarm::SwarmProgress {
@@ -58,7 +52,7 @@ class SwarmConsole final : public swarm::SwarmProgress {
         "cycle {:>6} of {:>6} | path {} cycle {} progress {:.4g}{} | {} running | {:.1f} cycles/s "
         "| ETA <= {}",
         r.cycles_committed, r.cycles_total, r.chain, r.cycle, r.anchor_metric,
-        r.converged ? " converged" : "", r.chains_running, rate, duration(eta));
+        r.converged ? " converged" : "", r.chains_running, rate, duration_text(eta));
     if (tty_) {
       fmt::print(out_, "\r{}\x1b[K", line);
       std::fflush(out_);
@@ -77,7 +71,7 @@ class SwarmConsole final : public swarm::SwarmProgress {
                                   : c.stop,
                  c.anchor_metric);
     }
-    fmt::print(out_, "Ran {} cycle(s) in {}\n", o.cycles_run, duration(o.wall_s));
+    fmt::print(out_, "Ran {} cycle(s) in {}\n", o.cycles_run, duration_text(o.wall_s));
   }
 
  private:

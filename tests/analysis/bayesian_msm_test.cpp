@@ -7,20 +7,12 @@
 
 #include <gtest/gtest.h>
 
+#include "support/markov.h"
 #include "trails/core/error.h"
 
 using namespace trails::analysis;
 
 namespace {
-
-CountModel counts_of(const Eigen::MatrixXd& C) {
-  CountModel m;
-  m.counts = C;
-  m.state_histogram = C.rowwise().sum();
-  for (int i = 0; i < C.rows(); ++i) m.active_set.push_back(i), m.active_index.push_back(i);
-  m.connected_sets = {m.active_set};
-  return m;
-}
 
 // Exact expected counts N * diag(pi) P of the 2-state chain [[0.9, 0.1], [0.2, 0.8]].
 Eigen::MatrixXd two_state_counts(double N) {
@@ -57,7 +49,7 @@ TEST(BayesianMsm, ReversibleTwoStateMatchesAsymptoticPosterior) {
     double previous_sd = 0.0;
     for (double N : {3000.0, 300000.0}) {
       const auto b = estimate_bayesian_msm(
-          counts_of(two_state_counts(N)),
+          trails::test_support::counts_model_of(two_state_counts(N)),
           {.n_samples = 400, .reversible = reversible, .seed = 5, .n_timescales = 1});
       const double c0 = N * 2.0 / 3.0;
       const double sd_expected = std::sqrt(0.1 * 0.9 / c0);
@@ -79,8 +71,9 @@ TEST(BayesianMsm, TimescaleMeanApproachesMleAndStdShrinks) {
   const double t2 = -1.0 / std::log(0.98), t3 = -1.0 / std::log(0.96);
   double previous_rel_sd = 0.0;
   for (double N : {2e4, 2e6}) {
-    const auto b = estimate_bayesian_msm(counts_of(three_state_counts(N)),
-                                         {.n_samples = 100, .seed = 1, .n_timescales = 2});
+    const auto b =
+        estimate_bayesian_msm(trails::test_support::counts_model_of(three_state_counts(N)),
+                              {.n_samples = 100, .seed = 1, .n_timescales = 2});
     const Eigen::VectorXd mle = b.point_estimate.timescales(2);
     EXPECT_NEAR(mle(0), t2, 1e-6 * t2);  // exact counts: the MLE is the true chain
     EXPECT_NEAR(mle(1), t3, 1e-6 * t3);
@@ -97,9 +90,9 @@ TEST(BayesianMsm, SameSeedSameBitsAnyThreadCount) {
   Eigen::MatrixXd C(3, 3);
   C << 50, 3, 0, 4, 70, 6, 0, 5, 40;
   BayesianMsmOptions o{.n_samples = 8, .seed = 77, .n_threads = 1, .n_timescales = 2};
-  const auto a = estimate_bayesian_msm(counts_of(C), o);
+  const auto a = estimate_bayesian_msm(trails::test_support::counts_model_of(C), o);
   o.n_threads = 4;
-  const auto b = estimate_bayesian_msm(counts_of(C), o);
+  const auto b = estimate_bayesian_msm(trails::test_support::counts_model_of(C), o);
   ASSERT_EQ(a.transition_matrices.size(), 8u);
   for (int s = 0; s < 8; ++s)
     EXPECT_EQ(std::memcmp(a.transition_matrices[s].data(), b.transition_matrices[s].data(),
@@ -114,7 +107,8 @@ TEST(BayesianMsm, SameSeedSameBitsAnyThreadCount) {
     EXPECT_EQ(T(0, 2), 0.0);
   }
   o.seed = 78;
-  const auto c = estimate_bayesian_msm(counts_of(C), o);
+  const auto c = estimate_bayesian_msm(trails::test_support::counts_model_of(C), o);
   EXPECT_NE(a.timescales, c.timescales);
-  EXPECT_THROW(estimate_bayesian_msm(counts_of(C), {.n_samples = 0}), trails::core::InputError);
+  EXPECT_THROW(estimate_bayesian_msm(trails::test_support::counts_model_of(C), {.n_samples = 0}),
+               trails::core::InputError);
 }

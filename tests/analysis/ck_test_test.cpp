@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/markov.h"
 #include "trails/core/error.h"
 #include "trails/core/rng.h"
 
@@ -21,29 +22,11 @@ Eigen::MatrixXd hidden_chain() {
   return P;
 }
 
-std::vector<int> simulate(const Eigen::MatrixXd& P, int steps, std::uint64_t seed) {
-  trails::core::Rng rng(seed);
-  std::vector<int> traj;
-  int s = 0;
-  for (int t = 0; t < steps; ++t) {
-    traj.push_back(s);
-    const double u = rng.uniform();
-    double acc = 0.0;
-    int next = static_cast<int>(P.cols()) - 1;
-    for (int j = 0; j < P.cols(); ++j)
-      if (u < (acc += P(s, j))) {
-        next = j;
-        break;
-      }
-    s = next;
-  }
-  return traj;
-}
-
 }  // namespace
 
 TEST(CkTest, MarkovChainPasses) {
-  const std::vector<std::vector<int>> d = {simulate(hidden_chain(), 400000, 21)};
+  const std::vector<std::vector<int>> d = {
+      trails::test_support::sample_chain(hidden_chain(), 400000, 21)};
   const auto model = estimate_msm(d, 1);
   const Eigen::MatrixXd chi = crisp_memberships(4, {{0, 1}, {2, 3}});
   const auto ck = chapman_kolmogorov_test(d, model, chi, {.max_multiple = 8});
@@ -63,7 +46,7 @@ TEST(CkTest, MarkovChainPasses) {
 }
 
 TEST(CkTest, HiddenTrapFails) {
-  std::vector<int> h = simulate(hidden_chain(), 400000, 22);
+  std::vector<int> h = trails::test_support::sample_chain(hidden_chain(), 400000, 22);
   for (int& s : h) s = s < 2 ? 0 : 1;  // observe only the side: trap and shallow merge
   const std::vector<std::vector<int>> d = {h};
   const auto model = estimate_msm(d, 1);

@@ -63,7 +63,7 @@ DoubleWell make_double_well(int n) {
   return w;
 }
 
-std::vector<int> simulate(const Eigen::MatrixXd& T, int steps, std::uint64_t seed) {
+std::vector<int> simulate_from_quarter(const Eigen::MatrixXd& T, int steps, std::uint64_t seed) {
   trails::core::Rng rng(seed);
   const Eigen::Index n = T.rows();
   // Cumulative rows once, for fast sampling.
@@ -109,7 +109,8 @@ TEST(DoubleWell, ExactCountsGiveExactSpectrumAtEveryLag) {
 
 TEST(DoubleWell, SimulatedSweepMatchesSpectrumAndIgnoresThreads) {
   const auto w = make_double_well(30);
-  const std::vector<std::vector<int>> d = {simulate(w.transition_matrix(1), 1000000, 2026)};
+  const std::vector<std::vector<int>> d = {
+      simulate_from_quarter(w.transition_matrix(1), 1000000, 2026)};
   const std::vector<int> lags = {1, 2, 5, 10, 20};
   const auto one = implied_timescales_sweep(d, lags, 2, -1, CountMode::Sliding, {}, 1);
   const auto four = implied_timescales_sweep(d, lags, 2, -1, CountMode::Sliding, {}, 4);

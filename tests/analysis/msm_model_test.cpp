@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/markov.h"
 #include "trails/core/error.h"
 #include "trails/core/rng.h"
 
@@ -15,21 +16,12 @@ using trails::core::InputError;
 
 namespace {
 
-Eigen::MatrixXd random_counts(int n, std::uint64_t seed) {
+Eigen::MatrixXd uniform_counts(int n, std::uint64_t seed) {
   trails::core::Rng rng(seed);
   Eigen::MatrixXd C(n, n);
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) C(i, j) = 1.0 + std::floor(100.0 * rng.uniform());
   return C;
-}
-
-CountModel counts_of(const Eigen::MatrixXd& C) {
-  CountModel m;
-  m.counts = C;
-  m.state_histogram = C.rowwise().sum();
-  for (int i = 0; i < C.rows(); ++i) m.active_set.push_back(i), m.active_index.push_back(i);
-  m.connected_sets = {m.active_set};
-  return m;
 }
 
 }  // namespace
@@ -66,7 +58,7 @@ TEST(MsmModel, TwoStateFromTrajectory) {
 }
 
 TEST(MsmModel, ReversibleEigenvectorIdentities) {
-  auto msm = estimate_msm(counts_of(random_counts(6, 3)), true);
+  auto msm = estimate_msm(trails::test_support::counts_model_of(uniform_counts(6, 3)), true);
   EXPECT_TRUE(msm.mle_converged());
   const Eigen::MatrixXd& T = msm.transition_matrix();
   const Eigen::MatrixXd R = msm.right_eigenvectors(), L = msm.left_eigenvectors();
@@ -108,7 +100,7 @@ TEST(MsmModel, PropagateTwoStateClosedForm) {
 }
 
 TEST(MsmModel, ReversibleSubmodelKeepsDetailedBalance) {
-  const auto msm = estimate_msm(counts_of(random_counts(5, 8)), true);
+  const auto msm = estimate_msm(trails::test_support::counts_model_of(uniform_counts(5, 8)), true);
   const std::vector<int> keep = {0, 2, 3};
   const auto sub = msm.submodel(keep);
   EXPECT_EQ(sub.active_set(), keep);

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <Eigen/LU>  // determinant()
 
+#include "support/markov.h"
 #include "trails/core/error.h"
 #include "trails/core/rng.h"
 
@@ -28,28 +29,6 @@ Eigen::MatrixXd tridiagonal_chain(double b) {
 }
 
 Eigen::Vector3d tridiagonal_pi() { return {0.25, 0.5, 0.25}; }
-
-std::vector<int> simulate(const Eigen::MatrixXd& P, int steps, std::uint64_t seed) {
-  Rng rng(seed);
-  std::vector<int> traj;
-  traj.reserve(static_cast<std::size_t>(steps));
-  int s = 0;
-  for (int t = 0; t < steps; ++t) {
-    traj.push_back(s);
-    const double u = rng.uniform();
-    double acc = 0.0;
-    int next = static_cast<int>(P.cols()) - 1;
-    for (int j = 0; j < P.cols(); ++j) {
-      acc += P(s, j);
-      if (u < acc) {
-        next = j;
-        break;
-      }
-    }
-    s = next;
-  }
-  return traj;
-}
 
 }  // namespace
 
@@ -98,7 +77,8 @@ TEST(Spectral, TimescalesAreLagIndependentForExactExpectedCounts) {
 
 TEST(Spectral, SimulatedChainTimescalesWithinTenPercent) {
   const auto P = tridiagonal_chain(0.05);  // eigenvalues 1, 0.9, 0.8
-  const std::vector<std::vector<int>> dtrajs = {simulate(P, 200000, 20260101)};
+  const std::vector<std::vector<int>> dtrajs = {
+      trails::test_support::sample_chain(P, 200000, 20260101)};
   const Eigen::Vector2d exact(-1.0 / std::log(0.9), -1.0 / std::log(0.8));
   const std::vector<int> lags = {1, 2, 5};
   const auto sweep = implied_timescales_sweep(dtrajs, lags, 2);

@@ -110,7 +110,7 @@ TEST(TrailsMdCompat, BuiltSchemeKeysAreNotesOnlyWithAnotherScheme) {
 }
 
 // An OpenMM system block around `lines` (paths relative to the config file).
-std::string openmm_config(const std::string& system_lines, const std::string& extra = "") {
+std::string openmm_config_with(const std::string& system_lines, const std::string& extra = "") {
   return "outdir: out\nn_bins: [18, 18]\nmin_values: [-3.2, -3.2]\nmax_values: [3.2, 3.2]\n"
          "system:\n" +
          system_lines +
@@ -124,8 +124,9 @@ TEST(TrailsMdCompat, PdbAsTopologyWithASystemFileIsAccepted) {
   dir.write("s.pdb", "x");
   dir.write("system.py", "x");
   const CampaignConfig c = load_campaign_config(dir.write(
-      "c.yaml", openmm_config("  conf_file: s.pdb\n  top_file: s.pdb\n  system_file: system.py\n"
-                              "  trajectory_topology_file: s.pdb\n  topology: amber\n")));
+      "c.yaml",
+      openmm_config_with("  conf_file: s.pdb\n  top_file: s.pdb\n  system_file: system.py\n"
+                         "  trajectory_topology_file: s.pdb\n  topology: amber\n")));
   ASSERT_TRUE(c.system.trajectory_topology_file);
   EXPECT_EQ(*c.system.trajectory_topology_file, dir.path() / "s.pdb");
   EXPECT_EQ(c.notes.size(), 1u) << joined(c.notes);
@@ -136,9 +137,9 @@ TEST(TrailsMdCompat, MolecularInputProblemsComeWithTheOthers) {
   dir.write("s.pdb", "x");
   dir.write("s.prm", "x");
   const std::string m =
-      load_error(dir.write("c.yaml", openmm_config("  conf_file: s.pdb\n  top_file: s.pdb\n"
-                                                   "  trajectory_topology_file: s.prm\n",
-                                                   "  walkr: 3\n")));
+      load_error(dir.write("c.yaml", openmm_config_with("  conf_file: s.pdb\n  top_file: s.pdb\n"
+                                                        "  trajectory_topology_file: s.prm\n",
+                                                        "  walkr: 3\n")));
   EXPECT_HAS(m, "3 problem(s)");
   EXPECT_HAS(m,
              "c.yaml:7:13: system.top_file: a PDB topology holds no force field: set "
@@ -147,8 +148,8 @@ TEST(TrailsMdCompat, MolecularInputProblemsComeWithTheOthers) {
              "c.yaml:8:29: system.trajectory_topology_file: Trails reads the trajectory "
              "topology from a .pdb or .gro");
   EXPECT_HAS(m, "spawning.walkr: unknown key");
-  const std::string f =
-      load_error(dir.write("d.yaml", openmm_config("  conf_file: s.pdb\n  top_file: s.prm\n")));
+  const std::string f = load_error(
+      dir.write("d.yaml", openmm_config_with("  conf_file: s.pdb\n  top_file: s.prm\n")));
   EXPECT_HAS(f, "system.top_file: unsupported topology format '.prm'");
 }
 
@@ -160,7 +161,7 @@ TEST(TrailsMdCompat, AbsurdTimeStepsAreCaughtInTheEnginesUnits) {
   dir.write("system.py", "x");
   const std::string system = "  conf_file: s.pdb\n  top_file: s.pdb\n  system_file: system.py\n";
   const auto with_dt = [&](const std::string& dt) {
-    std::string text = openmm_config(system);
+    std::string text = openmm_config_with(system);
     text.replace(text.find("  platform_name"), 0, "  dt: " + dt + "\n");
     return dir.write("c.yaml", text);
   };

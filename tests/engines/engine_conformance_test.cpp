@@ -15,6 +15,7 @@
 #include <limits>
 #include <memory>
 
+#include "support/compare.h"
 #include "trails/engines/builtin/builtin_engine.h"
 #include "trails/engines/openmm/openmm_engine.h"
 #include "trails/engines/openmm/prepared_system.h"
@@ -109,21 +110,17 @@ class EngineConformance : public ::testing::TestWithParam<EngineCase> {
 INSTANTIATE_TEST_SUITE_P(Every, EngineConformance, ::testing::ValuesIn(every_engine()),
                          [](const auto& info) { return std::string(info.param.name); });
 
-bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
-}
-
 // Everything but timings: the dynamics and where it ran.
 void expect_same_bits(const SegmentResult& a, const SegmentResult& b) {
   EXPECT_EQ(a.task_id, b.task_id);
   EXPECT_EQ(a.status, b.status);
   EXPECT_EQ(a.error, b.error);
   EXPECT_EQ(a.n_frames, b.n_frames);
-  EXPECT_TRUE(same_bits(a.frames, b.frames));
-  EXPECT_TRUE(same_bits(a.frame_boxes, b.frame_boxes));
-  EXPECT_TRUE(same_bits(a.final_state.positions, b.final_state.positions));
-  EXPECT_TRUE(same_bits(a.final_state.velocities, b.final_state.velocities));
-  EXPECT_TRUE(same_bits(a.final_state.box, b.final_state.box));
+  EXPECT_TRUE(test_support::same_bits(a.frames, b.frames));
+  EXPECT_TRUE(test_support::same_bits(a.frame_boxes, b.frame_boxes));
+  EXPECT_TRUE(test_support::same_bits(a.final_state.positions, b.final_state.positions));
+  EXPECT_TRUE(test_support::same_bits(a.final_state.velocities, b.final_state.velocities));
+  EXPECT_TRUE(test_support::same_bits(a.final_state.box, b.final_state.box));
   EXPECT_EQ(a.recovered, b.recovered);
   EXPECT_EQ(a.platform, b.platform);
   EXPECT_EQ(a.device, b.device);
@@ -146,8 +143,8 @@ TEST_P(EngineConformance, SameSeedSameBitsDifferentSeedDifferentBits) {
   const SegmentResult c = fresh(task(6));
   ASSERT_TRUE(a.ok() && b.ok() && c.ok()) << a.error << c.error;
   expect_same_bits(a, b);
-  EXPECT_FALSE(same_bits(a.frames, c.frames));
-  EXPECT_FALSE(same_bits(a.final_state.positions, c.final_state.positions));
+  EXPECT_FALSE(test_support::same_bits(a.frames, c.frames));
+  EXPECT_FALSE(test_support::same_bits(a.final_state.positions, c.final_state.positions));
 }
 
 TEST_P(EngineConformance, FramesAreStepsOverStrideWithoutTheStartFrame) {
@@ -160,10 +157,10 @@ TEST_P(EngineConformance, FramesAreStepsOverStrideWithoutTheStartFrame) {
   EXPECT_EQ(r.n_frames, 4);
   ASSERT_EQ(r.frames.size(), 4 * per_frame);
   // The first frame is the state after `stride` steps, not the start; the last is the end.
-  EXPECT_FALSE(same_bits({r.frames.begin(), r.frames.begin() + static_cast<long>(per_frame)},
-                         t.start.positions));
-  EXPECT_TRUE(same_bits({r.frames.end() - static_cast<long>(per_frame), r.frames.end()},
-                        r.final_state.positions));
+  EXPECT_FALSE(test_support::same_bits(
+      {r.frames.begin(), r.frames.begin() + static_cast<long>(per_frame)}, t.start.positions));
+  EXPECT_TRUE(test_support::same_bits(
+      {r.frames.end() - static_cast<long>(per_frame), r.frames.end()}, r.final_state.positions));
   // A remainder of half a stride is integrated but gives no frame.
   SegmentTask longer = t;
   longer.steps += t.stride / 2;
@@ -171,7 +168,8 @@ TEST_P(EngineConformance, FramesAreStepsOverStrideWithoutTheStartFrame) {
   ASSERT_TRUE(l.ok()) << l.error;
   EXPECT_EQ(l.n_frames, 4);
   EXPECT_EQ(l.frames.size(), 4 * per_frame);
-  EXPECT_TRUE(same_bits(l.frames, r.frames));  // the same noise up to the fourth frame
+  EXPECT_TRUE(
+      test_support::same_bits(l.frames, r.frames));  // the same noise up to the fourth frame
 }
 
 TEST_P(EngineConformance, FinalStateHasPositionsAndVelocities) {

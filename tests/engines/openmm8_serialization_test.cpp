@@ -26,8 +26,8 @@ namespace trails::engines::openmm {
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kData = TRAILS_TEST_DATA;
-const fs::path kOpenMM8Xml = kData / "openmm/openmm8/argon2-system.xml";
+const fs::path kSerializedData = TRAILS_TEST_DATA;
+const fs::path kOpenMM8Xml = kSerializedData / "openmm/openmm8/argon2-system.xml";
 
 using test_support::read_text;
 
@@ -45,7 +45,8 @@ void expect_explained(const std::string& message, const std::string& file) {
 
 TEST(SerializedVersion, RootAttributeAndOrdering) {
   EXPECT_EQ(serialized_openmm_version(read_text(kOpenMM8Xml)), "8.6.1");
-  EXPECT_EQ(serialized_openmm_version(read_text(kData / "openmm/alad-vacuum/system.xml")), "7.7");
+  EXPECT_EQ(serialized_openmm_version(read_text(kSerializedData / "openmm/alad-vacuum/system.xml")),
+            "7.7");
   EXPECT_EQ(serialized_openmm_version("<?xml version=\"1.0\" ?>\n<Integrator type=\"x\">"),
             std::nullopt);
   EXPECT_EQ(serialized_openmm_version(""), std::nullopt);
@@ -110,7 +111,7 @@ TEST(OpenMM8System, PreparationReadsItOnlyUnderOpenMM8) {
   config::CampaignConfig config;
   config.engine.md_engine = "openmm";
   config.engine.openmm.platform_name = "Reference";
-  config.system.conf_file = kData / "openmm/argon/argon.gro";
+  config.system.conf_file = kSerializedData / "openmm/argon/argon.gro";
   config.system.system_file = kOpenMM8Xml;
   const auto spec = std::get<config::OpenMMSpec>(config.engine_spec());
   if (openmm_before_8()) {

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "support/compare.h"
 #include "trails/core/error.h"
 #include "trails/engines/frame_check.h"
 #include "trails/engines/openmm/openmm_engine.h"
@@ -44,10 +45,6 @@ SegmentTask task_for(const Engine& engine, std::uint64_t seed, std::int64_t step
   return t;
 }
 
-bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
-}
-
 class ThreadsEnv : public ::testing::Environment {
  public:
   void SetUp() override { setenv("OPENMM_CPU_THREADS", "1", 1); }
@@ -72,12 +69,12 @@ TEST_P(Rearm, WarmContextGivesBitwiseTheFramesOfAFreshOne) {
     EXPECT_TRUE(r->frame_boxes.empty());  // vacuum: no box
     EXPECT_EQ(r->platform, GetParam());
   }
-  EXPECT_TRUE(same_bits(w2.frames, f22.frames));
-  EXPECT_TRUE(same_bits(w2.final_state.velocities, f22.final_state.velocities));
-  EXPECT_TRUE(same_bits(w1.frames, f11.frames));
-  EXPECT_TRUE(same_bits(w3.frames, f11.frames));
-  EXPECT_TRUE(same_bits(w3.final_state.positions, f11.final_state.positions));
-  EXPECT_FALSE(same_bits(w1.frames, w2.frames));  // different seeds, different noise
+  EXPECT_TRUE(test_support::same_bits(w2.frames, f22.frames));
+  EXPECT_TRUE(test_support::same_bits(w2.final_state.velocities, f22.final_state.velocities));
+  EXPECT_TRUE(test_support::same_bits(w1.frames, f11.frames));
+  EXPECT_TRUE(test_support::same_bits(w3.frames, f11.frames));
+  EXPECT_TRUE(test_support::same_bits(w3.final_state.positions, f11.final_state.positions));
+  EXPECT_FALSE(test_support::same_bits(w1.frames, w2.frames));  // different seeds, different noise
 }
 
 INSTANTIATE_TEST_SUITE_P(Platforms, Rearm, ::testing::Values("Reference", "CPU"));
@@ -90,10 +87,10 @@ TEST(OpenMMEngine, FramesAreTheStateAtEveryStrideAndFinalStateFollows) {
   ASSERT_TRUE(a.ok() && b.ok());
   // The last frame of the stride-25 run is the stride-100 run's only frame and its final state.
   const std::vector<double> last(a.frames.end() - 66, a.frames.end());
-  EXPECT_TRUE(same_bits(last, b.frames));
-  EXPECT_TRUE(same_bits(b.frames, b.final_state.positions));
+  EXPECT_TRUE(test_support::same_bits(last, b.frames));
+  EXPECT_TRUE(test_support::same_bits(b.frames, b.final_state.positions));
   EXPECT_EQ(b.final_state.velocities.size(), 66u);
-  EXPECT_FALSE(same_bits(a.frames, std::vector<double>(a.frames.size(), 0.0)));
+  EXPECT_FALSE(test_support::same_bits(a.frames, std::vector<double>(a.frames.size(), 0.0)));
   // The molecule moved but stayed a molecule: C-alpha to N distance (atoms 9, 7) ~0.146 nm.
   const auto d = [&](const std::vector<double>& x, int i, int j) {
     double s = 0;
@@ -115,8 +112,8 @@ TEST(OpenMMEngine, InheritedVelocitiesAreUsedAndRecorded) {
   cont.start.velocities.clear();
   const SegmentResult fresh = instance->run(cont);
   ASSERT_TRUE(a.ok() && b.ok() && fresh.ok());
-  EXPECT_TRUE(same_bits(a.frames, b.frames));
-  EXPECT_FALSE(same_bits(a.frames, fresh.frames));
+  EXPECT_TRUE(test_support::same_bits(a.frames, b.frames));
+  EXPECT_FALSE(test_support::same_bits(a.frames, fresh.frames));
 }
 
 TEST(OpenMMEngine, FreshVelocitiesFollowTheVelocityTemperatureNotTheThermostat) {
@@ -186,7 +183,7 @@ TEST(OpenMMEngine, ExplodingWalkerIsRecoveredByMinimisationUnlessItInheritedVelo
   const SegmentResult after = instance->run(task_for(engine, 11));
   const SegmentResult fresh = engine.make_instance()->run(task_for(engine, 11));
   ASSERT_TRUE(after.ok());
-  EXPECT_TRUE(same_bits(after.frames, fresh.frames));
+  EXPECT_TRUE(test_support::same_bits(after.frames, fresh.frames));
 }
 
 // A hydrogen 3 nm from its carbon (a 0.109 nm constraint): the constraint solver drags the
@@ -356,9 +353,10 @@ TEST(OpenMMEngine, NptMovesTheBoxReproduciblyAndRecordsItPerFrame) {
   ASSERT_TRUE(a.ok() && b.ok() && other.ok()) << a.error << b.error;
   ASSERT_EQ(a.frame_boxes.size(), 5u * 9);
   EXPECT_NE(a.final_state.box[0], 2.0);
-  EXPECT_TRUE(same_bits(a.frame_boxes, b.frame_boxes));  // barostat re-seeded per walker
-  EXPECT_TRUE(same_bits(a.frames, b.frames));
-  EXPECT_FALSE(same_bits(a.frame_boxes, other.frame_boxes));
+  EXPECT_TRUE(
+      test_support::same_bits(a.frame_boxes, b.frame_boxes));  // barostat re-seeded per walker
+  EXPECT_TRUE(test_support::same_bits(a.frames, b.frames));
+  EXPECT_FALSE(test_support::same_bits(a.frame_boxes, other.frame_boxes));
 }
 
 TEST(OpenMMEngine, NptWithoutABoxIsAConfigError) {
@@ -424,9 +422,11 @@ TEST(OpenMMEngine, EquilibrateMovesTheStartOnceAndCachesIt) {
   const OpenMMEngine again(c, prepared, 42);
   const OpenMMEngine other_seed(c, prepared, 43);
   fs::remove_all(dir);
-  EXPECT_FALSE(same_bits(first.default_start().positions, prepared.positions));
-  EXPECT_TRUE(same_bits(first.default_start().positions, again.default_start().positions));
-  EXPECT_FALSE(same_bits(first.default_start().positions, other_seed.default_start().positions));
+  EXPECT_FALSE(test_support::same_bits(first.default_start().positions, prepared.positions));
+  EXPECT_TRUE(
+      test_support::same_bits(first.default_start().positions, again.default_start().positions));
+  EXPECT_FALSE(test_support::same_bits(first.default_start().positions,
+                                       other_seed.default_start().positions));
   EXPECT_TRUE(first.default_start().velocities.empty());  // walkers draw their own
   const SegmentResult r = first.make_instance()->run(task_for(first, 1));
   EXPECT_TRUE(r.ok()) << r.error;
@@ -460,7 +460,7 @@ TEST_P(Concurrent, ParallelInstancesGiveTheBitsOfSerialOnes) {
   for (auto& t : threads) t.join();
   for (std::size_t s = 0; s < 4; ++s) {
     ASSERT_TRUE(serial[s].ok() && parallel[s].ok());
-    EXPECT_TRUE(same_bits(serial[s].frames, parallel[s].frames)) << "walker " << s;
+    EXPECT_TRUE(test_support::same_bits(serial[s].frames, parallel[s].frames)) << "walker " << s;
   }
 }
 

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "support/compare.h"
 #include "trails/engines/device_error.h"
 #include "trails/engines/openmm/context_builds.h"
 #include "trails/engines/openmm/device_errors.h"
@@ -45,14 +46,10 @@ SegmentTask task(const Engine& engine, std::uint64_t seed) {
   return t;
 }
 
-bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
-}
-
 bool same_dynamics(const SegmentResult& a, const SegmentResult& b) {
-  return same_bits(a.frames, b.frames) &&
-         same_bits(a.final_state.positions, b.final_state.positions) &&
-         same_bits(a.final_state.velocities, b.final_state.velocities);
+  return test_support::same_bits(a.frames, b.frames) &&
+         test_support::same_bits(a.final_state.positions, b.final_state.positions) &&
+         test_support::same_bits(a.final_state.velocities, b.final_state.velocities);
 }
 
 TEST(OpenCL, ThePlatformIsInstalled) {

@@ -20,8 +20,8 @@ namespace trails::engines::openmm {
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kData = TRAILS_TEST_DATA;
-const fs::path kAlad = kData / "structures/alanine-dipeptide.pdb";
+const fs::path kPrepareData = TRAILS_TEST_DATA;
+const fs::path kAlad = kPrepareData / "structures/alanine-dipeptide.pdb";
 
 class Prepare : public ::testing::Test {
  protected:
@@ -133,7 +133,7 @@ TEST_F(Prepare, FilesChangedAfterPreparationAreACorruptionErrorNamingThem) {
 }
 
 TEST_F(Prepare, SerializedSystemXmlWithConfFilePositions) {
-  config.system.system_file = kData / "openmm/alad-vacuum/system.xml";
+  config.system.system_file = kPrepareData / "openmm/alad-vacuum/system.xml";
   const PreparedSystem p = prepare_openmm_system(spec(), run_dir);
   EXPECT_EQ(p.source, "system_xml");
   EXPECT_EQ(p.n_atoms, 22);
@@ -186,8 +186,8 @@ TEST_F(Prepare, CustomMakeSystemWithItsOwnIntegratorReseededPerWalker) {
 }
 
 TEST_F(Prepare, GroPlusTopWithBox) {
-  config.system.conf_file = kData / "openmm/argon/argon.gro";
-  config.system.top_file = kData / "openmm/argon/argon.top";
+  config.system.conf_file = kPrepareData / "openmm/argon/argon.gro";
+  config.system.top_file = kPrepareData / "openmm/argon/argon.top";
   const PreparedSystem p = prepare_openmm_system(spec(), run_dir);
   EXPECT_EQ(p.source, "top");
   EXPECT_EQ(p.n_atoms, 2);
@@ -201,8 +201,8 @@ TEST_F(Prepare, GroPlusTopWithBox) {
 // A hand-written Amber prmtop (tests/data/openmm/argon-amber: two argon atoms, one LJ type
 // with A = 4εσ¹², B = 4εσ⁶ for σ = 3.405 Å, ε = 0.2381 kcal/mol, no bonds, IFBOX 0) + inpcrd.
 TEST_F(Prepare, InpcrdPlusPrmtopInVacuum) {
-  config.system.conf_file = kData / "openmm/argon-amber/argon2.inpcrd";
-  config.system.top_file = kData / "openmm/argon-amber/argon2.prmtop";
+  config.system.conf_file = kPrepareData / "openmm/argon-amber/argon2.inpcrd";
+  config.system.top_file = kPrepareData / "openmm/argon-amber/argon2.prmtop";
   const PreparedSystem p = prepare_openmm_system(spec(), run_dir);
   EXPECT_EQ(p.source, "prmtop");
   EXPECT_EQ(p.n_atoms, 2);
@@ -235,8 +235,8 @@ TEST_F(Prepare, BarePdbNeedsParameters) {
 }
 
 TEST_F(Prepare, AtomCountMismatchIsReported) {
-  config.system.conf_file = kData / "openmm/argon/argon.gro";
-  config.system.system_file = kData / "openmm/alad-vacuum/system.xml";
+  config.system.conf_file = kPrepareData / "openmm/argon/argon.gro";
+  config.system.system_file = kPrepareData / "openmm/alad-vacuum/system.xml";
   const std::string m = error_of();
   EXPECT_NE(m.find("system.conf_file:"), std::string::npos) << m;
   EXPECT_NE(m.find("2 atoms but the System has 22 particles"), std::string::npos) << m;

@@ -11,13 +11,14 @@
 #include <memory>
 #include <string>
 
+#include "support/compare.h"
 #include "trails/core/error.h"
 #include "trails/msm/msm_build.h"
 
 namespace trails::msm {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+using test_support::kNaN;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Every payload field set, with a NaN and an infinity where the writer writes null, lags whose

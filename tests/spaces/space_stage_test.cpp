@@ -55,7 +55,7 @@ config::CampaignConfig learned_config(const std::string& mode, int dim) {
   return c;
 }
 
-std::vector<features::FrameHistory::WalkerSpan> spans_of(int walkers, int frames) {
+std::vector<features::FrameHistory::WalkerSpan> walker_spans(int walkers, int frames) {
   std::vector<features::FrameHistory::WalkerSpan> spans;
   for (int w = 0; w < walkers; ++w) spans.push_back({w, frames});
   return spans;
@@ -70,7 +70,7 @@ double alignment_with(const analysis::LinearProjection& p, double angle) {
 TEST(SpaceStage, FirstTicaComponentIsTheSlowCoordinate) {
   const int walkers = 4, frames = 2000;
   const auto x = simulate(walkers, frames, 20, 11);
-  const auto spans = spans_of(walkers, frames);
+  const auto spans = walker_spans(walkers, frames);
   SpaceStage tica(options(learned_config("tica", 1)), 2);
   tica.add_iteration(0, spans, x);
   ASSERT_TRUE(tica.retrained());
@@ -90,7 +90,7 @@ TEST(SpaceStage, PcaIsFittedOnMinMaxScaledFeatures) {
   auto x = simulate(walkers, frames, 10, 21);
   for (std::size_t r = 0; r < x.size(); r += 2) x[r] *= 7.0;  // very different ranges
   SpaceStage st(options(learned_config("pca", 1)), 2);
-  const auto y = st.add_iteration(0, spans_of(walkers, frames), x);
+  const auto y = st.add_iteration(0, walker_spans(walkers, frames), x);
   analysis::FrameMatrix scaled =
       Eigen::Map<const analysis::FrameMatrix>(x.data(), walkers * frames, 2);
   for (int c = 0; c < 2; ++c) {
@@ -108,7 +108,7 @@ TEST(SpaceStage, PcaIsFittedOnMinMaxScaledFeatures) {
 TEST(SpaceStage, ProjectionMatchesLinearProjectionAndGridBoxPadsTheDataBounds) {
   const auto x = simulate(3, 300, 10, 5);
   SpaceStage st(options(learned_config("tica", 2)), 2);
-  const auto y = st.add_iteration(0, spans_of(3, 300), x);
+  const auto y = st.add_iteration(0, walker_spans(3, 300), x);
   ASSERT_EQ(y.size(), x.size());
   Eigen::Map<const analysis::FrameMatrix> xm(x.data(), 900, 2);
   const analysis::FrameMatrix ref = st.projection().transform(xm);
@@ -130,7 +130,7 @@ TEST(SpaceStage, RestoredStateContinuesBitwise) {
   SpaceStage a(options(cfg), 2);
   std::vector<std::vector<double>> its;
   for (int i = 0; i < 9; ++i) its.push_back(simulate(2, 100, 10, 100 + i));
-  const auto spans = spans_of(2, 100);
+  const auto spans = walker_spans(2, 100);
   for (int i = 0; i < 8; ++i) a.add_iteration(i, spans, its[i]);
   ASSERT_LT(a.state().at("memory_iterations").size(), 8u);
   // A resumed stage: the ledger state (through JSON text) plus the stored features.
@@ -159,7 +159,7 @@ TEST(SpaceStage, FixedPolicyScheduleAndBoundedMemory) {
   SpaceStage st(options(cfg), 2);
   std::vector<int> retrained;
   for (int i = 0; i < 12; ++i) {
-    st.add_iteration(i, spans_of(1, 100), simulate(1, 100, 5, 40 + i));
+    st.add_iteration(i, walker_spans(1, 100), simulate(1, 100, 5, 40 + i));
     if (st.retrained()) retrained.push_back(i);
   }
   EXPECT_EQ(retrained, (std::vector<int>{0, 3, 6, 9}));
@@ -174,8 +174,8 @@ TEST(SpaceStage, WithoutAggregateMemoryTrainsOnTheCurrentIterationOnly) {
   auto cfg = learned_config("pca", 1);
   cfg.learned.aggregate_memory = false;
   SpaceStage st(options(cfg), 2);
-  st.add_iteration(0, spans_of(1, 50), simulate(1, 50, 5, 1));
-  st.add_iteration(1, spans_of(1, 50), simulate(1, 50, 5, 2));
+  st.add_iteration(0, walker_spans(1, 50), simulate(1, 50, 5, 1));
+  st.add_iteration(1, walker_spans(1, 50), simulate(1, 50, 5, 2));
   EXPECT_TRUE(st.state().at("memory_iterations").empty());
   EXPECT_EQ(st.space_version(), 2);
 }
@@ -188,7 +188,7 @@ TEST(SpaceStage, VampAdaptiveSkipsWhileTheModelStillScoresWell) {
   SpaceStage st(options(cfg), 2);
   std::vector<int> retrained;
   for (int i = 0; i < 7; ++i) {
-    st.add_iteration(i, spans_of(2, 400), simulate(2, 400, 20, 70 + i));
+    st.add_iteration(i, walker_spans(2, 400), simulate(2, 400, 20, 70 + i));
     if (st.retrained()) retrained.push_back(i);
   }
   // Same process each iteration: no large VAMP-2 drop, so only the max_interval forces refits.
@@ -235,7 +235,7 @@ config::CampaignConfig selection_config() {
 TEST(SpaceStage, FeatureSelectionPicksTheSlowCoordinate) {
   for (const int slow : {0, 2}) {
     SpaceStage st(options(selection_config()), 3);
-    st.add_iteration(0, spans_of(4, 400), three_columns(4, 400, slow, 31));
+    st.add_iteration(0, walker_spans(4, 400), three_columns(4, 400, slow, 31));
     ASSERT_TRUE(st.selected_columns().has_value());
     EXPECT_EQ(*st.selected_columns(), std::vector<int>{slow});
     for (int c = 0; c < 3; ++c) {
@@ -253,7 +253,7 @@ TEST(SpaceStage, FeatureSelectionResumesBitwise) {
   const auto cfg = selection_config();
   std::vector<std::vector<double>> its;
   for (int i = 0; i < 6; ++i) its.push_back(three_columns(2, 200, 0, 50 + i));
-  const auto spans = spans_of(2, 200);
+  const auto spans = walker_spans(2, 200);
   SpaceStage a(options(cfg), 3);
   for (int i = 0; i < 4; ++i) a.add_iteration(i, spans, its[i]);
   SpaceStage b(options(cfg), 3);
@@ -293,7 +293,7 @@ TEST(SpaceStage, FeatureTypeRankingSwitchesAndRecomputesHistory) {
   cfg.learned.retrain_freq = 0;  // after the first fit only a type switch refits
   std::vector<std::vector<double>> its;
   for (int i = 0; i < 6; ++i) its.push_back(three_columns(2, 300, i < 2 ? 0 : 2, 80 + i));
-  const auto spans = spans_of(2, 300);
+  const auto spans = walker_spans(2, 300);
   int loads = 0;
   auto loader = [&](std::int64_t it, std::span<const features::FrameHistory::WalkerSpan>) {
     ++loads;
@@ -332,8 +332,8 @@ TEST(SpaceStage, TicaOnReversibleMomentsMatchesRunningMomentsAndIsRecorded) {
   EXPECT_EQ(a.moments_algorithm(), MomentsAlgorithm::Reversible);
   for (int i = 0; i < 4; ++i) {
     const auto x = simulate(3, 200, 10, 300 + i);
-    const auto ya = a.add_iteration(i, spans_of(3, 200), x);
-    const auto yb = b.add_iteration(i, spans_of(3, 200), x);
+    const auto ya = a.add_iteration(i, walker_spans(3, 200), x);
+    const auto yb = b.add_iteration(i, walker_spans(3, 200), x);
     ASSERT_EQ(ya.size(), yb.size());
     for (std::size_t r = 0; r < ya.size(); ++r) EXPECT_NEAR(ya[r], yb[r], 1e-9);
   }
@@ -351,14 +351,14 @@ TEST(SpaceStage, ARunOnRunningMomentsResumesOnThemBitwise) {
   SpaceStage a(slow, 2);
   std::vector<std::vector<double>> its;
   for (int i = 0; i < 4; ++i) its.push_back(simulate(2, 150, 10, 500 + i));
-  for (int i = 0; i < 3; ++i) a.add_iteration(i, spans_of(2, 150), its[i]);
+  for (int i = 0; i < 3; ++i) a.add_iteration(i, walker_spans(2, 150), its[i]);
   // Resumed by today's Trails, whose new TICA runs default to the reversible moments.
   SpaceStage b(options(cfg), 2);
   b.restore(nlohmann::json::parse(a.state().dump()));
   EXPECT_EQ(b.moments_algorithm(), MomentsAlgorithm::Running);
-  for (int i = 0; i < 3; ++i) b.restore_features(i, spans_of(2, 150), its[i]);
-  EXPECT_EQ(a.add_iteration(3, spans_of(2, 150), its[3]),
-            b.add_iteration(3, spans_of(2, 150), its[3]));
+  for (int i = 0; i < 3; ++i) b.restore_features(i, walker_spans(2, 150), its[i]);
+  EXPECT_EQ(a.add_iteration(3, walker_spans(2, 150), its[3]),
+            b.add_iteration(3, walker_spans(2, 150), its[3]));
   EXPECT_EQ(a.state().dump(), b.state().dump());
   // A moments algorithm this Trails does not know is a corrupt state, named as such.
   auto bad = a.state();
@@ -378,7 +378,7 @@ TEST(SpaceStage, ReversibleTicaIsIndependentOfTheThreadCount) {
   one.threads = 1;
   SpaceStage a(one, 2), b(all, 2);
   // Many short walker segments and one longer than a block of ReversibleMoments.
-  std::vector<features::FrameHistory::WalkerSpan> spans = spans_of(40, 60);
+  std::vector<features::FrameHistory::WalkerSpan> spans = walker_spans(40, 60);
   spans.push_back({40, 5000});
   std::vector<double> x;
   for (int w = 0; w < 40; ++w) {

@@ -40,8 +40,8 @@ struct Front {
   SpawnPool pool() const { return SpawnPool{history, 0, table, grid}; }
 };
 
-DensitySpawner make(BinningScheme s, bool hard = true,
-                    std::optional<std::vector<double>> target = {}) {
+DensitySpawner make_adaptive(BinningScheme s, bool hard = true,
+                             std::optional<std::vector<double>> target = {}) {
   return DensitySpawner(DensityOptions{hard, 0, std::move(target), {s, 100, 3}});
 }
 
@@ -49,7 +49,7 @@ TEST(DensityAdaptive, HardModeRestartsFromTheLeadingFrame) {
   const Front f;
   for (BinningScheme s : {BinningScheme::Gradient, BinningScheme::Mab}) {
     for (std::uint64_t seed = 1; seed <= 10; ++seed) {
-      DensitySpawner spawner = make(s);
+      DensitySpawner spawner = make_adaptive(s);
       core::Rng rng(seed);
       const auto chosen = spawner.choose(f.pool(), 1, rng);
       ASSERT_EQ(chosen.size(), 1u);
@@ -76,7 +76,7 @@ TEST(DensityAdaptive, ChosenFramesAreInThePoolAndReproducible) {
   for (BinningScheme s :
        {BinningScheme::Gradient, BinningScheme::Mab, BinningScheme::Eigenvector}) {
     for (bool hard : {true, false}) {
-      DensitySpawner a = make(s, hard), b = make(s, hard);
+      DensitySpawner a = make_adaptive(s, hard), b = make_adaptive(s, hard);
       core::Rng r1(7), r2(7);
       const auto x = a.choose(f.pool(), 16, r1);
       EXPECT_EQ(x, b.choose(f.pool(), 16, r2));
@@ -90,7 +90,7 @@ TEST(DensityAdaptive, TargetModePrefersTheBinsNearTheTarget) {
   // Soft mode with a target at the leading frame: the target bin has closeness 1, the farthest
   // bin 0, so the farthest bin (at the low end) is never chosen.
   const Front f;
-  DensitySpawner s = make(BinningScheme::Gradient, false, std::vector<double>{6.2});
+  DensitySpawner s = make_adaptive(BinningScheme::Gradient, false, std::vector<double>{6.2});
   core::Rng rng(4);
   const auto chosen = s.choose(f.pool(), 64, rng);
   const auto& b = *s.binner();
@@ -103,16 +103,16 @@ TEST(DensityAdaptive, TargetModePrefersTheBinsNearTheTarget) {
 
 TEST(DensityAdaptive, StateCarriesTheBinnerUniformStateIsUnchanged) {
   const Front f;
-  DensitySpawner s = make(BinningScheme::Mab);
+  DensitySpawner s = make_adaptive(BinningScheme::Mab);
   core::Rng rng(1);
   (void)s.choose(f.pool(), 4, rng);
   const auto state = s.state();
   ASSERT_TRUE(state.contains("binner"));
-  DensitySpawner t = make(BinningScheme::Mab);
+  DensitySpawner t = make_adaptive(BinningScheme::Mab);
   t.restore(state);
   EXPECT_EQ(t.state(), state);
-  EXPECT_FALSE(make(BinningScheme::Uniform).state().contains("binner"));
-  EXPECT_EQ(make(BinningScheme::Uniform).binner(), nullptr);
+  EXPECT_FALSE(make_adaptive(BinningScheme::Uniform).state().contains("binner"));
+  EXPECT_EQ(make_adaptive(BinningScheme::Uniform).binner(), nullptr);
 }
 
 }  // namespace

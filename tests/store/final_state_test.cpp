@@ -4,16 +4,13 @@
 #include <gtest/gtest.h>
 
 #include "store_test_util.h"
+#include "support/compare.h"
 #include "trails/core/error.h"
 
 namespace trails::store::test {
 namespace {
 
 class FinalStateTest : public StoreTest {};
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 // Final states for every ok walker of `r`: awkward doubles, velocities and box when asked.
 void add_final_states(IterationRecord& r, bool velocities, bool box) {
@@ -116,9 +113,10 @@ TEST_F(FinalStateTest, ElementStatesAreVersionedBlobs) {
     store.load_element_state(0, "spawner", 4);
     FAIL() << "a version mismatch must be refused";
   } catch (const core::InputError& e) {
-    EXPECT_TRUE(contains(e.what(),
-                         "element 'spawner' in iteration 0 has version 3, this Trails "
-                         "reads version 4"))
+    EXPECT_TRUE(trails::test_support::contains(
+        e.what(),
+        "element 'spawner' in iteration 0 has version 3, this Trails "
+        "reads version 4"))
         << e.what();
     EXPECT_EQ(e.exit_code(), 2);
   }
@@ -131,7 +129,8 @@ TEST_F(FinalStateTest, ElementStatesAreVersionedBlobs) {
     store.load_state(0, unknown);
     FAIL() << "an element the reader does not know must be refused";
   } catch (const core::InputError& e) {
-    EXPECT_TRUE(contains(e.what(), "element 'resolution', which this Trails does not know"))
+    EXPECT_TRUE(trails::test_support::contains(
+        e.what(), "element 'resolution', which this Trails does not know"))
         << e.what();
   }
 }
@@ -208,13 +207,14 @@ TEST_F(FinalStateTest, RunOfSchema1IsRefusedWithWhatToDo) {
       FAIL() << "a schema 1 run must be refused";
     } catch (const core::InputError& e) {
       const std::string msg = e.what();
-      EXPECT_TRUE(contains(msg,
-                           "this run was made by an older Trails 0.1.0 (schema 1; this "
-                           "Trails reads schema " +
-                               std::to_string(kSchemaVersion)))
+      EXPECT_TRUE(trails::test_support::contains(
+          msg,
+          "this run was made by an older Trails 0.1.0 (schema 1; this "
+          "Trails reads schema " +
+              std::to_string(kSchemaVersion)))
           << msg;
-      EXPECT_TRUE(contains(msg, "with the Trails that made it")) << msg;
-      EXPECT_TRUE(contains(msg, "nothing was changed")) << msg;
+      EXPECT_TRUE(trails::test_support::contains(msg, "with the Trails that made it")) << msg;
+      EXPECT_TRUE(trails::test_support::contains(msg, "nothing was changed")) << msg;
       EXPECT_EQ(e.exit_code(), 2);
     }
   }

@@ -6,6 +6,7 @@
 #include <sqlite3.h>
 
 #include "store_test_util.h"
+#include "support/compare.h"
 #include "trails/core/error.h"
 
 namespace trails::store::test {
@@ -38,10 +39,6 @@ std::string open_error(const fs::path& dir, Mode mode) {
   return {};
 }
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 class OpenChecksTest : public StoreTest {
  protected:
   // A closed run with iterations 0 and 1, plus leftovers an open for writing would sweep.
@@ -60,8 +57,8 @@ class OpenChecksTest : public StoreTest {
     const auto before = snapshot(dir_);
     for (auto mode : {Mode::ReadOnly, Mode::ReadWrite}) {
       const std::string msg = open_error<core::InputError>(dir_, mode);
-      EXPECT_TRUE(contains(msg, expected)) << msg;
-      EXPECT_TRUE(contains(msg, "nothing was changed")) << msg;
+      EXPECT_TRUE(trails::test_support::contains(msg, expected)) << msg;
+      EXPECT_TRUE(trails::test_support::contains(msg, "nothing was changed")) << msg;
     }
     EXPECT_EQ(snapshot(dir_), before);
   }
@@ -70,7 +67,9 @@ class OpenChecksTest : public StoreTest {
 TEST_F(OpenChecksTest, ForeignDirectoryIsNotARun) {
   for (auto mode : {Mode::ReadOnly, Mode::ReadWrite}) {
     const std::string msg = open_error<core::InputError>(dir_, mode);
-    EXPECT_TRUE(contains(msg, "is not a Trails run directory (no ledger.sqlite)")) << msg;
+    EXPECT_TRUE(
+        trails::test_support::contains(msg, "is not a Trails run directory (no ledger.sqlite)"))
+        << msg;
   }
   EXPECT_FALSE(fs::exists(dir_));  // not created by a failed open
   fs::create_directories(dir_);
@@ -78,7 +77,7 @@ TEST_F(OpenChecksTest, ForeignDirectoryIsNotARun) {
   const auto before = snapshot(dir_);
   EXPECT_FALSE(RunStore::exists(dir_));
   const std::string msg = open_error<core::InputError>(dir_, Mode::ReadWrite);
-  EXPECT_TRUE(contains(msg, "no ledger.sqlite")) << msg;
+  EXPECT_TRUE(trails::test_support::contains(msg, "no ledger.sqlite")) << msg;
   EXPECT_EQ(snapshot(dir_), before);
 }
 
@@ -126,13 +125,14 @@ TEST_F(OpenChecksTest, NewerSchemaIsRefused) {
                                " > " + std::to_string(kSchemaVersion) + "); use that version";
   for (auto mode : {Mode::ReadOnly, Mode::ReadWrite}) {
     const std::string msg = open_error<core::InputError>(dir_, mode);
-    EXPECT_TRUE(contains(msg, expected)) << msg;
+    EXPECT_TRUE(trails::test_support::contains(msg, expected)) << msg;
   }
   EXPECT_EQ(snapshot(dir_), before);
   sql(ledger, "PRAGMA user_version=" + std::to_string(kSchemaVersion) +
                   "; UPDATE meta SET value='" + std::to_string(newer) +
                   "' WHERE key='schema_version'");
-  EXPECT_TRUE(contains(open_error<core::InputError>(dir_, Mode::ReadOnly), "newer"));
+  EXPECT_TRUE(
+      trails::test_support::contains(open_error<core::InputError>(dir_, Mode::ReadOnly), "newer"));
 }
 
 TEST_F(OpenChecksTest, ReadWriteOpenSweepsUncommittedLeftovers) {
@@ -186,9 +186,9 @@ TEST_F(OpenChecksTest, ChecksumMismatchIsCorruption) {
       FAIL() << "a damaged shard must be reported";
     } catch (const core::CorruptionError& e) {
       const std::string msg = e.what();
-      EXPECT_TRUE(contains(msg, shard.string())) << msg;
-      EXPECT_TRUE(contains(msg, recorded)) << msg;
-      EXPECT_TRUE(contains(msg, "the file has")) << msg;
+      EXPECT_TRUE(trails::test_support::contains(msg, shard.string())) << msg;
+      EXPECT_TRUE(trails::test_support::contains(msg, recorded)) << msg;
+      EXPECT_TRUE(trails::test_support::contains(msg, "the file has")) << msg;
     }
   }
 }
@@ -202,12 +202,16 @@ TEST_F(OpenChecksTest, MissingOrResizedShardIsCorruptionOnEveryOpen) {
   auto bytes = read_bytes(shard);
   bytes.push_back('!');
   write_bytes(shard, bytes);
-  EXPECT_TRUE(contains(open_error<core::CorruptionError>(dir_, Mode::ReadWrite), "bytes"));
+  EXPECT_TRUE(trails::test_support::contains(
+      open_error<core::CorruptionError>(dir_, Mode::ReadWrite), "bytes"));
   // Read-only opens (status, export, plot, msm, analyze) check the same (docs/reliability.md).
-  EXPECT_TRUE(contains(open_error<core::CorruptionError>(dir_, Mode::ReadOnly), "bytes"));
+  EXPECT_TRUE(trails::test_support::contains(
+      open_error<core::CorruptionError>(dir_, Mode::ReadOnly), "bytes"));
   fs::remove(shard);
-  EXPECT_TRUE(contains(open_error<core::CorruptionError>(dir_, Mode::ReadWrite), "missing"));
-  EXPECT_TRUE(contains(open_error<core::CorruptionError>(dir_, Mode::ReadOnly), "missing"));
+  EXPECT_TRUE(trails::test_support::contains(
+      open_error<core::CorruptionError>(dir_, Mode::ReadWrite), "missing"));
+  EXPECT_TRUE(trails::test_support::contains(
+      open_error<core::CorruptionError>(dir_, Mode::ReadOnly), "missing"));
 }
 
 TEST_F(OpenChecksTest, ReaderFollowsAWriterThatCommits) {
@@ -238,7 +242,7 @@ TEST_F(OpenChecksTest, OneWriterPerDirectory) {
   auto writer = RunStore::create(dir_, test_meta());
   writer.commit(make_record(0));
   const std::string msg = open_error<core::InputError>(dir_, Mode::ReadWrite);
-  EXPECT_TRUE(contains(msg, "already open for writing")) << msg;
+  EXPECT_TRUE(trails::test_support::contains(msg, "already open for writing")) << msg;
   writer.commit(make_record(1));  // the refused second writer did not disturb the first
   EXPECT_EQ(writer.last_committed(), 1);
 }

@@ -6,6 +6,7 @@
 #include <numbers>
 #include <vector>
 
+#include "support/compare.h"
 #include "trails/core/rng.h"
 #include "trails/swarm/chain.h"
 #include "trails/swarm/progress_metric.h"
@@ -15,7 +16,7 @@ namespace {
 
 using config::EscapeMetric;
 using config::SwarmMode;
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+using test_support::kNaN;
 
 TEST(ProgressMetric, EscapeDistanceFromStart) {
   const ProgressMetric m(SwarmMode::Escape, EscapeMetric::DistanceFromStart, {1.0, 2.0},

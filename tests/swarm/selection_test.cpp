@@ -6,12 +6,13 @@
 #include <limits>
 #include <vector>
 
+#include "support/compare.h"
 #include "trails/swarm/selection.h"
 
 namespace trails::swarm {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+using test_support::kNaN;
 
 TEST(Selection, NormalisesMinMaxOverFiniteTrials) {
   const std::vector<double> m = {2.0, 4.0, kNaN, 3.0};

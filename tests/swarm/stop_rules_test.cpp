@@ -6,6 +6,7 @@
 #include <limits>
 #include <vector>
 
+#include "support/compare.h"
 #include "trails/core/error.h"
 #include "trails/swarm/progress_metric.h"
 #include "trails/swarm/stop_rules.h"
@@ -15,7 +16,7 @@ namespace {
 
 using config::EscapeMetric;
 using config::SwarmMode;
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+using test_support::kNaN;
 
 TEST(UnfoldScore, WeightedDisplacementAndDistance) {
   // (RMSD, Q) from (0.1, 0.9) to (0.4, 0.5): s = 10·0.3 − 1·(−0.4) = 3.4; d = √(3² + 0.4²).

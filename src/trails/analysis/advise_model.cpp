@@ -12,8 +12,6 @@
 namespace trails::analysis {
 namespace {
 
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
-
 double median(std::vector<double> v) {
   if (v.empty()) return 0.0;
   const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);

@@ -93,6 +93,9 @@ struct ModelFit {
 };
 
 ModelFit fit_model(const std::vector<IterationTiming>& iterations, int slots);
+// ⌈a / b⌉ for a ≥ 0, b > 0: waves of walkers over slots.
+inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
 double model_iteration_s(const ModelFit& m, std::int64_t walkers, std::int64_t steps, int slots);
 // MD steps per second of wall time: W × N / T.
 double model_steps_per_s(const ModelFit& m, std::int64_t walkers, std::int64_t steps, int slots);

@@ -16,8 +16,6 @@ namespace {
 // The configuration loader refuses integers above this (config/convert.cpp).
 constexpr std::int64_t kMaxConfigInt = std::numeric_limits<int>::max();
 
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
-
 // The smallest multiple of `stride` at or above x with at most two significant digits in
 // units of stride, so that 2 712 345.6 steps at stride 10 reads 2 800 000.
 std::int64_t round_walker_length(double x, std::int64_t stride) {

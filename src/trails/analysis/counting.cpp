@@ -12,7 +12,7 @@ namespace trails::analysis {
 
 namespace {
 
-void require_square(const Eigen::Ref<const Eigen::MatrixXd>& C, const char* what) {
+void require_square_counts(const Eigen::Ref<const Eigen::MatrixXd>& C, const char* what) {
   if (C.rows() != C.cols())
     throw core::InputError(std::string(what) + ": expected a square count matrix, got " +
                            std::to_string(C.rows()) + " x " + std::to_string(C.cols()));
@@ -237,7 +237,7 @@ Eigen::MatrixXd count_matrix(const std::vector<std::vector<int>>& dtrajs, int la
 
 std::vector<std::vector<int>> strongly_connected_components(
     const Eigen::Ref<const Eigen::MatrixXd>& C) {
-  require_square(C, "strongly_connected_components");
+  require_square_counts(C, "strongly_connected_components");
   const int n = static_cast<int>(C.rows());
   std::vector<std::vector<int>> adj(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i)
@@ -313,7 +313,7 @@ std::vector<int> largest_connected_set(const Eigen::Ref<const Eigen::MatrixXd>& 
 
 Eigen::MatrixXd restrict_to_set(const Eigen::Ref<const Eigen::MatrixXd>& C,
                                 std::span<const int> states) {
-  require_square(C, "restrict_to_set");
+  require_square_counts(C, "restrict_to_set");
   const auto m = static_cast<Eigen::Index>(states.size());
   for (std::size_t a = 0; a < states.size(); ++a)
     if (states[a] < 0 || states[a] >= C.rows())

@@ -33,6 +33,8 @@ void chan_merge(std::int64_t& n, Eigen::VectorXd& mean, Eigen::MatrixXd& sum, st
   n += nb;
 }
 
+}  // namespace
+
 // S = Xc^T Xc by a symmetric rank-k update (half the flops of a general product).
 Eigen::MatrixXd gram(const FrameMatrix& Xc) {
   Eigen::MatrixXd S = Eigen::MatrixXd::Zero(Xc.cols(), Xc.cols());
@@ -40,8 +42,6 @@ Eigen::MatrixXd gram(const FrameMatrix& Xc) {
   S.triangularView<Eigen::StrictlyUpper>() = S.transpose();
   return S;
 }
-
-}  // namespace
 
 RunningMoments::RunningMoments(int n_features, int lagtime) : d_(n_features), lag_(lagtime) {
   if (n_features < 1)

@@ -16,6 +16,9 @@ namespace trails::analysis {
 // Frames are rows, features columns (the layout of feature shards and numpy arrays).
 using FrameMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
+// X^T X, both triangles.
+Eigen::MatrixXd gram(const FrameMatrix& X);
+
 // How the lagged covariances are centred.
 enum class MeanRemoval {
   None,      // raw second moments E[x y^T]

@@ -12,14 +12,6 @@ namespace trails::analysis {
 
 namespace {
 
-// D^T D (both triangles).
-Eigen::MatrixXd gram(const FrameMatrix& D) {
-  Eigen::MatrixXd S = Eigen::MatrixXd::Zero(D.cols(), D.cols());
-  S.selfadjointView<Eigen::Lower>().rankUpdate(D.transpose());
-  S.triangularView<Eigen::StrictlyUpper>() = S.transpose();
-  return S;
-}
-
 struct Segment {
   std::int64_t start = 0, n = 0;
   Eigen::VectorXd a;  // reference: mean of the first block of frames

@@ -12,18 +12,13 @@
 #include <Spectra/SymEigsSolver.h>
 #include <Eigen/Eigenvalues>
 
+#include "trails/analysis/matrix_checks.h"
 #include "trails/core/error.h"
 #include "trails/core/thread_pool.h"
 
 namespace trails::analysis {
 
 namespace {
-
-void require_square(const Eigen::Ref<const Eigen::MatrixXd>& T, const char* what) {
-  if (T.rows() != T.cols() || T.rows() == 0)
-    throw core::InputError(std::string(what) + ": expected a non-empty square matrix, got " +
-                           std::to_string(T.rows()) + " x " + std::to_string(T.cols()));
-}
 
 // Real parts of `values`, ordered by modulus descending (stable, so ties keep solver order).
 template <class Values>

@@ -6,6 +6,7 @@
 
 #include <Eigen/LU>
 
+#include "trails/analysis/matrix_checks.h"
 #include "trails/core/error.h"
 
 namespace trails::analysis {
@@ -63,12 +64,6 @@ Eigen::VectorXd solve_on_free(const Eigen::Ref<const Eigen::MatrixXd>& T,
   const Eigen::VectorXd y = lu.solve(rhs);
   for (Eigen::Index a = 0; a < m; ++a) x(free[static_cast<std::size_t>(a)]) = y(a);
   return x;
-}
-
-void require_square(const Eigen::Ref<const Eigen::MatrixXd>& T, const char* what) {
-  if (T.rows() != T.cols() || T.rows() == 0)
-    throw core::InputError(std::string(what) + ": expected a non-empty square matrix, got " +
-                           std::to_string(T.rows()) + " x " + std::to_string(T.cols()));
 }
 
 }  // namespace

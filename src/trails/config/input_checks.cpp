@@ -24,7 +24,7 @@ std::string extension_of(const RawConfig& raw, const std::string& key) {
   return ext.empty() ? "(none)" : ext;
 }
 
-bool one_of(const std::string& ext, const std::vector<std::string>& choices) {
+bool extension_in(const std::string& ext, const std::vector<std::string>& choices) {
   return std::find(choices.begin(), choices.end(), ext) != choices.end();
 }
 
@@ -44,13 +44,13 @@ void check_structure_inputs(const RawConfig& raw, Problems& problems) {
   const Entry& conf_e = raw.at("system.conf_file");
   const Entry& top_e = raw.at("system.top_file");
   const bool parameters = is_set(raw, "system.system_file") || is_set(raw, "system.forcefield");
-  if (!conf.empty() && !one_of(conf, kStructures)) {
+  if (!conf.empty() && !extension_in(conf, kStructures)) {
     problems.add(
         conf_e.value_at, "system.conf_file",
         "unsupported structure format '" + conf +
             "'; give a .pdb, .gro or Amber coordinate file (.inpcrd, .rst7, .ncrst, .crd)");
   }
-  if (!top.empty() && !one_of(top, kTopologies)) {
+  if (!top.empty() && !extension_in(top, kTopologies)) {
     problems.add(top_e.value_at, "system.top_file",
                  "unsupported topology format '" + top +
                      "'; give a GROMACS .top, an Amber .prmtop/.parm7, or a .pdb together with "
@@ -67,7 +67,7 @@ void check_structure_inputs(const RawConfig& raw, Problems& problems) {
                  "(.prmtop/.parm7/.top), system.system_file (System XML or make_system module) "
                  "or system.forcefield");
   }
-  if (one_of(conf, {".gro", ".crd", ".rst7", ".ncrst", ".inpcrd"}) && top.empty() &&
+  if (extension_in(conf, {".gro", ".crd", ".rst7", ".ncrst", ".inpcrd"}) && top.empty() &&
       !is_set(raw, "system.system_file") && top_e.valid) {
     problems.add(conf_e.value_at, "system.top_file",
                  "system.conf_file (" + conf +
@@ -90,7 +90,7 @@ void check_molecular_inputs(const RawConfig& raw, Problems& problems) {
   if (raw.at("system.conf_file").value.is_null()) return;  // check_engine said it
   check_structure_inputs(raw, problems);
   const std::string traj_top = extension_of(raw, "system.trajectory_topology_file");
-  if (!traj_top.empty() && !one_of(traj_top, {".pdb", ".ent", ".gro"})) {
+  if (!traj_top.empty() && !extension_in(traj_top, {".pdb", ".ent", ".gro"})) {
     problems.add(traj_top_e.value_at, "system.trajectory_topology_file",
                  "Trails reads the trajectory topology from a .pdb or .gro of the system's atoms, "
                  "got '" +

@@ -20,9 +20,6 @@
 namespace trails::msm {
 namespace {
 
-// The build overlaps MD, which owns the cores; the estimate does not depend on threads.
-constexpr int kThreads = 1;
-
 // VAMP-2 of a reversible MSM on its own data = sum of its squared eigenvalues
 // = ||D^1/2 T D^-1/2||_F^2 (the trivial eigenvalue 1 included).
 double vamp2_of(const Eigen::MatrixXd& T, const Eigen::VectorXd& pi) {
@@ -109,7 +106,7 @@ analysis::BayesianMsm MsmStage::bayesian_at(const Eigen::MatrixXd& counts,
   analysis::BayesianMsmOptions o;
   o.n_samples = config_.n_bayesian_samples;
   o.seed = seed;
-  o.n_threads = kThreads;
+  o.n_threads = kMsmThreads;
   o.n_timescales = nts;
   o.keep_transition_matrices = false;
   return analysis::estimate_bayesian_msm(cm, o);

@@ -14,8 +14,6 @@ namespace {
 
 using json = nlohmann::json;
 constexpr int kKMeansMaxIter = 200;  // deeptime KMeans max_iter in Trails-MD's estimator
-// The build overlaps MD, which owns the cores; clustering results do not depend on threads.
-constexpr int kThreads = 1;
 
 }  // namespace
 
@@ -107,7 +105,7 @@ void MsmStage::refit(const features::FrameHistory& history, std::size_t n_segmen
     // One k-means++ stream per refit, all from random_seed (Trails-MD: fixed_seed=random_seed).
     o.seed =
         core::Rng::stream(seed_, "msm-kmeans", static_cast<std::uint64_t>(n_refits_)).next_u64();
-    o.n_threads = kThreads;
+    o.n_threads = kMsmThreads;
     if (config_.stable_clustering && centres_.centres.rows() == k &&
         fit_space_version_ == space_version_) {
       o.initial_centres = centres_.centres;
@@ -124,7 +122,7 @@ void MsmStage::refit(const features::FrameHistory& history, std::size_t n_segmen
       }
       span2 += (hi - lo) * (hi - lo);
     }
-    centres_ = analysis::regular_space(view, std::sqrt(span2) / k, k, kThreads);
+    centres_ = analysis::regular_space(view, std::sqrt(span2) / k, k, kMsmThreads);
   }
   fit_target_k_ = k;
   fit_space_version_ = space_version_;
@@ -157,7 +155,7 @@ void MsmStage::count_segments(std::size_t from, std::size_t to,
           centres_,
           analysis::points_view({p, static_cast<std::size_t>(seg.n_frames * cv_dim_)}, seg.n_frames,
                                 cv_dim_),
-          kThreads);
+          kMsmThreads);
       for (std::size_t li = 0; li < lags_.size(); ++li) {
         const auto lag = static_cast<std::size_t>(lags_[li]);
         for (std::size_t t = 0; t + lag < labels.size(); ++t)

@@ -41,6 +41,10 @@
 
 namespace trails::msm {
 
+// Threads of the in-loop build's clustering and estimate: it overlaps MD, which owns the cores,
+// and its results do not depend on the thread count.
+inline constexpr int kMsmThreads = 1;
+
 class MsmStage {
  public:
   MsmStage(const config::MsmConfig& config, std::uint64_t seed, int cv_dim, bool overlap);

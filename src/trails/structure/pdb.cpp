@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "trails/core/error.h"
+#include "trails/core/units.h"
 #include "trails/structure/box.h"
 #include "trails/structure/residues.h"
 #include "trails/structure/text_fields.h"
@@ -19,7 +20,7 @@ using detail::parse_double;
 using detail::parse_int;
 using detail::trim;
 
-constexpr double kAngstromPerNm = 10.0;
+using core::kAngstromPerNm;
 
 class PdbReader {
  public:

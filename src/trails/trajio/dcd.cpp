@@ -15,14 +15,16 @@
 #include <vector>
 
 #include "trails/core/error.h"
+#include "trails/core/units.h"
 #include "trails/trajio/box_geometry.h"
 #include "trails/trajio/formats.h"
 
 namespace trails::trajio::detail {
 namespace {
 
+using core::kAngstromPerNm;
+
 constexpr double kAkmaPs = 0.04888821;  // one AKMA time unit in ps (CHARMM's DELTA unit)
-constexpr double kAngstromPerNm = 10.0;
 constexpr int kCharmmVersion = 24;
 
 // std::byteswap is C++23.

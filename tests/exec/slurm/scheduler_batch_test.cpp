@@ -17,6 +17,7 @@
 
 #include "slurm_test_support.h"
 #include "support/builtin_walkers.h"
+#include "support/compare.h"
 #include "support/files.h"
 #include "trails/engines/builtin/builtin_engine.h"
 #include "trails/exec/scheduler/scheduler_batch.h"
@@ -76,10 +77,6 @@ std::vector<SegmentTask> tasks_of(int n, std::int64_t iteration) {
   return walkers(engine, n, iteration);
 }
 
-void expect_has(const std::string& text, const std::string& words) {
-  EXPECT_NE(text.find(words), std::string::npos) << "'" << words << "' not in:\n" << text;
-}
-
 // An array limit of 2 splits 3 elements into arrays of 2 and 1, never more than
 // max_in_flight: 2 of them unfinished; the job files of a batch that succeeded are removed.
 TEST(SchedulerBatch, ChunksUnderTheArrayLimitAndTheThrottle) {
@@ -89,9 +86,10 @@ TEST(SchedulerBatch, ChunksUnderTheArrayLimitAndTheThrottle) {
   const auto tasks = tasks_of(3, 3);
   const LogCapture log;
   expect_serial_bytes(run_batch_of(o, 2, tasks), tasks);
-  expect_has(log.text(),
-             "slurm: iteration 3: 3 walkers in 3 array task(s), 0 reused, 1 attempt(s), 2 "
-             "submission(s)");
+  trails::test_support::expect_has(
+      log.text(),
+      "slurm: iteration 3: 3 walkers in 3 array task(s), 0 reused, 1 attempt(s), 2 "
+      "submission(s)");
   EXPECT_FALSE(fs::exists(jobs / "iter_3"));
 }
 
@@ -111,15 +109,18 @@ TEST(SchedulerBatch, AFailedWalkerIsRetriedReportedAndAloneResubmittedOnResume) 
     ASSERT_EQ(results.size(), 2u);
     expect_same(results[0], expected[0]);
     EXPECT_FALSE(results[1].ok());
-    expect_has(results[1].error, "TRAILS_TEST_FAULT");
-    expect_has(log.text(), "2 walkers in 3 array task(s), 0 reused, 2 attempt(s), 2 submission(s)");
+    trails::test_support::expect_has(results[1].error, "TRAILS_TEST_FAULT");
+    trails::test_support::expect_has(
+        log.text(), "2 walkers in 3 array task(s), 0 reused, 2 attempt(s), 2 submission(s)");
     EXPECT_TRUE(fs::exists(jobs / "iter_7" / "submit_a0_c0.sh"));
     EXPECT_TRUE(fs::exists(jobs / "iter_7" / "submit_a1_c0.sh"));
   }
   const LogCapture log;
   expect_serial_bytes(run_batch_of(o, std::nullopt, tasks), tasks);
-  expect_has(log.text(), "1 of 2 walkers of iteration 7 already have results");
-  expect_has(log.text(), "2 walkers in 1 array task(s), 1 reused, 1 attempt(s), 1 submission(s)");
+  trails::test_support::expect_has(log.text(),
+                                   "1 of 2 walkers of iteration 7 already have results");
+  trails::test_support::expect_has(
+      log.text(), "2 walkers in 1 array task(s), 1 reused, 1 attempt(s), 1 submission(s)");
   EXPECT_FALSE(fs::exists(jobs / "iter_7"));
 }
 
@@ -132,9 +133,10 @@ TEST(SchedulerBatch, AnElementThatDiesFailsItsWalkerNamingItsLog) {
   const auto results = run_batch_of(o, std::nullopt, tasks);
   ASSERT_EQ(results.size(), 2u);
   EXPECT_FALSE(results[0].ok());
-  expect_has(results[0].error,
-             "walker 0 of iteration 8: no result after 1 attempt(s) of the slurm array "
-             "(execution.max_retries: 0); the array task's log: ");
+  trails::test_support::expect_has(
+      results[0].error,
+      "walker 0 of iteration 8: no result after 1 attempt(s) of the slurm array "
+      "(execution.max_retries: 0); the array task's log: ");
   expect_same(results[1], serial(tasks)[1]);
 }
 

@@ -11,6 +11,7 @@
 
 #include "slurm_test_support.h"
 #include "support/builtin_walkers.h"
+#include "support/compare.h"
 #include "support/files.h"
 #include "trails/core/error.h"
 #include "trails/engines/builtin/builtin_engine.h"
@@ -24,11 +25,8 @@ using test_support::walkers;
 using testing::LogCapture;
 using testing::slurm_options;
 
-void expect_has(const std::string& text, const std::string& words) {
-  EXPECT_NE(text.find(words), std::string::npos) << "'" << words << "' not in:\n" << text;
-}
-
-void expect_serial_bytes(Executor& executor, const std::vector<engines::SegmentTask>& tasks) {
+void expect_executor_serial_bytes(Executor& executor,
+                                  const std::vector<engines::SegmentTask>& tasks) {
   engines::builtin::BuiltinEngine engine(builtin_config());
   const auto expected = run_ordered(*make_serial_executor(engine), tasks);
   const auto actual = run_ordered(executor, tasks);
@@ -45,9 +43,10 @@ TEST(SchedulerExecutor, MaxArraySizeSplitsTheBatch) {
   const auto executor = make_scheduler_executor(o);
   engines::builtin::BuiltinEngine engine(builtin_config());
   const LogCapture log;
-  expect_serial_bytes(*executor, walkers(engine, 4, 1));
+  expect_executor_serial_bytes(*executor, walkers(engine, 4, 1));
   executor->shutdown();  // the batch logs its summary after its last result: wait for it
-  expect_has(log.text(), "4 walkers in 2 array task(s), 0 reused, 1 attempt(s), 2 submission(s)");
+  trails::test_support::expect_has(
+      log.text(), "4 walkers in 2 array task(s), 0 reused, 1 attempt(s), 2 submission(s)");
 }
 
 // A bound of 2: the third submit waits until the first two, one batch, have finished.
@@ -59,11 +58,11 @@ TEST(SchedulerExecutor, EachFullQueueIsOneBatch) {
   EXPECT_EQ(executor->slots().size(), 2u);
   engines::builtin::BuiltinEngine engine(builtin_config());
   const LogCapture log;
-  expect_serial_bytes(*executor, walkers(engine, 3, 2));
+  expect_executor_serial_bytes(*executor, walkers(engine, 3, 2));
   executor->shutdown();  // the last batch logs its summary after its last result
   const std::string text = log.text();
-  expect_has(text, "slurm: iteration 2: 2 walkers in 2 array task(s)");
-  expect_has(text, "slurm: iteration 2: 1 walkers in 1 array task(s)");
+  trails::test_support::expect_has(text, "slurm: iteration 2: 2 walkers in 2 array task(s)");
+  trails::test_support::expect_has(text, "slurm: iteration 2: 1 walkers in 1 array task(s)");
 }
 
 // sbatch refuses a partition the cluster does not have: not a passing condition, so no retry;
@@ -78,8 +77,8 @@ TEST(SchedulerExecutor, ASubmissionTheSchedulerRefusesIsAnEngineError) {
     (void)executor->next_completed();
     FAIL() << "no EngineError";
   } catch (const core::EngineError& e) {
-    expect_has(e.what(), "sbatch");
-    expect_has(e.what(), "no-such-partition");
+    trails::test_support::expect_has(e.what(), "sbatch");
+    trails::test_support::expect_has(e.what(), "no-such-partition");
   }
   EXPECT_EQ(executor->in_flight(), 0u);
   EXPECT_FALSE(executor->next_completed().has_value());
@@ -95,8 +94,9 @@ TEST(SchedulerExecutor, WithoutTheSchedulersCommandsIsAConfigError) {
     (void)make_scheduler_executor(o);
     ADD_FAILURE() << "no ConfigError";
   } catch (const core::ConfigError& e) {
-    expect_has(e.what(), "execution.backend: pbs needs the scheduler's commands");
-    expect_has(e.what(), "qstat");
+    trails::test_support::expect_has(e.what(),
+                                     "execution.backend: pbs needs the scheduler's commands");
+    trails::test_support::expect_has(e.what(), "qstat");
   }
   ::setenv("PATH", path.c_str(), 1);
 }

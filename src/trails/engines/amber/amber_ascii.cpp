@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "trails/core/error.h"
+#include "trails/engines/amber/amber_units.h"
 #include "trails/structure/box.h"
 #include "trails/structure/elements.h"
 
@@ -19,9 +20,6 @@ namespace trails::engines::amber {
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr double kAngstromPerNm = 10.0;         // divisions: 3.8 Å / 10 is exactly 0.38 nm
-constexpr double kAmberVelocityScale = 20.455;  // Amber velocity unit: Å per (1/20.455) ps
 
 [[noreturn]] void bad(const fs::path& file, const std::string& what) {
   throw core::InputError(file.string() + ": " + what);

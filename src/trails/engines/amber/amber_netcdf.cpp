@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "trails/core/error.h"
+#include "trails/engines/amber/amber_units.h"
 #include "trails/engines/amber/netcdf_header.h"
 #include "trails/structure/box.h"
 
@@ -19,10 +20,6 @@ namespace trails::engines::amber {
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr double kAngstromPerNm = 10.0;  // divisions: 3.8 Å / 10 is exactly 0.38 nm
-// Amber stores velocities in Å per (1/20.455) ps; the files' scale_factor turns them into Å/ps.
-constexpr double kAmberVelocityScale = 20.455;
 
 void check(int status, const fs::path& file, const char* what) {
   if (status != NC_NOERR) {

@@ -20,9 +20,11 @@ namespace trails::exec {
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::system_clock;
+using WallClock = std::chrono::system_clock;
 
-double now_s() { return std::chrono::duration<double>(Clock::now().time_since_epoch()).count(); }
+double now_s() {
+  return std::chrono::duration<double>(WallClock::now().time_since_epoch()).count();
+}
 
 // The task's start as the job script recorded it, else this process's start.
 double task_start_s(double fallback) {

@@ -20,14 +20,14 @@ namespace trails::exec {
 namespace {
 
 // Sends a Heartbeat every `interval` while busy() is set, until stopped.
-class Heartbeat {
+class HeartbeatSender {
  public:
-  Heartbeat(Channel& channel, std::mutex& write_mutex, std::chrono::milliseconds interval)
+  HeartbeatSender(Channel& channel, std::mutex& write_mutex, std::chrono::milliseconds interval)
       : channel_(channel),
         write_mutex_(write_mutex),
         interval_(interval),
         thread_([this] { loop(); }) {}
-  ~Heartbeat() {
+  ~HeartbeatSender() {
     {
       std::lock_guard lock(mutex_);
       stopping_ = true;
@@ -35,8 +35,8 @@ class Heartbeat {
     wake_.notify_all();
     thread_.join();
   }
-  Heartbeat(const Heartbeat&) = delete;
-  Heartbeat& operator=(const Heartbeat&) = delete;
+  HeartbeatSender(const HeartbeatSender&) = delete;
+  HeartbeatSender& operator=(const HeartbeatSender&) = delete;
 
   void set_busy(bool busy) {
     std::lock_guard lock(mutex_);
@@ -164,8 +164,9 @@ int serve_worker(Channel& channel, const EngineFactory& make_engine, const std::
     return refuse(channel, write_mutex, -1, std::string("worker could not start: ") + e.what());
   }
 
-  Heartbeat heartbeat(channel, write_mutex,
-                      std::chrono::milliseconds(std::max<std::int64_t>(1, setup.heartbeat_ms)));
+  HeartbeatSender heartbeat(
+      channel, write_mutex,
+      std::chrono::milliseconds(std::max<std::int64_t>(1, setup.heartbeat_ms)));
   Inbox inbox(channel);  // after heartbeat: joined first, while the heartbeat still runs
   try {
     for (;;) {

@@ -82,7 +82,7 @@ const CheckedMsmBuild& latest_model(const std::vector<CheckedMsmBuild>& builds) 
 // Frames: every committed iteration, in ledger order (= `trails export --cvs`), and the weights
 // the run's own sampling gives them (a weighted ensemble's; empty otherwise).
 void load_points(const store::RunStore& store, const fs::path& run_dir, ReportData& r) {
-  const RunFrames frames = load_run_frames(store, run_dir);
+  const CommittedFrames frames = load_run_frames(store, run_dir);
   if (frames.size() == 0) throw core::InputError(run_dir.string() + " has no frames");
   r.d = frames.d;
   r.points = frames.points;

@@ -17,6 +17,7 @@
 #include "trails/report/analyze/analyze_report.h"
 #include "trails/report/common/gnuplot.h"
 #include "trails/report/common/its_picture.h"
+#include "trails/report/common/number_text.h"
 
 namespace trails::report::detail {
 namespace fs = std::filesystem;
@@ -24,10 +25,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr int kPlottedTimescales = 3;  // Trails-MD's plot_timescale_convergence draws t2..t4
-
-std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
-
-std::string value_or_nan(double v) { return std::isfinite(v) ? fmt::format("{}", v) : "NaN"; }
 
 // One gnuplot process for the whole report; its messages go to a log, not to our stdout.
 void run_gnuplot(const std::string& script, const fs::path& log) {
@@ -40,7 +37,7 @@ void ReportFigure::write_data(const ReportData& r) const {
   {
     std::ofstream out(dir() / "builds.dat");
     for (std::size_t b = 0; b < r.iterations.size(); ++b) {
-      out << r.iterations[b] << ' ' << value_or_nan(r.vamp2[b]) << '\n';
+      out << r.iterations[b] << ' ' << round_trip_or_nan(r.vamp2[b]) << '\n';
     }
   }
   std::ofstream out(dir() / "fes.dat");
@@ -49,7 +46,7 @@ void ReportFigure::write_data(const ReportData& r) const {
   for (int i = 0; i < fes.bins; ++i) {
     const double x = 0.5 * (ex[static_cast<std::size_t>(i)] + ex[static_cast<std::size_t>(i) + 1]);
     if (r.fes_dims == 1) {
-      out << x << ' ' << value_or_nan(fes.free_energy[static_cast<std::size_t>(i)]) << '\n';
+      out << x << ' ' << round_trip_or_nan(fes.free_energy[static_cast<std::size_t>(i)]) << '\n';
       continue;
     }
     const auto& ey = fes.edges[1];
@@ -59,7 +56,7 @@ void ReportFigure::write_data(const ReportData& r) const {
       const auto cell = static_cast<std::size_t>(i) * static_cast<std::size_t>(fes.bins) +
                         static_cast<std::size_t>(j);
       const double f = fes.free_energy[cell];
-      out << x << ' ' << y << ' ' << value_or_nan(f) << '\n';
+      out << x << ' ' << y << ' ' << round_trip_or_nan(f) << '\n';
     }
     out << '\n';
   }
@@ -96,7 +93,7 @@ std::string ReportFigure::vamp2_panel(const ReportData& r, const std::string& tr
   std::string g = "reset\n" + transient;
   g += "set title '(c) VAMP-2 convergence'\nset xlabel 'iteration'\nset ylabel 'VAMP-2 score'\n"
        "set grid\nset key outside right top vertical Left reverse\n";
-  g += "plot " + q(dir() / "builds.dat") +
+  g += "plot " + gp_file(dir() / "builds.dat") +
        " using 1:2 with linespoints pt 7 ps 0.8 lw 2 lc rgb '#c0392b' title 'VAMP-2'";
   if (std::isfinite(r.vamp2_tail.mean)) {
     g += fmt::format(", {} with lines dt 2 lc rgb '#c0392b' title 'tail mean'", r.vamp2_tail.mean);
@@ -122,12 +119,12 @@ std::string ReportFigure::free_energy_panel(const ReportData& r) const {
                      r.fes.edges[1].back());
     g += "set palette defined (0 '#440154', 0.25 '#3b528b', 0.5 '#21908d', 0.75 '#5dc963', 1 "
          "'#fde725')\n";
-    g += "set key off\nplot " + q(dir() / "fes.dat") + " using 1:2:3 with image\n";
+    g += "set key off\nplot " + gp_file(dir() / "fes.dat") + " using 1:2:3 with image\n";
   } else {
     g += fmt::format(
         "set xlabel '{}' noenhanced\nset ylabel 'free energy ({})'\nset grid\nset key off\n",
         gp_quote(names[0]), r.scale.unit);
-    g += "plot " + q(dir() / "fes.dat") +
+    g += "plot " + gp_file(dir() / "fes.dat") +
          " using 1:2 with linespoints pt 7 ps 0.6 lw 2 lc rgb '#21908d'\n";
   }
   return g;
@@ -146,7 +143,7 @@ std::string ReportFigure::script(const ReportData& r, const AnalyzeRequest& requ
         cut);
   }
   const std::string font = "set terminal pngcairo size 1650,1350 enhanced font 'Sans,12'\n";
-  std::string g = font + "set output " + q(dir() / "report.png") + "\n";
+  std::string g = font + "set output " + gp_file(dir() / "report.png") + "\n";
   const std::string run_name = request.run_dir.filename().string().empty()
                                    ? request.run_dir.string()
                                    : request.run_dir.filename().string();

@@ -20,11 +20,7 @@
 
 namespace trails::report {
 namespace fs = std::filesystem;
-namespace {
-
-std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
-
-}  // namespace
+namespace {}  // namespace
 
 EnergyScale energy_scale(const store::RunMeta& meta, std::optional<double> temperature_k) {
   if (temperature_k) {
@@ -96,7 +92,7 @@ std::string free_energy_script(const FreeEnergyPicture& pic, const fs::path& dir
   }
   const std::string unit = pic.scale.unit;
   std::string g = "reset\nset terminal pngcairo size 900,680 enhanced font 'Sans,11'\n";
-  g += "set output " + q(png) + "\n";
+  g += "set output " + gp_file(png) + "\n";
   g += "set title '" +
        gp_quote(fmt::format("Free energy F = -kT ln p ({}), {}", pic.source, pic.scale.statement)) +
        "' noenhanced\n";
@@ -106,7 +102,7 @@ std::string free_energy_script(const FreeEnergyPicture& pic, const fs::path& dir
   if (dims == 1) {
     g += "set ylabel '" + gp_quote("F (" + unit + ")") +
          "' noenhanced\nset grid\nset key top center\n";
-    std::string plot = "plot " + q(dir / "fes.dat") +
+    std::string plot = "plot " + gp_file(dir / "fes.dat") +
                        " using 1:2 with linespoints pt 7 ps 0.5 lw 2 lc rgb '#21908d' title 'F'";
     // V - V_min beside F only when both are in the potential's units (built-in, no --temperature).
     if (potential && unit == "reduced units") {
@@ -114,7 +110,7 @@ std::string free_energy_script(const FreeEnergyPicture& pic, const fs::path& dir
       plot += fmt::format(
           ", {} using 1:($2-{}) with lines dt 2 lw 1.5 lc rgb '#555555' title "
           "'V - V_{{min}}'",
-          q(dir / "potential.dat"), vmin);
+          gp_file(dir / "potential.dat"), vmin);
       const auto box = pic.potential->plot_box();
       g += fmt::format("set xrange [{}:{}]\nset yrange [0:{}]\n", box[0], box[1],
                        std::max(fmax, 1e-9) * 1.15);
@@ -124,7 +120,7 @@ std::string free_energy_script(const FreeEnergyPicture& pic, const fs::path& dir
     g += "set ylabel '" + gp_quote(pic.axes[1].label()) + "' noenhanced\n";
     g += "set cblabel '" + gp_quote("F (" + unit + ")") + "' noenhanced\nset cbrange [0:*]\n";
     g += palette() + "set key off\n";
-    std::string plot = "plot " + q(dir / "fes.dat") + " using 1:2:3 with image";
+    std::string plot = "plot " + gp_file(dir / "fes.dat") + " using 1:2:3 with image";
     if (potential) {
       const double vmin = write_potential_grid(*pic.potential, dir / "potential.dat");
       g += fmt::format(
@@ -132,11 +128,12 @@ std::string free_energy_script(const FreeEnergyPicture& pic, const fs::path& dir
           "{},{},{}\nset table {}\nsplot {} using 1:2:3 with lines\nunset table\nunset "
           "contour\nset surface\n",
           vmin + pic.potential_span / 20.0, pic.potential_span / 20.0, vmin + pic.potential_span,
-          q(dir / "contours.dat"), q(dir / "potential.dat"));
+          gp_file(dir / "contours.dat"), gp_file(dir / "potential.dat"));
       const auto box = pic.potential->plot_box();
       g += fmt::format("set xrange [{}:{}]\nset yrange [{}:{}]\nset size ratio -1\n", box[0],
                        box[1], box[2], box[3]);
-      plot += ", " + q(dir / "contours.dat") + " using 1:2 with lines lc rgb '#d0d0d0' lw 0.8";
+      plot +=
+          ", " + gp_file(dir / "contours.dat") + " using 1:2 with lines lc rgb '#d0d0d0' lw 0.8";
     } else {
       std::array<double, 4> box{fes.edges[0].front() * sx, fes.edges[0].back() * sx,
                                 fes.edges[1].front() * sy, fes.edges[1].back() * sy};

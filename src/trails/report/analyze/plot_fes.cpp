@@ -12,7 +12,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-FreeEnergyPicture base_picture(const store::RunStore& store, const RunFrames& frames,
+FreeEnergyPicture base_picture(const store::RunStore& store, const CommittedFrames& frames,
                                const EnergyScale& scale,
                                const engines::builtin::Potential* potential) {
   FreeEnergyPicture p;
@@ -27,7 +27,8 @@ FreeEnergyPicture base_picture(const store::RunStore& store, const RunFrames& fr
 
 }  // namespace
 
-std::vector<double> ensemble_frame_weights(const store::RunMeta& meta, const RunFrames& frames) {
+std::vector<double> ensemble_frame_weights(const store::RunMeta& meta,
+                                           const CommittedFrames& frames) {
   const auto spawning = meta.config.value("spawning", nlohmann::json::object());
   const bool we = spawning.is_object() && spawning.value("spawn_scheme", std::string()) == "we";
   return we ? frames.walker_weights : std::vector<double>{};
@@ -40,7 +41,7 @@ std::vector<NamedFreeEnergy> run_free_energy_pictures(
   std::vector<NamedFreeEnergy> out;
   if (weights) {
     const auto header = read_weights_header(*weights, store.meta());
-    const RunFrames frames = load_run_frames(store, run_dir, header.last_iteration);
+    const CommittedFrames frames = load_run_frames(store, run_dir, header.last_iteration);
     if (frames.last_iteration != header.last_iteration) {
       throw core::InputError(fmt::format(
           "--weights {}: the weights cover iterations 0..{}, but {} has only 0..{} committed",
@@ -53,7 +54,7 @@ std::vector<NamedFreeEnergy> run_free_energy_pictures(
                            frames.last_iteration);
     out.push_back({"fes.png", std::move(p)});
   } else {
-    const RunFrames frames = load_run_frames(store, run_dir);
+    const CommittedFrames frames = load_run_frames(store, run_dir);
     if (frames.size() == 0) throw core::InputError(run_dir.string() + " has no frames");
     auto p = base_picture(store, frames, scale, potential);
     p.weights = ensemble_frame_weights(store.meta(), frames);
@@ -67,7 +68,7 @@ std::vector<NamedFreeEnergy> run_free_energy_pictures(
   for (auto b = builds.rbegin(); b != builds.rend(); ++b) {
     const auto& m = b->record;
     if (!m.note.empty() || m.n_active < 2 || !m.cluster_centers) continue;
-    const RunFrames frames = load_run_frames(store, run_dir, b->iteration);
+    const CommittedFrames frames = load_run_frames(store, run_dir, b->iteration);
     if (frames.size() == 0 ||
         m.cluster_centers->size() !=
             static_cast<std::size_t>(m.n_microstates) * static_cast<std::size_t>(frames.d)) {

@@ -24,7 +24,8 @@ struct NamedFreeEnergy {
 // their walker's weight (walkers.weight), so its free energy is the histogram of those weights
 // as WESTPA's w_pdist makes it (docs/kinetics.md). Empty for every other run: its frames are
 // counted.
-std::vector<double> ensemble_frame_weights(const store::RunMeta& meta, const RunFrames& frames);
+std::vector<double> ensemble_frame_weights(const store::RunMeta& meta,
+                                           const CommittedFrames& frames);
 // How those weights are named on pictures and in summaries.
 inline constexpr const char* kEnsembleWeighting =
     "weighted-ensemble walker weights (as WESTPA's w_pdist)";

@@ -65,9 +65,9 @@ std::string drift_json_trace(const std::vector<double>& drift, std::size_t& ever
 
 }  // namespace
 
-RunFrames load_run_frames(const store::RunStore& store, const fs::path& run_dir,
-                          std::optional<std::int64_t> up_to) {
-  RunFrames out;
+CommittedFrames load_run_frames(const store::RunStore& store, const fs::path& run_dir,
+                                std::optional<std::int64_t> up_to) {
+  CommittedFrames out;
   for (const auto& rec : store.load_iterations()) {
     if (up_to && rec.iteration > *up_to) break;
     out.last_iteration = rec.iteration;
@@ -112,7 +112,7 @@ ReweightResult reweight_run(const ReweightRequest& request) {
   const auto target = weights_target(request, out);
   const auto run = open_campaign_run(request.run_dir, "trails reweight");
   const auto& store = run.store;
-  const RunFrames frames = load_run_frames(store, request.run_dir);
+  const CommittedFrames frames = load_run_frames(store, request.run_dir);
   std::vector<std::int64_t> starts, ends;
   for (std::size_t i = 0; i + 1 < frames.size(); ++i) {
     const auto& a = frames.keys[i];
@@ -197,7 +197,7 @@ WeightsHeader read_weights_header(const fs::path& file, const store::RunMeta& me
   return h;
 }
 
-std::vector<double> read_frame_weights(const fs::path& file, const RunFrames& frames) {
+std::vector<double> read_frame_weights(const fs::path& file, const CommittedFrames& frames) {
   std::ifstream in(file);
   std::string line;
   std::getline(in, line);  // header, checked by read_weights_header

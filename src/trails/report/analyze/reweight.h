@@ -22,7 +22,7 @@ namespace trails::report {
 
 // Every frame of the committed iterations (of iterations <= up_to when given), in ledger order
 // (= `trails export --cvs`), with its key.
-struct RunFrames {
+struct CommittedFrames {
   int d = 0;
   std::vector<double> points;  // n × d
   std::vector<core::FrameKey> keys;
@@ -30,8 +30,8 @@ struct RunFrames {
   std::int64_t last_iteration = -1;
   std::size_t size() const { return keys.size(); }
 };
-RunFrames load_run_frames(const store::RunStore& store, const std::filesystem::path& run_dir,
-                          std::optional<std::int64_t> up_to = std::nullopt);
+CommittedFrames load_run_frames(const store::RunStore& store, const std::filesystem::path& run_dir,
+                                std::optional<std::int64_t> up_to = std::nullopt);
 
 struct ReweightRequest {
   std::filesystem::path run_dir;
@@ -67,6 +67,7 @@ struct WeightsHeader {
   nlohmann::json json;
 };
 WeightsHeader read_weights_header(const std::filesystem::path& file, const store::RunMeta& meta);
-std::vector<double> read_frame_weights(const std::filesystem::path& file, const RunFrames& frames);
+std::vector<double> read_frame_weights(const std::filesystem::path& file,
+                                       const CommittedFrames& frames);
 
 }  // namespace trails::report

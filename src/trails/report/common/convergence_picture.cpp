@@ -7,13 +7,12 @@
 
 #include "trails/binning/uniform_grid.h"
 #include "trails/report/common/gnuplot.h"
+#include "trails/report/common/number_text.h"
 
 namespace trails::report {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string value(double v) { return std::isfinite(v) ? fmt::format("{}", v) : "NaN"; }
 
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {
   for (std::size_t at = text.find(from); at != std::string::npos;
@@ -55,9 +54,10 @@ std::vector<ConvergencePanel> convergence_panels(
     const double s = msm.errors[b].empty() ? NAN : msm.errors[b][0];
     const bool band = std::isfinite(t) && std::isfinite(s);
     any_error = any_error || band;
-    slowest.data += fmt::format("{} {} {} {}\n", msm.iterations[b], value(t * u.per_frame),
-                                value(band ? std::max(t - s, t / 100) * u.per_frame : NAN),
-                                value(band ? (t + s) * u.per_frame : NAN));
+    slowest.data +=
+        fmt::format("{} {} {} {}\n", msm.iterations[b], round_trip_or_nan(t * u.per_frame),
+                    round_trip_or_nan(band ? std::max(t - s, t / 100) * u.per_frame : NAN),
+                    round_trip_or_nan(band ? (t + s) * u.per_frame : NAN));
   }
   if (any_error) {
     slowest.plot =

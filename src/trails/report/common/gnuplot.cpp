@@ -86,6 +86,10 @@ std::string gp_quote(std::string_view text) {
   return out;
 }
 
+std::string gp_file(const std::filesystem::path& file) {
+  return "'" + gp_quote(file.string()) + "'";
+}
+
 void close_checked(std::ofstream& out, const std::filesystem::path& file) {
   out.close();
   if (!out) {

@@ -29,6 +29,8 @@ std::unique_ptr<core::PendingOutput> stage_picture(const std::filesystem::path& 
                                                    std::string_view purpose);
 // `text` inside a gnuplot single-quoted string: a quote is written twice.
 std::string gp_quote(std::string_view text);
+// A file name as a gnuplot string literal: 'name', its quotes doubled.
+std::string gp_file(const std::filesystem::path& file);
 // Closes a data file written for gnuplot; StoreError naming it when any write failed.
 void close_checked(std::ofstream& out, const std::filesystem::path& file);
 

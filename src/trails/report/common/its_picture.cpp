@@ -9,15 +9,12 @@
 #include <fmt/format.h>
 
 #include "trails/report/common/gnuplot.h"
+#include "trails/report/common/number_text.h"
 
 namespace trails::report {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
-
-std::string value(double v) { return std::isfinite(v) ? fmt::format("{}", v) : "NaN"; }
 
 bool usable(double t) { return std::isfinite(t) && t > 0; }
 
@@ -46,7 +43,8 @@ bool write_band(const ItsLadder& ladder, std::size_t width, const TimeScale& u,
         smallest = std::min(smallest, lo);
         largest = std::max(largest, hi);
       }
-      out << ' ' << value(lo * u.per_frame) << ' ' << value(hi * u.per_frame);
+      out << ' ' << round_trip_or_nan(lo * u.per_frame) << ' '
+          << round_trip_or_nan(hi * u.per_frame);
     }
     out << '\n';
   }
@@ -86,7 +84,7 @@ std::string its_plot(const ItsLadder& ladder, const TimeAxis& time, const fs::pa
     for (const auto& [lag, ts] : ladder.its) {
       out << lag * u.per_frame;
       for (std::size_t i = 0; i < width; ++i) {
-        out << ' ' << value(i < ts.size() && usable(ts[i]) ? ts[i] * u.per_frame : NAN);
+        out << ' ' << round_trip_or_nan(i < ts.size() && usable(ts[i]) ? ts[i] * u.per_frame : NAN);
       }
       out << '\n';
     }
@@ -98,15 +96,15 @@ std::string its_plot(const ItsLadder& ladder, const TimeAxis& time, const fs::pa
   std::string plot = fmt::format(
       "plot {} using 1:({}):1 with filledcurves lc rgb '#e4e4e4' title 'below the lag: not "
       "resolved'",
-      q(dir / "its.dat"), ylo);
+      gp_file(dir / "its.dat"), ylo);
   for (std::size_t i = 0; banded && i < width; ++i) {
     plot += fmt::format(
         ", {} using 1:{}:{} with filledcurves fs transparent solid 0.2 noborder lt {} {}",
-        q(dir / "its_band.dat"), 2 * i + 2, 2 * i + 3, i + 1,
+        gp_file(dir / "its_band.dat"), 2 * i + 2, 2 * i + 3, i + 1,
         i == 0 ? "title '± σ (Bayesian, at each lag)'" : "notitle");
   }
   // Named, not '': after the bands '' would be its_band.dat.
-  const std::string its_dat = q(dir / "its.dat");
+  const std::string its_dat = gp_file(dir / "its.dat");
   for (std::size_t i = 0; i < width; ++i) {
     plot += fmt::format(", {} using 1:{} with linespoints lt {} pt 7 lw 2 title 't_{}'", its_dat,
                         i + 2, i + 1, i + 2);
@@ -130,7 +128,7 @@ std::string its_plot(const ItsLadder& ladder, const TimeAxis& time, const fs::pa
     plot += fmt::format(
         ", {} using 1:2:3:4 with yerrorbars pt 6 ps 1.6 lw 2 lc rgb '#000000' title "
         "'model ± σ (Bayesian)'",
-        q(dir / "its_err.dat"));
+        gp_file(dir / "its_err.dat"));
   }
   return g + plot + "\n";
 }
@@ -168,8 +166,8 @@ std::string timescale_series_plot(const TimescaleSeries& series, const TimeAxis&
         const double t = j < ts.size() && usable(ts[j]) ? ts[j] : NAN;
         const auto [lo, hi] = band(t, j < err.size() ? err[j] : NAN);
         any_error = any_error || std::isfinite(lo);
-        out << ' ' << value(t * u.per_frame) << ' ' << value(lo * u.per_frame) << ' '
-            << value(hi * u.per_frame);
+        out << ' ' << round_trip_or_nan(t * u.per_frame) << ' '
+            << round_trip_or_nan(lo * u.per_frame) << ' ' << round_trip_or_nan(hi * u.per_frame);
       }
       out << '\n';
     }
@@ -180,7 +178,7 @@ std::string timescale_series_plot(const TimescaleSeries& series, const TimeAxis&
   g += "set logscale y\nset grid\nset key outside right top vertical Left reverse\n";
   if (width == 0) return g + "unset logscale y\nplot [0:1][0:1] NaN notitle" + extra + "\n";
   std::string plot = "plot ";
-  const std::string file = q(dir / "series.dat");
+  const std::string file = gp_file(dir / "series.dat");
   for (std::size_t j = 0; j < width && any_error; ++j) {
     plot += fmt::format(
         "{}{} using 1:{}:{} with filledcurves fs transparent solid 0.25 noborder lt {} title "

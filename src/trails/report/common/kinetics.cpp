@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "trails/report/common/number_text.h"
 #include "trails/report/common/time_axis.h"
 
 namespace trails::report {
@@ -97,15 +98,13 @@ std::vector<double> running_mfpt(const KineticsSeries& k, double discard_fractio
   return out;
 }
 
-std::string number(double v) { return std::isfinite(v) ? fmt::format("{}", v) : "NaN"; }
-
 }  // namespace
 
 ConvergencePanel mfpt_panel(const KineticsSeries& k, double discard_fraction) {
   ConvergencePanel p{fmt::format("MFPT ({})", k.unit), "", "", "set logscale y\n"};
   const auto running = running_mfpt(k, discard_fraction);
   for (std::size_t i = 0; i < running.size(); ++i) {
-    p.data += fmt::format("{} {}\n", k.iterations[i], number(running[i]));
+    p.data += fmt::format("{} {}\n", k.iterations[i], round_trip_or_nan(running[i]));
   }
   p.plot = fmt::format(
       "DATA using 1:2 with lines lw 2 lc rgb '#762a83' title 'WE MFPT (Hill, first {:.0f} % "
@@ -132,8 +131,8 @@ std::vector<ConvergencePanel> flux_panels(const KineticsSeries& k, double discar
       static_cast<std::size_t>(std::floor(static_cast<double>(k.flux.size()) * discard_fraction));
   ConvergencePanel flux{"recycled flux (weight per iteration)", "", "", "set yrange [0:*]\n"};
   for (std::size_t i = 0; i < k.flux.size(); ++i) {
-    flux.data += fmt::format("{} {} {}\n", k.iterations[i], number(k.flux[i]),
-                             i >= skip ? number(est.tail_mean_flux) : "NaN");
+    flux.data += fmt::format("{} {} {}\n", k.iterations[i], round_trip_or_nan(k.flux[i]),
+                             i >= skip ? round_trip_or_nan(est.tail_mean_flux) : "NaN");
   }
   flux.plot = fmt::format(
       "DATA using 1:2 with impulses lw 2 lc rgb '#2166ac' title 'weight recycled', DATA using "
@@ -145,8 +144,8 @@ std::vector<ConvergencePanel> flux_panels(const KineticsSeries& k, double discar
   bool any = false;
   for (std::size_t i = 0; i < running.size(); ++i) {
     any = any || std::isfinite(running[i]);
-    mfpt.data += fmt::format("{} {} {}\n", k.iterations[i], number(running[i]),
-                             number(est.mfpt.value_or(NAN)));
+    mfpt.data += fmt::format("{} {} {}\n", k.iterations[i], round_trip_or_nan(running[i]),
+                             round_trip_or_nan(est.mfpt.value_or(NAN)));
   }
   mfpt.settings =
       fmt::format("set xlabel 'iteration (τ = {} steps = {:.6g} {})'\n", k.steps, k.tau, k.unit);

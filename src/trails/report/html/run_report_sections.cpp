@@ -25,20 +25,20 @@ constexpr std::size_t kMaxOpenLogs = 10;
 // Bytes of a written table shown on the page.
 constexpr std::size_t kMaxTableBytes = 256 * 1024;
 
-std::string text(const json& j) {
+std::string value_text(const json& j) {
   if (j.is_string()) return j.get<std::string>();
   if (j.is_null()) return "n/a";
   return j.dump();
 }
 
-std::string number(double v, const char* spec = "{:.4g}") {
+std::string short_number(double v, const char* spec = "{:.4g}") {
   return std::isfinite(v) ? fmt::format(fmt::runtime(spec), v) : std::string("inf");
 }
 
 // "1.2, 3.4, inf" of the first `n` values.
-std::string numbers(const std::vector<double>& v, std::size_t n = 3) {
+std::string short_numbers(const std::vector<double>& v, std::size_t n = 3) {
   std::string out;
-  for (std::size_t i = 0; i < v.size() && i < n; ++i) out += (i ? ", " : "") + number(v[i]);
+  for (std::size_t i = 0; i < v.size() && i < n; ++i) out += (i ? ", " : "") + short_number(v[i]);
   if (v.size() > n) out += ", ...";
   return out.empty() ? "none" : out;
 }
@@ -50,9 +50,9 @@ bool msm_enabled(const json& config) {
   return it != config.end() && it->is_object() && it->value("enabled", false);
 }
 
-// A configured number as a person writes it ("15", "0.0001", "300"); anything else as text().
+// A configured number as a person writes it ("15", "0.0001", "300"); anything else as value_text().
 std::string quantity(const json& j) {
-  return j.is_number() ? fmt::format("{:g}", j.get<double>()) : text(j);
+  return j.is_number() ? fmt::format("{:g}", j.get<double>()) : value_text(j);
 }
 
 std::string string_at(const json& j, const char* key) {
@@ -70,7 +70,7 @@ std::string input_files(const json& system) {
   const auto ff = system.value("forcefield", json::array());
   if (ff.is_array() && !ff.empty()) {
     std::string names;
-    for (const auto& f : ff) names += (names.empty() ? "" : " + ") + text(f);
+    for (const auto& f : ff) names += (names.empty() ? "" : " + ") + value_text(f);
     out += (out.empty() ? "" : ", ") + std::string("force field ") + names;
   }
   return out;
@@ -80,7 +80,7 @@ std::string input_files(const json& system) {
 std::string platforms_used(const json& s) {
   std::set<std::string> names;
   for (const auto& p : s.value("placement", json::array())) {
-    if (p.contains("where")) names.insert(text(p["where"].value("platform", json())));
+    if (p.contains("where")) names.insert(value_text(p["where"].value("platform", json())));
   }
   std::string out;
   for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
@@ -94,8 +94,8 @@ std::string engine_setup(const std::string& kind, const json& config, const json
   const auto system = config.value("system", json::object());
   if (kind == "builtin") {
     return fmt::format("potential {}, {} dynamics at kT {} (reduced units)",
-                       text(engine.value("potential", json())),
-                       text(engine.value("integrator", json())),
+                       value_text(engine.value("potential", json())),
+                       value_text(engine.value("integrator", json())),
                        quantity(engine.value("kT", json())));
   }
   std::string out;
@@ -103,24 +103,24 @@ std::string engine_setup(const std::string& kind, const json& config, const json
   if (kind == "openmm") {
     out = files.empty() ? "system from the default inputs" : files;
     out += fmt::format("; platform {} requested ({} precision)",
-                       text(engine.value("platform_name", json())),
-                       text(engine.value("precision", json())));
+                       value_text(engine.value("platform_name", json())),
+                       value_text(engine.value("precision", json())));
     const auto used = platforms_used(s);
     if (!used.empty()) out += ", ran on " + used;
   } else if (kind == "gromacs") {
     out = fmt::format(
         "{}; {}", files.empty() ? "no input files recorded" : files,
         string_at(system, "system_file").empty() ? "Trails' MDP" : "the system_file MDP template");
-    out += "; program " + text(engine.value("gromacs_executable", json()));
+    out += "; program " + value_text(engine.value("gromacs_executable", json()));
   } else if (kind == "amber") {
     out = files.empty() ? "no input files recorded" : files;
     const auto mdin = string_at(engine, "amber_input_file");
     out += "; " + (mdin.empty() ? std::string("Trails' mdin") : "mdin template " + mdin);
-    out += "; program " + text(engine.value("amber_executable", json()));
+    out += "; program " + value_text(engine.value("amber_executable", json()));
   } else if (kind == "command") {
     std::string argv;
     for (const auto& a : engine.value("command", json::array())) {
-      argv += (argv.empty() ? "" : " ") + text(a);
+      argv += (argv.empty() ? "" : " ") + value_text(a);
     }
     out = "program '" + argv + "'";
     if (!files.empty()) out += "; " + files;
@@ -151,12 +151,14 @@ std::string engine_description(const json& s, const json& config) {
   const auto setup = engine_setup(kind, config, s);
   if (!setup.empty()) out += setup + "; ";
   if (e.value("molecular", false)) {
-    out += fmt::format("{} atoms, dt {} {}, lengths in {}{})", text(e["n_atoms"]), text(e["dt"]),
-                       text(e["time_unit"]), text(e["length_unit"]),
-                       e.value("periodic", false) ? ", periodic box" : "");
+    out +=
+        fmt::format("{} atoms, dt {} {}, lengths in {}{})", value_text(e["n_atoms"]),
+                    value_text(e["dt"]), value_text(e["time_unit"]), value_text(e["length_unit"]),
+                    e.value("periodic", false) ? ", periodic box" : "");
   } else {
-    out += fmt::format("a point of the {}-D CV space, dt {} {} units)", text(e["spatial_dim"]),
-                       text(e["dt"]), text(e["time_unit"]));
+    out +=
+        fmt::format("a point of the {}-D CV space, dt {} {} units)", value_text(e["spatial_dim"]),
+                    value_text(e["dt"]), value_text(e["time_unit"]));
   }
   return out;
 }
@@ -164,29 +166,33 @@ std::string engine_description(const json& s, const json& config) {
 namespace {
 
 Rows run_rows(const json& s, const json& config) {
-  Rows rows = {{"run directory", text(s["run_dir"])},
+  Rows rows = {{"run directory", value_text(s["run_dir"])},
                {"state", s.value("running", false)
                              ? "running: the page shows the iterations committed when it was made"
                              : "not running"},
-               {"written by", "trails " + text(s["trails_version"]) + ", store schema " +
-                                  text(s["schema_version"]) + ", created " + text(s["created_at"])},
-               {"configuration digest", text(s["config_digest"])},
+               {"written by", "trails " + value_text(s["trails_version"]) + ", store schema " +
+                                  value_text(s["schema_version"]) + ", created " +
+                                  value_text(s["created_at"])},
+               {"configuration digest", value_text(s["config_digest"])},
                {"engine", engine_description(s, config)}};
-  rows.emplace_back("iterations",
-                    fmt::format("{} committed of {} (last: iteration {}, committed {})",
-                                text(s["iterations_committed"]), text(s["target_iterations"]),
-                                text(s["last_iteration"]), text(s["last_committed_at"])));
-  const auto& w = s["walkers"];
-  rows.emplace_back("walkers", fmt::format("{} in the last iteration ({} failed)",
-                                           text(w["last_iteration"]), text(w["failed"])));
   rows.emplace_back(
-      "frames", fmt::format("{} in all ({} in the last iteration)", text(s["frames"]["cumulative"]),
-                            text(s["frames"]["last_iteration"])));
+      "iterations",
+      fmt::format("{} committed of {} (last: iteration {}, committed {})",
+                  value_text(s["iterations_committed"]), value_text(s["target_iterations"]),
+                  value_text(s["last_iteration"]), value_text(s["last_committed_at"])));
+  const auto& w = s["walkers"];
+  rows.emplace_back("walkers",
+                    fmt::format("{} in the last iteration ({} failed)",
+                                value_text(w["last_iteration"]), value_text(w["failed"])));
+  rows.emplace_back("frames", fmt::format("{} in all ({} in the last iteration)",
+                                          value_text(s["frames"]["cumulative"]),
+                                          value_text(s["frames"]["last_iteration"])));
   const auto& o = s["occupancy"];
-  rows.emplace_back("occupancy",
-                    fmt::format("{} of {} bins ({:.2f} %), grid {} bins per axis",
-                                text(o["occupied_bins"]), text(o["total_bins"]),
-                                100.0 * o.value("fraction", 0.0), text(s["resolution"]["n_bins"])));
+  rows.emplace_back(
+      "occupancy",
+      fmt::format("{} of {} bins ({:.2f} %), grid {} bins per axis", value_text(o["occupied_bins"]),
+                  value_text(o["total_bins"]), 100.0 * o.value("fraction", 0.0),
+                  value_text(s["resolution"]["n_bins"])));
   return rows;
 }
 
@@ -211,9 +217,9 @@ std::string placement_table(const json& s) {
   for (const auto& p : s.value("placement", json::array())) {
     const auto& where = p["where"];
     std::string walkers;
-    for (const auto& w : p["walkers"]) walkers += (walkers.empty() ? "" : " ") + text(w);
-    rows.push_back({text(where["platform"]), text(where["device"]), text(where["visible_devices"]),
-                    text(where["host"]), walkers});
+    for (const auto& w : p["walkers"]) walkers += (walkers.empty() ? "" : " ") + value_text(w);
+    rows.push_back({value_text(where["platform"]), value_text(where["device"]),
+                    value_text(where["visible_devices"]), value_text(where["host"]), walkers});
   }
   if (rows.empty()) return html::paragraph("No placement recorded.", "note");
   return html::table({"platform", "device", "visible devices", "host", "walkers"}, rows);
@@ -222,8 +228,8 @@ std::string placement_table(const json& s) {
 std::string config_changes_table(const json& s) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& c : s.value("config_changes", json::array())) {
-    rows.push_back({text(c["key"]), c["before"].dump(), c["after"].dump(), text(c["iteration"]),
-                    text(c["changed_at"])});
+    rows.push_back({value_text(c["key"]), c["before"].dump(), c["after"].dump(),
+                    value_text(c["iteration"]), value_text(c["changed_at"])});
   }
   if (rows.empty()) return "";
   return "<h3>Configuration changed on resume</h3>\n" +
@@ -257,7 +263,7 @@ std::string msm_section(const ReportInputs& in) {
     const auto& m = b.record;
     rows.push_back({std::to_string(b.iteration), std::to_string(m.frames), m.estimator,
                     std::to_string(m.lagtime), fmt::format("{}/{}", m.n_active, m.n_microstates),
-                    numbers(m.timescales), m.vamp2 ? number(*m.vamp2) : "n/a",
+                    short_numbers(m.timescales), m.vamp2 ? short_number(*m.vamp2) : "n/a",
                     yes_no(m.criteria_met), std::to_string(m.streak), yes_no(m.converged),
                     fmt::format("{:.3f}", b.build_s), m.note});
   }
@@ -269,12 +275,12 @@ std::string msm_section(const ReportInputs& in) {
   if (m.metastable_populations) {
     std::vector<std::vector<std::string>> sets;
     for (std::size_t i = 0; i < m.metastable_populations->size(); ++i) {
-      sets.push_back({std::to_string(i), number((*m.metastable_populations)[i])});
+      sets.push_back({std::to_string(i), short_number((*m.metastable_populations)[i])});
     }
     body += fmt::format("<h3>PCCA+ metastable sets of the build at iteration {}</h3>\n",
                         in.builds.back().iteration) +
             html::table({"set", "population"}, sets);
-    if (m.pcca_crispness) body += html::paragraph("crispness " + number(*m.pcca_crispness));
+    if (m.pcca_crispness) body += html::paragraph("crispness " + short_number(*m.pcca_crispness));
   }
   return html::section("msm", "MSM builds", body);
 }
@@ -299,7 +305,7 @@ std::string analysis_section(const ReportInputs& in) {
       const auto& pops = (*it)["populations"];
       const auto& fe = (*it)["free_energy"];
       for (std::size_t i = 0; i < pops.size(); ++i) {
-        sets.push_back({std::to_string(i), text(pops[i]), text(fe[i])});
+        sets.push_back({std::to_string(i), value_text(pops[i]), value_text(fe[i])});
       }
       body += "<h3>Metastable sets</h3>\n" +
               html::table({"set", "population",
@@ -351,7 +357,7 @@ std::string convergence_section(const ReportInputs& in) {
   body += "<h3>convergence.json (written when trails run ends)</h3>\n";
   if (in.convergence_file) {
     Rows rows;
-    for (const auto& [k, v] : in.convergence_file->items()) rows.emplace_back(k, text(v));
+    for (const auto& [k, v] : in.convergence_file->items()) rows.emplace_back(k, value_text(v));
     body += html::key_values(rows);
   } else {
     body += html::paragraph(in.convergence_file_error, "note");

@@ -21,7 +21,7 @@ namespace {
 // Rows of one path's cycle table shown on the page; the rest are in path_K/metrics.csv.
 constexpr std::size_t kMaxCycleRows = 2000;
 
-std::string text(const json& j) { return j.is_string() ? j.get<std::string>() : j.dump(); }
+std::string json_text(const json& j) { return j.is_string() ? j.get<std::string>() : j.dump(); }
 
 // What a metric column holds, for the table's header.
 const char* column_meaning(const std::string& column) {
@@ -44,23 +44,24 @@ std::string outcome_of(const std::vector<store::CycleRecord>& chain, std::int64_
 
 std::string settings_rows(const json& pg, const json& status, const json& config) {
   std::vector<std::pair<std::string, std::string>> rows = {
-      {"run directory", text(status["run_dir"])},
+      {"run directory", json_text(status["run_dir"])},
       {"state", status.value("running", false)
                     ? "running: the page shows the cycles committed when it was made"
                     : "not running"},
-      {"written by", "trails " + text(status["trails_version"]) + ", store schema " +
-                         text(status["schema_version"]) + ", created " +
-                         text(status["created_at"])},
-      {"configuration digest", text(status["config_digest"])},
+      {"written by", "trails " + json_text(status["trails_version"]) + ", store schema " +
+                         json_text(status["schema_version"]) + ", created " +
+                         json_text(status["created_at"])},
+      {"configuration digest", json_text(status["config_digest"])},
       {"engine", detail::engine_description(status, config)},
-      {"mode", text(pg.value("mode", json()))},
-      {"paths", text(pg.value("paths", json()))},
-      {"cycle",
-       fmt::format("{} trials of τ1 = {} steps, the chosen one extended by τ2 = {} steps; "
-                   "softmax σ {}",
-                   text(pg.value("max_trial", json())), text(pg.value("tau1_steps", json())),
-                   text(pg.value("tau2_steps", json())), text(pg.value("sigma", json())))},
-      {"cycles per path", "at most " + text(pg.value("max_cycle", json()))}};
+      {"mode", json_text(pg.value("mode", json()))},
+      {"paths", json_text(pg.value("paths", json()))},
+      {"cycle", fmt::format("{} trials of τ1 = {} steps, the chosen one extended by τ2 = {} steps; "
+                            "softmax σ {}",
+                            json_text(pg.value("max_trial", json())),
+                            json_text(pg.value("tau1_steps", json())),
+                            json_text(pg.value("tau2_steps", json())),
+                            json_text(pg.value("sigma", json())))},
+      {"cycles per path", "at most " + json_text(pg.value("max_cycle", json()))}};
   return html::key_values(rows);
 }
 

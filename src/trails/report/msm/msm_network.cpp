@@ -18,13 +18,13 @@ using json = nlohmann::json;
 
 namespace {
 
-json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+json json_number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
 json matrix(const Eigen::MatrixXd& m, double scale) {
   json out = json::array();
   for (Eigen::Index i = 0; i < m.rows(); ++i) {
     json row = json::array();
-    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(number(m(i, j) * scale));
+    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(json_number(m(i, j) * scale));
     out.push_back(row);
   }
   return out;
@@ -118,7 +118,7 @@ json network_json(const CoarseNetwork& net, const TimeAxis& time) {
   json sets = json::array();
   for (std::size_t a = 0; a < net.populations.size(); ++a) {
     sets.push_back({{"name", set_name(a)},
-                    {"population", number(net.populations[a])},
+                    {"population", json_number(net.populations[a])},
                     {"microstates", net.microstates[a]}});
   }
   return {{"iteration", net.iteration ? json(*net.iteration) : json(nullptr)},

@@ -32,7 +32,7 @@ namespace {
 
 using json = nlohmann::json;
 
-json numbers(const Eigen::Ref<const Eigen::VectorXd>& v) {
+json json_numbers(const Eigen::Ref<const Eigen::VectorXd>& v) {
   json out = json::array();
   for (Eigen::Index i = 0; i < v.size(); ++i) {
     out.push_back(std::isfinite(v(i)) ? json(v(i)) : json(nullptr));
@@ -42,7 +42,7 @@ json numbers(const Eigen::Ref<const Eigen::VectorXd>& v) {
 
 json rows(const Eigen::MatrixXd& m) {
   json out = json::array();
-  for (Eigen::Index i = 0; i < m.rows(); ++i) out.push_back(numbers(m.row(i).transpose()));
+  for (Eigen::Index i = 0; i < m.rows(); ++i) out.push_back(json_numbers(m.row(i).transpose()));
   return out;
 }
 
@@ -98,7 +98,7 @@ json pcca_block(const Model& m, int lag, int k) {
     sets.push_back(ids);
   }
   j["sets"] = sets;
-  j["populations"] = numbers(p.populations);
+  j["populations"] = json_numbers(p.populations);
   j["coarse_transition_matrix"] = rows(p.coarse_transition);
   j["crispness"] = p.crispness;
   // MFPT (frames) from crisp set a to crisp set b; null where a set is empty (no state has its
@@ -149,15 +149,15 @@ json msm_of_dtrajs(const std::vector<std::vector<int>>& dtrajs, int lag, bool re
   j["n_frames"] = frames;
   j["n_states"] = n_states;
   j["active_set"] = m->active;
-  j["stationary_distribution"] = numbers(m->pi);
+  j["stationary_distribution"] = json_numbers(m->pi);
   j["transition_matrix"] = rows(m->T);
   j["count_matrix"] = rows(m->C);
-  j["timescales"] = numbers(m->timescales);
+  j["timescales"] = json_numbers(m->timescales);
   json its = json::object();
   for (const int l : its_lags) {
     if (l < 1) throw core::UsageError("--its lags must be >= 1");
     const auto mi = estimate(dtrajs, l, reversible, n_timescales);
-    its[std::to_string(l)] = mi ? numbers(mi->timescales) : json(nullptr);
+    its[std::to_string(l)] = mi ? json_numbers(mi->timescales) : json(nullptr);
   }
   j["its"] = its;
   if (pcca) j["pcca"] = pcca_block(*m, lag, *pcca);

@@ -29,12 +29,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
-
 std::string terminal(const fs::path& png, int width, int height) {
   return fmt::format(
       "reset\nset terminal pngcairo size {},{} enhanced font 'Sans,11'\nset output {}\n", width,
-      height, q(png));
+      height, gp_file(png));
 }
 
 bool has_model(const msm::MsmBuildRecord& m) { return m.note.empty() && m.n_active >= 2; }
@@ -122,7 +120,7 @@ std::vector<fs::path> plot_msm_builds(const store::RunStore& store, const fs::pa
       script += timescale_series_plot(
           series, time, series.timescales.empty() ? 0 : series.timescales.back().size(), tmp,
           fmt::format("MSM timescales per build (lag {} frames)", series.lag),
-          ", " + q(tmp / "vamp2.dat") +
+          ", " + gp_file(tmp / "vamp2.dat") +
               " using 1:2 axes x1y2 with lines dt 2 lw 2 lc rgb '#555555' title 'VAMP-2'");
     }
     if (const auto net = coarse_network(last)) {

@@ -16,6 +16,7 @@
 #include "trails/report/common/cv_columns.h"
 #include "trails/report/common/frame_trajectory.h"
 #include "trails/report/common/gnuplot.h"
+#include "trails/report/common/number_text.h"
 #include "trails/report/common/potential_from_meta.h"
 #include "trails/store/cycle_record.h"
 
@@ -24,8 +25,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
-
-std::string num(double x) { return std::isfinite(x) ? fmt::format("{:.17g}", x) : "nan"; }
 
 double dt_of(const store::RunMeta& meta) {
   const auto& dt = meta.engine_system.value("dt", json(0.0));
@@ -55,11 +54,12 @@ std::vector<std::vector<std::string>> swarm_metric_rows(
   std::vector<std::vector<std::string>> rows;
   rows.reserve(chain.size());
   for (const auto& r : chain) {
-    rows.push_back({std::to_string(r.cycle), num(r.anchor_metric), std::to_string(r.chosen),
-                    num(r.entropy), num(r.tau2_metric), store::to_string(r.outcome),
-                    r.outcome == store::CycleOutcome::KeptAnchor ? "0" : "1",
-                    r.converged ? "1" : "0", std::to_string(r.path_steps),
-                    num(static_cast<double>(r.path_steps) * dt), num(r.wall_s), r.stop});
+    rows.push_back(
+        {std::to_string(r.cycle), digits17_or_nan(r.anchor_metric), std::to_string(r.chosen),
+         digits17_or_nan(r.entropy), digits17_or_nan(r.tau2_metric), store::to_string(r.outcome),
+         r.outcome == store::CycleOutcome::KeptAnchor ? "0" : "1", r.converged ? "1" : "0",
+         std::to_string(r.path_steps), digits17_or_nan(static_cast<double>(r.path_steps) * dt),
+         digits17_or_nan(r.wall_s), r.stop});
   }
   return rows;
 }
@@ -119,9 +119,9 @@ std::string path_csv(const std::vector<const store::CycleRecord*>& saved,
   out += ",metric\n";
   for (const auto* r : saved) {
     out += fmt::format("{},{},{}", r->cycle, r->path_steps,
-                       num(static_cast<double>(r->path_steps) * dt));
-    for (double x : r->anchor_cvs) out += "," + num(x);
-    out += "," + num(r->anchor_metric) + "\n";
+                       digits17_or_nan(static_cast<double>(r->path_steps) * dt));
+    for (double x : r->anchor_cvs) out += "," + digits17_or_nan(x);
+    out += "," + digits17_or_nan(r->anchor_metric) + "\n";
   }
   return out;
 }
@@ -234,7 +234,8 @@ std::vector<fs::path> plot_swarm(const fs::path& run_dir, const fs::path& out_di
   for (std::size_t k = 0; k < chains.size(); ++k) {
     const fs::path data = tmp.path() / fmt::format("chain{}.dat", k);
     std::ofstream out(data);
-    for (const auto& r : chains[k]) out << r.cycle << ' ' << num(r.anchor_metric) << '\n';
+    for (const auto& r : chains[k])
+      out << r.cycle << ' ' << digits17_or_nan(r.anchor_metric) << '\n';
     close_checked(out, data);
     plots += fmt::format("{}'{}' using 1:2 with lines lw 2 lc rgb '{}' title 'path {}'",
                          plots.empty() ? "" : ", ", gp_quote(data.string()), chain_colour(k), k);
@@ -272,11 +273,12 @@ std::vector<fs::path> plot_swarm(const fs::path& run_dir, const fs::path& out_di
       std::ofstream out(data);
       if (!chains[k].empty() && chains[k].front().start_cvs.size() == 2) {
         const auto& start = chains[k].front().start_cvs;
-        out << num(start[0]) << ' ' << num(start[1]) << '\n';
+        out << digits17_or_nan(start[0]) << ' ' << digits17_or_nan(start[1]) << '\n';
       }
       for (const auto& r : chains[k]) {
         if (r.anchor_cvs.size() == 2)
-          out << num(r.anchor_cvs[0]) << ' ' << num(r.anchor_cvs[1]) << '\n';
+          out << digits17_or_nan(r.anchor_cvs[0]) << ' ' << digits17_or_nan(r.anchor_cvs[1])
+              << '\n';
       }
       close_checked(out, data);
       paths += fmt::format(

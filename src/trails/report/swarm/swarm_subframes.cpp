@@ -7,6 +7,7 @@
 
 #include "trails/core/error.h"
 #include "trails/core/output_target.h"
+#include "trails/report/common/number_text.h"
 #include "trails/store/run_store.h"
 #include "trails/trajio/trajectory.h"
 
@@ -14,8 +15,6 @@ namespace trails::report {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string num(double x) { return std::isfinite(x) ? fmt::format("{:.17g}", x) : "nan"; }
 
 // The built-in engine's subframes: its coordinates are its CVs, named as in reactive_path.csv.
 std::string subframes_csv(const swarm::SubframePath& p, const std::vector<std::string>& names,
@@ -27,8 +26,9 @@ std::string subframes_csv(const swarm::SubframePath& p, const std::vector<std::s
       static_cast<std::size_t>(p.n_atoms) * static_cast<std::size_t>(p.spatial_dim);
   for (std::size_t f = 0; f < p.n_frames(); ++f) {
     out += fmt::format("{},{},{}", p.cycles[f], p.path_steps[f],
-                       num(static_cast<double>(p.path_steps[f]) * dt));
-    for (std::size_t i = 0; i < per_frame; ++i) out += "," + num(p.positions[f * per_frame + i]);
+                       digits17_or_nan(static_cast<double>(p.path_steps[f]) * dt));
+    for (std::size_t i = 0; i < per_frame; ++i)
+      out += "," + digits17_or_nan(p.positions[f * per_frame + i]);
     out += "\n";
   }
   return out;
