@@ -6,13 +6,10 @@
 #include <cstdio>
 #include <string>
 
+#include "duration_text.h"
 #include "trails/campaign/campaign.h"
 
 namespace trails::app {
-
-// A duration as the console prints it: 45 s, 2 min 05 s, 1 h 02 min (rounded to the second);
-// "?" when unknown.
-std::string duration_text(double s);
 
 class ConsoleProgress final : public campaign::ProgressSink {
  public:

@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "commands.h"
-#include "console_progress.h"
+#include "duration_text.h"
 #include "trails/config/config_kind.h"
 #include "trails/config/execution_spec.h"
 #include "trails/config/swarm_config.h"
