@@ -1,10 +1,17 @@
 // The engine modules of config/engines/ (docs/architecture.md, "Engines in the configuration"):
 // the registry is the list of engine.md_engine's choices, bound rows fill their members and are
-// written back, and every engine's spec reads the one MD block.
+// written back, every engine's spec reads the one MD block; the module table, the spec variant
+// and each engine's files follow the one engine list (docs/architecture.md, "How to add an
+// engine").
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <utility>
 #include <variant>
+#include <vector>
 
 #include "config_test_support.h"
 #include "trails/config/engines/engine_module.h"
@@ -25,6 +32,51 @@ TEST(EngineModules, RegistryIsTheChoicesOfMdEngine) {
     EXPECT_EQ(module->name, name);
   }
   EXPECT_EQ(detail::engine_module("lammps"), nullptr);
+}
+
+// The spec variant and the module table are generated from the one engine list: alternative i
+// of EngineSpec is the spec of module i.
+template <std::size_t... I>
+void expect_alternatives_owned_in_order(std::index_sequence<I...>) {
+  const auto& modules = detail::engine_modules();
+  ASSERT_EQ(modules.size(), sizeof...(I));
+  const std::vector<EngineSpec> specs = {EngineSpec(std::in_place_index<I>)...};
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    EXPECT_TRUE(modules[i]->owns(specs[i])) << modules[i]->name;
+  }
+}
+
+TEST(EngineModules, TheSpecVariantFollowsTheModuleTable) {
+  expect_alternatives_owned_in_order(std::make_index_sequence<std::variant_size_v<EngineSpec>>());
+}
+
+// What docs/architecture.md ("How to add an engine") says a new engine adds: its configuration
+// module's header and source, its room with its build_engine, and its library's CMake line.
+TEST(EngineModules, EveryEngineOfTheListHasItsFiles) {
+  namespace fs = std::filesystem;
+  const fs::path src = fs::path(TRAILS_SOURCE_DIR) / "src/trails";
+  const auto text = [](const fs::path& file) {
+    std::ifstream in(file);
+    std::stringstream all;
+    all << in.rdbuf();
+    return all.str();
+  };
+  const std::string cmake = text(fs::path(TRAILS_SOURCE_DIR) / "CMakeLists.txt");
+  for (const std::string_view view : detail::engine_names()) {
+    const std::string name(view);
+    EXPECT_TRUE(fs::exists(src / "config/engines" / (name + ".h"))) << name;
+    EXPECT_TRUE(fs::exists(src / "config/engines" / (name + ".cpp"))) << name;
+    const fs::path room = src / "engines" / name;
+    ASSERT_TRUE(fs::is_directory(room)) << name;
+    bool builds = false;
+    for (const auto& file : fs::directory_iterator(room)) {
+      builds =
+          builds || text(file.path()).find("std::unique_ptr<Engine> build_engine(const config::") !=
+                        std::string::npos;
+    }
+    EXPECT_TRUE(builds) << name << ": no build_engine in " << room;
+    EXPECT_NE(cmake.find("trails_engine(" + name), std::string::npos) << name;
+  }
 }
 
 TEST(EngineModules, AModulesRowsAreInTheKeyTableAndBound) {

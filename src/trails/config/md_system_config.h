@@ -13,8 +13,6 @@
 #include <nlohmann/json.hpp>
 
 #include "trails/config/engine_spec.h"
-#include "trails/config/engines/amber.h"
-#include "trails/config/engines/command.h"
 #include "trails/config/scheduler_config.h"
 
 namespace trails::config {
@@ -33,16 +31,15 @@ struct EngineConfig {
   std::string md_engine = "builtin";  // tested only in config/ and the engine registry
   std::optional<std::uint64_t> seed;  // engine.seed; None -> random_seed
   MdBlockConfig md;
-  BuiltinEngineConfig builtin;
-  OpenMMEngineConfig openmm;
-  GromacsEngineConfig gromacs;
+  // Each engine's own keys, one member per entry of config/engines/engine_list.h (builtin,
+  // openmm, gromacs, amber, command), named as its engine.md_engine value.
+#define TRAILS_ENGINE_KEYS_MEMBER(name, Keys, Spec) Keys name;
+  TRAILS_ENGINES(TRAILS_ENGINE_KEYS_MEMBER)
+#undef TRAILS_ENGINE_KEYS_MEMBER
   std::optional<std::filesystem::path> gromacs_include_dir;  // engine.gromacs_include_dir (.top)
   // engine.python: the Python interpreter for preparation and system.project_file; unset:
   // $TRAILS_PYTHON, then /usr/bin/python3 (core/python.h).
   std::optional<std::string> python;
-  // Each engine module's own keys (config/engines/amber.h, command.h).
-  CommandKeys command;
-  AmberKeys amber;
   bool keep_walker_files = false;  // engine.keep_walker_files (the external engines)
 };
 

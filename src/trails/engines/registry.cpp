@@ -3,46 +3,13 @@
 #include <nlohmann/json.hpp>
 
 #include "trails/core/error.h"
-#include "trails/engines/amber/amber_engine.h"
-#include "trails/engines/builtin/builtin_engine.h"
-#include "trails/engines/command/command_engine.h"
-#include "trails/engines/gromacs/gromacs_engine.h"
-#include "trails/engines/openmm/openmm_engine.h"
-#include "trails/engines/openmm/prepared_system.h"
+#include "trails/engines/build_engine.h"
 
 namespace trails::engines {
-namespace {
-
-std::unique_ptr<Engine> build(const config::BuiltinSpec& spec, const std::filesystem::path&) {
-  return std::make_unique<builtin::BuiltinEngine>(spec);
-}
-
-std::unique_ptr<Engine> build(const config::OpenMMSpec& spec,
-                              const std::filesystem::path& run_dir) {
-  return std::make_unique<openmm::OpenMMEngine>(
-      spec.params, openmm::prepare_openmm_system(spec, run_dir), spec.seed_base);
-}
-
-std::unique_ptr<Engine> build(const config::GromacsSpec& spec,
-                              const std::filesystem::path& run_dir) {
-  return std::make_unique<gromacs::GromacsEngine>(spec,
-                                                  gromacs::prepare_gromacs_run(spec, run_dir));
-}
-
-std::unique_ptr<Engine> build(const config::CommandSpec& spec,
-                              const std::filesystem::path& run_dir) {
-  return std::make_unique<command::CommandEngine>(spec, run_dir);
-}
-
-std::unique_ptr<Engine> build(const config::AmberSpec& spec, const std::filesystem::path& run_dir) {
-  return std::make_unique<amber::AmberEngine>(spec, run_dir);
-}
-
-}  // namespace
 
 std::unique_ptr<Engine> make_engine(const config::EngineSpec& spec,
                                     const std::filesystem::path& run_dir) {
-  return std::visit([&](const auto& s) { return build(s, run_dir); }, spec);
+  return std::visit([&](const auto& s) { return build_engine(s, run_dir); }, spec);
 }
 
 std::vector<std::uint8_t> worker_engine_setup(const config::EngineSpec& spec,

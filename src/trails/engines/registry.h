@@ -1,6 +1,7 @@
-// The one table of MD engines: each spec type of config/engine_spec.h maps to the Engine built
-// from it. Adding an engine means a spec type in config/ and one entry here; nothing else in
-// Trails names a concrete engine (docs/architecture.md, "Engines").
+// The MD engines' table: each spec of config/engine_spec.h maps to the Engine its room's
+// build_engine builds (build_engine.h), both generated from the engine list
+// (config/engines/engine_list.h); nothing else in Trails names a concrete engine
+// (docs/architecture.md, "How to add an engine").
 #pragma once
 
 #include <cstdint>

@@ -78,11 +78,11 @@ void apply_md_block(EngineConfig& engine);
 // refused, naming `engine` (engine_checks.cpp).
 void check_md_time_step(const RawConfig& raw, const std::string& engine, Problems& problems);
 
-// Each engine's module, one file each (config/engines/amber.cpp, ...).
-const EngineModule& builtin_engine_module();
-const EngineModule& openmm_engine_module();
-const EngineModule& gromacs_engine_module();
-const EngineModule& amber_engine_module();
-const EngineModule& command_engine_module();
+// Each engine's module, one file each (config/engines/amber.cpp, ...): name_engine_module() for
+// every entry of engine_list.h.
+#define TRAILS_ENGINE_MODULE_DECLARATION(name, Keys, Spec) \
+  const EngineModule& name##_engine_module();
+TRAILS_ENGINES(TRAILS_ENGINE_MODULE_DECLARATION)
+#undef TRAILS_ENGINE_MODULE_DECLARATION
 
 }  // namespace trails::config::detail

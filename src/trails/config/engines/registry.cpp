@@ -1,13 +1,15 @@
-// The one table of engine modules (engine_module.h): adding an engine adds its line here.
+// The table of engine modules (engine_module.h), generated from the engine list
+// (engine_list.h): adding an engine adds its line there, not here.
 #include "trails/config/engines/engine_module.h"
 #include "trails/config/key_row.h"
 
 namespace trails::config::detail {
 
 const std::vector<const EngineModule*>& engine_modules() {
+#define TRAILS_ENGINE_MODULE_ENTRY(name, Keys, Spec) &name##_engine_module(),
   static const std::vector<const EngineModule*> modules = {
-      &builtin_engine_module(), &openmm_engine_module(), &gromacs_engine_module(),
-      &amber_engine_module(), &command_engine_module()};
+      TRAILS_ENGINES(TRAILS_ENGINE_MODULE_ENTRY)};
+#undef TRAILS_ENGINE_MODULE_ENTRY
   return modules;
 }
 

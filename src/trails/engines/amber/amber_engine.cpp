@@ -9,6 +9,7 @@
 #include "trails/engines/amber/amber_ascii.h"
 #include "trails/engines/amber/amber_netcdf.h"
 #include "trails/engines/amber/mdin.h"
+#include "trails/engines/build_engine.h"
 #include "trails/engines/external/segment_program.h"
 #include "trails/engines/external/walker_directory.h"
 #include "trails/engines/external/walker_outputs.h"
@@ -190,3 +191,13 @@ std::string AmberEngine::describe() const {
 }
 
 }  // namespace trails::engines::amber
+
+namespace trails::engines {
+
+// The engines registry builds this room's engine through it (build_engine.h).
+std::unique_ptr<Engine> build_engine(const config::AmberSpec& spec,
+                                     const std::filesystem::path& run_dir) {
+  return std::make_unique<amber::AmberEngine>(spec, run_dir);
+}
+
+}  // namespace trails::engines

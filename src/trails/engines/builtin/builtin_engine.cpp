@@ -14,6 +14,7 @@
 
 #include "trails/core/error.h"
 #include "trails/core/rng.h"
+#include "trails/engines/build_engine.h"
 #include "trails/engines/builtin/test_fault.h"
 #include "trails/engines/host.h"
 
@@ -285,3 +286,13 @@ Configuration BuiltinEngine::default_start() const {
 }
 
 }  // namespace trails::engines::builtin
+
+namespace trails::engines {
+
+// The engines registry builds this room's engine through it (build_engine.h).
+std::unique_ptr<Engine> build_engine(const config::BuiltinSpec& spec,
+                                     const std::filesystem::path&) {
+  return std::make_unique<builtin::BuiltinEngine>(spec);
+}
+
+}  // namespace trails::engines

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "trails/core/error.h"
+#include "trails/engines/build_engine.h"
 #include "trails/engines/command/task_file.h"
 #include "trails/engines/external/segment_program.h"
 #include "trails/engines/external/walker_directory.h"
@@ -166,3 +167,13 @@ std::string CommandEngine::describe() const {
 }
 
 }  // namespace trails::engines::command
+
+namespace trails::engines {
+
+// The engines registry builds this room's engine through it (build_engine.h).
+std::unique_ptr<Engine> build_engine(const config::CommandSpec& spec,
+                                     const std::filesystem::path& run_dir) {
+  return std::make_unique<command::CommandEngine>(spec, run_dir);
+}
+
+}  // namespace trails::engines

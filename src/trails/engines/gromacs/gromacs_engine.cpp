@@ -3,8 +3,10 @@
 
 #include <fmt/format.h>
 
+#include "trails/engines/build_engine.h"
 #include "trails/engines/gromacs/gromacs_instance.h"
 #include "trails/engines/gromacs/mdrun_command.h"
+#include "trails/engines/gromacs/prepared_run.h"
 #include "trails/engines/input_digest.h"
 #include "trails/structure/structure_file.h"
 
@@ -50,3 +52,14 @@ std::unique_ptr<EngineInstance> GromacsEngine::make_instance(const Slot& slot) c
 }
 
 }  // namespace trails::engines::gromacs
+
+namespace trails::engines {
+
+// The engines registry builds this room's engine through it (build_engine.h).
+std::unique_ptr<Engine> build_engine(const config::GromacsSpec& spec,
+                                     const std::filesystem::path& run_dir) {
+  return std::make_unique<gromacs::GromacsEngine>(spec,
+                                                  gromacs::prepare_gromacs_run(spec, run_dir));
+}
+
+}  // namespace trails::engines

@@ -13,8 +13,10 @@
 
 #include "trails/core/error.h"
 #include "trails/core/rng.h"
+#include "trails/engines/build_engine.h"
 #include "trails/engines/openmm/openmm_instance.h"
 #include "trails/engines/openmm/platform.h"
+#include "trails/engines/openmm/prepared_system.h"
 #include "trails/engines/openmm/serialized_version.h"
 #include "trails/structure/structure_file.h"
 
@@ -116,3 +118,14 @@ Configuration OpenMMEngine::equilibrated_start(std::uint64_t seed_base) const {
 }
 
 }  // namespace trails::engines::openmm
+
+namespace trails::engines {
+
+// The engines registry builds this room's engine through it (build_engine.h).
+std::unique_ptr<Engine> build_engine(const config::OpenMMSpec& spec,
+                                     const std::filesystem::path& run_dir) {
+  return std::make_unique<openmm::OpenMMEngine>(
+      spec.params, openmm::prepare_openmm_system(spec, run_dir), spec.seed_base);
+}
+
+}  // namespace trails::engines
