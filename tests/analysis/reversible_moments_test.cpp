@@ -29,50 +29,56 @@ Data make_data(int d, double offset) {
   return data;
 }
 
+constexpr ReversibleMoments::Summation kSummations[] = {ReversibleMoments::Summation::Rows,
+                                                        ReversibleMoments::Summation::Blocked};
+
 TEST(ReversibleMoments, EqualsRunningMomentsSymmetrised) {
   const int d = 5, lag = 4;
-  for (const double offset : {0.0, 50.0}) {  // far from the origin: the per-segment reference
-    const Data data = make_data(d, offset);
-    RunningMoments rm(d, lag);
-    rm.add_segments(data.frames, data.lengths);
-    const Covariances ref = rm.lagged({MeanRemoval::Separate, true});
-    ReversibleMoments fast(d, lag);
-    fast.add_segments(data.frames, data.lengths);
-    const Covariances c = fast.covariances();
-    EXPECT_EQ(c.n_samples, ref.n_samples);
-    EXPECT_EQ(fast.n_pairs(), rm.n_pairs());
-    EXPECT_TRUE(c.symmetrized && c.mean_removed);
-    const double scale = ref.c00.cwiseAbs().maxCoeff();
-    EXPECT_LT((c.mean_0 - ref.mean_0).cwiseAbs().maxCoeff(), 1e-12 * (1 + offset));
-    EXPECT_LT((c.c00 - ref.c00).cwiseAbs().maxCoeff(), 1e-12 * scale);
-    EXPECT_LT((c.c0t - ref.c0t).cwiseAbs().maxCoeff(), 1e-12 * scale);
-    EXPECT_EQ(c.c0t, Eigen::MatrixXd(c.c0t.transpose()));
-    EXPECT_EQ(c.c00, Eigen::MatrixXd(c.c00.transpose()));
-    TicaOptions o;
-    o.dim = 2;
-    const TicaModel a = fit_tica(ref, o), b = fit_tica(c, o);
-    EXPECT_LT((a.eigenvalues - b.eigenvalues).cwiseAbs().maxCoeff(), 1e-10);
-  }
+  for (const auto how : kSummations)
+    for (const double offset : {0.0, 50.0}) {  // far from the origin: the per-segment reference
+      const Data data = make_data(d, offset);
+      RunningMoments rm(d, lag);
+      rm.add_segments(data.frames, data.lengths);
+      const Covariances ref = rm.lagged({MeanRemoval::Separate, true});
+      ReversibleMoments fast(d, lag, how);
+      fast.add_segments(data.frames, data.lengths);
+      const Covariances c = fast.covariances();
+      EXPECT_EQ(c.n_samples, ref.n_samples);
+      EXPECT_EQ(fast.n_pairs(), rm.n_pairs());
+      EXPECT_TRUE(c.symmetrized && c.mean_removed);
+      const double scale = ref.c00.cwiseAbs().maxCoeff();
+      EXPECT_LT((c.mean_0 - ref.mean_0).cwiseAbs().maxCoeff(), 1e-12 * (1 + offset));
+      EXPECT_LT((c.c00 - ref.c00).cwiseAbs().maxCoeff(), 1e-12 * scale);
+      EXPECT_LT((c.c0t - ref.c0t).cwiseAbs().maxCoeff(), 1e-12 * scale);
+      EXPECT_EQ(c.c0t, Eigen::MatrixXd(c.c0t.transpose()));
+      EXPECT_EQ(c.c00, Eigen::MatrixXd(c.c00.transpose()));
+      TicaOptions o;
+      o.dim = 2;
+      const TicaModel a = fit_tica(ref, o), b = fit_tica(c, o);
+      EXPECT_LT((a.eigenvalues - b.eigenvalues).cwiseAbs().maxCoeff(), 1e-10);
+    }
 }
 
 TEST(ReversibleMoments, SplitIntoCallsEqualsOneCallAndIsThreadIndependent) {
   const int d = 3, lag = 2;
   const Data data = make_data(d, 1.0);
   core::ThreadPool one(1), four(4);
-  ReversibleMoments a(d, lag), b(d, lag);
-  a.add_segments(data.frames, data.lengths, 1, &one);
-  b.add_segments(data.frames, data.lengths, 0, &four);
-  EXPECT_EQ(a.covariances().c00, b.covariances().c00);
-  EXPECT_EQ(a.covariances().c0t, b.covariances().c0t);
-  EXPECT_EQ(a.covariances().mean_0, b.covariances().mean_0);
-  // Segments added over two calls: the same merge sequence, so the same bits.
-  ReversibleMoments c(d, lag);
-  const std::int64_t split = 7 + 1 + 3 + 9000;
-  c.add_segments(data.frames.topRows(split), std::span(data.lengths).first(4));
-  c.add_segments(data.frames.bottomRows(data.frames.rows() - split),
-                 std::span(data.lengths).subspan(4));
-  EXPECT_EQ(a.covariances().c00, c.covariances().c00);
-  EXPECT_EQ(a.covariances().c0t, c.covariances().c0t);
+  for (const auto how : kSummations) {
+    ReversibleMoments a(d, lag, how), b(d, lag, how);
+    a.add_segments(data.frames, data.lengths, 1, &one);
+    b.add_segments(data.frames, data.lengths, 0, &four);
+    EXPECT_EQ(a.covariances().c00, b.covariances().c00);
+    EXPECT_EQ(a.covariances().c0t, b.covariances().c0t);
+    EXPECT_EQ(a.covariances().mean_0, b.covariances().mean_0);
+    // Segments added over two calls: the same merge sequence, so the same bits.
+    ReversibleMoments c(d, lag, how);
+    const std::int64_t split = 7 + 1 + 3 + 9000;
+    c.add_segments(data.frames.topRows(split), std::span(data.lengths).first(4));
+    c.add_segments(data.frames.bottomRows(data.frames.rows() - split),
+                   std::span(data.lengths).subspan(4));
+    EXPECT_EQ(a.covariances().c00, c.covariances().c00);
+    EXPECT_EQ(a.covariances().c0t, c.covariances().c0t);
+  }
 }
 
 TEST(ReversibleMoments, MergeOfPartsEqualsOneAccumulator) {
@@ -94,6 +100,8 @@ TEST(ReversibleMoments, MergeOfPartsEqualsOneAccumulator) {
   EXPECT_LT((a.c00 - m.c00).cwiseAbs().maxCoeff(), 1e-12 * scale);
   EXPECT_LT((a.c0t - m.c0t).cwiseAbs().maxCoeff(), 1e-12 * scale);
   EXPECT_THROW(merged.merge(ReversibleMoments(d, lag + 1)), core::InputError);
+  EXPECT_THROW(merged.merge(ReversibleMoments(d, lag, ReversibleMoments::Summation::Blocked)),
+               core::InputError);
 }
 
 TEST(ReversibleMoments, BadInputIsAnInputError) {

@@ -329,7 +329,7 @@ TEST(SpaceStage, TicaOnReversibleMomentsMatchesRunningMomentsAndIsRecorded) {
   SpaceOptions fast = options(cfg), slow = options(cfg);
   slow.moments = MomentsAlgorithm::Running;
   SpaceStage a(fast, 2), b(slow, 2);
-  EXPECT_EQ(a.moments_algorithm(), MomentsAlgorithm::Reversible);
+  EXPECT_EQ(a.moments_algorithm(), MomentsAlgorithm::ReversibleRows);
   for (int i = 0; i < 4; ++i) {
     const auto x = simulate(3, 200, 10, 300 + i);
     const auto ya = a.add_iteration(i, walker_spans(3, 200), x);
@@ -337,29 +337,37 @@ TEST(SpaceStage, TicaOnReversibleMomentsMatchesRunningMomentsAndIsRecorded) {
     ASSERT_EQ(ya.size(), yb.size());
     for (std::size_t r = 0; r < ya.size(); ++r) EXPECT_NEAR(ya[r], yb[r], 1e-9);
   }
-  EXPECT_EQ(a.state().at("moments"), "reversible");
+  EXPECT_EQ(a.state().at("moments"), "reversible_rows");
   EXPECT_FALSE(b.state().contains("moments"));  // the state of runs created before
   // Under the fixed policy the reversible space records no reference score (nothing reads it).
   EXPECT_TRUE(a.state().at("controller").at("reference_score").is_null());
   EXPECT_FALSE(b.state().at("controller").at("reference_score").is_null());
 }
 
-TEST(SpaceStage, ARunOnRunningMomentsResumesOnThemBitwise) {
+// Runs created before keep their moments algorithm: the running moments (no key) and the
+// reversible moments in Eigen's blocked order ("reversible") both resume bitwise.
+TEST(SpaceStage, ARunOnEarlierMomentsResumesOnThemBitwise) {
   auto cfg = learned_config("tica", 1);
+  std::vector<std::vector<double>> its;
+  for (int i = 0; i < 4; ++i) its.push_back(simulate(2, 150, 10, 500 + i));
+  for (const auto earlier : {MomentsAlgorithm::Reversible, MomentsAlgorithm::Running}) {
+    SpaceOptions before = options(cfg);
+    before.moments = earlier;
+    SpaceStage a(before, 2);
+    for (int i = 0; i < 3; ++i) a.add_iteration(i, walker_spans(2, 150), its[i]);
+    // Resumed by today's Trails, whose new TICA runs default to reversible_rows.
+    SpaceStage b(options(cfg), 2);
+    b.restore(nlohmann::json::parse(a.state().dump()));
+    EXPECT_EQ(b.moments_algorithm(), earlier);
+    for (int i = 0; i < 3; ++i) b.restore_features(i, walker_spans(2, 150), its[i]);
+    EXPECT_EQ(a.add_iteration(3, walker_spans(2, 150), its[3]),
+              b.add_iteration(3, walker_spans(2, 150), its[3]));
+    EXPECT_EQ(a.state().dump(), b.state().dump());
+  }
   SpaceOptions slow = options(cfg);
   slow.moments = MomentsAlgorithm::Running;
   SpaceStage a(slow, 2);
-  std::vector<std::vector<double>> its;
-  for (int i = 0; i < 4; ++i) its.push_back(simulate(2, 150, 10, 500 + i));
   for (int i = 0; i < 3; ++i) a.add_iteration(i, walker_spans(2, 150), its[i]);
-  // Resumed by today's Trails, whose new TICA runs default to the reversible moments.
-  SpaceStage b(options(cfg), 2);
-  b.restore(nlohmann::json::parse(a.state().dump()));
-  EXPECT_EQ(b.moments_algorithm(), MomentsAlgorithm::Running);
-  for (int i = 0; i < 3; ++i) b.restore_features(i, walker_spans(2, 150), its[i]);
-  EXPECT_EQ(a.add_iteration(3, walker_spans(2, 150), its[3]),
-            b.add_iteration(3, walker_spans(2, 150), its[3]));
-  EXPECT_EQ(a.state().dump(), b.state().dump());
   // A moments algorithm this Trails does not know is a corrupt state, named as such.
   auto bad = a.state();
   bad["moments"] = "blocked";

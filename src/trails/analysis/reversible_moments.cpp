@@ -6,15 +6,46 @@
 #include <string>
 #include <vector>
 
+#include "trails/analysis/centred_gram.h"
 #include "trails/core/error.h"
 
 namespace trails::analysis {
 
 namespace {
 
+struct Sums {
+  Eigen::MatrixXd g;  // sum of outer products
+  Eigen::VectorXd s;  // sum of the rows (where asked for)
+};
+
+// Rows [row, row + rows) about c: r = x - c, or with pair_lag > 0, r = (x + x_{+pair_lag}) - c.
+Sums centred_sums(const Eigen::Ref<const FrameMatrix>& frames, std::int64_t row, std::int64_t rows,
+                  int pair_lag, const Eigen::VectorXd& c, ReversibleMoments::Summation how,
+                  bool with_sum) {
+  Sums r;
+  if (how == ReversibleMoments::Summation::Rows) {
+    const std::int64_t stride = frames.outerStride();
+    const CentredRows in{frames.data() + row * stride,
+                         pair_lag > 0 ? frames.data() + (row + pair_lag) * stride : nullptr,
+                         stride,
+                         rows,
+                         static_cast<int>(frames.cols()),
+                         c.data()};
+    centred_gram(in, r.g, with_sum ? &r.s : nullptr);
+    return r;
+  }
+  FrameMatrix D = frames.middleRows(row, rows);
+  if (pair_lag > 0) D += frames.middleRows(row + pair_lag, rows);
+  D.rowwise() -= c.transpose();
+  r.g = gram(D);
+  if (with_sum) r.s = D.colwise().sum().transpose();
+  return r;
+}
+
 struct Segment {
   std::int64_t start = 0, n = 0;
-  Eigen::VectorXd a;  // reference: mean of the first block of frames
+  Eigen::VectorXd a;   // reference: mean of the first block of frames
+  Eigen::VectorXd a2;  // 2 a, the reference of x_t + y_t
   std::size_t first_block = 0, end_block = 0;
 };
 
@@ -25,24 +56,10 @@ struct Block {
   bool pair = false;
 };
 
-struct BlockSums {
-  Eigen::MatrixXd g;  // sum of outer products
-  Eigen::VectorXd s;  // sum (frames only)
-};
-
-BlockSums block_sums(const Eigen::Ref<const FrameMatrix>& frames, const Block& b,
-                     const Segment& seg, int lag) {
-  BlockSums r;
-  if (b.pair) {
-    FrameMatrix E = frames.middleRows(b.row, b.rows) + frames.middleRows(b.row + lag, b.rows);
-    E.rowwise() -= 2.0 * seg.a.transpose();
-    r.g = gram(E);
-  } else {
-    const FrameMatrix D = frames.middleRows(b.row, b.rows).rowwise() - seg.a.transpose();
-    r.g = gram(D);
-    r.s = D.colwise().sum().transpose();
-  }
-  return r;
+Sums block_sums(const Eigen::Ref<const FrameMatrix>& frames, const Block& b, const Segment& seg,
+                int lag, ReversibleMoments::Summation how) {
+  if (b.pair) return centred_sums(frames, b.row, b.rows, lag, seg.a2, how, false);
+  return centred_sums(frames, b.row, b.rows, 0, seg.a, how, true);
 }
 
 // A segment's pairs from its folded block sums about its reference a: x = rows [0, w), y = rows
@@ -54,15 +71,14 @@ struct SegmentSums {
 };
 
 SegmentSums segment_sums(const Eigen::Ref<const FrameMatrix>& frames, const Segment& s, int lag,
-                         const Eigen::MatrixXd& g_all, const Eigen::MatrixXd& g_pair,
-                         const Eigen::VectorXd& s_all) {
-  const FrameMatrix head = frames.middleRows(s.start, lag).rowwise() - s.a.transpose();
-  const FrameMatrix tail = frames.middleRows(s.start + s.n - lag, lag).rowwise() - s.a.transpose();
+                         ReversibleMoments::Summation how, const Eigen::MatrixXd& g_all,
+                         const Eigen::MatrixXd& g_pair, const Eigen::VectorXd& s_all) {
+  const Sums head = centred_sums(frames, s.start, lag, 0, s.a, how, true);
+  const Sums tail = centred_sums(frames, s.start + s.n - lag, lag, 0, s.a, how, true);
   SegmentSums r;
   r.w = s.n - lag;
-  const Eigen::MatrixXd s2_raw = 2.0 * g_all - gram(head) - gram(tail);
-  const Eigen::VectorXd sz =
-      2.0 * s_all - head.colwise().sum().transpose() - tail.colwise().sum().transpose();
+  const Eigen::MatrixXd s2_raw = 2.0 * g_all - head.g - tail.g;
+  const Eigen::VectorXd sz = 2.0 * s_all - head.s - tail.s;
   const Eigen::VectorXd delta = sz / (2.0 * static_cast<double>(r.w));
   const Eigen::MatrixXd shift = (2.0 * static_cast<double>(r.w)) * (delta * delta.transpose());
   r.mean = s.a + delta;
@@ -73,7 +89,8 @@ SegmentSums segment_sums(const Eigen::Ref<const FrameMatrix>& frames, const Segm
 
 }  // namespace
 
-ReversibleMoments::ReversibleMoments(int n_features, int lagtime) : d_(n_features), lag_(lagtime) {
+ReversibleMoments::ReversibleMoments(int n_features, int lagtime, Summation summation)
+    : d_(n_features), lag_(lagtime), summation_(summation) {
   if (n_features < 1 || lagtime < 1)
     throw core::InputError("ReversibleMoments: expected n_features >= 1 and lagtime >= 1, got " +
                            std::to_string(n_features) + " and " + std::to_string(lagtime));
@@ -103,8 +120,9 @@ void ReversibleMoments::add_segments(const Eigen::Ref<const FrameMatrix>& frames
   std::int64_t start = 0;
   for (const std::int64_t len : segment_frames) {
     if (len > lag_) {
-      Segment s{start, len, {}, blocks.size(), 0};
+      Segment s{start, len, {}, {}, blocks.size(), 0};
       s.a = frames.middleRows(start, std::min(len, kBlockRows)).colwise().mean().transpose();
+      s.a2 = 2.0 * s.a;
       for (std::int64_t r = 0; r < len; r += kBlockRows)
         blocks.push_back({segs.size(), start + r, std::min(kBlockRows, len - r), false});
       for (std::int64_t r = 0; r < len - lag_; r += kBlockRows)
@@ -120,7 +138,7 @@ void ReversibleMoments::add_segments(const Eigen::Ref<const FrameMatrix>& frames
   // bitwise the same for every thread count and equals one add_segments call per segment.
   core::ThreadPool& p = pool ? *pool : core::default_pool();
   constexpr std::size_t kWave = 64;  // blocks in memory at once
-  std::vector<BlockSums> sums;
+  std::vector<Sums> sums;
   std::size_t seg = 0;
   Eigen::MatrixXd g_all, g_pair;
   Eigen::VectorXd s_all;
@@ -131,12 +149,13 @@ void ReversibleMoments::add_segments(const Eigen::Ref<const FrameMatrix>& frames
   open_segment();
   for (std::size_t w0 = 0; w0 < blocks.size(); w0 += kWave) {
     const std::size_t count = std::min(kWave, blocks.size() - w0);
-    sums.assign(count, BlockSums{});
+    sums.assign(count, Sums{});
     p.parallel_for(
         count, 1,
         [&](std::size_t b, std::size_t e) {
           for (std::size_t i = b; i < e; ++i)
-            sums[i] = block_sums(frames, blocks[w0 + i], segs[blocks[w0 + i].segment], lag_);
+            sums[i] =
+                block_sums(frames, blocks[w0 + i], segs[blocks[w0 + i].segment], lag_, summation_);
         },
         n_threads);
     for (std::size_t i = 0; i < count; ++i) {  // folded in block order
@@ -147,7 +166,8 @@ void ReversibleMoments::add_segments(const Eigen::Ref<const FrameMatrix>& frames
         s_all += sums[i].s;
       }
       if (w0 + i + 1 == segs[seg].end_block) {
-        const SegmentSums r = segment_sums(frames, segs[seg], lag_, g_all, g_pair, s_all);
+        const SegmentSums r =
+            segment_sums(frames, segs[seg], lag_, summation_, g_all, g_pair, s_all);
         merge(r.w, r.mean, r.s2, r.q);
         ++seg;
         open_segment();
@@ -157,10 +177,12 @@ void ReversibleMoments::add_segments(const Eigen::Ref<const FrameMatrix>& frames
 }
 
 void ReversibleMoments::merge(const ReversibleMoments& other) {
-  if (other.d_ != d_ || other.lag_ != lag_)
-    throw core::InputError("ReversibleMoments::merge: expected " + std::to_string(d_) +
-                           " features at lag " + std::to_string(lag_) + ", got " +
-                           std::to_string(other.d_) + " at lag " + std::to_string(other.lag_));
+  if (other.d_ != d_ || other.lag_ != lag_ || other.summation_ != summation_)
+    throw core::InputError(
+        "ReversibleMoments::merge: expected " + std::to_string(d_) + " features at lag " +
+        std::to_string(lag_) + ", got " + std::to_string(other.d_) + " at lag " +
+        std::to_string(other.lag_) +
+        (other.summation_ != summation_ ? " (and another summation order)" : ""));
   if (other.w_ > 0) merge(other.w_, other.mean_, other.s2_, other.q_);
 }
 

@@ -10,8 +10,11 @@
 // The rounding differs from RunningMoments (about 1e-15 relative to |C00|), so a campaign's TICA
 // space records which of the two it uses (docs/cvs.md, "Moments algorithm").
 // Determinism: fixed row blocks (kBlockRows) folded in block order, segments merged in order:
-// bitwise the same for every thread count. Pure numerics. Throws core::InputError for size
-// mismatches and, in covariances(), when there are no pairs.
+// bitwise the same for every thread count. Within a block the products are summed either in
+// Eigen's cache-blocked order (Summation::Blocked, the "reversible" runs) or in centred_gram's
+// fixed row order (Summation::Rows, AVX2 where the CPU has it, the same bits on every CPU). Pure
+// numerics. Throws core::InputError for size mismatches and, in covariances(), when there are no
+// pairs.
 #pragma once
 
 #include <cstdint>
@@ -26,10 +29,13 @@ namespace trails::analysis {
 
 class ReversibleMoments {
  public:
-  ReversibleMoments(int n_features, int lagtime);  // n_features >= 1, lagtime >= 1
+  enum class Summation { Blocked, Rows };
+  // n_features >= 1, lagtime >= 1.
+  ReversibleMoments(int n_features, int lagtime, Summation summation = Summation::Rows);
 
   int n_features() const { return d_; }
   int lagtime() const { return lag_; }
+  Summation summation() const { return summation_; }
   std::int64_t n_pairs() const { return w_; }
 
   // Consecutive row blocks of `frames` are segments of the given lengths (summing to
@@ -39,8 +45,9 @@ class ReversibleMoments {
   void add_segments(const Eigen::Ref<const FrameMatrix>& frames,
                     std::span<const std::int64_t> segment_frames, int n_threads = 1,
                     core::ThreadPool* pool = nullptr);
-  // Appends other's pairs after this one's by Chan's update on the 2w samples (into an empty
-  // accumulator: an exact copy). Deterministic for a fixed merge order.
+  // Appends other's pairs (same features, lag and summation) after this one's by Chan's update on
+  // the 2w samples (into an empty accumulator: an exact copy). Deterministic for a fixed merge
+  // order.
   void merge(const ReversibleMoments& other);
 
   // Symmetrised, mean-free covariances (symmetrized = mean_removed = true, ctt = c00), the
@@ -55,6 +62,7 @@ class ReversibleMoments {
 
   int d_;
   int lag_;
+  Summation summation_;
   std::int64_t w_ = 0;    // pairs
   Eigen::VectorXd mean_;  // over the 2w samples
   Eigen::MatrixXd s2_;    // sum_Z (z - mean)(z - mean)^T

@@ -12,6 +12,8 @@ const char* moments_algorithm_name(MomentsAlgorithm a) {
       return "running";
     case MomentsAlgorithm::Reversible:
       return "reversible";
+    case MomentsAlgorithm::ReversibleRows:
+      return "reversible_rows";
     case MomentsAlgorithm::Frames:
       return "frames";
   }
@@ -19,8 +21,8 @@ const char* moments_algorithm_name(MomentsAlgorithm a) {
 }
 
 std::optional<MomentsAlgorithm> parse_moments_algorithm(const std::string& name) {
-  for (const auto a :
-       {MomentsAlgorithm::Running, MomentsAlgorithm::Reversible, MomentsAlgorithm::Frames}) {
+  for (const auto a : {MomentsAlgorithm::Running, MomentsAlgorithm::Reversible,
+                       MomentsAlgorithm::ReversibleRows, MomentsAlgorithm::Frames}) {
     if (name == moments_algorithm_name(a)) return a;
   }
   return std::nullopt;
@@ -29,7 +31,10 @@ std::optional<MomentsAlgorithm> parse_moments_algorithm(const std::string& name)
 SpaceMoments::SpaceMoments(MomentsAlgorithm algorithm, int n_features, int lagtime)
     : algorithm_(algorithm), lag_(lagtime) {
   if (algorithm == MomentsAlgorithm::Running) running_.emplace(n_features, lagtime);
-  if (algorithm == MomentsAlgorithm::Reversible) reversible_.emplace(n_features, lagtime);
+  if (algorithm == MomentsAlgorithm::Reversible)
+    reversible_.emplace(n_features, lagtime, analysis::ReversibleMoments::Summation::Blocked);
+  if (algorithm == MomentsAlgorithm::ReversibleRows)
+    reversible_.emplace(n_features, lagtime, analysis::ReversibleMoments::Summation::Rows);
 }
 
 void SpaceMoments::add_segments(const Eigen::Ref<const analysis::FrameMatrix>& frames,

@@ -2,7 +2,10 @@
 // the run records (docs/cvs.md, "Moments algorithm"):
 //   running    RunningMoments: instantaneous and lagged sums (PCA; TICA in runs created before
 //              the reversible algorithm, which keep resuming bitwise),
-//   reversible ReversibleMoments: TICA's symmetrised covariances at half the flops (new TICA runs),
+//   reversible ReversibleMoments, Eigen's blocked summation (TICA runs created before the row
+//              order, which keep resuming bitwise),
+//   reversible_rows  ReversibleMoments in centred_gram's fixed row order, the same bits on every
+//              CPU (new TICA runs),
 //   frames     only the frame count (neural spaces train on rows, not on moments).
 // Both accumulators run on threads of core::default_pool() and give the same bits for any
 // thread count. Throws core::InputError for a name it does not know (CorruptionError is the
@@ -19,7 +22,11 @@
 
 namespace trails::spaces {
 
-enum class MomentsAlgorithm { Running, Reversible, Frames };
+enum class MomentsAlgorithm { Running, Reversible, ReversibleRows, Frames };
+
+inline bool is_reversible(MomentsAlgorithm a) {
+  return a == MomentsAlgorithm::Reversible || a == MomentsAlgorithm::ReversibleRows;
+}
 
 const char* moments_algorithm_name(MomentsAlgorithm a);
 std::optional<MomentsAlgorithm> parse_moments_algorithm(const std::string& name);

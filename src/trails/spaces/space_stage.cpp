@@ -32,11 +32,11 @@ analysis::RetrainOptions retrain_options(const config::LearnedSpaceConfig& l) {
   return o;
 }
 
-// New runs: TICA on the reversible moments, PCA on the running ones (it needs the
-// instantaneous moments), neural spaces on none (they train on rows).
+// New runs: TICA on the reversible moments in the fixed row order, PCA on the running ones (it
+// needs the instantaneous moments), neural spaces on none (they train on rows).
 MomentsAlgorithm default_moments(const std::string& mode) {
   if (is_neural_space(mode)) return MomentsAlgorithm::Frames;
-  return mode == "tica" ? MomentsAlgorithm::Reversible : MomentsAlgorithm::Running;
+  return mode == "tica" ? MomentsAlgorithm::ReversibleRows : MomentsAlgorithm::Running;
 }
 
 }  // namespace
@@ -289,7 +289,7 @@ nlohmann::json SpaceStage::state() const {
       {"selection_score", columns_ ? nlohmann::json(selection_score_) : nlohmann::json()}};
   // Only TICA runs created since the reversible moments record them; without the key a state
   // is on the running moments, so a run created before resumes bitwise.
-  if (moments_ == MomentsAlgorithm::Reversible) s["moments"] = moments_algorithm_name(moments_);
+  if (is_reversible(moments_)) s["moments"] = moments_algorithm_name(moments_);
   if (neural) {  // linear states keep their keys (and bytes) of before
     s["model"] = model_ ? model_->state() : nlohmann::json();
     s["model_iteration"] = model_iteration_;
@@ -311,7 +311,8 @@ void SpaceStage::restore(const nlohmann::json& state, const ModelLoader& models)
         (mode_ == "pca" && *algorithm != MomentsAlgorithm::Running)) {
       throw core::CorruptionError(fmt::format(
           "ledger state: the learned space's moments algorithm \"{}\" is not one a {} space "
-          "uses (running, or reversible for tica); the run was written by another Trails",
+          "uses (running, or reversible or reversible_rows for tica); the run was written by "
+          "another Trails",
           name, mode_));
     }
     moments_ = *algorithm;

@@ -31,7 +31,7 @@ std::optional<double> SpaceStage::score(const Block& b, const Memory& m) const {
 // moments skips it otherwise (its score needs this block's non-symmetric moments, which would
 // cost more than the fit); the running moments keep it, so runs created before stay bitwise.
 std::optional<double> SpaceStage::reference_score(const Block& b, const Memory& m) const {
-  if (m.model.algorithm() == MomentsAlgorithm::Reversible &&
+  if (is_reversible(m.model.algorithm()) &&
       options_.retrain_policy != config::RetrainPolicyKind::VampAdaptive) {
     return std::nullopt;
   }
