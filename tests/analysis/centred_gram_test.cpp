@@ -34,7 +34,7 @@ void scalar_gram(const CentredRows& in, Eigen::MatrixXd& g, Eigen::VectorXd& s) 
   }
 }
 
-bool same_bits(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+bool same_gram_bits(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
   return a.rows() == b.rows() && a.cols() == b.cols() &&
          std::equal(a.data(), a.data() + a.size(), b.data(),
                     [](double u, double v) { return std::memcmp(&u, &v, sizeof u) == 0; });
@@ -61,10 +61,10 @@ TEST(CentredGram, KernelsEqualTheScalarOrderBitForBit) {
           Eigen::MatrixXd g;
           Eigen::VectorXd s;
           centred_gram(in, g, &s, k);
-          EXPECT_TRUE(same_bits(g, g_ref))
+          EXPECT_TRUE(same_gram_bits(g, g_ref))
               << "d " << d << " rows " << rows << " kernel " << static_cast<int>(k);
-          EXPECT_TRUE(same_bits(s, s_ref)) << "d " << d << " rows " << rows;
-          EXPECT_TRUE(same_bits(g, g.transpose()));
+          EXPECT_TRUE(same_gram_bits(s, s_ref)) << "d " << d << " rows " << rows;
+          EXPECT_TRUE(same_gram_bits(g, g.transpose()));
         }
       }
     }
