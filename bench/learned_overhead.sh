@@ -9,9 +9,11 @@
 #   - output.log's runner_s (the iteration's MD wall time) and analysis_s (everything after
 #     the MD: features, projection, the wait for a training still running, spawn, commit);
 #   - the info line of each network that trained during the MD (training seconds, the wait);
-#   - the debug line of each iteration element (its seconds), summed per element.
+#   - the debug line of each iteration element (its seconds), summed per element, and of the
+#     commit's first part: the elements' state (a new network's weights copied into it).
 # Iteration 0 trains its first model before the spawn (nothing to overlap) and is left out.
-# Not a test: prints two tables (ratios, then the analysis per element in ms per iteration).
+# Not a test: prints two tables (the ratios, with the issue's own first, then the analysis per
+# element in ms per iteration).
 # Usage:
 #   bash bench/learned_overhead.sh [TRAILS=build/trails] [MODES="tica tvae vampnet spib deep-tica"]
 #                                  [ITERATIONS=6]
@@ -61,17 +63,35 @@ YAML
   (cd "$work" && "$trails" run "$mode.yaml" --log-level debug > "$mode.out" 2>&1)
 done
 
-echo "| space_mode | iterations | MD (runner_s) | analysis_s | training during MD | waited | analysis ÷ MD | (analysis − waited) ÷ MD | training ÷ MD |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+# The issue's ratio (issue 31: frames projected + training amortised, over the MD): the
+# learned-space element (the new frames' features and projection, the wait for a training still
+# running, a new model's install) plus the model record (the elements' state, where a new
+# network's weights are copied; its attachment's insert is inside the commit, not separated)
+# ÷ MD. Beside it: the commit's share (state, shard fsync and rename, the ledger transaction)
+# and everything after the MD.
+sum_element() {  # OUT NAME: ms per iteration of one element over iterations >= 1
+  { grep -h -oE "iteration [0-9]+: $2 [0-9.]+ s$" "$1" || true; } |
+    awk '{ if ($2 + 0 >= 1) { t += $(NF - 1); n++ } } END { printf "%.3f\n", n ? 1000 * t / n : 0 }'
+}
+echo "| space_mode | iterations | MD per iteration | learned space (ms) | of it waited (ms) | model record (ms) | **issue ratio** | commit (ms) | commit ÷ MD | analysis ÷ MD | training ÷ MD |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for mode in $modes; do
+  out="$work/$mode.out"
   log="$work/run-$mode/output.log"
   read -r md analysis n < <(awk -F'\t' '!/^#/ && $1 != "iteration" && $1 >= 1 {md += $2; an += $3; n++}
     END {printf "%.3f %.3f %d\n", md, an, n}' "$log")
-  read -r trained waited < <( (grep -h "training during the MD" "$work/$mode.out" || true) |
+  read -r trained waited < <( (grep -h "training during the MD" "$out" || true) |
     sed -E 's/.* ([0-9.]+) s of training during the MD, ([0-9.]+) s waited.*/\1 \2/' |
     awk '{t += $1; w += $2} END {printf "%.3f %.3f\n", t, w}')
+  space=$(sum_element "$out" "learned space")
+  record=$(sum_element "$out" "state")
+  commit=$(sum_element "$out" "commit")
   awk -v m="$mode" -v n="$n" -v md="$md" -v an="$analysis" -v tr="$trained" -v wt="$waited" \
-    'BEGIN {printf "| %s | %d | %.2f s | %.3f s | %.3f s | %.3f s | %.4f | %.4f | %.3f |\n", m, n, md, an, tr, wt, an / md, (an - wt) / md, tr / md}'
+    -v sp="$space" -v rc="$record" -v cm="$commit" 'BEGIN {
+      mdi = 1000 * md / n
+      printf "| %s | %d | %.2f s | %.1f | %.1f | %.1f | **%.2f %%** | %.1f | %.2f %% | %.2f %% | %.3f |\n",
+        m, n, md / n, sp, 1000 * wt / n, rc, 100 * (sp + rc) / mdi, cm, 100 * cm / mdi,
+        100 * an / md, tr / md }'
 done
 
 # The elements after the MD, in iteration order (campaign_iteration.cpp), in ms per iteration.

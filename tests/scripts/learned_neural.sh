@@ -20,19 +20,23 @@ neural_config() {  # FILE OUTDIR MAX_WORKERS MODE [ITERATIONS]
   three_well_learned_config "$1" "$2" "$3" "$4" "${5:-7}" "${model[@]}"
 }
 
-# What the ledger stores: the space_model element at iteration 0 (the first model) and 4 (decided
-# at 3, trained during 4's MD), each with its training record; iteration 6 leaves its retrain
+# What the ledger stores: the space_model element (weights format 2) at iteration 0 (the first model)
+# and 4 (decided at 3, trained during 4's MD), each with its training record and its weights as
+# a raw attachment whose size and CRC-32 the element records; iteration 6 leaves its retrain
 # pending for a later --resume.
 check_models() {  # RUN MODE
   /usr/bin/python3 - "$1" "$2" <<'PY' || fail "$2: stored models"
-import base64, json, math, sqlite3, sys
+import json, math, sqlite3, sys, zlib
 run, mode = sys.argv[1], sys.argv[2]
 db = sqlite3.connect(f"{run}/ledger.sqlite")
-rows = db.execute("SELECT iteration, blob FROM element_state WHERE key = 'space_model' "
+rows = db.execute("SELECT iteration, version, blob FROM element_state WHERE key = 'space_model' "
                   "ORDER BY iteration").fetchall()
 assert [r[0] for r in rows] == [0, 4], [r[0] for r in rows]
-for it, blob in rows:
+weights = dict(db.execute("SELECT iteration, bytes FROM element_attachments "
+                          "WHERE key = 'space_model' AND member = 'weights'"))
+for it, version, blob in rows:
     m = json.loads(blob)
+    assert version == 1 and m["version"] == 2, (version, m["version"])
     assert m["kind"] == mode and m["applied_at"] == it, m.keys()
     assert m["trained_at"] == (0 if it == 0 else 3), m["trained_at"]
     t = m["training"]
@@ -40,7 +44,8 @@ for it, blob in rows:
     assert all(math.isfinite(x) for x in t["loss"]), t["loss"]
     if mode == "spib":
         assert t["spib_final_states"] <= t["spib_initial_states"] == 4, t
-    assert len(base64.b64decode(m["weights"])) > 0
+    w = m["weights"]["trails_attachment"]
+    assert w["bytes"] == len(weights[it]) > 0 and w["crc32"] == f"{zlib.crc32(weights[it]):08x}", w
 space = {it: json.loads(b) for it, b in
          db.execute("SELECT iteration, blob FROM element_state WHERE key = 'space'")}
 assert space[6]["pending_training"] == 6 and space[5]["pending_training"] is None
@@ -60,6 +65,21 @@ for mode in tvae vampnet spib deep-tica; do
   pass "$mode campaign: 1260 frames, models stored at iterations 0 and 4 with their records"
 done
 export_run vampnet ref
+
+# A run made before the weights became an attachment (space_model format 1, base64 in the JSON;
+# tests/data/runs/README.md) still exports its model and resumes: 5 iterations made then,
+# continued to 7 now, equal the 7-iteration run byte for byte.
+tar xzf "$ROOT/tests/data/runs/vampnet-space-model-v1.tar.gz"
+[ "$(sqlite3 v1run/ledger.sqlite "SELECT group_concat(json_extract(CAST(blob AS TEXT),
+      '$.version') || json_type(CAST(blob AS TEXT), '$.weights')) FROM element_state
+      WHERE key = 'space_model'")" = "1text,1text" ] || fail "the fixture is not a format-1 run"
+"$TRAILS" export v1run --model v1.pt > /dev/null || fail "export --model of a format-1 run"
+[ -s v1.pt ] || fail "export --model of a format-1 run wrote no v1.pt"
+"$TRAILS" run v1.yaml --iterations 7 --resume > v1.out 2>&1 || fail "v1 resume: $(cat v1.out)"
+export_run v1run v1run
+cmp ref.cvs.csv v1run.cvs.csv || fail "format-1 run resumed: CV export differs"
+cmp ref.lineage.csv v1run.lineage.csv || fail "format-1 run resumed: lineage differs"
+pass "a format-1 run (base64 weights) exports its model and resumes bitwise"
 
 # The Python reader: the learned CVs under their names, and the networks' training records.
 PYTHONPATH="$ROOT/share/trails/python" /usr/bin/python3 - <<'PY' || fail "python reader"

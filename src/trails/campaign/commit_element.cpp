@@ -1,5 +1,7 @@
 #include "trails/campaign/commit_element.h"
 
+#include <spdlog/spdlog.h>
+
 #include "trails/campaign/checkpoint.h"
 #include "trails/campaign/partial_iteration.h"
 #include "trails/core/crash_point.h"
@@ -19,7 +21,11 @@ CommitElement::CommitElement(std::vector<const CheckpointClient*> clients,
 nlohmann::json CommitElement::campaign_state() const { return state_of(clients_); }
 
 void CommitElement::run(IterationState& it) {
+  const auto t_state = IterationState::Clock::now();
   it.rec.state = campaign_state();
+  // The elements' state (a new network's weights among them: docs/performance.md,
+  // "Learned-space overhead per iteration") apart from the store's commit.
+  spdlog::debug("iteration {}: state {:.4f} s", it.iteration, seconds_since(t_state));
   it.rec.runner_s = it.runner_s;
   it.rec.analysis_s = seconds_since(it.t_analysis);
   const auto t_commit = IterationState::Clock::now();

@@ -16,10 +16,13 @@
 namespace trails::spaces {
 namespace {
 
-constexpr int kModelElementVersion = 1;  // the "space_model" element (docs/file-formats.md)
+// The "space_model" element's format (its `version` member; the ledger row stays version 1):
+// 2 holds the weights as a JSON binary value, which the store keeps as raw bytes beside the
+// element (docs/file-formats.md, element_attachments); 1, written before, as base64 text.
+constexpr int kModelElementVersion = 2;
+constexpr int kBase64ModelElementVersion = 1;
 
 }  // namespace
-
 std::optional<double> SpaceStage::score(const Block& b, const Memory& m) const {
   if (!model_) return std::nullopt;
   std::vector<std::int64_t> segments;
@@ -185,20 +188,32 @@ bool SpaceStage::join_training(std::int64_t iteration, bool discard) {
 
 std::optional<nlohmann::json> SpaceStage::new_model() const {
   if (!model_is_new_) return std::nullopt;
-  return nlohmann::json{
-      {"version", kModelElementVersion}, {"kind", mode_},
-      {"trained_at", model_trained_at_}, {"applied_at", model_iteration_},
-      {"training", record_->to_json()},  {"weights", core::base64_encode(model_->bytes())}};
+  // The weights as a JSON binary value: the store keeps them as raw bytes, not as base64
+  // through JSON (docs/performance.md, "Learned-space overhead per iteration").
+  const std::string bytes = model_->bytes();
+  const auto* p = reinterpret_cast<const std::uint8_t*>(bytes.data());
+  return nlohmann::json{{"version", kModelElementVersion},
+                        {"kind", mode_},
+                        {"trained_at", model_trained_at_},
+                        {"applied_at", model_iteration_},
+                        {"training", record_->to_json()},
+                        {"weights", nlohmann::json::binary({p, p + bytes.size()})}};
 }
 
 std::string model_weights(const nlohmann::json& element) {
-  if (!element.is_object() || element.value("version", 0) != kModelElementVersion ||
-      !element.contains("weights") || !element.at("weights").is_string()) {
-    throw core::CorruptionError(
-        "ledger state: the stored learned-space model (element space_model) is missing or "
-        "malformed");
+  const int version = element.is_object() ? element.value("version", 0) : 0;
+  const nlohmann::json* weights =
+      element.is_object() && element.contains("weights") ? &element.at("weights") : nullptr;
+  if (version == kModelElementVersion && weights != nullptr && weights->is_binary()) {
+    const auto& b = weights->get_binary();
+    return {reinterpret_cast<const char*>(b.data()), b.size()};
   }
-  return core::base64_decode(element.at("weights").get<std::string>());
+  if (version == kBase64ModelElementVersion && weights != nullptr && weights->is_string()) {
+    return core::base64_decode(weights->get<std::string>());  // runs made before version 2
+  }
+  throw core::CorruptionError(
+      "ledger state: the stored learned-space model (element space_model, format version " +
+      std::to_string(version) + "; this Trails reads 1 and 2) is missing or malformed");
 }
 
 }  // namespace trails::spaces

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "trails/config/campaign_config.h"
+#include "trails/core/base64.h"
 #include "trails/core/error.h"
 #include "trails/cvs/cv_spec.h"
 #include "trails/features/molecular_features.h"
@@ -22,8 +23,8 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-constexpr int kSpaceVersion = 1;  // the element versions the campaign writes
-constexpr int kSpaceModelVersion = 1;
+constexpr int kSpaceVersion = 1;       // the element versions the campaign writes
+constexpr int kSpaceModelVersion = 1;  // the row's; the weights' format is inside (model_weights)
 
 // The prepared system's start positions at full precision (prepare.json beside topology.pdb,
 // the engine's reference for fitted_coords), else the PDB's own coordinates.
@@ -158,9 +159,12 @@ std::shared_ptr<StoredSpaceModel> load_stored_space_model(const fs::path& run_di
   out->n_atoms = meta.engine_system.value("n_atoms", 0);
   out->spatial_dim = meta.engine_system.value("spatial_dim", 3);
   out->config = meta.config;
+  // The weights enter as base64 whichever element version stored them, so a swarm pinned to
+  // this model (docs/swarm.md, "Resume") keeps its digest across the formats.
   out->digest = config::digest_of(
       json{{"space", out->space},
-           {"weights", out->element ? out->element->at("weights") : json(nullptr)}});
+           {"weights", out->element ? json(core::base64_encode(model_weights(*out->element)))
+                                    : json(nullptr)}});
   return out;
 }
 

@@ -49,8 +49,8 @@ void rewind_to(const std::filesystem::path& run_dir, std::int64_t iteration) {
       }
     }
     // Children before the iterations they reference.
-    for (const char* table :
-         {"msm_builds", "recycling", "element_state", "spawns", "walkers", "iterations"}) {
+    for (const char* table : {"msm_builds", "recycling", "element_attachments", "element_state",
+                              "spawns", "walkers", "iterations"}) {
       if (!has_table(table)) continue;
       const std::string sql = std::string("DELETE FROM ") + table + " WHERE iteration > ?1";
       detail::Stmt del(db, sql.c_str());
