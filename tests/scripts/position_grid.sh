@@ -6,7 +6,8 @@
 # Trails-MD layout export give the grid values. A run made before position grids (its ledger
 # without the entry, its shards float64) resumes unchanged with a config that leaves the key out
 # and then with one that says `exact` (the same meaning): bitwise equal to an uninterrupted exact
-# run; one that names a grid is refused, naming output.position_precision, nothing changed.
+# run; one that names a grid is refused, naming output.position_precision, nothing changed. A run
+# killed before its first commit takes the configuration's precision on --resume.
 # (Kill and resume with the grid: openmm_campaign.sh.)
 source "$(dirname "$0")/lib/common.bash"
 export PYTHONPATH="$ROOT/share/trails/python"
@@ -84,6 +85,32 @@ grep -qF 'output.position_precision: "exact" -> 0.001' err.txt ||
 "$TRAILS" run old.yaml --resume > old-exact.out 2>&1 || fail "old run resumed saying exact: $(cat old-exact.out)"
 [ "$(checksums old)" = "$(checksums exact)" ] || fail "the resumed older run differs from an uninterrupted exact run"
 pass "a run made before position grids resumes exact (key left out, or exact), bitwise; a grid is refused naming the key"
+
+# A run killed before its first commit holds no position yet: resumed with another
+# position_precision it takes the configuration's value (a recorded change) and is then byte
+# for byte the run a fresh start with that value makes; after the first commit the grid stays.
+# The built-in engine's point system (exact by default) keeps this part cheap.
+write_config early.yaml early
+sed 's|^outdir: early|outdir: fresh|' early.yaml > fresh.yaml
+printf 'output:\n  position_precision: 0.01\n' >> fresh.yaml
+"$TRAILS" run fresh.yaml --iterations 2 > fresh.out 2>&1 || fail "fresh grid run: $(cat fresh.out)"
+set +e
+TRAILS_CRASH_AT=md:0 "$TRAILS" run early.yaml --iterations 2 > early.out 2>&1
+rc=$?
+set -e
+[ $rc -eq 137 ] || fail "expected death by SIGKILL in iteration 0 (137), got $rc: $(cat early.out)"
+[ -z "$(checksums early)" ] || fail "an iteration was committed before the kill: $(checksums early)"
+sed 's|^outdir: fresh|outdir: early|' fresh.yaml > early-grid.yaml
+"$TRAILS" run early-grid.yaml --iterations 2 --resume > early-grid.out 2>&1 ||
+  fail "resume of an uncommitted run with another grid: $(cat early-grid.out)"
+[ "$(sqlite3 early/ledger.sqlite "SELECT value FROM meta WHERE key = 'position_precision'")" = 0.01 ] ||
+  fail "meta.position_precision is not the configuration's: $(sqlite3 early/ledger.sqlite "SELECT * FROM meta WHERE key = 'position_precision'")"
+[ "$(sqlite3 early/ledger.sqlite "SELECT iteration, key, after FROM config_changes")" = '0|output.position_precision|0.01' ] ||
+  fail "the change is not recorded: $(sqlite3 early/ledger.sqlite "SELECT * FROM config_changes")"
+[ "$(checksums early)" = "$(checksums fresh)" ] || fail "the resumed run differs from a fresh run with the grid"
+expect_exit 2 "exact after the first commit" "output.position_precision" \
+  "$TRAILS" run early.yaml --iterations 3 --resume
+pass "a run with no commit resumed with a 0.01 grid takes it (recorded), bitwise a fresh grid run; then it stays"
 
 alad_config both.yaml both 2
 printf 'output:\n  precision: float32\n  position_precision: 0.001\n' >> both.yaml

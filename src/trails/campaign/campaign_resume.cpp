@@ -2,6 +2,7 @@
 // elements (docs/architecture.md, "Crash safety and resume"): each element restores its own
 // keyed blobs (checkpoint.h), the history and the bin tables are rebuilt from the records, and
 // the next walkers start where the uninterrupted run's would.
+#include <algorithm>
 #include <vector>
 
 #include <fmt/format.h>
@@ -12,6 +13,17 @@
 #include "trails/campaign/preflight.h"
 
 namespace trails::campaign {
+namespace {
+
+std::string precision_words(double grid) {
+  return grid > 0.0 ? fmt::format("{} grid", grid) : std::string("exact");
+}
+
+nlohmann::json precision_json(double grid) {
+  return grid > 0.0 ? nlohmann::json(grid) : nlohmann::json("exact");
+}
+
+}  // namespace
 
 void CampaignDriver::resume() {
   store_.emplace(
@@ -19,15 +31,26 @@ void CampaignDriver::resume() {
   // Also in preflight(), which check --resume runs; the keys that may change are recorded with
   // the iteration they take effect in before anything else is written.
   resume_changes_ = check_resume_config(config_, *store_);
-  // The store says how its shards keep positions; a run made before position grids keeps its
-  // exact positions to the end (docs/file-formats.md, "Quantised positions").
+  // Once an iteration is committed the store says how its shards keep positions; a run made
+  // before position grids keeps its exact positions to the end. Before that nothing was stored
+  // on the old grid, so the configuration's value holds, recorded as a change
+  // (docs/file-formats.md, "Quantised positions").
   if (const double grid = store_->meta().position_precision;
       grid != record_policy_.position_precision) {
-    spdlog::info(
-        "output.position_precision: {} keeps {} positions in its shards, and so do the "
-        "iterations this resume adds",
-        config_.outdir.string(), grid > 0.0 ? fmt::format("{} grid", grid) : std::string("exact"));
-    record_policy_.position_precision = grid;
+    if (store_->last_committed()) {
+      spdlog::info(
+          "output.position_precision: {} keeps {} positions in its shards, and so do the "
+          "iterations this resume adds",
+          config_.outdir.string(), precision_words(grid));
+      record_policy_.position_precision = grid;
+    } else if (std::none_of(resume_changes_.begin(), resume_changes_.end(),
+                            [](const store::ConfigChange& c) {
+                              return c.key == "output.position_precision";
+                            })) {
+      // A run made before position grids whose file leaves the key out: the default applies.
+      resume_changes_.push_back({0, "output.position_precision", precision_json(grid),
+                                 precision_json(record_policy_.position_precision), ""});
+    }
   }
   if (!resume_changes_.empty()) store_->record_config_changes(resume_changes_, run_meta());
 

@@ -37,11 +37,15 @@ void Ledger::put_config_changes(const std::vector<ConfigChange>& changes, const 
   set.bind_text(1, "config_digest").bind_text(2, updated.config_digest).run();
   set.bind_text(1, "effective_config").bind_text(2, updated.effective_config.dump()).run();
   set.bind_text(1, "engine_system").bind_text(2, updated.engine_system.dump()).run();
+  // Changes only before the first commit (a ledger made before position grids has no row).
+  Stmt precision(db_, "INSERT OR REPLACE INTO meta (key, value) VALUES ('position_precision', ?1)");
+  precision.bind_text(1, position_precision_text(updated.position_precision)).run();
   tx.commit();
   meta_.config = updated.config;
   meta_.config_digest = updated.config_digest;
   meta_.effective_config = updated.effective_config;
   meta_.engine_system = updated.engine_system;
+  meta_.position_precision = updated.position_precision;
 }
 
 std::vector<ConfigChange> Ledger::config_changes() const {

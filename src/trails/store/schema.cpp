@@ -183,10 +183,13 @@ void create_ledger_file(const std::filesystem::path& file, const RunMeta& meta) 
   set("engine_system", meta.engine_system.dump());
   set("created_at", meta.created_at.empty() ? utc_now_iso8601() : meta.created_at);
   set("shard_checksum", "crc32");
-  set("position_precision", meta.position_precision > 0.0
-                                ? nlohmann::json(meta.position_precision).dump()
-                                : std::string("exact"));
+  set("position_precision", position_precision_text(meta.position_precision));
   txn.commit();
+}
+
+std::string position_precision_text(double position_precision) {
+  return position_precision > 0.0 ? nlohmann::json(position_precision).dump()
+                                  : std::string("exact");
 }
 
 void validate_ledger(const Db& db) {

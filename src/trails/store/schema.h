@@ -23,6 +23,9 @@ void create_ledger_file(const std::filesystem::path& file, const RunMeta& meta);
 // header ids and magic, not from a newer schema, and passes PRAGMA quick_check.
 void validate_ledger(const Db& db);
 
+// meta.position_precision's text: the grid step as JSON, or "exact" (0).
+std::string position_precision_text(double position_precision);
+
 // Reads the meta table of a validated ledger.
 RunMeta read_meta(const Db& db);
 

@@ -8,9 +8,11 @@
 // the main thread; static ranks only (no MPI_Comm_spawn).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "trails/exec/process/descendant_guard.h"
 #include "trails/exec/wire/worker.h"
 
 namespace trails::exec {
@@ -23,7 +25,9 @@ class MpiWorld {
   static bool launched();
 
   // Collective: every rank of MPI_COMM_WORLD must make its world. Throws EngineError when MPI
-  // cannot give MPI_THREAD_MULTIPLE.
+  // cannot give MPI_THREAD_MULTIPLE. Each rank first starts its DescendantGuard: a rank that
+  // Open MPI ends (it exits every rank whose mpirun was killed) or that is killed takes its
+  // walkers' programs with it.
   MpiWorld();
   // Rank 0 sends Shutdown to every worker rank; then MPI_Finalize.
   ~MpiWorld();
@@ -61,6 +65,7 @@ class MpiWorld {
   int launcher_pid_ = 0;  // getppid() when the world was made
   std::vector<std::string> hosts_;
   bool claimed_ = false;
+  std::unique_ptr<DescendantGuard> guard_;
 };
 
 }  // namespace trails::exec

@@ -3,6 +3,8 @@
 // one inbox thread does all the receiving, so a Stop is seen while a task runs.
 #include "trails/exec/wire/worker.h"
 
+#include <csignal>
+
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -104,6 +106,10 @@ class Inbox {
         core::request_stop(static_cast<int>(std::get<wire::Stop>(entry.message).signal));
         continue;
       }
+      // The driver is gone (killed: its end of the stream closed, or its MPI launcher left)
+      // while a task may run: end the walker as a stop would, so that its program and
+      // everything it started end now instead of running on unwatched.
+      if (entry.got == Channel::Receive::Closed) core::request_stop(SIGHUP);
       const bool last = !message || wire::kind_of(entry.message) == wire::MessageKind::Shutdown;
       {
         const std::lock_guard lock(mutex_);
