@@ -138,7 +138,9 @@ pass "rank 0 SIGKILLed at shard-renamed and ledger-commit, --resume under mpirun
 # kill -9 of mpirun mid-campaign: Open MPI 4.1 tells its ranks nothing (each is its own process
 # group), so they notice their launcher is gone and end by themselves, releasing the run's lock;
 # then --resume under mpirun.
-SYNTHETIC_COST_MS=60 write_config killed.yaml killed
+# Walkers slow enough (200 ms each) that a loaded machine polls the first commit long before the
+# eighth.
+SYNTHETIC_COST_MS=200 write_config killed.yaml killed
 with_mpi killed.yaml
 "${MPIRUN[@]}" -n 3 "$TRAILS" run killed.yaml --iterations 8 > killed.out 2>&1 &
 pid=$!
