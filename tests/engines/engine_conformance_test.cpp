@@ -49,6 +49,10 @@ struct Limits {
   // The engine runs whatever start it is given (external programs read the start's file): a
   // start with too few coordinates is not its failure; the executor's checks refuse it first.
   bool takes_any_start = false;
+  // The result's device is the slot's device index, which the engine hands its program (Amber:
+  // CUDA_VISIBLE_DEVICES; the command engine: TRAILS_DEVICE) without knowing whether the program
+  // uses it: the bits are the slot-free ones, the record names the slot's device.
+  bool records_slot_device = false;
 };
 
 struct EngineCase {
@@ -129,7 +133,7 @@ EngineCase openmm_case(const char* name, const char* platform, const char* preci
 
 // GROMACS on AlaD (1021 atoms), 5-step strides, one OpenMP thread, -reprod: gmx-for-tests runs
 // mdrun natively or under qemu-x86_64 (tests/scripts/gmx-for-tests); TRAILS_TEST_GMX=broken
-// makes it exit 2, a failing mdrun.
+// (no route) makes its mdrun exit 2, a failing mdrun.
 EngineCase gromacs_case() {
   const fs::path alad = fs::path(TRAILS_TEST_DATA) / "trails-md-examples/AlaD";
   return {"gromacs_alad",
@@ -168,7 +172,10 @@ EngineCase amber_case() {
           },
           25,
           false,
-          {.seed_free = true, .single_precision_frames = true, .takes_any_start = true},
+          {.seed_free = true,
+           .single_precision_frames = true,
+           .takes_any_start = true,
+           .records_slot_device = true},
           run_with("FAKE_PMEMD_FAIL", "1"),
           "exited with status 1"};
 }
@@ -179,10 +186,20 @@ EngineCase command_case() {
   return {"command_trails_integrate",
           "command",
           [](const fs::path& dir) {
+            // `trails integrate` loads a whole campaign YAML and runs its engine block.
             const fs::path yaml = test_support::write_text(
-                dir / "builtin.yaml",
-                "engine:\n  md_engine: builtin\n  potential: muller_brown\n"
-                "  integrator: langevin\n  dt: 0.0001\n");
+                dir / "builtin.yaml", "outdir: " + (dir / "unused-outdir").string() +
+                                          "\n"
+                                          "n_bins: [30, 30]\n"
+                                          "min_values: [-1.5, -0.5]\n"
+                                          "max_values: [1.2, 2.0]\n"
+                                          "space_mode: fixed\n"
+                                          "system:\n  start: [-0.5, 1.5]\n"
+                                          "engine:\n  md_engine: builtin\n"
+                                          "  potential: muller_brown\n"
+                                          "  integrator: langevin\n  dt: 0.0001\n"
+                                          "spawning:\n  walker: 1\n  step: 100\n"
+                                          "  stride: 25\n");
             ::setenv("TRAILS_BUILTIN_CONFIG", yaml.c_str(), 1);
             ::setenv("TRAILS_EXECUTABLE", TRAILS_BINARY, 1);
             config::CommandSpec s;
@@ -195,7 +212,7 @@ EngineCase command_case() {
           },
           25,
           true,
-          {},
+          {.records_slot_device = true},
           run_from_non_finite_start,
           "non-finite"};
 }
@@ -263,6 +280,11 @@ class EngineConformance : public ::testing::TestWithParam<EngineCase> {
   }
   SegmentResult fresh(const SegmentTask& t) const { return engine_->make_instance()->run(t); }
   const Limits& limits() const { return GetParam().limits; }
+  // Coordinates in a frame (and in a final state's positions).
+  std::size_t values_per_frame() const {
+    return static_cast<std::size_t>(engine_->n_atoms()) *
+           static_cast<std::size_t>(engine_->spatial_dim());
+  }
 
   const Engine* engine_ = nullptr;
 };
@@ -311,8 +333,7 @@ TEST_P(EngineConformance, SameSeedSameBitsDifferentSeedDifferentBits) {
 }
 
 TEST_P(EngineConformance, FramesAreStepsOverStrideWithoutTheStartFrame) {
-  const std::size_t per_frame =
-      static_cast<std::size_t>(engine_->n_atoms() * engine_->spatial_dim());
+  const std::size_t per_frame = values_per_frame();
   const SegmentTask t = task(3);
   const SegmentResult r = fresh(t);
   ASSERT_TRUE(r.ok()) << r.error;
@@ -351,7 +372,7 @@ TEST_P(EngineConformance, FramesAreStepsOverStrideWithoutTheStartFrame) {
 TEST_P(EngineConformance, FinalStateHasPositionsAndVelocities) {
   const SegmentResult r = fresh(task(8));
   ASSERT_TRUE(r.ok()) << r.error;
-  const auto n = static_cast<std::size_t>(engine_->n_atoms() * engine_->spatial_dim());
+  const std::size_t n = values_per_frame();
   EXPECT_EQ(r.n_atoms, engine_->n_atoms());
   EXPECT_EQ(r.spatial_dim, engine_->spatial_dim());
   EXPECT_EQ(r.final_state.n_atoms, engine_->n_atoms());
@@ -405,9 +426,14 @@ TEST_P(EngineConformance, TheSlotOfAnInstanceDoesNotChangeTheBits) {
   // Device 0 is ignored by engines and platforms without devices (builtin, Reference, CPU, the
   // external engines' CPU runs); on OpenCL it is PoCL's only device, the one OpenMM picks
   // without an index.
-  const SegmentResult on_slot = engine_->make_instance(Slot{3, 0, 1})->run(task(4));
+  SegmentResult on_slot = engine_->make_instance(Slot{3, 0, 1})->run(task(4));
   const SegmentResult plain = engine_->make_instance(Slot{2, std::nullopt, 2})->run(task(4));
   ASSERT_TRUE(on_slot.ok() && plain.ok()) << on_slot.error << plain.error;
+  if (limits().records_slot_device) {
+    EXPECT_EQ(on_slot.device, "0");
+    EXPECT_EQ(plain.device, "");
+    on_slot.device = plain.device;  // the record differs as stated; the rest must not
+  }
   expect_same_bits(on_slot, plain);
   expect_same_bits(plain, fresh(task(4)));
 }
