@@ -1,55 +1,117 @@
-// One test body for every engine (as OpenMM runs one body per platform): the built-in engine
-// with each potential and integrator, and OpenMM on the Reference, the CPU and the OpenCL
-// platform (PoCL; single and mixed precision, engine.reproducibility: bitwise) with alanine
-// dipeptide in vacuum (tests/data/openmm/alad-vacuum). Each case checks: a re-armed
-// instance gives bitwise a fresh one's result; same seed -> same bits, different seed ->
-// different bits; steps/stride frames and no t=0 frame; the final state has positions (and
-// velocities where the dynamics has them); a failing task is Failed with a readable error and
-// the instance stays usable, bitwise; the slot an instance is made for does not change the bits.
+// One test body for every engine (as OpenMM runs one body per platform), each built through the
+// engines registry where it can be (make_engine): the built-in engine with each potential and
+// integrator; OpenMM on the Reference, the CPU and the OpenCL platform (PoCL; single and mixed
+// precision, engine.reproducibility: bitwise) with alanine dipeptide in vacuum
+// (tests/data/openmm/alad-vacuum); GROMACS on Trails-MD's AlaD through tests/scripts/gmx-for-tests;
+// Amber through tests/data/amber/fake_pmemd.py on two argon atoms; the command engine running the
+// built-in engine through `trails integrate` (examples/command-engine/runseg_builtin.sh). Each
+// case checks: a re-armed instance gives bitwise a fresh one's result; same seed -> same bits,
+// different seed -> different bits; steps/stride frames and no t=0 frame; the final state has
+// positions (and velocities where the dynamics has them); a segment restarts from another's final
+// state; a failing walker is Failed with a readable error and the instance stays usable, bitwise;
+// the slot an instance is made for does not change the bits. What an engine cannot honour is a
+// named limit of its case (Limits), and the body checks that the limit is what it says.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <functional>
 #include <limits>
+#include <map>
 #include <memory>
+#include <string>
 
 #include "support/compare.h"
-#include "trails/engines/builtin/builtin_engine.h"
+#include "support/files.h"
+#include "trails/config/engines/engine_module.h"
 #include "trails/engines/openmm/openmm_engine.h"
 #include "trails/engines/openmm/prepared_system.h"
+#include "trails/engines/registry.h"
 
 namespace trails::engines {
 namespace {
 
+namespace fs = std::filesystem;
+
+// What an engine (or the stand-in program a case runs) cannot honour, each checked as stated.
+struct Limits {
+  // The dynamics ignores the seed (fake_pmemd.py shifts the start by a fixed step): different
+  // seeds give the same bits.
+  bool seed_free = false;
+  // Frames are single precision (NetCDF, TRR): the last frame equals the final state only to
+  // float precision.
+  bool single_precision_frames = false;
+  // A segment is whole strides (GROMACS: nstxout divides nsteps): steps that are not a multiple
+  // of the stride are a failed walker, not a remainder integrated without a frame.
+  bool whole_strides_only = false;
+  // The engine runs whatever start it is given (external programs read the start's file): a
+  // start with too few coordinates is not its failure; the executor's checks refuse it first.
+  bool takes_any_start = false;
+  // The result's device is the slot's device index, which the engine hands its program (Amber:
+  // CUDA_VISIBLE_DEVICES; the command engine: TRAILS_DEVICE) without knowing whether the program
+  // uses it: the bits are the slot-free ones, the record names the slot's device.
+  bool records_slot_device = false;
+};
+
 struct EngineCase {
   const char* name;
-  std::function<std::unique_ptr<Engine>()> make;
+  const char* engine;  // its engine.md_engine value
+  // The engine, with a fresh directory for its run directory and walkers' scratch.
+  std::function<std::unique_ptr<Engine>(const fs::path& dir)> make;
   std::int64_t stride;  // a segment is 4 strides (+ half a stride in the remainder case)
   bool has_velocities;  // the dynamics carries velocities into the final state
+  Limits limits;
+  // Runs `task` so that the walker fails as this engine's walkers fail (the built-in engine and
+  // OpenMM: a non-finite start; an external engine: its program exits non-zero), and the text
+  // the error must hold.
+  std::function<SegmentResult(EngineInstance&, SegmentTask)> run_failing;
+  const char* failure_text;
 };
 
 void PrintTo(const EngineCase& c, std::ostream* out) { *out << c.name; }
+
+SegmentResult run_from_non_finite_start(EngineInstance& instance, SegmentTask task) {
+  task.start.positions[0] = std::numeric_limits<double>::quiet_NaN();
+  return instance.run(task);
+}
+
+// Runs the task with an environment variable set that makes the engine's program fail.
+std::function<SegmentResult(EngineInstance&, SegmentTask)> run_with(const char* variable,
+                                                                    const char* value) {
+  return [=](EngineInstance& instance, const SegmentTask& task) {
+    ::setenv(variable, value, 1);
+    SegmentResult r = instance.run(task);
+    ::unsetenv(variable);
+    return r;
+  };
+}
 
 EngineCase builtin_case(const char* name, config::Potential potential,
                         config::Integrator integrator, double dt) {
   const bool velocities =
       integrator == config::Integrator::Langevin && potential != config::Potential::BiasedWalk;
   return {name,
-          [=] {
-            config::BuiltinEngineConfig c;
+          "builtin",
+          [=](const fs::path& dir) {
+            config::BuiltinSpec c;
             c.potential = potential;
             c.integrator = integrator;
             c.dt = dt;
-            return std::unique_ptr<Engine>(std::make_unique<builtin::BuiltinEngine>(c));
+            return make_engine(c, dir);
           },
-          25, velocities};
+          25,
+          velocities,
+          {},
+          run_from_non_finite_start,
+          "non-finite"};
 }
 
 EngineCase openmm_case(const char* name, const char* platform, const char* precision = "mixed") {
   return {name,
-          [=] {
+          "openmm",
+          [=](const fs::path&) {
             setenv("OPENMM_CPU_THREADS", "1", 1);
             config::OpenMMEngineConfig c;
             c.platform_name = platform;
@@ -57,12 +119,102 @@ EngineCase openmm_case(const char* name, const char* platform, const char* preci
             c.reproducibility = config::Reproducibility::Bitwise;
             c.temperature = 300.0;
             c.dt = 0.002;
-            auto prepared = openmm::load_prepared_system(std::filesystem::path(TRAILS_TEST_DATA) /
-                                                         "openmm/alad-vacuum");
+            auto prepared =
+                openmm::load_prepared_system(fs::path(TRAILS_TEST_DATA) / "openmm/alad-vacuum");
             return std::unique_ptr<Engine>(
                 std::make_unique<openmm::OpenMMEngine>(c, std::move(prepared)));
           },
-          25, true};
+          25,
+          true,
+          {},
+          run_from_non_finite_start,
+          "non-finite"};
+}
+
+// GROMACS on AlaD (1021 atoms), 5-step strides, one OpenMP thread, -reprod: gmx-for-tests runs
+// mdrun natively or under qemu-x86_64 (tests/scripts/gmx-for-tests); TRAILS_TEST_GMX=broken
+// (no route) makes its mdrun exit 2, a failing mdrun.
+EngineCase gromacs_case() {
+  const fs::path alad = fs::path(TRAILS_TEST_DATA) / "trails-md-examples/AlaD";
+  return {"gromacs_alad",
+          "gromacs",
+          [=](const fs::path& dir) {
+            config::GromacsSpec s;
+            s.conf_file = alad / "start.gro";
+            s.top_file = alad / "topol.top";
+            s.include_dir = "/usr/share/gromacs/top";
+            s.params.executable = std::string(TRAILS_SOURCE_DIR) + "/tests/scripts/gmx-for-tests";
+            s.params.mdrun_ntomp = 1;
+            s.params.mdrun_pin = "off";
+            s.params.mdrun_extra_args = {"-reprod"};
+            s.files.scratch = dir;
+            return make_engine(s, dir / "run");
+          },
+          5,
+          true,
+          {.single_precision_frames = true, .whole_strides_only = true, .takes_any_start = true},
+          run_with("TRAILS_TEST_GMX", "broken"),
+          "exited with status"};
+}
+
+// Amber through fake_pmemd.py (pmemd/sander are not in Debian): pmemd's command line and files.
+EngineCase amber_case() {
+  const fs::path argon = fs::path(TRAILS_TEST_DATA) / "openmm/argon-amber";
+  return {"amber_fake_pmemd",
+          "amber",
+          [=](const fs::path& dir) {
+            config::AmberSpec s;
+            s.executable = (fs::path(TRAILS_TEST_DATA) / "amber/fake_pmemd.py").string();
+            s.top_file = argon / "argon2.prmtop";
+            s.conf_file = argon / "argon2.inpcrd";
+            s.files.scratch = dir;
+            return make_engine(s, dir / "run");
+          },
+          25,
+          false,
+          {.seed_free = true,
+           .single_precision_frames = true,
+           .takes_any_start = true,
+           .records_slot_device = true},
+          run_with("FAKE_PMEMD_FAIL", "1"),
+          "exited with status 1"};
+}
+
+// The command engine running the built-in Müller-Brown Langevin dynamics through
+// `trails integrate` (a process and a YAML load per segment, about 0.3 s).
+EngineCase command_case() {
+  return {"command_trails_integrate",
+          "command",
+          [](const fs::path& dir) {
+            // `trails integrate` loads a whole campaign YAML and runs its engine block.
+            const fs::path yaml = test_support::write_text(
+                dir / "builtin.yaml", "outdir: " + (dir / "unused-outdir").string() +
+                                          "\n"
+                                          "n_bins: [30, 30]\n"
+                                          "min_values: [-1.5, -0.5]\n"
+                                          "max_values: [1.2, 2.0]\n"
+                                          "space_mode: fixed\n"
+                                          "system:\n  start: [-0.5, 1.5]\n"
+                                          "engine:\n  md_engine: builtin\n"
+                                          "  potential: muller_brown\n"
+                                          "  integrator: langevin\n  dt: 0.0001\n"
+                                          "spawning:\n  walker: 1\n  step: 100\n"
+                                          "  stride: 25\n");
+            ::setenv("TRAILS_BUILTIN_CONFIG", yaml.c_str(), 1);
+            ::setenv("TRAILS_EXECUTABLE", TRAILS_BINARY, 1);
+            config::CommandSpec s;
+            s.command = {"/bin/sh", std::string(TRAILS_SOURCE_DIR) +
+                                        "/examples/command-engine/runseg_builtin.sh"};
+            s.start = {-0.5, 1.5};
+            s.dt = 0.0001;
+            s.files.scratch = dir;
+            return make_engine(s, dir / "run");
+          },
+          25,
+          true,
+          {.records_slot_device = true},
+          run_from_non_finite_start,
+          "non-finite"};
 }
 
 using config::Integrator;
@@ -84,12 +236,36 @@ std::vector<EngineCase> every_engine() {
       openmm_case("openmm_cpu", "CPU"),
       openmm_case("openmm_opencl_single", "OpenCL", "single"),
       openmm_case("openmm_opencl_mixed", "OpenCL", "mixed"),
+      gromacs_case(),
+      amber_case(),
+      command_case(),
   };
+}
+
+// Adding an engine to the engine list (config/engines/engine_list.h) without a case here fails.
+TEST(EngineConformanceCases, EveryEngineOfTheListHasACase) {
+  const auto cases = every_engine();
+  for (const std::string_view engine : config::detail::engine_names()) {
+    bool found = false;
+    for (const EngineCase& c : cases) found = found || engine == c.engine;
+    EXPECT_TRUE(found) << engine << " has no case in engine_conformance_test.cpp";
+  }
 }
 
 class EngineConformance : public ::testing::TestWithParam<EngineCase> {
  protected:
-  void SetUp() override { engine_ = GetParam().make(); }
+  // One engine per case for the whole suite (GROMACS runs grompp, OpenMM loads its system),
+  // in a directory that lives as long as the test process.
+  void SetUp() override {
+    auto& engine = engines()[GetParam().name];
+    if (!engine) engine = GetParam().make(test_support::fresh_dir(GetParam().name));
+    engine_ = engine.get();
+  }
+  static void TearDownTestSuite() { engines().clear(); }
+  static std::map<std::string, std::unique_ptr<Engine>>& engines() {
+    static std::map<std::string, std::unique_ptr<Engine>> made;
+    return made;
+  }
 
   SegmentTask task(std::uint64_t seed, std::int64_t strides = 4) const {
     SegmentTask t;
@@ -103,8 +279,14 @@ class EngineConformance : public ::testing::TestWithParam<EngineCase> {
     return t;
   }
   SegmentResult fresh(const SegmentTask& t) const { return engine_->make_instance()->run(t); }
+  const Limits& limits() const { return GetParam().limits; }
+  // Coordinates in a frame (and in a final state's positions).
+  std::size_t values_per_frame() const {
+    return static_cast<std::size_t>(engine_->n_atoms()) *
+           static_cast<std::size_t>(engine_->spatial_dim());
+  }
 
-  std::unique_ptr<Engine> engine_;
+  const Engine* engine_ = nullptr;
 };
 
 INSTANTIATE_TEST_SUITE_P(Every, EngineConformance, ::testing::ValuesIn(every_engine()),
@@ -145,13 +327,13 @@ TEST_P(EngineConformance, SameSeedSameBitsDifferentSeedDifferentBits) {
   const SegmentResult c = fresh(task(6));
   ASSERT_TRUE(a.ok() && b.ok() && c.ok()) << a.error << c.error;
   expect_same_bits(a, b);
-  EXPECT_FALSE(same_bits(a.frames, c.frames));
-  EXPECT_FALSE(same_bits(a.final_state.positions, c.final_state.positions));
+  // A seed-free engine's limit, as stated: another seed gives the same frames.
+  EXPECT_EQ(same_bits(a.frames, c.frames), limits().seed_free);
+  EXPECT_EQ(same_bits(a.final_state.positions, c.final_state.positions), limits().seed_free);
 }
 
 TEST_P(EngineConformance, FramesAreStepsOverStrideWithoutTheStartFrame) {
-  const std::size_t per_frame =
-      static_cast<std::size_t>(engine_->n_atoms() * engine_->spatial_dim());
+  const std::size_t per_frame = values_per_frame();
   const SegmentTask t = task(3);
   const SegmentResult r = fresh(t);
   ASSERT_TRUE(r.ok()) << r.error;
@@ -161,12 +343,26 @@ TEST_P(EngineConformance, FramesAreStepsOverStrideWithoutTheStartFrame) {
   // The first frame is the state after `stride` steps, not the start; the last is the end.
   EXPECT_FALSE(same_bits({r.frames.begin(), r.frames.begin() + static_cast<long>(per_frame)},
                          t.start.positions));
-  EXPECT_TRUE(same_bits({r.frames.end() - static_cast<long>(per_frame), r.frames.end()},
-                        r.final_state.positions));
-  // A remainder of half a stride is integrated but gives no frame.
+  const std::vector<double> last(r.frames.end() - static_cast<long>(per_frame), r.frames.end());
+  if (limits().single_precision_frames) {
+    ASSERT_EQ(last.size(), r.final_state.positions.size());
+    for (std::size_t i = 0; i < last.size(); ++i) {
+      EXPECT_NEAR(last[i], r.final_state.positions[i],
+                  1e-6 * std::max(1.0, std::abs(r.final_state.positions[i])));
+    }
+  } else {
+    EXPECT_TRUE(same_bits(last, r.final_state.positions));
+  }
+  // A remainder of half a stride is integrated but gives no frame (or, for an engine of whole
+  // strides, the walker fails saying why).
   SegmentTask longer = t;
-  longer.steps += t.stride / 2;
+  longer.steps += std::max<std::int64_t>(t.stride / 2, 1);
   const SegmentResult l = fresh(longer);
+  if (limits().whole_strides_only) {
+    EXPECT_FALSE(l.ok());
+    EXPECT_NE(l.error.find("not a positive multiple of stride"), std::string::npos) << l.error;
+    return;
+  }
   ASSERT_TRUE(l.ok()) << l.error;
   EXPECT_EQ(l.n_frames, 4);
   EXPECT_EQ(l.frames.size(), 4 * per_frame);
@@ -176,7 +372,7 @@ TEST_P(EngineConformance, FramesAreStepsOverStrideWithoutTheStartFrame) {
 TEST_P(EngineConformance, FinalStateHasPositionsAndVelocities) {
   const SegmentResult r = fresh(task(8));
   ASSERT_TRUE(r.ok()) << r.error;
-  const auto n = static_cast<std::size_t>(engine_->n_atoms() * engine_->spatial_dim());
+  const std::size_t n = values_per_frame();
   EXPECT_EQ(r.n_atoms, engine_->n_atoms());
   EXPECT_EQ(r.spatial_dim, engine_->spatial_dim());
   EXPECT_EQ(r.final_state.n_atoms, engine_->n_atoms());
@@ -189,23 +385,37 @@ TEST_P(EngineConformance, FinalStateHasPositionsAndVelocities) {
   EXPECT_FALSE(r.host.empty());
 }
 
+TEST_P(EngineConformance, ASegmentRestartsFromAnotherSegmentsFinalState) {
+  const SegmentResult first = fresh(task(14));
+  ASSERT_TRUE(first.ok()) << first.error;
+  SegmentTask next = task(15);
+  next.start = first.final_state;
+  const SegmentResult second = fresh(next);
+  ASSERT_TRUE(second.ok()) << second.error;
+  EXPECT_EQ(second.n_frames, 4);
+  EXPECT_FALSE(same_bits(second.final_state.positions, first.final_state.positions));
+  // The restart is its own input: the same start and seed give the same bits again.
+  expect_same_bits(second, fresh(next));
+}
+
 TEST_P(EngineConformance, AFailingTaskIsFailedReadablyAndTheInstanceStaysUsable) {
   auto instance = engine_->make_instance();
-  SegmentTask bad = task(9);
-  bad.start.positions[0] = std::numeric_limits<double>::quiet_NaN();
-  const SegmentResult r = instance->run(bad);
+  const SegmentTask bad = task(9);
+  const SegmentResult r = GetParam().run_failing(*instance, bad);
   EXPECT_FALSE(r.ok());
   EXPECT_EQ(r.task_id, bad.task_id);
   EXPECT_NE(r.error.find("walker 7 of iteration 2"), std::string::npos) << r.error;
-  EXPECT_NE(r.error.find("non-finite"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find(GetParam().failure_text), std::string::npos) << r.error;
   EXPECT_EQ(r.n_frames, 0);
   EXPECT_TRUE(r.frames.empty());
 
-  SegmentTask short_start = task(9);
-  short_start.start.positions.pop_back();
-  const SegmentResult s = instance->run(short_start);
-  EXPECT_FALSE(s.ok());
-  EXPECT_NE(s.error.find("coordinates"), std::string::npos) << s.error;
+  if (!limits().takes_any_start) {
+    SegmentTask short_start = task(9);
+    short_start.start.positions.pop_back();
+    const SegmentResult s = instance->run(short_start);
+    EXPECT_FALSE(s.ok());
+    EXPECT_NE(s.error.find("coordinates"), std::string::npos) << s.error;
+  }
 
   const SegmentResult after = instance->run(task(12));
   ASSERT_TRUE(after.ok()) << after.error;
@@ -213,11 +423,17 @@ TEST_P(EngineConformance, AFailingTaskIsFailedReadablyAndTheInstanceStaysUsable)
 }
 
 TEST_P(EngineConformance, TheSlotOfAnInstanceDoesNotChangeTheBits) {
-  // Device 0 is ignored by engines and platforms without devices (builtin, Reference, CPU); on
-  // OpenCL it is PoCL's only device, the one OpenMM picks without an index.
-  const SegmentResult on_slot = engine_->make_instance(Slot{3, 0, 1})->run(task(4));
+  // Device 0 is ignored by engines and platforms without devices (builtin, Reference, CPU, the
+  // external engines' CPU runs); on OpenCL it is PoCL's only device, the one OpenMM picks
+  // without an index.
+  SegmentResult on_slot = engine_->make_instance(Slot{3, 0, 1})->run(task(4));
   const SegmentResult plain = engine_->make_instance(Slot{2, std::nullopt, 2})->run(task(4));
   ASSERT_TRUE(on_slot.ok() && plain.ok()) << on_slot.error << plain.error;
+  if (limits().records_slot_device) {
+    EXPECT_EQ(on_slot.device, "0");
+    EXPECT_EQ(plain.device, "");
+    on_slot.device = plain.device;  // the record differs as stated; the rest must not
+  }
   expect_same_bits(on_slot, plain);
   expect_same_bits(plain, fresh(task(4)));
 }

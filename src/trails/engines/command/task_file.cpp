@@ -21,19 +21,29 @@ namespace {
 
 json path_or_null(bool present, const fs::path& p) { return present ? json(p.string()) : json(); }
 
-std::int64_t rows(const std::vector<double>& v, int spatial_dim) {
-  return static_cast<std::int64_t>(v.size()) / spatial_dim;
+// The start's arrays are (n_atoms, spatial_dim): one of another size is the walker's failure,
+// said in the system's terms before any file is written.
+void check_start(const Configuration& c, const TaskSystem& s) {
+  const auto n = static_cast<std::size_t>(s.n_atoms) * static_cast<std::size_t>(s.spatial_dim);
+  const auto refuse = [&](const char* what, std::size_t size) {
+    throw core::InputError(fmt::format(
+        "start configuration has {} {} but the system needs {} (n_atoms {} x spatial_dim {})", size,
+        what, n, s.n_atoms, s.spatial_dim));
+  };
+  if (c.positions.size() != n) refuse("coordinates", c.positions.size());
+  if (!c.velocities.empty() && c.velocities.size() != n) {
+    refuse("velocity components", c.velocities.size());
+  }
 }
 
 json start_files(const SegmentTask& task, const TaskSystem& s, const fs::path& dir) {
   const Configuration& c = task.start;
+  check_start(c, s);
   const bool velocities = !c.velocities.empty();
   const bool box = c.box.size() == 9;
-  core::write_npy(dir / "start_positions.npy", c.positions,
-                  {rows(c.positions, s.spatial_dim), s.spatial_dim});
+  core::write_npy(dir / "start_positions.npy", c.positions, {s.n_atoms, s.spatial_dim});
   if (velocities) {
-    core::write_npy(dir / "start_velocities.npy", c.velocities,
-                    {rows(c.velocities, s.spatial_dim), s.spatial_dim});
+    core::write_npy(dir / "start_velocities.npy", c.velocities, {s.n_atoms, s.spatial_dim});
   }
   if (box) core::write_npy(dir / "start_box.npy", c.box, {3, 3});
   const bool structure = s.molecular && s.topology != nullptr;
