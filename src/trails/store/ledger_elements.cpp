@@ -2,7 +2,7 @@
 // blob (UTF-8 JSON) per element key (docs/file-formats.md). The store does not interpret the
 // blobs; readers state the version they understand (RunStore::load_state). A top-level member
 // of an element that is a JSON binary value (a network's weights) is stored as raw bytes in
-// the element_attachments table, in the same transaction, and its JSON holds a placeholder with
+// the element_attachments table, in the same transaction, and its JSON holds a reference with
 // the bytes' size and CRC-32: no base64, no JSON escaping of a megabyte (docs/file-formats.md,
 // "element_attachments").
 #include <string>
@@ -19,7 +19,7 @@ constexpr const char* kAttachmentTable =
     "CREATE TABLE IF NOT EXISTS element_attachments (iteration INTEGER NOT NULL REFERENCES "
     "iterations (iteration), key TEXT NOT NULL, member TEXT NOT NULL, bytes BLOB NOT NULL, "
     "PRIMARY KEY (iteration, key, member))";
-constexpr const char* kPlaceholder = "trails_attachment";
+constexpr const char* kAttachmentKey = "trails_attachment";
 
 std::span<const std::byte> text_bytes(const std::string& s) {
   return std::as_bytes(std::span<const char>(s.data(), s.size()));
@@ -44,18 +44,18 @@ bool has_binary_member(const nlohmann::json& value) {
   return false;
 }
 
-bool is_placeholder(const nlohmann::json& v) {
-  return v.is_object() && v.size() == 1 && v.contains(kPlaceholder);
+bool is_attachment_reference(const nlohmann::json& v) {
+  return v.is_object() && v.size() == 1 && v.contains(kAttachmentKey);
 }
 
-// Replaces the attachment placeholders among value's top-level members by the stored bytes;
+// Replaces the attachment references among value's top-level members by the stored bytes;
 // CorruptionError naming the ledger when an attachment is missing or its size or CRC-32 differs.
 void attach(const Db& db, std::int64_t iteration, const std::string& key, nlohmann::json& value) {
   if (!value.is_object()) return;
   for (auto it = value.begin(); it != value.end(); ++it) {
     nlohmann::json& m = it.value();
     const std::string& member = it.key();
-    if (!is_placeholder(m)) continue;
+    if (!is_attachment_reference(m)) continue;
     const auto where = "element_attachments '" + key + "." + member + "' of iteration " +
                        std::to_string(iteration);
     Stmt has(db, "SELECT count(*) FROM sqlite_master WHERE name = 'element_attachments'");
@@ -68,7 +68,7 @@ void attach(const Db& db, std::int64_t iteration, const std::string& key, nlohma
     q.bind(1, iteration).bind_text(2, key).bind_text(3, member);
     if (!q.step()) throw core::CorruptionError(db.path() + ": " + where + " is missing");
     const auto bytes = q.blob(0);
-    const auto& expect = m.at(kPlaceholder);
+    const auto& expect = m.at(kAttachmentKey);
     const std::string crc = shard_checksum(bytes);
     if (expect.value("bytes", std::uint64_t{0}) != bytes.size() ||
         expect.value("crc32", std::string()) != crc) {
@@ -105,7 +105,7 @@ void Ledger::insert_elements(const IterationRecord& r) {
         }
         const auto bytes = std::as_bytes(std::span(m.get_binary()));
         light[member] = {
-            {kPlaceholder, {{"bytes", bytes.size()}, {"crc32", shard_checksum(bytes)}}}};
+            {kAttachmentKey, {{"bytes", bytes.size()}, {"crc32", shard_checksum(bytes)}}}};
         put.bind(1, r.iteration).bind_text(2, key).bind_text(3, member).bind_blob(4, bytes).run();
       }
       text = light.dump();
@@ -118,7 +118,7 @@ void Ledger::insert_elements(const IterationRecord& r) {
   }
 }
 
-// History reads leave the attachment placeholders: they need no network weights.
+// History reads leave the attachment references: they need no network weights.
 void Ledger::for_each_element(
     const std::function<void(std::int64_t, std::string, int, nlohmann::json)>& fn) const {
   Stmt q(db_, "SELECT iteration, key, version, blob FROM element_state ORDER BY iteration, key");
