@@ -53,8 +53,8 @@ install: build
 
 # The tests with clang-tidy beside them, then the OpenMM engine's tests against OpenMM 8. The tests
 # leave about half of the CPU idle (they wait on walkers, queues and signals); clang-tidy (the slow
-# half of the lint: about 17 minutes of 2 cores) takes it at nice 19, and its report follows the
-# tests' (docs/architecture.md, "Lint").
+# half of the lint: about 17 minutes of 2 cores, seconds for the files its cache found clean
+# before) takes it at nice 19, and its report follows the tests' (docs/architecture.md, "Lint").
 # The sub-make is named through a variable: GNU make runs a line that names $(MAKE) even under
 # `make -n`, and this one also runs the tests.
 TIDY_MAKE = $(MAKE) --no-print-directory
