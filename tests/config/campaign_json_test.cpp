@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "config_test_support.h"
+#include "trails/config/config_digest.h"
 #include "trails/config/schema.h"
 
 namespace trails::config {

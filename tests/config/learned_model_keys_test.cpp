@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "config_test_support.h"
+#include "trails/config/config_digest.h"
 
 namespace trails::config {
 namespace {

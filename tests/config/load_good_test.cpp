@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "config_test_support.h"
+#include "trails/config/config_digest.h"
 #include "trails/config/template.h"
 
 namespace trails::config {

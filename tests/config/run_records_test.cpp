@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "config_test_support.h"
+#include "trails/config/config_digest.h"
 #include "trails/config/engines/engine_module.h"
 #include "trails/config/swarm_config.h"
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "config_test_support.h"
+#include "trails/config/config_digest.h"
 
 namespace trails::config {
 namespace {

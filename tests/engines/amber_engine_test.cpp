@@ -7,8 +7,11 @@
 #include <netcdf.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
+#include <string>
 
 #include "support/files.h"
 #include "trails/core/error.h"
@@ -75,6 +78,29 @@ TEST(AmberCommandLine, MatchesPmemdsConventions) {
   const auto cuda = amber_command_line(spec, "/opt/amber/bin/pmemd.cuda");
   EXPECT_EQ(cuda[13], "traj.nc");
   EXPECT_EQ(cuda.back(), "-AllowSmallBox");
+}
+
+TEST(AmberCommandLine, AGpuBuildIsAProgramNamedCuda) {
+  EXPECT_TRUE(runs_on_gpu("/opt/amber/bin/pmemd.cuda"));
+  EXPECT_TRUE(runs_on_gpu("pmemd.cuda_SPFP.MPI"));
+  EXPECT_FALSE(runs_on_gpu("/usr/bin/sander"));
+  EXPECT_FALSE(runs_on_gpu("/opt/cuda/bin/pmemd"));  // the program's name, not its folder's
+}
+
+// The slot's device is a position in the CUDA_VISIBLE_DEVICES this process inherited (a
+// scheduler's GPUs); the program, which reads its own CUDA_VISIBLE_DEVICES, gets that token.
+TEST(AmberDevices, TheProgramGetsTheInheritedTokenOfTheSlotsDevice) {
+  const char* inherited = std::getenv("CUDA_VISIBLE_DEVICES");
+  const std::optional<std::string> saved =
+      inherited ? std::optional<std::string>(inherited) : std::nullopt;
+  ::setenv("CUDA_VISIBLE_DEVICES", "5,7", 1);
+  EXPECT_EQ(program_visible_devices(0), "5");
+  EXPECT_EQ(program_visible_devices(1), "7");
+  ::setenv("CUDA_VISIBLE_DEVICES", "GPU-a1b2,MIG-c3d4", 1);
+  EXPECT_EQ(program_visible_devices(1), "MIG-c3d4");
+  ::unsetenv("CUDA_VISIBLE_DEVICES");
+  EXPECT_EQ(program_visible_devices(1), "1");
+  if (saved) ::setenv("CUDA_VISIBLE_DEVICES", saved->c_str(), 1);
 }
 
 TEST(AmberFiles, ReadsPrmtopAndInpcrd) {
@@ -280,6 +306,31 @@ TEST_F(FakePmemd, AFailingRunIsAFailedWalkerWithTheTailOfMdout) {
   ASSERT_FALSE(result.ok());
   EXPECT_NE(result.error.find("exited with status 1"), std::string::npos) << result.error;
   EXPECT_NE(result.error.find("vlimit exceeded for step 7"), std::string::npos) << result.error;
+}
+
+// pmemd.cuda runs on its slot's device: the engine uses devices (what the binding check, the
+// MPS packing warnings and trails advise ask), and its record names the device as the binding
+// check reads it. pmemd and sander use none; their record is the slot's bare index.
+TEST_F(FakePmemd, AGpuProgramUsesDevicesAndRecordsItsCudaDevice) {
+  const fs::path bin = tmp.path() / "bin";
+  fs::create_directories(bin);
+  fs::create_symlink(kData / "fake_pmemd.py", bin / "pmemd.cuda");
+  auto s = spec(true);
+  const AmberEngine cpu(s, tmp.path() / "cpu");
+  EXPECT_FALSE(cpu.capabilities().uses_devices);
+  s.executable = (bin / "pmemd.cuda").string();
+  const AmberEngine gpu(s, tmp.path() / "gpu");
+  EXPECT_TRUE(gpu.capabilities().uses_devices);
+  EXPECT_NE(gpu.describe().find("pmemd.cuda"), std::string::npos) << gpu.describe();
+
+  const Slot slot{0, 1, 0};
+  const auto on_gpu = gpu.make_instance(slot)->run(task_of(gpu));
+  const auto on_cpu = cpu.make_instance(slot)->run(task_of(cpu));
+  ASSERT_TRUE(on_gpu.ok() && on_cpu.ok()) << on_gpu.error << on_cpu.error;
+  EXPECT_EQ(on_gpu.device, "CUDA device 1");
+  EXPECT_EQ(on_cpu.device, "1");
+  EXPECT_EQ(on_gpu.frames, on_cpu.frames);
+  EXPECT_EQ(gpu.make_instance()->run(task_of(gpu)).device, "");  // no slot device, no record
 }
 
 TEST_F(FakePmemd, AMissingExecutableIsAConfigError) {

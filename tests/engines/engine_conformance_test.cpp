@@ -46,8 +46,12 @@ struct Limits {
   // A segment is whole strides (GROMACS: nstxout divides nsteps): steps that are not a multiple
   // of the stride are a failed walker, not a remainder integrated without a frame.
   bool whole_strides_only = false;
-  // The engine runs whatever start it is given (external programs read the start's file): a
-  // start with too few coordinates is not its failure; the executor's checks refuse it first.
+  // The engine has no refusal of its own naming a start's coordinates, as the other engines
+  // have: a start with too few coordinates fails the walker where the engine hands it on, with
+  // the case's short_start_error. GROMACS: patching the run input (walker.tpr), whose atom count
+  // differs, before mdrun runs; Amber: the program runs on the start file's whole atoms and the
+  // trajectory it writes holds fewer atoms than the prmtop. Drivers hand engines only starts of
+  // their own system (the frames and final states it wrote).
   bool takes_any_start = false;
   // The result's device is the slot's device index, which the engine hands its program (Amber:
   // CUDA_VISIBLE_DEVICES; the command engine: TRAILS_DEVICE) without knowing whether the program
@@ -68,6 +72,9 @@ struct EngineCase {
   // the error must hold.
   std::function<SegmentResult(EngineInstance&, SegmentTask)> run_failing;
   const char* failure_text;
+  // What a start with one coordinate too few fails with: the engine's own refusal names the
+  // coordinates; an engine with takes_any_start fails where its limit says.
+  const char* short_start_error = "coordinates";
 };
 
 void PrintTo(const EngineCase& c, std::ostream* out) { *out << c.name; }
@@ -154,7 +161,8 @@ EngineCase gromacs_case() {
           true,
           {.single_precision_frames = true, .whole_strides_only = true, .takes_any_start = true},
           run_with("TRAILS_TEST_GMX", "broken"),
-          "exited with status"};
+          "exited with status",
+          "walker start state has 1020 atoms, the GROMACS run input 1021"};
 }
 
 // Amber through fake_pmemd.py (pmemd/sander are not in Debian): pmemd's command line and files.
@@ -177,7 +185,8 @@ EngineCase amber_case() {
            .takes_any_start = true,
            .records_slot_device = true},
           run_with("FAKE_PMEMD_FAIL", "1"),
-          "exited with status 1"};
+          "exited with status 1",
+          "traj.nc: 1 atoms, expected 2 (the prmtop's)"};
 }
 
 // The command engine running the built-in Müller-Brown Langevin dynamics through
@@ -409,13 +418,13 @@ TEST_P(EngineConformance, AFailingTaskIsFailedReadablyAndTheInstanceStaysUsable)
   EXPECT_EQ(r.n_frames, 0);
   EXPECT_TRUE(r.frames.empty());
 
-  if (!limits().takes_any_start) {
-    SegmentTask short_start = task(9);
-    short_start.start.positions.pop_back();
-    const SegmentResult s = instance->run(short_start);
-    EXPECT_FALSE(s.ok());
-    EXPECT_NE(s.error.find("coordinates"), std::string::npos) << s.error;
-  }
+  SegmentTask short_start = task(9);
+  short_start.start.positions.pop_back();
+  const SegmentResult s = instance->run(short_start);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.error.find(GetParam().short_start_error), std::string::npos) << s.error;
+  // The limit as stated: an engine that takes any start has no refusal naming the coordinates.
+  EXPECT_EQ(s.error.find("coordinates") == std::string::npos, limits().takes_any_start) << s.error;
 
   const SegmentResult after = instance->run(task(12));
   ASSERT_TRUE(after.ok()) << after.error;

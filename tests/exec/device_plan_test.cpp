@@ -1,7 +1,7 @@
 // Device pools: CUDA_VISIBLE_DEVICES parsing and the logical -> physical mapping (unset, set,
 // MIG tokens, out of range), slots_for, the executor factory's per-device concurrency, the MPS
 // probe against faked pipe directories and process tables, and the binding comparison and its
-// three modes.
+// three modes, applied to Amber's GPU program and to GROMACS' -gpu_id record.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -15,7 +15,10 @@
 #include <thread>
 
 #include "executor_kinds.h"
+#include "support/files.h"
 #include "trails/core/error.h"
+#include "trails/engines/gromacs/mdrun_command.h"
+#include "trails/engines/registry.h"
 #include "trails/exec/local/binding_check.h"
 #include "trails/exec/local/device_plan.h"
 #include "trails/exec/local/mps_probe.h"
@@ -375,6 +378,55 @@ TEST(BindingCheck, WarnAndOffKeepEveryWalker) {
     EXPECT_EQ(r.frames, std::vector<double>{1.0});
   }
   for (const auto& r : run_with(BindingCheck::Off, {1})) EXPECT_TRUE(r.ok());
+}
+
+// Amber's pmemd.cuda (fake_pmemd.py under that name) uses devices, so a device pool checks its
+// walkers: each records its slot's CUDA device, which the check reads as where it was asked to
+// run, and none fails under binding_check: fail.
+// A GROMACS walker with a task on the GPU records the -gpu_id it passed (its slot's device) in
+// the form the check reads, so a device pool under binding_check: fail keeps it; on the CPU its
+// record names no device.
+TEST(BindingCheck, GromacsRecordsTheGpuIdItPassedAsItsDevice) {
+  config::GromacsEngineConfig c;
+  c.mdrun_nb = "gpu";
+  for (const int device : {0, 1, 3}) {
+    const engines::Slot slot{.index = 5, .device = device, .worker = 1};
+    SegmentResult r;
+    r.device = engines::gromacs::device_record(c, slot);
+    EXPECT_EQ(recorded_device_index(r.device), device) << r.device;
+    EXPECT_FALSE(compare_binding(slot, r)) << r.device;
+  }
+  c.mdrun_nb = std::nullopt;
+  SegmentResult cpu;
+  cpu.device = engines::gromacs::device_record(c, engines::Slot{.index = 5, .device = 1});
+  EXPECT_EQ(cpu.device.rfind("CPU (-ntmpi ", 0), 0u) << cpu.device;
+  EXPECT_FALSE(recorded_device_index(cpu.device));
+}
+
+TEST(BindingCheck, AmberOnTheGpuIsCheckedAndRunsWhereItsSlotAsked) {
+  const fs::path dir = test_support::fresh_dir();
+  fs::create_directories(dir / "bin");
+  fs::create_symlink(fs::path(TRAILS_TEST_DATA) / "amber/fake_pmemd.py", dir / "bin/pmemd.cuda");
+  config::AmberSpec spec;
+  spec.executable = (dir / "bin/pmemd.cuda").string();
+  spec.top_file = fs::path(TRAILS_TEST_DATA) / "openmm/argon-amber/argon2.prmtop";
+  spec.conf_file = fs::path(TRAILS_TEST_DATA) / "openmm/argon-amber/argon2.inpcrd";
+  spec.files.scratch = dir;
+  const auto engine = engines::make_engine(spec, dir / "run");
+  ASSERT_TRUE(engine->capabilities().uses_devices);
+  ExecutionOptions o = with_devices({0, 1});
+  o.binding_check = BindingCheck::Fail;
+  auto executor = make_executor(*engine, resolve_devices(o, {}), o);
+  std::vector<SegmentTask> tasks = testing::numbered_tasks(4);
+  for (SegmentTask& t : tasks) {
+    t.start = engine->default_start();
+    t.steps = 50;
+    t.stride = 25;
+  }
+  for (const SegmentResult& r : run_ordered(*executor, tasks)) {
+    EXPECT_TRUE(r.ok()) << r.error;
+    EXPECT_TRUE(r.device == "CUDA device 0" || r.device == "CUDA device 1") << r.device;
+  }
 }
 
 }  // namespace

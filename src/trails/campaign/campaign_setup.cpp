@@ -18,6 +18,7 @@
 #include "trails/campaign/projection_factory.h"
 #include "trails/campaign/record_policy.h"
 #include "trails/campaign/spawner_factory.h"
+#include "trails/config/config_digest.h"
 #include "trails/core/error.h"
 #include "trails/core/fs.h"
 #include "trails/core/python.h"

@@ -14,6 +14,7 @@
 #include "trails/campaign/features_factory.h"
 #include "trails/campaign/project_file_projection.h"
 #include "trails/campaign/projection_factory.h"
+#include "trails/config/config_digest.h"
 #include "trails/config/file_keys.h"
 #include "trails/core/error.h"
 #include "trails/engines/registry.h"

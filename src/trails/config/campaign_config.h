@@ -202,14 +202,11 @@ struct CampaignConfig : MdSystemConfig {
   }
 
   // Canonical JSON of every key that changes results (not outdir, not max_workers, not
-  // iterations). Its digest guards --resume; keys_changed() lists what differs.
+  // iterations). Its digest guards --resume; keys_changed() lists what differs (config_digest.h).
   nlohmann::json result_relevant_json() const;
   // The full effective configuration (all keys with their values), for the ledger and banner.
   nlohmann::json effective_json() const;
 };
-
-// Keys (dotted paths) whose result-relevant values differ between two canonical JSONs.
-std::vector<std::string> keys_changed(const nlohmann::json& before, const nlohmann::json& after);
 
 // Result-relevant keys (dotted paths of result_relevant_json()) a --resume may change
 // (docs/reliability.md, "What may change on resume"): the engine's time step, platform and
@@ -217,8 +214,5 @@ std::vector<std::string> keys_changed(const nlohmann::json& before, const nlohma
 // what the history means; every other key (CV space, grid, seeds, walkers, spawning) is refused.
 bool changeable_on_resume(const std::string& key);
 const std::vector<std::string>& resume_changeable_keys();
-
-// Hex SHA-256-free stable digest (FNV-1a 64 over canonical dump); enough to detect edits.
-std::string digest_of(const nlohmann::json& canonical);
 
 }  // namespace trails::config

@@ -1,9 +1,9 @@
 // JSON views of a CampaignConfig (campaign_config.h): the result-relevant subset whose digest
 // guards --resume, the full effective configuration, the MD system's part of them (both drivers'
-// records), the bound rows written back, and the comparison helpers. nlohmann's
-// objects keep keys sorted and doubles print shortest-round-trip, so dump() is canonical.
+// records), the bound rows written back, and the keys a --resume may change (their digest and
+// comparison: config_digest.h). nlohmann's objects keep keys sorted and doubles print
+// shortest-round-trip, so dump() is canonical.
 #include <algorithm>
-#include <cstdio>
 
 #include "trails/config/campaign_config.h"
 #include "trails/config/engines/engine_module.h"
@@ -203,36 +203,6 @@ json built_values(const CampaignConfig& c, bool all) {
   return j;
 }
 
-void collect_changes(const json& a, const json& b, const std::string& prefix,
-                     std::vector<std::string>& out) {
-  // A block present on one side only names its own keys (output.position_precision, not output),
-  // so a resume refusal names the key the user wrote.
-  static const json no_block = json::object();
-  if (a.is_object() && b.is_object()) {
-    for (const auto& [key, value] : a.items()) {
-      const std::string path = prefix.empty() ? key : prefix + "." + key;
-      if (b.contains(key)) {
-        collect_changes(value, b.at(key), path, out);
-      } else if (value.is_object() && !value.empty()) {
-        collect_changes(value, no_block, path, out);
-      } else {
-        out.push_back(path);
-      }
-    }
-    for (const auto& [key, value] : b.items()) {
-      if (a.contains(key)) continue;
-      const std::string path = prefix.empty() ? key : prefix + "." + key;
-      if (value.is_object() && !value.empty()) {
-        collect_changes(no_block, value, path, out);
-      } else {
-        out.push_back(path);
-      }
-    }
-    return;
-  }
-  if (a != b) out.push_back(prefix);
-}
-
 }  // namespace
 
 json CampaignConfig::result_relevant_json() const { return built_values(*this, false); }
@@ -261,13 +231,6 @@ json CampaignConfig::effective_json() const {
   return j;
 }
 
-std::vector<std::string> keys_changed(const json& before, const json& after) {
-  std::vector<std::string> out;
-  collect_changes(before, after, "", out);
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 const std::vector<std::string>& resume_changeable_keys() {
   static const std::vector<std::string> keys = {"engine.dt", "engine.platform_name",
                                                 "engine.precision", "engine.reproducibility",
@@ -278,17 +241,6 @@ const std::vector<std::string>& resume_changeable_keys() {
 bool changeable_on_resume(const std::string& key) {
   const auto& keys = resume_changeable_keys();
   return std::find(keys.begin(), keys.end(), key) != keys.end();
-}
-
-std::string digest_of(const json& canonical) {
-  std::uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a 64 offset basis
-  for (const unsigned char byte : canonical.dump()) {
-    hash ^= byte;
-    hash *= 0x100000001b3ULL;  // FNV-1a 64 prime
-  }
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
-  return hex;
 }
 
 }  // namespace trails::config

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "trails/config/campaign_config.h"
+#include "trails/config/config_digest.h"
 #include "trails/core/base64.h"
 #include "trails/core/error.h"
 #include "trails/cvs/cv_spec.h"

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "trails/config/campaign_config.h"  // digest_of, keys_changed of the run records
+#include "trails/config/config_digest.h"  // the run records' digest and changed keys
 #include "trails/core/crash_point.h"
 #include "trails/core/error.h"
 #include "trails/store/run_directory_lock.h"

@@ -1,7 +1,9 @@
 #include "trails/engines/amber/amber_engine.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -98,7 +100,12 @@ class AmberInstance final : public EngineInstance {
     external::SegmentProgram program{
         amber_command_line(spec_, walker_.executable), {}, external::time_limit(spec_.timeout_s)};
     if (walker_.device) {
-      program.env.emplace_back("CUDA_VISIBLE_DEVICES", std::to_string(*walker_.device));
+      program.env.emplace_back("CUDA_VISIBLE_DEVICES", program_visible_devices(*walker_.device));
+      // A GPU program's record names the device as the binding check reads it
+      // (docs/execution.md, "Binding check"); another program's is the bare index.
+      if (runs_on_gpu(walker_.executable)) {
+        result.device = fmt::format("CUDA device {}", *walker_.device);
+      }
     }
     result.startup_s = external::seconds_since(armed_at);
     const auto outcome = external::run_segment_program(program, dir);
@@ -121,6 +128,21 @@ class AmberInstance final : public EngineInstance {
 
 }  // namespace
 
+std::string program_visible_devices(int device) {
+  const char* inherited = std::getenv("CUDA_VISIBLE_DEVICES");
+  std::string_view list = inherited == nullptr ? std::string_view() : inherited;
+  for (int position = 0; !list.empty(); ++position) {
+    const std::size_t comma = list.find(',');
+    if (position == device) return std::string(list.substr(0, comma));
+    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+  }
+  return std::to_string(device);
+}
+
+bool runs_on_gpu(const std::string& executable) {
+  return fs::path(executable).filename().string().find("cuda") != std::string::npos;
+}
+
 std::vector<std::string> amber_command_line(const config::AmberSpec& spec,
                                             const std::string& executable) {
   std::vector<std::string> argv = {executable, "-O",
@@ -132,9 +154,7 @@ std::vector<std::string> amber_command_line(const config::AmberSpec& spec,
                                    "-x",       spec.netcdf ? "traj.nc" : "traj.mdcrd",
                                    "-inf",     "mdinfo"};
   // pmemd.cuda refuses boxes smaller than twice the cut-off plus skin unless told (Trails-MD).
-  if (fs::path(executable).filename().string().find("cuda") != std::string::npos) {
-    argv.emplace_back("-AllowSmallBox");
-  }
+  if (runs_on_gpu(executable)) argv.emplace_back("-AllowSmallBox");
   argv.insert(argv.end(), spec.extra_args.begin(), spec.extra_args.end());
   return argv;
 }
@@ -181,7 +201,7 @@ Configuration AmberEngine::default_start() const {
 }
 
 EngineCapabilities AmberEngine::capabilities() const {
-  return {.continues_velocities = true, .uses_devices = false};
+  return {.continues_velocities = true, .uses_devices = runs_on_gpu(executable_)};
 }
 
 std::string AmberEngine::describe() const {

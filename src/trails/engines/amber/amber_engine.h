@@ -17,6 +17,17 @@
 
 namespace trails::engines::amber {
 
+// Whether `executable` is a GPU build of pmemd: its name contains `cuda` (pmemd.cuda,
+// pmemd.cuda_SPFP, pmemd.cuda.MPI, ...). Such a program runs on the slot's device
+// (CUDA_VISIBLE_DEVICES), so the engine uses devices, and it gets -AllowSmallBox.
+bool runs_on_gpu(const std::string& executable);
+
+// The CUDA_VISIBLE_DEVICES a walker's program gets for the slot's device: the slot binds a
+// logical index, a position in the CUDA_VISIBLE_DEVICES this process inherited (docs/execution.md,
+// "Devices and packing"), so the program gets that position's token (5,7 and device 1: "7"),
+// or the index itself when the variable is unset or shorter.
+std::string program_visible_devices(int device);
+
 // The program's argument vector for one segment run in its walker directory (relative names).
 std::vector<std::string> amber_command_line(const config::AmberSpec& spec,
                                             const std::string& executable);

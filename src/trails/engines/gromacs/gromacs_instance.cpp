@@ -88,10 +88,7 @@ SegmentResult GromacsInstance::run(const SegmentTask& task) {
 }
 
 void GromacsInstance::run_in(const SegmentTask& task, const fs::path& dir, SegmentResult& r) const {
-  const auto ntomp = resolved_ntomp(spec_.params);
-  r.device = fmt::format("CPU (-ntmpi {}{})", spec_.params.mdrun_ntmpi,
-                         ntomp ? fmt::format(" -ntomp {}", *ntomp) : "");
-  if (slot_.device && uses_gpu(spec_.params)) r.device = fmt::format("GPU {}", *slot_.device);
+  r.device = device_record(spec_.params, slot_);
   r.visible_devices = visible_devices();
   const auto t0 = Clock::now();
   if (task.stride <= 0 || task.steps <= 0 || task.steps % task.stride != 0) {

@@ -1,5 +1,7 @@
 #include "trails/engines/gromacs/mdrun_command.h"
 
+#include <fmt/format.h>
+
 #include <cstdlib>
 
 namespace trails::engines::gromacs {
@@ -28,6 +30,15 @@ bool uses_gpu(const config::GromacsEngineConfig& config) {
     if (*o == "gpu") return true;
   }
   return false;
+}
+
+std::string device_record(const config::GromacsEngineConfig& config, const Slot& slot) {
+  if (slot.device && uses_gpu(config)) {
+    return fmt::format("GPU device {} (-gpu_id {})", *slot.device, *slot.device);
+  }
+  const auto ntomp = resolved_ntomp(config);
+  return fmt::format("CPU (-ntmpi {}{})", config.mdrun_ntmpi,
+                     ntomp ? fmt::format(" -ntomp {}", *ntomp) : "");
 }
 
 std::vector<std::string> mdrun_command(const config::GromacsEngineConfig& config, const Slot& slot,

@@ -27,4 +27,9 @@ std::vector<std::string> mdrun_command(const config::GromacsEngineConfig& config
 // Whether any of -nb/-pme/-update/-bonded asks for the GPU.
 bool uses_gpu(const config::GromacsEngineConfig& config);
 
+// Where a walker ran, as its result records it: "GPU device D (-gpu_id D)" when a task is placed
+// on the slot's GPU, in the "<kind> device <index>" form the device pool's binding check reads
+// (docs/execution.md, "Binding check"), else "CPU (-ntmpi n[ -ntomp m])".
+std::string device_record(const config::GromacsEngineConfig& config, const Slot& slot);
+
 }  // namespace trails::engines::gromacs

@@ -26,7 +26,8 @@ struct BindingMismatch {
 };
 
 // The device index in a placement record: "CUDA device 1 NVIDIA H200" -> 1 (also OpenCL and
-// HIP records); none for "CPU threads=4", "Reference", "" and anything else.
+// HIP records, and GROMACS' "GPU device 1 (-gpu_id 1)"); none for "CPU threads=4", "Reference",
+// "" and anything else.
 std::optional<int> recorded_device_index(const std::string& device);
 
 // The mismatch between what `slot` asked for and where the result says it ran; none when the
