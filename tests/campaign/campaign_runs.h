@@ -44,16 +44,31 @@ inline CampaignOutcome run(const config::CampaignConfig& c, std::int64_t iterati
 }
 
 // common.bash's write_config: 8 Müller–Brown walkers (overdamped, kT 15) of 200 steps at stride
-// 10 on a fixed 30×30 grid, the density spawner, hard restarts, seed 7.
-inline std::string muller_brown_yaml(const std::string& outdir, int max_workers) {
-  return "outdir: " + outdir +
-         "\nrandom_seed: 7\nn_bins: [30, 30]\nmin_values: [-1.5, -0.5]\n"
-         "max_values: [1.2, 2.0]\nspace_mode: fixed\nsystem:\n  start: [-0.558, 1.442]\n"
-         "engine:\n  md_engine: builtin\n  potential: muller_brown\n  integrator: overdamped\n"
-         "  kT: 15.0\n  dt: 0.0001\nspawning:\n  walker: 8\n  step: 200\n  stride: 10\n"
-         "  max_workers: " +
-         std::to_string(max_workers) + "\n  spawn_scheme: density\n  spawn_type: hard\n";
-}
+// 10 (20 frames) on a fixed 30×30 grid, seed 7; by default the density spawner, hard restarts.
+struct MullerBrown {
+  std::string outdir = "run";
+  int max_workers = 2;
+  std::string spawn_scheme = "density";
+  std::string spawn_type = "hard";
+  std::vector<std::string> spawning;  // further lines of the spawning block
+  std::vector<std::string> binning;   // the lines of a binning block; none when empty
+
+  std::string yaml() const {
+    std::string text = "outdir: " + outdir +
+                       "\nrandom_seed: 7\nn_bins: [30, 30]\nmin_values: [-1.5, -0.5]\n"
+                       "max_values: [1.2, 2.0]\nspace_mode: fixed\nsystem:\n"
+                       "  start: [-0.558, 1.442]\nengine:\n  md_engine: builtin\n"
+                       "  potential: muller_brown\n  integrator: overdamped\n  kT: 15.0\n"
+                       "  dt: 0.0001\nspawning:\n  walker: 8\n  step: 200\n  stride: 10\n"
+                       "  max_workers: " +
+                       std::to_string(max_workers) + "\n  spawn_scheme: " + spawn_scheme +
+                       "\n  spawn_type: " + spawn_type + "\n";
+    for (const auto& line : spawning) text += "  " + line + "\n";
+    if (!binning.empty()) text += "binning:\n";
+    for (const auto& line : binning) text += "  " + line + "\n";
+    return text;
+  }
+};
 
 // common.bash's bad_start_config: 4 Müller–Brown walkers of 100 steps at stride 10 (10 frames);
 // walker 1 starts at (−40, 40), where the exponentials overflow, so it fails in iteration 0.

@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 
 TEST(MullerBrownCampaign, LeavesTheStartBasinAndLogsEveryIteration) {
   const fs::path dir = test_support::fresh_dir();
-  const auto c = test::load_yaml(dir, test::muller_brown_yaml("run", 2));
+  const auto c = test::load_yaml(dir, test::MullerBrown{}.yaml());
   (void)test::run(c, 20);
 
   // The CVs `trails export` writes: 20 iterations × 8 walkers × 20 frames of (x, y).

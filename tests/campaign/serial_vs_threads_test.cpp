@@ -38,8 +38,11 @@ std::string key_text(const std::optional<core::FrameKey>& key) {
 
 TEST(SerialVsThreads, CampaignsAreBitwiseIdentical) {
   const fs::path dir = test_support::fresh_dir();
-  const auto serial = test::load_yaml(dir / "serial", test::muller_brown_yaml("run", 1));
-  const auto threads = test::load_yaml(dir / "threads", test::muller_brown_yaml("run", 2));
+  test::MullerBrown mb;
+  mb.max_workers = 1;
+  const auto serial = test::load_yaml(dir / "serial", mb.yaml());
+  mb.max_workers = 2;
+  const auto threads = test::load_yaml(dir / "threads", mb.yaml());
   (void)test::run(serial, 8);
   (void)test::run(threads, 8);
 
