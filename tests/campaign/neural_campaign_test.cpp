@@ -9,21 +9,13 @@
 #include <fstream>
 #include <string>
 
-#include "trails/campaign/campaign.h"
-#include "trails/config/load.h"
+#include "campaign_runs.h"
 #include "trails/store/run_store.h"
 
 namespace trails {
 namespace {
 
 namespace fs = std::filesystem;
-
-class Quiet final : public campaign::ProgressSink {
- public:
-  void started(const std::vector<std::string>& /*banner*/) override {}
-  void iteration(const campaign::IterationReport& /*report*/) override {}
-  void finished(const campaign::CampaignOutcome& /*outcome*/) override {}
-};
 
 config::CampaignConfig neural_config(const fs::path& dir, const std::string& mode) {
   fs::create_directories(dir);
@@ -37,14 +29,6 @@ config::CampaignConfig neural_config(const fs::path& dir, const std::string& mod
                          "  integrator: overdamped\n  kT: 1.0\n  dt: 0.001\n"
                          "spawning:\n  walker: 4\n  step: 100\n  stride: 10\n  max_workers: 2\n";
   return config::load_campaign_config(file);
-}
-
-void run(const config::CampaignConfig& c, std::int64_t iterations, bool resume) {
-  campaign::RunOptions o;
-  o.target_iterations = iterations;
-  o.resume = resume;
-  Quiet quiet;
-  (void)campaign::run_campaign(c, o, quiet);
 }
 
 class NeuralCampaign : public ::testing::Test {
@@ -62,10 +46,10 @@ class NeuralCampaign : public ::testing::Test {
 
 TEST_F(NeuralCampaign, StoppedWithARetrainPendingThenResumedEqualsUninterrupted) {
   const auto straight = neural_config(root_ / "straight", "vampnet");
-  run(straight, 7, false);
+  (void)campaign::test::run(straight, 7);
   const auto stopped = neural_config(root_ / "stopped", "vampnet");
-  run(stopped, 4, false);  // iteration 3 decided a retrain: pending in the ledger
-  run(stopped, 7, true);
+  (void)campaign::test::run(stopped, 4);  // iteration 3 decided a retrain: pending in the ledger
+  (void)campaign::test::run(stopped, 7, true);
 
   const auto a = store::RunStore::open(straight.outdir, store::RunStore::Mode::ReadOnly);
   const auto b = store::RunStore::open(stopped.outdir, store::RunStore::Mode::ReadOnly);
