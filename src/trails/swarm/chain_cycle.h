@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "trails/core/element.h"
-#include "trails/engines/engine.h"
 #include "trails/engines/segment.h"
 #include "trails/store/cycle_record.h"
 
