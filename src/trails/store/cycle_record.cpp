@@ -18,7 +18,6 @@ json numbers(const std::vector<double>& v) {
   for (double x : v) out.push_back(std::isfinite(x) ? json(x) : json(nullptr));
   return out;
 }
-json number(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
 
 std::vector<double> numbers_from(const json& j) {
   std::vector<double> out;
@@ -26,9 +25,6 @@ std::vector<double> numbers_from(const json& j) {
     out.push_back(x.is_null() ? std::numeric_limits<double>::quiet_NaN() : x.get<double>());
   }
   return out;
-}
-double number_from(const json& j) {
-  return j.is_null() ? std::numeric_limits<double>::quiet_NaN() : j.get<double>();
 }
 
 CycleOutcome outcome_named(const std::string& name) {
@@ -39,6 +35,12 @@ CycleOutcome outcome_named(const std::string& name) {
 }
 
 }  // namespace
+
+json record_number(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
+
+double record_number_from(const json& j) {
+  return j.is_null() ? std::numeric_limits<double>::quiet_NaN() : j.get<double>();
+}
 
 std::string to_string(CycleOutcome outcome) {
   switch (outcome) {
@@ -60,19 +62,19 @@ json to_json(const CycleRecord& r) {
   j["probabilities"] = r.probabilities;
   j["chosen"] = r.chosen;
   j["entropy"] = r.entropy;
-  j["tau2_metric"] = number(r.tau2_metric);
+  j["tau2_metric"] = record_number(r.tau2_metric);
   j["outcome"] = to_string(r.outcome);
   j["anchor"] = r.anchor ? json(r.anchor->to_string()) : json(nullptr);
-  j["anchor_metric"] = number(r.anchor_metric);
+  j["anchor_metric"] = record_number(r.anchor_metric);
   j["anchor_cvs"] = numbers(r.anchor_cvs);
   j["reference"] = numbers(r.reference);
   j["start_cvs"] = numbers(r.start_cvs);
   j["path_steps"] = r.path_steps;
-  j["ratchet"] = number(r.ratchet);
+  j["ratchet"] = record_number(r.ratchet);
   j["converged"] = r.converged;
-  j["stall_best"] = number(r.stall_best);
+  j["stall_best"] = record_number(r.stall_best);
   j["stall_count"] = r.stall_count;
-  j["steady_last"] = number(r.steady_last);
+  j["steady_last"] = record_number(r.steady_last);
   j["steady_count"] = r.steady_count;
   j["stop"] = r.stop;
   j["wall_s"] = r.wall_s;
@@ -88,23 +90,23 @@ CycleRecord cycle_record_from_json(const json& j) {
     r.probabilities = j.at("probabilities").get<std::vector<double>>();
     r.chosen = j.at("chosen").get<std::int64_t>();
     r.entropy = j.at("entropy").get<double>();
-    r.tau2_metric = number_from(j.at("tau2_metric"));
+    r.tau2_metric = record_number_from(j.at("tau2_metric"));
     r.outcome = outcome_named(j.at("outcome").get<std::string>());
     if (!j.at("anchor").is_null()) {
       r.anchor = core::FrameKey::parse(j.at("anchor").get<std::string>());
       if (!r.anchor) throw core::InputError("swarm cycle record: bad anchor frame key");
     }
-    r.anchor_metric = number_from(j.at("anchor_metric"));
+    r.anchor_metric = record_number_from(j.at("anchor_metric"));
     r.anchor_cvs = numbers_from(j.at("anchor_cvs"));
     r.reference = numbers_from(j.at("reference"));
     r.start_cvs = numbers_from(j.at("start_cvs"));
     r.path_steps = j.at("path_steps").get<std::int64_t>();
-    r.ratchet = number_from(j.at("ratchet"));
+    r.ratchet = record_number_from(j.at("ratchet"));
     r.converged = j.at("converged").get<bool>();
     // Added to version 1 with the stall rules; a record without them had none set.
-    r.stall_best = number_from(j.value("stall_best", json(nullptr)));
+    r.stall_best = record_number_from(j.value("stall_best", json(nullptr)));
     r.stall_count = j.value("stall_count", std::int64_t{0});
-    r.steady_last = number_from(j.value("steady_last", json(nullptr)));
+    r.steady_last = record_number_from(j.value("steady_last", json(nullptr)));
     r.steady_count = j.value("steady_count", std::int64_t{0});
     r.stop = j.value("stop", std::string());
     r.wall_s = j.at("wall_s").get<double>();

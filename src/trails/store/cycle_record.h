@@ -58,6 +58,10 @@ struct CycleRecord {
 };
 
 nlohmann::json to_json(const CycleRecord& record);
+// One value of a record: JSON has no NaN, so a value that is not finite is stored as null and
+// read back as NaN.
+nlohmann::json record_number(double x);
+double record_number_from(const nlohmann::json& j);
 // Throws InputError naming the field when the JSON is not a version-1 cycle record.
 CycleRecord cycle_record_from_json(const nlohmann::json& j);
 

@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "trails/swarm/chain.h"
+#include "trails/swarm/chain_cycle.h"
 #include "trails/swarm/swarm_store.h"
 
 namespace trails::swarm {

@@ -127,7 +127,7 @@ class SwarmRun {
     for (std::size_t k = 0; k < k_chains; ++k) {
       chains_.push_back(make_chain(k, last[k]));
       if (o_.convergence_function) {
-        chains_.back().set_convergence_function(
+        chains_.back()->set_convergence_function(
             [python = python_](std::span<const double> x) { return python->converged(x); });
       }
     }
@@ -177,7 +177,7 @@ class SwarmRun {
     slots_note_ = exec::slots_note(spec);
   }
 
-  Chain make_chain(std::size_t k, const store::CycleRecord* last) {
+  std::unique_ptr<Chain> make_chain(std::size_t k, const store::CycleRecord* last) {
     const int chain = static_cast<int>(k);
     Anchor start{chain_start(config_, *engine_, chain), {}, 0.0};
     std::vector<double> xi0;
@@ -189,10 +189,8 @@ class SwarmRun {
         o_.probing == config::Probing::Unfold ? o_.unfold_weights : std::vector<double>{});
     start.cvs = xi0;
     start.metric = metric(xi0);
-    if (last == nullptr) {
-      const ChainMemory memory = Chain::fresh_memory(o_, start, metric);
-      return Chain(chain, start, xi0, std::move(metric), bounds_, 0, 0, memory, false);
-    }
+    auto out = std::make_unique<Chain>(chain, start, std::move(metric), bounds_, *projection_, o_);
+    if (last == nullptr) return out;
     // Resume: the anchor of the last committed cycle, read back from its stored frame.
     Anchor anchor = start;
     if (last->anchor) anchor.state = store_->anchor_state(*last->anchor, start.state);
@@ -203,11 +201,8 @@ class SwarmRun {
     last_metric_[k] = last->anchor_metric;
     anchor_keys_[k] = last->anchor;
     last_stop_[k] = last->stop;
-    const bool done = last->converged || !last->stop.empty() || last->cycle + 1 >= o_.max_cycle;
-    const ChainMemory memory{last->ratchet, last->stall_best, last->stall_count, last->steady_last,
-                             last->steady_count};
-    return Chain(chain, std::move(anchor), xi0, std::move(metric), bounds_, last->cycle + 1,
-                 last->path_steps, memory, done);
+    out->resume(std::move(anchor), *last);
+    return out;
   }
 
   std::vector<std::string> banner() const {
@@ -242,7 +237,7 @@ class SwarmRun {
   int next_to_commit() const {
     int best = -1;
     for (std::size_t k = 0; k < chains_.size(); ++k) {
-      const bool left = !pending_[k].empty() || !chains_[k].done();
+      const bool left = !pending_[k].empty() || !chains_[k]->done();
       if (!left) continue;
       if (best < 0 || committed_cycles_[k] < committed_cycles_[static_cast<std::size_t>(best)]) {
         best = static_cast<int>(k);
@@ -264,7 +259,7 @@ class SwarmRun {
       last_stop_[kk] = f.record.stop;
       last_metric_[kk] = f.record.anchor_metric;
       f.chains_running = static_cast<int>(
-          std::count_if(chains_.begin(), chains_.end(), [](const Chain& c) { return !c.done(); }));
+          std::count_if(chains_.begin(), chains_.end(), [](const auto& c) { return !c->done(); }));
       committer_->push(std::move(f));
     }
   }
@@ -285,9 +280,9 @@ class SwarmRun {
   // Work order: extensions first (each holds up its chain), then trials in (cycle, chain) order.
   void queue_new_cycles() {
     for (auto& chain : chains_) {
-      if (chain.done() || chain.busy()) continue;
+      if (chain->done() || chain->busy()) continue;
       const int batch = o_.probe_batch > 0 ? o_.probe_batch : static_cast<int>(n_slots_);
-      for (auto& t : chain.start_cycle(o_, batch, next_task_id_)) trials_.push_back(std::move(t));
+      for (auto& t : chain->start_cycle(batch, next_task_id_)) trials_.push_back(std::move(t));
     }
     std::stable_sort(trials_.begin(), trials_.end(),
                      [](const auto& a, const auto& b) { return a.iteration < b.iteration; });
@@ -303,20 +298,14 @@ class SwarmRun {
 
   void take(engines::SegmentResult result) {
     for (auto& chain : chains_) {
-      if (chain.owns_trial(result.task_id)) {
-        Step step = chain.take_trial(std::move(result), *projection_, o_, next_task_id_);
-        // An extension jumps the queue; a further batch of probes joins the trials.
-        for (auto& t : step.tasks)
-          (chain.owns_tau2(t.task_id) ? tau2_ : trials_).push_back(std::move(t));
-        if (step.finished)
-          pending_[static_cast<std::size_t>(chain.index())].push_back(std::move(*step.finished));
-        return;
-      }
-      if (chain.owns_tau2(result.task_id)) {
-        pending_[static_cast<std::size_t>(chain.index())].push_back(
-            chain.take_tau2(std::move(result), *projection_, o_));
-        return;
-      }
+      if (!chain->owns(result.task_id)) continue;
+      Step step = chain->take(std::move(result), next_task_id_);
+      // An extension jumps the queue; a further batch of probes joins the trials.
+      for (auto& t : step.tasks)
+        (chain->owns_tau2(t.task_id) ? tau2_ : trials_).push_back(std::move(t));
+      if (step.finished)
+        pending_[static_cast<std::size_t>(chain->index())].push_back(std::move(*step.finished));
+      return;
     }
     throw core::InternalError("swarm: a result for unknown task " + std::to_string(result.task_id));
   }
@@ -360,7 +349,7 @@ class SwarmRun {
   std::size_t n_slots_ = 1;
   std::string slots_note_;  // " (MPI ranks)", " (persistent processes)" or ""
   bool checking_ = false;   // trails check: no executor is started
-  std::vector<Chain> chains_;
+  std::vector<std::unique_ptr<Chain>> chains_;
   std::vector<std::deque<FinishedCycle>> pending_;
   std::vector<std::int64_t> committed_cycles_;  // per chain: the next cycle to commit
   std::vector<bool> last_converged_;

@@ -208,7 +208,10 @@ std::optional<core::FrameKey> SwarmStore::commit(FinishedCycle& f,
   r.dt = dt_;
   r.runner_s = rec.wall_s;
   r.state = nlohmann::json::object();
-  r.state[store::kCycleRecordKey] = store::to_json(rec);
+  // The cycle's own fields and the chain's carried state (FinishedCycle::state) in one record.
+  nlohmann::json record = store::to_json(rec);
+  if (f.state.contains(store::kCycleRecordKey)) record.update(f.state.at(store::kCycleRecordKey));
+  r.state[store::kCycleRecordKey] = std::move(record);
   r.state_versions[store::kCycleRecordKey] = store::kCycleRecordVersion;
   store_->commit(r);
   committed_ = true;

@@ -15,7 +15,7 @@
 #include "trails/engines/engine.h"
 #include "trails/store/cycle_record.h"
 #include "trails/store/run_store.h"
-#include "trails/swarm/chain.h"
+#include "trails/swarm/chain_cycle.h"
 
 namespace trails::swarm {
 
