@@ -74,13 +74,25 @@ wait_started() {  # NAME PID
   fail "$1: the walkers did not start within 60 s: $(cat "$1.out")"
 }
 
+# guards_of PID: PID's guard processes, its children that are copies of trails (forked, not
+# started: the walkers' programs are seg.sh) in a process group of their own.
+guards_of() {
+  local child exe
+  exe=$(readlink -f "$TRAILS")
+  for child in $(pgrep -P "$1" || true); do
+    [ "$(readlink "/proc/$child/exe" 2> /dev/null)" = "$exe" ] || continue
+    [ "$(ps -o pgid= -p "$child" | tr -d ' ')" = "$child" ] && echo "$child"
+  done
+  return 0
+}
+
 command_config mpi.yaml mpi "backend: mpi"
 RUN=mpi "${MPIRUN[@]}" -n 3 "$TRAILS" run mpi.yaml > mpi.out 2>&1 &
 pid=$!
 wait_started mpi $pid
 ranks=$(pgrep -P $pid || true)
 [ "$(echo "$ranks" | wc -w)" -eq 3 ] || fail "expected 3 rank processes under mpirun, found: $ranks"
-guards=$(for r in $ranks; do pgrep -P "$r" -f -- '--guard-tree' || true; done)
+guards=$(for r in $ranks; do guards_of "$r"; done)
 [ "$(echo "$guards" | wc -w)" -eq 3 ] || fail "expected a guard process per rank, found: $guards"
 kill_and_expect_gone mpi $pid "$ranks $guards"
 pass "kill -9 of mpirun: the ranks, their walkers' programs, setsid grandchildren and guards end"
@@ -95,10 +107,10 @@ kill_and_expect_gone workers $pid "$workers"
 pass "kill -9 of the driver: its workers, their walkers' programs and setsid grandchildren end"
 
 # kill_guarded NAME PID: kill_and_expect_gone for a driver whose walkers are its own children;
-# its guard process (`trails worker --guard-tree`) ends too, and there was exactly one.
+# its guard process ends too, and there was exactly one.
 kill_guarded() {
   local guard
-  guard=$(pgrep -P "$2" -f -- '--guard-tree' || true)
+  guard=$(guards_of "$2")
   kill_and_expect_gone "$1" "$2" "$guard"
   [ "$(echo "$guard" | wc -w)" -eq 1 ] || fail "$1: expected one guard process, found: '$guard'"
 }
