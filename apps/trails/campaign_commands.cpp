@@ -27,6 +27,7 @@
 #include "trails/core/output_target.h"
 #include "trails/core/source_tree.h"
 #include "trails/core/temp_dir.h"
+#include "trails/exec/backend.h"
 #include "trails/exec/mpi/mpi_world.h"
 #include "trails/store/rewind.h"
 #include "trails/store/run_store.h"
@@ -145,6 +146,8 @@ int cmd_run(const fs::path& config_file, std::optional<std::int64_t> iterations,
   }
   const auto config = config::load_campaign_config(config_file);
   check_mpi_launch(config::execution_spec_of(config), "run", world ? &*world : nullptr);
+  // Before any walker starts (docs/execution.md, "No walker outlives its driver").
+  const auto guard = exec::guard_walker_programs(config::execution_spec_of(config));
   campaign::RunOptions options;
   options.resume = resume;
   options.target_iterations = iterations.value_or(config.iterations.value_or(1));

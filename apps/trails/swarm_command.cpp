@@ -15,6 +15,7 @@
 #include "trails/config/execution_spec.h"
 #include "trails/config/swarm_config.h"
 #include "trails/core/error.h"
+#include "trails/exec/backend.h"
 #include "trails/exec/mpi/mpi_world.h"
 #include "trails/report/swarm/swarm_outputs.h"
 #include "trails/report/swarm/swarm_subframes.h"
@@ -124,6 +125,8 @@ int run_swarm_config(const fs::path& config_file, bool resume, int verbose_every
   }
   const auto config = config::load_swarm_config(config_file);
   check_mpi_launch(config::execution_spec_of(config), "swarm", world ? &*world : nullptr);
+  // Before any trial starts (docs/execution.md, "No walker outlives its driver").
+  const auto guard = exec::guard_walker_programs(config::execution_spec_of(config));
   SwarmConsole console(stdout, verbose_every);
   (void)swarm::run_swarm(config, resume, console);
   for (const auto& f : report::write_swarm_outputs(config.workdir)) {

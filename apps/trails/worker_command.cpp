@@ -1,8 +1,7 @@
 // `trails worker` (commands.h): internal, hidden from --help. The process executor starts one
 // per slot and speaks the wire format with it over stdin/stdout (docs/execution.md,
 // "Persistent worker processes"); with --pack it is a scheduler array task instead, running the
-// walkers of one pack file and writing their results (docs/execution.md, "Scheduler arrays");
-// with --guard-tree it is the watcher of a DescendantGuard (exec/process/descendant_guard.h).
+// walkers of one pack file and writing their results (docs/execution.md, "Scheduler arrays").
 // Not meant to be run by hand.
 #include <unistd.h>
 
@@ -12,7 +11,6 @@
 #include "commands.h"
 #include "trails/core/error.h"
 #include "trails/engines/registry.h"
-#include "trails/exec/process/descendant_guard.h"
 #include "trails/exec/scheduler/pack_worker.h"
 
 namespace trails::app {
@@ -23,9 +21,6 @@ Command add_worker(CLI::App& app) {
   worker->group("");  // hidden: the process executor starts it
   auto pack = std::make_shared<exec::PackRun>();
   auto scratch = std::make_shared<std::string>();
-  auto guarded_tree = std::make_shared<std::string>();
-  worker->add_option("--guard-tree", *guarded_tree,
-                     "Ends this process tree once stdin is closed (its owner is gone)");
   auto* pack_option =
       worker->add_option("--pack", pack->pack, "A scheduler array task's pack file");
   worker->add_option("--results", pack->results_dir, "Where the pack's results go")
@@ -45,8 +40,7 @@ Command add_worker(CLI::App& app) {
   worker->add_option("--heartbeat", *heartbeat_s, "Seconds between heartbeats")
       ->check(CLI::PositiveNumber)
       ->needs(pack_option);
-  return {worker, [pack, scratch, guarded_tree, binding, heartbeat_s] {
-            if (!guarded_tree->empty()) return exec::watch_descendants(*guarded_tree);
+  return {worker, [pack, scratch, binding, heartbeat_s] {
             if (!pack->pack.empty()) {
               if (pack->results_dir.empty())
                 throw core::UsageError("trails worker --pack needs --results DIR");

@@ -125,6 +125,13 @@ std::string slots_note(const config::ExecutionSpec& spec) {
   return spec.persistent_workers ? " (persistent processes)" : "";
 }
 
+std::unique_ptr<DescendantGuard> guard_walker_programs(const config::ExecutionSpec& spec) {
+  const bool in_process =
+      spec.backend == config::ExecutionBackend::Local && !spec.persistent_workers;
+  if (!in_process || MpiWorld::current() != nullptr) return nullptr;
+  return std::make_unique<DescendantGuard>();
+}
+
 std::unique_ptr<Executor> make_executor(const config::ExecutionSpec& spec,
                                         const engines::Engine& engine,
                                         const std::vector<std::uint8_t>& engine_setup,

@@ -15,6 +15,7 @@
 #include "trails/engines/engine.h"
 #include "trails/exec/executor.h"
 #include "trails/exec/local/device_plan.h"
+#include "trails/exec/process/descendant_guard.h"
 
 namespace trails::exec {
 
@@ -30,6 +31,17 @@ DevicePlan device_plan_of(const config::ExecutionSpec& spec);
 // What the slots are, for a banner after the slot count: "" (threads, device pools),
 // " (persistent processes)", " (MPI ranks)" or " (slurm array tasks, 2 walker(s) each)".
 std::string slots_note(const config::ExecutionSpec& spec);
+
+// The guard a driver (`trails run`, `trails swarm`) holds while the walkers of `spec` run, so
+// that a kill -9 of the driver leaves none of their programs running (docs/execution.md, "No
+// walker outlives its driver"): a DescendantGuard for the in-process backends (serial, threads,
+// device pools), whose walkers' programs are the driver's own children; null for the others,
+// whose walkers are guarded where they run (a `trails worker` ends its walker when its driver's
+// pipe closes, an MPI rank holds its own guard) or belong to a batch scheduler, and null in a
+// process that is an MPI rank (it has its guard already). Call it on the main thread before
+// any walker starts; the watcher is this program. Throws EngineError when the guard cannot
+// start: the run does not go on unguarded.
+std::unique_ptr<DescendantGuard> guard_walker_programs(const config::ExecutionSpec& spec);
 
 // The executor of `spec` over `engine` (in-process backends) or `engine_setup` (out of
 // process); `plan` is device_plan_of(spec). Throws ConfigError for backend mpi without an MPI

@@ -1,20 +1,13 @@
 // The main of test_exec_mpi, run under mpirun (tests/CMakeLists.txt): every rank makes the MPI
 // world; rank 0 runs the tests, ranks 1..K-1 serve it as worker ranks with the engines the tests
 // ship (the same loop and engine factory as `trails run` under mpirun). Exit code: rank 0's test
-// result, the workers' loop result. Started as `worker --guard-tree TOKEN` it is a rank's guard
-// process, as `trails` is (MpiWorld starts one per rank from its own program).
+// result, the workers' loop result.
 #include <gtest/gtest.h>
-
-#include <string_view>
 
 #include "trails/engines/registry.h"
 #include "trails/exec/mpi/mpi_world.h"
 
 int main(int argc, char** argv) {
-  if (argc == 4 && std::string_view(argv[1]) == "worker" &&
-      std::string_view(argv[2]) == "--guard-tree") {
-    return trails::exec::watch_descendants(argv[3]);
-  }
   trails::exec::MpiWorld world;
   if (world.rank() != 0) {
     return world.serve(

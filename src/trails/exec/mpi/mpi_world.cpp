@@ -31,8 +31,7 @@ bool MpiWorld::launched() {
 
 MpiWorld::MpiWorld() {
   TRAILS_CHECK(g_world == nullptr, "one MpiWorld per process");
-  // Before MPI starts its threads (the guard edits the environment). The guard runs this
-  // program as `PROGRAM worker --guard-tree TOKEN`: trails, and the MPI test main, serve it.
+  // Before MPI starts its threads: the guard forks its watcher and edits the environment.
   guard_ = std::make_unique<DescendantGuard>();
   int provided = 0;
   if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) {
