@@ -14,7 +14,7 @@ pass "init"
 
 write_config c.yaml run
 snap=$(snapshot .)
-"$TRAILS" check c.yaml | grep -q "Preflight checks passed" || fail "check output"
+"$TRAILS" check c.yaml | matches "Preflight checks passed" || fail "check output"
 [ "$(snapshot .)" = "$snap" ] || fail "check wrote something"
 pass "check writes nothing"
 
@@ -35,7 +35,7 @@ SYNTHETIC_COST_MS=1 MAX_WORKERS=1 write_config harmless.yaml run
 "$TRAILS" run harmless.yaml --iterations 6 --resume > /dev/null || fail "max_workers/synthetic cost must not block resume"
 pass "--resume refuses result-changing edits and lists them"
 
-"$TRAILS" status run | grep -q "6 committed" || fail "status text"
+"$TRAILS" status run | matches "6 committed" || fail "status text"
 "$TRAILS" status run --json > status.json
 /usr/bin/python3 - <<'PY' || fail "status --json fields"
 import json
@@ -56,10 +56,10 @@ done
 pass "plot"
 
 export_run run e
-head -1 e.cvs.csv | grep -qx "iteration,walker,frame,cv_0,cv_1" || fail "cvs header"
-head -1 e.lineage.csv | grep -qx "key,parent" || fail "lineage header"
-sed -n 2p e.lineage.csv | grep -qx "0:0:0," || fail "root frame has no parent"
-sed -n 3p e.lineage.csv | grep -qx "0:0:1,0:0:0" || fail "frame parent"
+head -1 e.cvs.csv | matches -x "iteration,walker,frame,cv_0,cv_1" || fail "cvs header"
+head -1 e.lineage.csv | matches -x "key,parent" || fail "lineage header"
+sed -n 2p e.lineage.csv | matches -x "0:0:0," || fail "root frame has no parent"
+sed -n 3p e.lineage.csv | matches -x "0:0:1,0:0:0" || fail "frame parent"
 # Every iteration>0 walker's frame 0 has a parent frame that exists in the export.
 /usr/bin/python3 - <<'PY' || fail "lineage parents point at existing frames"
 import csv
@@ -87,7 +87,7 @@ cmp sel.csv want.csv || fail "--cvs --iteration 3 --walker 5 rows"
 { head -1 e.cvs.csv; grep -E '^[0-9]+,0,' e.cvs.csv; } | cmp - w0.csv || fail "--cvs --walker 0 rows"
 [ "$(wc -l < w0.csv)" -eq $((6 * 20 + 1)) ] || fail "walker 0: 6 iterations x 20 frames"
 "$TRAILS" export run --cvs named.csv --cv-names > /dev/null
-head -1 named.csv | grep -qx "iteration,walker,frame,x0,x1" || fail "--cv-names header: $(head -1 named.csv)"
+head -1 named.csv | matches -x "iteration,walker,frame,x0,x1" || fail "--cv-names header: $(head -1 named.csv)"
 cmp <(tail -n +2 named.csv) <(tail -n +2 e.cvs.csv) || fail "--cv-names changed the rows"
 EXPECT_STREAMS=err.txt expect_exit 2 "unknown iteration" "--iteration 6: not a committed iteration of run (committed: 0..5)" \
   "$TRAILS" export run --cvs bad.csv --iteration 6
@@ -127,6 +127,6 @@ for _ in $(seq 1 200); do
 done
 wait $pid || fail "live run failed"
 [ -n "$seen" ] || fail "status never saw the running campaign ($(cat live.err 2>/dev/null))"
-"$TRAILS" status live --json | grep -q '"running": false' || fail "status after the run should say not running"
+"$TRAILS" status live --json | matches '"running": false' || fail "status after the run should say not running"
 export_run live l
 pass "status while the campaign writes"

@@ -217,11 +217,11 @@ i = page.index(sig, page.index(sig) + 1)  # the second picture
 open(sys.argv[2], "w").write(page[:i] + "data:image/png;base64,AAAAAAAAAAAA" + page[i + len(sig):])
 PY
 verdict=$(images_decoded mb/report/index.html broken.html oddreport/index.html)
-echo "$verdict" | grep -qx "0 images $n" && echo "$verdict" | grep -qx "1 images $n" &&
-  echo "$verdict" | grep -qx "2 images $m" || fail "the harness saw other images: $verdict"
+echo "$verdict" | matches -x "0 images $n" && echo "$verdict" | matches -x "1 images $n" &&
+  echo "$verdict" | matches -x "2 images $m" || fail "the harness saw other images: $verdict"
 [ "$(echo "$verdict" | grep -c '^0 decoded ')" -eq "$n" ] || fail "broken images on the MSM page: $verdict"
 [ "$(echo "$verdict" | grep -c '^2 decoded ')" -eq "$m" ] || fail "broken images on the no-MSM page: $verdict"
-[ "$(echo "$verdict" | grep -c '^1 BROKEN ')" -eq 1 ] && echo "$verdict" | grep -q '^1 BROKEN 1 ' ||
+[ "$(echo "$verdict" | grep -c '^1 BROKEN ')" -eq 1 ] && echo "$verdict" | matches '^1 BROKEN 1 ' ||
   fail "the harness did not catch the corrupted image: $verdict"
 pass "chromium: the page renders ($colours colours), $n + $m images decoded, a corrupted one caught"
 

@@ -104,7 +104,7 @@ engine:
   temperature: 300
 YAML
 "$TRAILS" swarm swarm.yaml > swarm.out 2>&1 || fail "swarm with a pca_model CV: $(cat swarm.out)"
-head -1 run/path_0/reactive_path.csv | grep -q "pca:pc1,pca:pc2" || fail "columns: $(head -1 run/path_0/reactive_path.csv)"
+head -1 run/path_0/reactive_path.csv | matches "pca:pc1,pca:pc2" || fail "columns: $(head -1 run/path_0/reactive_path.csv)"
 /usr/bin/python3 - <<'PY' || fail "the swarm's PCA CVs differ from the model's projection"
 import csv, json, warnings
 import numpy as np, mdtraj as md

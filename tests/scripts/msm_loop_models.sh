@@ -87,7 +87,7 @@ assert rows[-1]["frames"] > 3 * rows[0]["frames"]
 assert rows[-1]["timescale_errors"][0] / rows[-1]["timescales"][0] < rows[0]["timescale_errors"][0] / rows[0]["timescales"][0], rows
 print("ok-bayes", rows[-1]["timescales"], rows[-1]["timescale_errors"])
 PY
-"$TRAILS" status by | grep -q "Bayesian MSM: timescale std \[" || fail "status lacks the Bayesian errors"
+"$TRAILS" status by | matches "Bayesian MSM: timescale std \[" || fail "status lacks the Bayesian errors"
 bayes by-ser.yaml by-ser
 TRAILS_MSM_OVERLAP=0 "$TRAILS" run by-ser.yaml --iterations 8 > /dev/null
 msm_models by > by.msm

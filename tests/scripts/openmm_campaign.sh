@@ -60,8 +60,8 @@ pass "phi/psi CVs agree with mdtraj compute_phi/psi"
 
 n=$(sqlite3 threads/ledger.sqlite "SELECT count(*) FROM walkers WHERE platform = 'Reference' AND host != ''")
 [ "$n" -eq 12 ] || fail "walkers table should record platform and host of all 12 walkers, got $n"
-"$TRAILS" status threads | grep -q "ran on          Reference" || fail "status does not show where walkers ran"
-sqlite3 threads/ledger.sqlite "SELECT DISTINCT dt FROM iterations" | grep -qx "0.002" || fail "iteration dt is not the engine's 0.002 ps"
+"$TRAILS" status threads | matches "ran on          Reference" || fail "status does not show where walkers ran"
+sqlite3 threads/ledger.sqlite "SELECT DISTINCT dt FROM iterations" | matches -x "0.002" || fail "iteration dt is not the engine's 0.002 ps"
 pass "ledger records placement and dt; status shows them"
 
 # Trajectory export: every format opens in mdtraj and MDAnalysis with the stored frames.
@@ -164,7 +164,7 @@ EXPECT_STREAMS=err.txt expect_exit 2 "sidecar named twice" "same file" \
 [ ! -e taken.xtc ] && [ ! -e same.xtc ] && [ ! -e same.xtc.json ] || fail "a refused trajectory export wrote a file"
 # CV names: the run's cvs: block, in the stored column order.
 "$TRAILS" export threads --cvs named.csv --cv-names > /dev/null
-head -1 named.csv | grep -qx "iteration,walker,frame,phi,psi" || fail "--cv-names header: $(head -1 named.csv)"
+head -1 named.csv | matches -x "iteration,walker,frame,phi,psi" || fail "--cv-names header: $(head -1 named.csv)"
 "$TRAILS" export threads --cvs it2w1.csv --iteration 2 --walker 1 > /dev/null
 { head -1 threads.cvs.csv; grep '^2,1,' threads.cvs.csv; } | cmp - it2w1.csv || fail "--cvs --iteration 2 --walker 1"
 pass "trajectory sidecar, walker-local times, --cv-names and --cvs selection on an OpenMM run"
@@ -399,7 +399,7 @@ sed -i 's/^  platform_name: Reference/  platform_name: CUDA/; s/^iterations: 3/i
 used=$(sqlite3 fallback/ledger.sqlite "SELECT DISTINCT platform FROM walkers")
 if grep -q "OpenMM platform CUDA is not available on this machine" fallback.out; then
   [ "$used" = CPU ] || [ "$used" = Reference ] || fail "walkers ran on '$used' after the fallback"
-  grep "^  engine" fallback.out | grep -q CUDA && fail "the banner still names CUDA"
+  grep "^  engine" fallback.out | matches CUDA && fail "the banner still names CUDA"
 else  # a machine with OpenMM's CUDA platform: no fallback, and the same consistency
   [ "$used" = CUDA ] || fail "no fallback warning, but walkers ran on '$used'"
 fi

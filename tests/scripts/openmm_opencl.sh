@@ -8,7 +8,7 @@
 # "Reproducibility", "Several Contexts on one device").
 source "$(dirname "$0")/lib/common.bash"
 
-clinfo -l 2> /dev/null | grep -q "Device #0" ||
+clinfo -l 2> /dev/null | matches "Device #0" ||
   fail "no OpenCL device: install PoCL with scripts/install-deps (pocl-opencl-icd, clinfo)"
 
 walkers_where() {

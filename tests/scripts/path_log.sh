@@ -78,7 +78,7 @@ PY
   fail "trails path: $(cat path.out)"
 n=$(check_path p.json "$START" "$END")
 grep -q "via lowest common ancestor" path.out || fail "path summary line: $(cat path.out)"
-head -c 8 p.png | od -An -tx1 | grep -q "89 50 4e 47 0d 0a 1a 0a" || fail "p.png is not a PNG"
+head -c 8 p.png | od -An -tx1 | matches "89 50 4e 47 0d 0a 1a 0a" || fail "p.png is not a PNG"
 pass "single path of $n frames: nearest frames, lineage-connected through the LCA"
 
 # Negative values with and without '=', the default metadata name path.json.

@@ -160,7 +160,7 @@ common=(--ref_config helix.pdb --start_config helix.pdb --module_dir helix --rel
 "$TRAILS" unfold "${common[@]}" --save_frequency 1 --no_change_threshold 0.05 > unfold.out 2>&1 ||
   fail "trails unfold: $(cat unfold.out)"
 grep -q "note: --no_change_threshold has no effect" unfold.out || fail "no note: $(cat unfold.out)"
-head -1 pathgennie-unfold/path_0/reactive_path.csv | grep -q "rmsd,q" || fail "unfold CVs: $(head -1 pathgennie-unfold/path_0/reactive_path.csv)"
+head -1 pathgennie-unfold/path_0/reactive_path.csv | matches "rmsd,q" || fail "unfold CVs: $(head -1 pathgennie-unfold/path_0/reactive_path.csv)"
 "$TRAILS" fold "${common[@]}" --target_projection 0.0 1.0 --verbose > fold.out 2>&1 || fail "trails fold: $(cat fold.out)"
 grep -q "^  mode: fold" pathgennie-fold.yaml && grep -q "target_projection: \[0.0,1.0\]" pathgennie-fold.yaml ||
   fail "fold config: $(cat pathgennie-fold.yaml)"

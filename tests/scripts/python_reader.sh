@@ -68,8 +68,8 @@ for run in mb dw; do
       fail "$run: the reader's $f CSV of iteration 2 walker 3 differs from trails export"
   done
 done
-head -1 mb.named.csv | grep -qx "iteration,walker,frame,x0,x1" || fail "cv names of the built-in engine"
-head -1 dw.named.csv | grep -qx "iteration,walker,frame,x0" || fail "cv names of the double well"
+head -1 mb.named.csv | matches -x "iteration,walker,frame,x0,x1" || fail "cv names of the built-in engine"
+head -1 dw.named.csv | matches -x "iteration,walker,frame,x0" || fail "cv names of the double well"
 [ "$(wc -l < mb.sel.cvs.csv)" -eq 11 ] || fail "iteration 2 walker 3: 10 frames expected"
 pass "cvs and lineage CSVs from the reader equal trails export byte for byte"
 

@@ -60,7 +60,7 @@ set -e
 [ $rc -eq 143 ] || fail "SIGTERM: exit $rc: $(cat live.err)"
 cmd=$(sed -n 's/^resume with: //p' live.err)
 case "$cmd" in *" swarm live.yaml --resume") ;; *) fail "no --resume command: $(cat live.err)" ;; esac
-"$TRAILS" status live --json | grep -q '"running": false' || fail "status after the stop says running"
+"$TRAILS" status live --json | matches '"running": false' || fail "status after the stop says running"
 n=$(committed live)
 sed -i "s/^  max_cycle: .*/  max_cycle: $((n + 2))/" live.yaml
 eval "$cmd" > again.out 2>&1 || fail "the printed command failed: $cmd: $(cat again.out)"

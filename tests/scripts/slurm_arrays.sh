@@ -65,7 +65,7 @@ pass "walkers_per_task 4 through node-local scratch: 2 array elements per iterat
 # trails advise reads the recorded packing and prices walkers_per_task for the slurm backend.
 "$TRAILS" advise packed > advise.out 2>&1 || fail "advise: $(cat advise.out)"
 grep -q "array tasks of 4 walker(s), 2 at once, slurm backend" advise.out || fail "advise: $(cat advise.out)"
-grep -A1 "execution.walkers_per_task" advise.out | grep -qE "slurm array task|on the slurm backend" ||
+grep -A1 "execution.walkers_per_task" advise.out | matches -E "slurm array task|on the slurm backend" ||
   fail "advise: walkers_per_task not worded for slurm: $(cat advise.out)"
 pass "trails advise prices walkers_per_task from the slurm run's timings"
 

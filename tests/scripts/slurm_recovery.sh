@@ -27,14 +27,14 @@ faulty_run() {
 
 # A walker whose engine throws once: attempt 2 runs that walker alone.
 faulty_run thrown throw:1:2
-summaries thrown.out | grep -q "iteration 1: 8 walkers in 9 array task(s), 0 reused, 2 attempt(s), 2 submission(s)" ||
+summaries thrown.out | matches "iteration 1: 8 walkers in 9 array task(s), 0 reused, 2 attempt(s), 2 submission(s)" ||
   fail "thrown: one walker resubmitted alone: $(summaries thrown.out)"
 same_as_serial thrown t "a walker that threw, resubmitted"
 pass "a walker that failed is resubmitted alone (max_retries) and the run is identical"
 
 # An array task that dies with its pack of 4: the walkers without a marker run again.
 faulty_run crashed segv:2:5 "walkers_per_task: 4"
-summaries crashed.out | grep -q "iteration 2: 8 walkers in 3 array task(s), 0 reused, 2 attempt(s), 2 submission(s)" ||
+summaries crashed.out | matches "iteration 2: 8 walkers in 3 array task(s), 0 reused, 2 attempt(s), 2 submission(s)" ||
   fail "crashed: the dead pack's walkers resubmitted: $(summaries crashed.out)"
 same_as_serial crashed x "a dead array task, resubmitted"
 pass "an array task killed by SIGSEGV: its walkers without markers run again, identical"
@@ -45,7 +45,7 @@ pass "an array task killed by SIGSEGV: its walkers without markers run again, id
 faulty_run stopped stop:1:2 "walkers_per_task: 4" "heartbeat_timeout: 3"
 grep -qE "slurm job [0-9]+ element 0 \(walkers 0,1,2,3\): its heartbeat stopped at count [0-9]+ [0-9]+ s ago \(execution.heartbeat_timeout: 3 s\); cancelling that element" stopped.out ||
   fail "stopped: the hung element is not named: $(cat stopped.out)"
-summaries stopped.out | grep -q "iteration 1: 8 walkers in 3 array task(s), 0 reused, 2 attempt(s), 2 submission(s)" ||
+summaries stopped.out | matches "iteration 1: 8 walkers in 3 array task(s), 0 reused, 2 attempt(s), 2 submission(s)" ||
   fail "stopped: the hung element's walkers resubmitted: $(summaries stopped.out)"
 same_as_serial stopped h "a hung array task, cancelled by heartbeat"
 pass "an array task whose heartbeat stops is cancelled alone, its unfinished walkers rerun; identical"
@@ -54,7 +54,7 @@ pass "an array task whose heartbeat stops is cancelled alone, its unfinished wal
 faulty_run hung hang:2:5 "walker_timeout: 2"
 grep -qE "element 5 \(walkers 5\): task [0-9]+ has run [0-9]+ s, over execution.walker_timeout \(2 s\)" hung.out ||
   fail "hung: the walker over its time is not named: $(cat hung.out)"
-summaries hung.out | grep -q "iteration 2: 8 walkers in 9 array task(s), 0 reused, 2 attempt(s), 2 submission(s)" ||
+summaries hung.out | matches "iteration 2: 8 walkers in 9 array task(s), 0 reused, 2 attempt(s), 2 submission(s)" ||
   fail "hung: the hung walker resubmitted alone: $(summaries hung.out)"
 same_as_serial hung w "a walker over walker_timeout, cancelled"
 pass "a walker past walker_timeout has its array element cancelled and runs again; identical"
@@ -77,7 +77,7 @@ write_config qos.yaml qos
 with_slurm qos.yaml trails-rec
 PATH=$WORK/qosbin:$PATH "$TRAILS" run --log-level info qos.yaml --iterations $ITER > qos.out 2>&1 || fail "qos: $(cat qos.out)"
 [ "$(grep -c "failed for a passing reason" qos.out)" -eq 2 ] || fail "qos: two retries expected: $(cat qos.out)"
-summaries qos.out | grep -q "iteration 0: 8 walkers in 8 array task(s), 0 reused, 1 attempt(s), 3 submission(s)" ||
+summaries qos.out | matches "iteration 0: 8 walkers in 8 array task(s), 0 reused, 1 attempt(s), 3 submission(s)" ||
   fail "qos: three submissions in iteration 0: $(summaries qos.out)"
 same_as_serial qos q "after transient submit errors"
 pass "sbatch failing twice with a QOS submit limit is retried; identical"
@@ -111,7 +111,7 @@ grep -qE "slurm: [0-9]+ of 8 walkers of iteration 1 already have results" resume
   fail "resume: no walker reused: $(cat resume.out)"
 reused=$(sed -nE 's/.*slurm: ([0-9]+) of 8 walkers of iteration 1 already.*/\1/p' resume.out)
 [ "$reused" -ge "$done_before" ] || fail "resume: reused $reused of $done_before finished walkers"
-summaries resume.out | grep -q "iteration 1: 8 walkers in $((8 - reused)) array task(s), $reused reused" ||
+summaries resume.out | matches "iteration 1: 8 walkers in $((8 - reused)) array task(s), $reused reused" ||
   fail "resume: only the missing walkers submitted: $(summaries resume.out)"
 same_as_serial cancel r "scancel, kill -9 and --resume"
 pass "kill -9 + scancel mid-iteration, --resume submits only the $((8 - reused)) missing walkers; identical"

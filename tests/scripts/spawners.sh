@@ -81,7 +81,7 @@ for run in gradient eigenvector; do
   ! cmp -s uniform.lineage.csv "$run.lineage.csv" || fail "$run: spawned what the uniform grid did"
 done
 pass "gradient and eigenvector binning spawn differently from the uniform grid"
-! "$TRAILS" status uniform | grep -q "Voronoi cells" || fail "a density run shows Voronoi cells"
+! "$TRAILS" status uniform | matches "Voronoi cells" || fail "a density run shows Voronoi cells"
 
 # binning.scheme is read by the density (and weighted-ensemble) spawners only: with another
 # spawner it is accepted with a note, as Trails-MD ignores it.

@@ -22,7 +22,7 @@ rank0() {
   for d in /proc/[0-9]*; do
     p=${d#/proc/}
     [ "$(cut -d' ' -f4 "$d/stat" 2> /dev/null)" = "$1" ] || continue
-    tr '\0' '\n' < "$d/environ" 2> /dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=0' && echo "$p"
+    tr '\0' '\n' < "$d/environ" 2> /dev/null | matches -x 'OMPI_COMM_WORLD_RANK=0' && echo "$p"
   done
   return 0
 }

@@ -22,7 +22,7 @@ fingerprint() {
 swarm_config mb.yaml mb
 "$TRAILS" swarm mb.yaml > mb.out 2>&1 || fail "example swarm failed: $(cat mb.out)"
 grep -q "^path 0: .* converged" mb.out || fail "the example did not reach the product basin: $(cat mb.out)"
-tail -n1 mb/path_0/metrics.csv | grep -q ',extended,1,1,\|,trial,1,1,' || fail "last cycle not converged: $(tail -n2 mb/path_0/metrics.csv)"
+tail -n1 mb/path_0/metrics.csv | matches ',extended,1,1,\|,trial,1,1,' || fail "last cycle not converged: $(tail -n2 mb/path_0/metrics.csv)"
 /usr/bin/python3 - mb/path_0/reactive_path.csv <<'PY' || fail "the path does not end in the product basin"
 import csv, math, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
@@ -38,7 +38,7 @@ grep -q "path 0 .* converged" status.out || fail "status: $(cat status.out)"
 "$TRAILS" plot mb -o pics > plot.out || fail "plot of a swarm run failed: $(cat plot.out)"
 for p in progress.png path.png; do
   [ -s "pics/$p" ] || fail "plot wrote no $p"
-  head -c 8 "pics/$p" | od -An -tx1 | grep -q "89 50 4e 47" || fail "$p is not a PNG"
+  head -c 8 "pics/$p" | od -An -tx1 | matches "89 50 4e 47" || fail "$p is not a PNG"
 done
 for c in analyze reweight; do
   expect_exit 2 "$c of a swarm run" "is a swarm run" "$TRAILS" $c mb

@@ -58,7 +58,7 @@ learned_swarm sw.yaml sw
 "$TRAILS" export sw --cvs sw.named.csv --cv-names > /dev/null
 [ "$(head -1 sw.named.csv)" = "iteration,walker,frame,deep_tica_0" ] ||
   fail "the swarm's CV is not named by the model: $(head -1 sw.named.csv)"
-head -1 sw/path_0/reactive_path.csv | grep -q "deep_tica_0" ||
+head -1 sw/path_0/reactive_path.csv | matches "deep_tica_0" ||
   fail "reactive_path.csv lacks the model's CV: $(head -1 sw/path_0/reactive_path.csv)"
 
 # The stored frames of every committed cycle, projected by `trails project` through the same

@@ -38,7 +38,7 @@ sed -i 's/^  mode: target/  mode: unbind/; /target_projection/d; s/distance_to_t
 "$TRAILS" swarm ub.yaml > ub.out 2>&1 || fail "unbind with subframes failed: $(cat ub.out)"
 grep -q "all .* replayed anchors match bitwise" ub.out || fail "unbind: no bitwise match: $(cat ub.out)"
 check_subframes ub || fail "unbind's subframes do not pass through the anchors"
-cut -d, -f6 ub/path_0/metrics.csv | grep -qx trial || fail "no τ1-only cycle in the unbind run"
+cut -d, -f6 ub/path_0/metrics.csv | matches -x trial || fail "no τ1-only cycle in the unbind run"
 pass "subframes pass through every anchor bitwise (unbind, with τ1-only cycles)"
 
 # Asked for only on --resume of a finished run: the replay comes from the store alone.

@@ -66,7 +66,7 @@ sed -i 's/^convergence:/convergence:\n  stall_cycles: 3\n  stall_tolerance: 100.
 "$TRAILS" swarm stall.yaml > stall.out 2>&1 || fail "stall run failed: $(cat stall.out)"
 grep -q "^path 0: 3 cycle(s), stalled" stall.out || fail "no stall after 3 cycles: $(cat stall.out)"
 [ "$(tail -n1 stall/path_0/metrics.csv | cut -d, -f12)" = stalled ] || fail "metrics.csv: $(tail -n1 stall/path_0/metrics.csv)"
-"$TRAILS" status stall | grep -q "path 0 .* stalled" || fail "status does not say stalled"
+"$TRAILS" status stall | matches "path 0 .* stalled" || fail "status does not say stalled"
 unfold_config stag.yaml stag
 sed -i 's/^convergence:/convergence:\n  stagnation_window: 4\n  stagnation_tolerance: 100.0/' stag.yaml
 "$TRAILS" swarm stag.yaml > stag.out 2>&1 || fail "stagnation run failed: $(cat stag.out)"

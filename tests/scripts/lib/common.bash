@@ -9,6 +9,10 @@ cd "$WORK"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 pass() { echo "ok: $*"; }
+# PRODUCER | matches [GREP OPTION...] PATTERN: whether a line of the input matches, reading all
+# of it. `grep -q` stops at the first match; a producer still writing then dies of SIGPIPE and,
+# under pipefail, fails the pipeline though the line was there (html_report.sh failed so once).
+matches() { grep "$@" > /dev/null; }
 
 # expect_exit CODE DESCRIPTION SUBSTRING COMMAND...: COMMAND exits CODE and SUBSTRING is in its
 # output (the files named by $EXPECT_STREAMS, default both stdout and stderr).
